@@ -1,0 +1,52 @@
+#pragma once
+// Parses Python trace text with tree-sitter-python into the trace model.
+#include "tracelint/core/result.hpp"
+#include "tracelint/core/source.hpp"
+#include "tracelint/core/trace.hpp"
+
+#include <string>
+#include <vector>
+
+namespace tracelint {
+
+// A debug repr found in the text: [IntegerProxy name=i10, ...], <TensorProxy(name=t0, ...)>,
+// <object at 0x...>.
+struct ReprLeak {
+  Span span;
+  std::string proxy_kind; // IntegerProxy, TensorProxy, ... or the object's type
+  std::string name;       // the proxy's name, "" when the repr does not say
+  bool in_code = false;   // outside comments and strings: makes the line invalid Python
+};
+
+// tree-sitter could not parse this region.
+struct SyntaxProblem {
+  Span span;
+  std::string message;
+};
+
+// Valid Python that the trace model cannot represent.
+struct ModelProblem {
+  Span span;
+  std::string message;
+  std::string suggestion; // replacement text, "" when there is none
+};
+
+struct ParsedFile {
+  SourceText source;
+  TraceFile file;
+  std::vector<ReprLeak> leaks;
+  std::vector<SyntaxProblem> syntax;
+  std::vector<ModelProblem> model;
+  bool fragment_was_indented = false;
+};
+
+std::vector<ReprLeak> find_repr_leaks(const std::string &text);
+
+// Never fails on bad Python: syntax errors become SyntaxProblems and parsing goes on.
+ParsedFile parse_trace_source(std::string path, std::string text);
+
+// Parses text that must be a canonical, fully modellable trace; any problem is an Error
+// naming the first line and column. For round trips and tests.
+Result<TraceFile> parse_trace(const std::string &text);
+
+} // namespace tracelint

@@ -1,0 +1,47 @@
+#pragma once
+// The type strings of Thunder annotations: "cuda:0 f32[4, i0]", "int 2", "bool False",
+// "Collection", "Any". These describe the proxies of the trace.
+#include "tracelint/core/result.hpp"
+#include "tracelint/core/source.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tracelint {
+
+struct Dim {
+  bool symbolic = false;
+  int64_t size = 0;
+  std::string symbol; // IntegerProxy name when symbolic
+  // Byte offset of the dim inside the type string.
+  uint32_t offset = 0;
+  uint32_t length = 0;
+  bool leaked = false; // spelled as a debug repr ([IntegerProxy name=i0, ...])
+  friend bool operator==(const Dim &a, const Dim &b) {
+    return a.symbolic == b.symbolic && a.size == b.size && a.symbol == b.symbol;
+  }
+};
+
+enum class ProxyKind { Tensor, Integer, Float, Bool, Complex, String, Collection, Any, Opaque };
+
+// What an annotation says about a proxy.
+struct ProxyType {
+  ProxyKind kind = ProxyKind::Opaque;
+  std::string device;                // Tensor: "cuda:0", "cpu"
+  std::string dtype;                 // Tensor: short name ("f32", "bf16", "b8")
+  std::vector<Dim> shape;            // Tensor
+  bool requires_grad = false;        // Tensor: not printed in annotations (prologue checks)
+  std::string value;                 // Integer/Float/Bool/Complex/String: printed value
+  bool symbolic = false;             // Number: value is not static
+  std::string text;                  // Opaque/Any/Collection: the text
+  friend bool operator==(const ProxyType &a, const ProxyType &b) = default;
+};
+
+// Parses a type string (the contents of the quotes). Errors say what is wrong and the
+// byte offset inside the string is in Error::column (0-based).
+Result<ProxyType> parse_type_string(const std::string &text);
+std::string print_type_string(const ProxyType &type);
+
+} // namespace tracelint

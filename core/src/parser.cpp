@@ -1,0 +1,1188 @@
+#include "tracelint/core/parser.hpp"
+#include "tracelint/core/printer.hpp"
+
+#include "lexing.hpp"
+
+#include <tree_sitter/api.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <set>
+#include <map>
+#include <memory>
+#include <regex>
+#include <stdexcept>
+
+extern "C" const TSLanguage *tree_sitter_python();
+
+namespace tracelint {
+
+namespace {
+
+constexpr unsigned kMaxDepth = 400; // deeper values are reported, not recursed into
+
+const std::string kNoSignature = "# No signature available";
+// Same length as kNoSignature, so every offset after it stays where it was.
+const std::string kNoSignatureDef = "def _(*args, **kwargs): ";
+const std::string kFragmentPrefix = "def _():\n";
+
+struct TreeDeleter {
+  void operator()(TSTree *t) const { ts_tree_delete(t); }
+};
+struct ParserDeleter {
+  void operator()(TSParser *p) const { ts_parser_delete(p); }
+};
+
+std::unique_ptr<TSTree, TreeDeleter> parse_python(const std::string &text) {
+  std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
+  ts_parser_set_language(parser.get(), tree_sitter_python());
+  TSTree *tree =
+      ts_parser_parse_string(parser.get(), nullptr, text.data(), static_cast<uint32_t>(text.size()));
+  if (!tree)
+    throw std::runtime_error("tree-sitter returned no tree");
+  return std::unique_ptr<TSTree, TreeDeleter>(tree);
+}
+
+std::string type_of(TSNode n) { return ts_node_type(n); }
+bool is(TSNode n, const char *type) { return std::string_view(ts_node_type(n)) == type; }
+TSNode field(TSNode n, const char *name) {
+  return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
+}
+
+std::vector<TSNode> named_children(TSNode n) {
+  std::vector<TSNode> out;
+  uint32_t count = ts_node_named_child_count(n);
+  out.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode c = ts_node_named_child(n, i);
+    if (!is(c, "comment") && !is(c, "line_continuation"))
+      out.push_back(c);
+  }
+  return out;
+}
+
+// Comments anywhere below n, in source order (iterative: traces can nest deeply).
+void collect_comments(TSNode root, std::vector<TSNode> &out) {
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  bool descend = true;
+  while (true) {
+    TSNode n = ts_tree_cursor_current_node(&cursor);
+    if (descend && is(n, "comment"))
+      out.push_back(n);
+    if (descend && ts_tree_cursor_goto_first_child(&cursor))
+      continue;
+    if (ts_tree_cursor_goto_next_sibling(&cursor)) {
+      descend = true;
+      continue;
+    }
+    if (!ts_tree_cursor_goto_parent(&cursor))
+      break;
+    descend = false;
+  }
+  ts_tree_cursor_delete(&cursor);
+}
+
+// The outermost ERROR and MISSING nodes below n.
+void collect_errors(TSNode root, std::vector<TSNode> &out) {
+  if (!ts_node_has_error(root))
+    return;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  bool descend = true;
+  while (true) {
+    TSNode n = ts_tree_cursor_current_node(&cursor);
+    bool error = is(n, "ERROR") || ts_node_is_missing(n);
+    if (descend && error)
+      out.push_back(n);
+    if (descend && !error && ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cursor))
+      continue;
+    if (ts_tree_cursor_goto_next_sibling(&cursor)) {
+      descend = true;
+      continue;
+    }
+    if (!ts_tree_cursor_goto_parent(&cursor))
+      break;
+    descend = false;
+  }
+  ts_tree_cursor_delete(&cursor);
+}
+
+// A parsed text (the file itself, or the contents of subsymbol comments) and how its byte
+// offsets map back into the file.
+class View {
+public:
+  View(const std::string &text, const SourceText &source, ParsedFile &out,
+       std::function<uint32_t(uint32_t)> to_file)
+      : text_(text), source_(source), out_(out), to_file_(std::move(to_file)) {}
+
+  std::string text(TSNode n) const {
+    return text_.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+  }
+  Span span(TSNode n) const { return span(ts_node_start_byte(n), ts_node_end_byte(n)); }
+  Span span(uint32_t begin, uint32_t end) const {
+    return source_.span(to_file_(begin), to_file_(end));
+  }
+  uint32_t column(TSNode n) const { return span(n).column; }
+  uint32_t file_offset(uint32_t offset) const { return to_file_(offset); }
+
+  // Records that the model cannot represent n, and returns nullopt for chaining.
+  std::nullopt_t unmodelled(TSNode n, const std::string &what) const {
+    if (!failed_) {
+      out_.model.push_back({span(n), what, ""});
+      failed_ = true;
+    }
+    return std::nullopt;
+  }
+  void reset_failure() const { failed_ = false; }
+  bool suppress_problems = false;
+
+  std::optional<Value> value(TSNode n, unsigned depth = 0) const;
+  std::optional<Target> target(TSNode n, unsigned depth = 0) const;
+  std::optional<Statement> statement(TSNode n) const;
+  std::optional<std::string> string_literal(TSNode n) const;
+
+private:
+  std::optional<Value> call(TSNode n, unsigned depth) const;
+  std::optional<Value> number(TSNode n, bool negative) const;
+
+  const std::string &text_;
+  const SourceText &source_;
+  ParsedFile &out_;
+  std::function<uint32_t(uint32_t)> to_file_;
+  mutable bool failed_ = false;
+};
+
+std::optional<std::string> View::string_literal(TSNode n) const {
+  if (!is(n, "string"))
+    return unmodelled(n, "expected a string literal");
+  std::string raw = text(n);
+  std::size_t quote = raw.find_first_of("'\"");
+  std::string prefix = raw.substr(0, quote);
+  for (char c : prefix)
+    if (c == 'f' || c == 'F' || c == 'b' || c == 'B')
+      return unmodelled(n, std::string(c == 'f' || c == 'F' ? "an f-string" : "a bytes literal") +
+                               " is not a trace value");
+  bool is_raw = prefix.find_first_of("rR") != std::string::npos;
+  std::size_t qlen = raw.compare(quote, 3, std::string(3, raw[quote])) == 0 ? 3 : 1;
+  std::string body = raw.substr(quote + qlen, raw.size() - quote - 2 * qlen);
+  if (is_raw)
+    return body;
+  std::string out;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (c != '\\' || i + 1 == body.size()) {
+      out += c;
+      continue;
+    }
+    char e = body[++i];
+    switch (e) {
+    case 'n': out += '\n'; break;
+    case 't': out += '\t'; break;
+    case 'r': out += '\r'; break;
+    case '0': out += '\0'; break;
+    case '\\': out += '\\'; break;
+    case '\'': out += '\''; break;
+    case '"': out += '"'; break;
+    case '\n': break;
+    case 'x':
+      if (i + 2 < body.size() + 1 && i + 2 <= body.size() - 1 + 1) {
+        out += static_cast<char>(std::stoi(body.substr(i + 1, 2), nullptr, 16));
+        i += 2;
+        break;
+      }
+      [[fallthrough]];
+    default:
+      out += '\\';
+      out += e;
+    }
+  }
+  return out;
+}
+
+std::optional<Value> View::number(TSNode n, bool negative) const {
+  std::string raw = text(n);
+  raw.erase(std::remove(raw.begin(), raw.end(), '_'), raw.end());
+  bool imaginary = !raw.empty() && (raw.back() == 'j' || raw.back() == 'J');
+  if (imaginary)
+    raw.pop_back();
+  if (is(n, "integer") && !imaginary) {
+    int base = 10;
+    std::string digits = raw;
+    if (raw.size() > 2 && raw[0] == '0' && std::isalpha(static_cast<unsigned char>(raw[1]))) {
+      char b = static_cast<char>(std::tolower(raw[1]));
+      base = b == 'x' ? 16 : b == 'o' ? 8 : b == 'b' ? 2 : 10;
+      digits = raw.substr(2);
+    }
+    errno = 0;
+    char *end = nullptr;
+    long long v = std::strtoll(digits.c_str(), &end, base);
+    if (errno == ERANGE || *end != '\0')
+      return unmodelled(n, "the integer " + text(n) + " does not fit in 64 bits");
+    return Value::int_value(negative ? -v : v);
+  }
+  double d = std::strtod(raw.c_str(), nullptr);
+  if (negative)
+    d = -d;
+  return imaginary ? Value::complex_value(0.0, d) : Value::float_value(d);
+}
+
+std::optional<Value> View::call(TSNode n, unsigned depth) const {
+  TSNode fn = field(n, "function");
+  TSNode args = field(n, "arguments");
+  if (!is(args, "argument_list"))
+    return unmodelled(args, "a generator argument is not a trace value");
+  std::optional<Value> callee = value(fn, depth + 1);
+  if (!callee)
+    return std::nullopt;
+  std::vector<Value> positional;
+  std::vector<std::pair<std::string, Value>> keywords;
+  for (TSNode a : named_children(args)) {
+    if (is(a, "keyword_argument")) {
+      std::optional<Value> v = value(field(a, "value"), depth + 1);
+      if (!v)
+        return std::nullopt;
+      keywords.emplace_back(text(field(a, "name")), std::move(*v));
+    } else if (is(a, "list_splat") || is(a, "dictionary_splat")) {
+      return unmodelled(a, "argument unpacking (*x, **x) is not a trace value");
+    } else {
+      if (!keywords.empty())
+        return unmodelled(a, "a positional argument follows keyword arguments");
+      std::optional<Value> v = value(a, depth + 1);
+      if (!v)
+        return std::nullopt;
+      positional.push_back(std::move(*v));
+    }
+  }
+  std::string name = callee->qualified_name();
+  auto is_literal = [](const Value &v) {
+    return v.kind == ValueKind::Int || v.kind == ValueKind::Float;
+  };
+  if (name == "slice" && keywords.empty() && !positional.empty() && positional.size() <= 3) {
+    if (positional.size() == 1)
+      return Value::slice(Value::none(), positional[0], Value::none());
+    if (positional.size() == 2)
+      return Value::slice(positional[0], positional[1], Value::none());
+    return Value::slice(positional[0], positional[1], positional[2]);
+  }
+  if ((name == "devices.Device" || name == "torch.device") && keywords.empty() &&
+      positional.size() == 1 && positional[0].kind == ValueKind::String)
+    return Value::device(positional[0].text,
+                         name == "torch.device" ? Namespace::Torch : Namespace::Thunder);
+  if (name == "float" && keywords.empty() && positional.size() == 1 &&
+      positional[0].kind == ValueKind::String) {
+    const std::string &s = positional[0].text;
+    if (s == "inf" || s == "+inf")
+      return Value::float_value(INFINITY);
+    if (s == "-inf")
+      return Value::float_value(-INFINITY);
+    if (s == "nan")
+      return Value::float_value(NAN);
+  }
+  if (name == "complex" && keywords.empty() && positional.size() == 2 &&
+      is_literal(positional[0]) && is_literal(positional[1])) {
+    auto as_double = [](const Value &v) {
+      return v.kind == ValueKind::Int ? static_cast<double>(v.integer) : v.real;
+    };
+    return Value::complex_value(as_double(positional[0]), as_double(positional[1]));
+  }
+  return Value::call(std::move(*callee), std::move(positional), std::move(keywords));
+}
+
+std::optional<Value> View::value(TSNode n, unsigned depth) const {
+  if (ts_node_is_null(n))
+    return std::nullopt;
+  if (depth > kMaxDepth)
+    return unmodelled(n, "values nested more than " + std::to_string(kMaxDepth) +
+                             " deep are not modelled");
+  if (ts_node_has_error(n))
+    return unmodelled(n, "the expression has a syntax error");
+  std::optional<Value> result;
+  std::string type = type_of(n);
+  auto children = [&](std::vector<Value> &out) {
+    for (TSNode c : named_children(n)) {
+      std::optional<Value> v = value(c, depth + 1);
+      if (!v)
+        return false;
+      out.push_back(std::move(*v));
+    }
+    return true;
+  };
+  if (type == "identifier") {
+    result = Value::name(text(n));
+  } else if (type == "integer" || type == "float") {
+    result = number(n, false);
+  } else if (type == "true" || type == "false") {
+    result = Value::boolean_value(type == "true");
+  } else if (type == "none") {
+    result = Value::none();
+  } else if (type == "ellipsis") {
+    result = Value::ellipsis();
+  } else if (type == "string") {
+    std::optional<std::string> s = string_literal(n);
+    if (!s)
+      return std::nullopt;
+    result = Value::string(std::move(*s));
+  } else if (type == "unary_operator") {
+    std::string op = text(field(n, "operator"));
+    TSNode arg = field(n, "argument");
+    if ((op == "-" || op == "+") && (is(arg, "integer") || is(arg, "float"))) {
+      result = number(arg, op == "-");
+    } else if (op == "-") {
+      std::optional<Value> inner = value(arg, depth + 1);
+      if (!inner)
+        return std::nullopt;
+      if (inner->kind != ValueKind::Float)
+        return unmodelled(n, "negation of a non-literal is not a trace value");
+      inner->real = -inner->real;
+      result = std::move(inner);
+    } else {
+      return unmodelled(n, "the operator '" + op + "' is not part of the trace model");
+    }
+  } else if (type == "tuple" || type == "expression_list") {
+    std::vector<Value> items;
+    if (!children(items))
+      return std::nullopt;
+    result = Value::tuple(std::move(items));
+    result->bare = type == "expression_list";
+  } else if (type == "list") {
+    std::vector<Value> items;
+    if (!children(items))
+      return std::nullopt;
+    result = Value::list(std::move(items));
+  } else if (type == "dictionary") {
+    std::vector<std::pair<Value, Value>> entries;
+    for (TSNode pair : named_children(n)) {
+      if (!is(pair, "pair"))
+        return unmodelled(pair, "only key: value entries are modelled in a dict");
+      std::optional<Value> k = value(field(pair, "key"), depth + 1);
+      if (!k)
+        return std::nullopt;
+      std::optional<Value> v = value(field(pair, "value"), depth + 1);
+      if (!v)
+        return std::nullopt;
+      entries.emplace_back(std::move(*k), std::move(*v));
+    }
+    result = Value::dict(std::move(entries));
+  } else if (type == "parenthesized_expression") {
+    std::vector<TSNode> inner = named_children(n);
+    if (inner.size() != 1)
+      return unmodelled(n, "unexpected parenthesized expression");
+    return value(inner[0], depth + 1);
+  } else if (type == "attribute") {
+    std::optional<Value> base = value(field(n, "object"), depth + 1);
+    if (!base)
+      return std::nullopt;
+    std::string attr = text(field(n, "attribute"));
+    if (base->kind == ValueKind::Name && base->text == "dtypes" &&
+        is_dtype_name(attr, Namespace::Thunder))
+      result = Value::dtype(attr, Namespace::Thunder);
+    else if (base->kind == ValueKind::Name && base->text == "torch" &&
+             is_dtype_name(attr, Namespace::Torch))
+      result = Value::dtype(attr, Namespace::Torch);
+    else
+      result = Value::attribute(std::move(*base), attr);
+  } else if (type == "call") {
+    result = call(n, depth);
+  } else if (type == "subscript") {
+    std::optional<Value> base = value(field(n, "value"), depth + 1);
+    if (!base)
+      return std::nullopt;
+    std::vector<Value> indices;
+    uint32_t count = ts_node_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) {
+      const char *f = ts_node_field_name_for_child(n, i);
+      if (!f || std::string_view(f) != "subscript")
+        continue;
+      TSNode c = ts_node_child(n, i);
+      std::optional<Value> v;
+      if (is(c, "slice")) {
+        // a[start:stop:step]: the parts present, in order, split by the ':' tokens.
+        Value parts[3] = {Value::none(), Value::none(), Value::none()};
+        int part = 0;
+        uint32_t all = ts_node_child_count(c);
+        for (uint32_t k = 0; k < all; ++k) {
+          TSNode t = ts_node_child(c, k);
+          if (!ts_node_is_named(t)) {
+            ++part;
+            continue;
+          }
+          std::optional<Value> pv = value(t, depth + 1);
+          if (!pv)
+            return std::nullopt;
+          parts[std::min(part, 2)] = std::move(*pv);
+        }
+        v = Value::slice(parts[0], parts[1], parts[2]);
+      } else {
+        v = value(c, depth + 1);
+      }
+      if (!v)
+        return std::nullopt;
+      indices.push_back(std::move(*v));
+    }
+    if (indices.size() == 1) {
+      result = Value::subscript(std::move(*base), std::move(indices[0]));
+    } else {
+      Value index = Value::tuple(std::move(indices));
+      index.bare = true;
+      result = Value::subscript(std::move(*base), std::move(index));
+    }
+  } else {
+    return unmodelled(n, "'" + text(n).substr(0, 40) + "' (" + type +
+                             ") is not part of the trace model");
+  }
+  if (result)
+    result->span = span(n);
+  return result;
+}
+
+std::optional<Target> View::target(TSNode n, unsigned depth) const {
+  if (depth > kMaxDepth)
+    return unmodelled(n, "targets nested too deeply");
+  std::string type = type_of(n);
+  Target t;
+  if (type == "identifier") {
+    t = Target::named(text(n));
+  } else if (type == "pattern_list" || type == "tuple_pattern" || type == "tuple" ||
+             type == "list_pattern" || type == "list") {
+    t.kind = (type == "list_pattern" || type == "list") ? Target::Kind::List : Target::Kind::Tuple;
+    for (TSNode c : named_children(n)) {
+      std::optional<Target> e = target(c, depth + 1);
+      if (!e)
+        return std::nullopt;
+      t.elements.push_back(std::move(*e));
+    }
+  } else if (type == "parenthesized_expression") {
+    std::vector<TSNode> inner = named_children(n);
+    if (inner.size() != 1)
+      return unmodelled(n, "unexpected target");
+    return target(inner[0], depth + 1);
+  } else {
+    return unmodelled(n, "assigning to " + type + " '" + text(n).substr(0, 40) +
+                             "' is not a trace statement");
+  }
+  t.span = span(n);
+  return t;
+}
+
+bool ends_with_comma(TSNode n) {
+  uint32_t count = ts_node_child_count(n);
+  return count > 0 && std::string_view(ts_node_type(ts_node_child(n, count - 1))) == ",";
+}
+
+std::optional<Statement> View::statement(TSNode n) const {
+  reset_failure();
+  Statement s;
+  s.span = span(n);
+  std::string type = type_of(n);
+  if (ts_node_has_error(n))
+    return std::nullopt; // reported as a syntax problem
+  if (type == "expression_statement") {
+    std::vector<TSNode> parts = named_children(n);
+    if (parts.size() != 1)
+      return unmodelled(n, "an expression statement with several expressions");
+    TSNode e = parts[0];
+    if (is(e, "assignment")) {
+      TSNode left = field(e, "left");
+      TSNode right = field(e, "right");
+      TSNode annotation = field(e, "type");
+      if (ts_node_is_null(right))
+        return unmodelled(e, "an annotation without a value");
+      if (is(right, "assignment") || is(right, "augmented_assignment"))
+        return unmodelled(e, "chained assignment is not a trace statement");
+      std::optional<Target> t = target(left);
+      if (!t)
+        return std::nullopt;
+      std::optional<Value> v = value(right);
+      if (!v)
+        return std::nullopt;
+      s.target = std::move(t);
+      s.value = std::move(*v);
+      if (is(left, "pattern_list")) {
+        s.style = ts_node_start_point(left).row != ts_node_end_point(left).row
+                      ? UnpackStyle::Continued
+                      : UnpackStyle::Bare;
+        s.trailing_comma = ends_with_comma(left);
+      }
+      if (!ts_node_is_null(annotation)) {
+        TSNode str = is(annotation, "type") && ts_node_named_child_count(annotation) == 1
+                         ? ts_node_named_child(annotation, 0)
+                         : annotation;
+        std::optional<std::string> ann = string_literal(str);
+        if (!ann)
+          return std::nullopt;
+        s.kind = Statement::Kind::AnnotatedAssign;
+        Span text_span = span(str);
+        s.annotation = TypeText{*ann, text_span};
+        // The text inside the quotes.
+        s.annotation->span = span(ts_node_start_byte(str) + 1, ts_node_end_byte(str) - 1);
+      } else {
+        s.kind = Statement::Kind::BoundSymbol;
+      }
+      return s;
+    }
+    if (is(e, "augmented_assignment"))
+      return unmodelled(e, "augmented assignment is not a trace statement");
+    std::optional<Value> v = value(e);
+    if (!v)
+      return std::nullopt;
+    s.kind = Statement::Kind::BoundSymbol;
+    s.value = std::move(*v);
+    return s;
+  }
+  if (type == "return_statement") {
+    s.kind = Statement::Kind::Return;
+    std::vector<TSNode> parts = named_children(n);
+    if (parts.empty()) {
+      s.has_value = false;
+      return s;
+    }
+    std::optional<Value> v = value(parts[0]);
+    if (!v)
+      return std::nullopt;
+    s.value = std::move(*v);
+    return s;
+  }
+  if (type == "delete_statement") {
+    s.kind = Statement::Kind::Delete;
+    std::vector<TSNode> parts = named_children(n);
+    if (parts.size() != 1)
+      return unmodelled(n, "unexpected del statement");
+    TSNode what = parts[0];
+    std::vector<TSNode> names;
+    if (is(what, "identifier")) {
+      names.push_back(what);
+    } else if (is(what, "expression_list") || is(what, "list") || is(what, "tuple")) {
+      s.delete_list_form = is(what, "list");
+      if (is(what, "tuple"))
+        return unmodelled(what, "del of a parenthesized tuple is not a trace statement");
+      names = named_children(what);
+    } else {
+      return unmodelled(what, "del of " + type_of(what) + " is not a trace statement");
+    }
+    for (TSNode name : names) {
+      if (!is(name, "identifier"))
+        return unmodelled(name, "only names are deleted in traces");
+      Target t = Target::named(text(name));
+      t.span = span(name);
+      s.deleted.push_back(std::move(t));
+    }
+    return s;
+  }
+  return unmodelled(n, "a " + type + " is not a trace statement");
+}
+
+// "# name: "type"" / "# name" with the positions of the name and the type text.
+struct AnnotationMatch {
+  std::string name;
+  std::optional<std::string> type;
+  std::size_t name_offset = 0;
+  std::size_t type_offset = 0;
+};
+
+std::optional<AnnotationMatch> match_annotation(const std::string &comment) {
+  static const std::regex typed(R"re(^#\s*([A-Za-z_]\w*)\s*:\s*"([^"]*)"\s*$)re");
+  static const std::regex untyped(R"(^#\s*([A-Za-z_]\w*)\s*$)");
+  std::smatch m;
+  if (std::regex_match(comment, m, typed))
+    return AnnotationMatch{m[1], std::string(m[2]), static_cast<std::size_t>(m.position(1)),
+                           static_cast<std::size_t>(m.position(2))};
+  if (std::regex_match(comment, m, untyped))
+    return AnnotationMatch{m[1], std::nullopt, static_cast<std::size_t>(m.position(1)), 0};
+  return std::nullopt;
+}
+
+std::optional<TypeComment> type_comment_of(const View &view, TSNode comment) {
+  std::string text = view.text(comment);
+  std::optional<AnnotationMatch> m = match_annotation(text);
+  if (!m)
+    return std::nullopt;
+  TypeComment c;
+  c.name = m->name;
+  uint32_t base = ts_node_start_byte(comment);
+  c.name_span = view.span(base + static_cast<uint32_t>(m->name_offset),
+                          base + static_cast<uint32_t>(m->name_offset + m->name.size()));
+  if (m->type) {
+    auto begin = base + static_cast<uint32_t>(m->type_offset);
+    c.type = TypeText{*m->type, view.span(begin, begin + static_cast<uint32_t>(m->type->size()))};
+  }
+  return c;
+}
+
+void attach_trailing(const View &view, Statement &s, TSNode comment) {
+  if (std::optional<TypeComment> c = type_comment_of(view, comment))
+    s.type_comment = std::move(*c);
+  else
+    s.trailing_comment = view.text(comment);
+}
+
+// Subsymbol comments: "# t0 = prims.add(a, b)  # t0: ..." lines. Their contents are parsed in
+// one batch: every own-line comment of the file becomes one line of a synthetic source.
+class CommentStatements {
+public:
+  CommentStatements(const std::vector<std::pair<uint32_t, std::string>> &contents,
+                    const SourceText &source, ParsedFile &out) {
+    std::vector<uint32_t> file_starts;
+    for (auto &[offset, text] : contents) {
+      synthetic_starts_.push_back(static_cast<uint32_t>(synthetic_.size()));
+      file_starts.push_back(offset);
+      synthetic_ += text;
+      synthetic_ += '\n';
+    }
+    if (contents.empty())
+      return;
+    tree_ = parse_python(synthetic_);
+    std::vector<uint32_t> starts = synthetic_starts_;
+    view_ = std::make_unique<View>(synthetic_, source, out, [starts, file_starts](uint32_t o) {
+      auto it = std::upper_bound(starts.begin(), starts.end(), o);
+      std::size_t line = static_cast<std::size_t>(it - starts.begin()) - 1;
+      return file_starts[line] + (o - starts[line]);
+    });
+    TSNode root = ts_tree_root_node(tree_.get());
+    std::vector<TSNode> comments;
+    collect_comments(root, comments);
+    std::map<uint32_t, TSNode> trailing; // synthetic row -> trailing comment
+    for (TSNode c : comments)
+      trailing.emplace(ts_node_start_point(c).row, c);
+    // Problems found while parsing comment contents are not the file's problems: a comment
+    // that is not a statement is just a comment.
+    ParsedFile scratch;
+    View quiet(synthetic_, source, scratch, [starts, file_starts](uint32_t o) {
+      auto it = std::upper_bound(starts.begin(), starts.end(), o);
+      std::size_t line = static_cast<std::size_t>(it - starts.begin()) - 1;
+      return file_starts[line] + (o - starts[line]);
+    });
+    for (TSNode n : named_children(root)) {
+      TSPoint start = ts_node_start_point(n);
+      TSPoint end = ts_node_end_point(n);
+      if (start.row != end.row || start.column != 0 || !accepted(n))
+        continue;
+      std::optional<Statement> s = quiet.statement(n);
+      if (!s)
+        continue;
+      if (auto it = trailing.find(start.row); it != trailing.end())
+        attach_trailing(quiet, *s, it->second);
+      s->commented = true;
+      by_line_.emplace(start.row, std::move(*s));
+    }
+  }
+
+  // The statement spelled by the i-th comment, if it is one.
+  std::optional<Statement> take(std::size_t i) {
+    auto it = by_line_.find(static_cast<uint32_t>(i));
+    if (it == by_line_.end())
+      return std::nullopt;
+    Statement s = std::move(it->second);
+    by_line_.erase(it);
+    return s;
+  }
+
+private:
+  // Bound symbols only: an assignment with a value, or a call.
+  static bool accepted(TSNode n) {
+    if (!is(n, "expression_statement") || ts_node_has_error(n) ||
+        ts_node_named_child_count(n) != 1)
+      return false;
+    TSNode e = ts_node_named_child(n, 0);
+    if (is(e, "assignment"))
+      return ts_node_is_null(field(e, "type")) && !ts_node_is_null(field(e, "right"));
+    return is(e, "call");
+  }
+
+  std::string synthetic_;
+  std::vector<uint32_t> synthetic_starts_;
+  std::unique_ptr<TSTree, TreeDeleter> tree_;
+  std::unique_ptr<View> view_;
+  std::map<uint32_t, Statement> by_line_;
+};
+
+struct CommentInfo {
+  TSNode node;
+  uint32_t row = 0;     // in the parsed text
+  uint32_t column = 0;  // 0-based byte column in the parsed text
+  bool own_line = false;
+  std::size_t batch_index = 0; // own-line comments: index in CommentStatements
+};
+
+class FileBuilder {
+public:
+  FileBuilder(ParsedFile &out, const std::string &parsed, uint32_t prefix_len, uint32_t skipped)
+      : out_(out), parsed_(parsed), prefix_len_(prefix_len),
+        view_(parsed, out.source, out, [prefix_len, skipped](uint32_t o) {
+          return o < prefix_len ? skipped : o - prefix_len + skipped;
+        }) {}
+
+  void build(TSNode root, bool fragment_wrapper, uint32_t fragment_indent) {
+    std::vector<TSNode> comment_nodes;
+    collect_comments(root, comment_nodes);
+    // Own-line comments, in order; the others trail a statement.
+    std::vector<std::pair<uint32_t, std::string>> contents;
+    for (TSNode c : comment_nodes) {
+      CommentInfo info{c, ts_node_start_point(c).row, ts_node_start_point(c).column, false, 0};
+      uint32_t line_start = ts_node_start_byte(c) - info.column;
+      info.own_line = parsed_.find_first_not_of(" \t", line_start) == ts_node_start_byte(c);
+      if (info.own_line) {
+        std::string text = view_.text(c);
+        std::size_t skip = text.rfind("# ", 0) == 0 ? 2 : 1;
+        info.batch_index = contents.size();
+        contents.emplace_back(view_.file_offset(ts_node_start_byte(c) + static_cast<uint32_t>(skip)),
+                              text.substr(skip));
+      }
+      comments_.push_back(info);
+    }
+    // Contents with a code-position repr leak are parsed with the repr replaced by its name.
+    for (auto &[offset, text] : contents) {
+      for (const ReprLeak &leak : out_.leaks) {
+        if (leak.name.empty() || leak.span.begin < offset || leak.span.end > offset + text.size())
+          continue;
+        std::size_t at = leak.span.begin - offset;
+        std::string_view code(text);
+        if (at >= lexing::code_end(code) || lexing::in_string(code, at))
+          continue;
+        std::size_t len = leak.span.end - leak.span.begin;
+        text.replace(at, len, leak.name + std::string(len - leak.name.size(), ' '));
+      }
+    }
+    batch_ = std::make_unique<CommentStatements>(contents, out_.source, out_);
+
+    std::vector<TSNode> errors;
+    collect_errors(root, errors);
+    for (TSNode e : errors)
+      report_syntax(e);
+
+    if (fragment_wrapper) {
+      std::vector<TSNode> top = named_children(root);
+      if (!top.empty() && is(top[0], "function_definition")) {
+        Trace t = function(top[0], {});
+        t.kind = Trace::Kind::Fragment;
+        t.fragment_indent = fragment_indent;
+        t.name.clear();
+        t.parameters.clear();
+        out_.file.traces.push_back(std::move(t));
+      }
+      return;
+    }
+    module(root);
+  }
+
+private:
+  void report_syntax(TSNode e) {
+    Span s = view_.span(e);
+    std::string message;
+    if (ts_node_is_missing(e)) {
+      message = "missing '" + type_of(e) + "'";
+    } else {
+      std::string text = view_.text(e);
+      std::size_t nl = text.find('\n');
+      std::string first = text.substr(0, std::min<std::size_t>(nl, 40));
+      message = first.empty() ? "invalid syntax" : "invalid syntax near '" + first + "'";
+    }
+    if (s.begin == s.end && s.end < out_.source.text().size()) {
+      // Zero-width errors (a missing token) point at the next character.
+      s = out_.source.span(s.begin, s.begin + 1);
+    }
+    out_.syntax.push_back({s, message});
+  }
+
+  std::vector<CommentInfo> comments_in(uint32_t begin_byte, uint32_t end_byte) {
+    std::vector<CommentInfo> out;
+    for (const CommentInfo &c : comments_)
+      if (ts_node_start_byte(c.node) >= begin_byte && ts_node_start_byte(c.node) < end_byte)
+        out.push_back(c);
+    return out;
+  }
+
+  void add_blank_lines(std::vector<PreambleItem> &items, uint32_t from_row, uint32_t to_row) {
+    for (uint32_t r = from_row; r < to_row; ++r)
+      items.push_back({PreambleItem::Kind::Blank, {}, {}, {}});
+  }
+
+  void module(TSNode root) {
+    std::vector<TSNode> top = named_children(root);
+    std::vector<PreambleItem> pending;
+    std::optional<uint32_t> last_row;
+    std::size_t next_comment = 0;
+    Trace *fragment = nullptr;
+    auto gap = [&](uint32_t row) {
+      if (last_row && row > *last_row + 1)
+        add_blank_lines(pending, *last_row + 1, row);
+    };
+    auto flush_comments_before = [&](uint32_t byte) {
+      while (next_comment < comments_.size() &&
+             ts_node_start_byte(comments_[next_comment].node) < byte) {
+        const CommentInfo &c = comments_[next_comment++];
+        if (consumed_.count(ts_node_start_byte(c.node)))
+          continue;
+        gap(c.row);
+        PreambleItem item;
+        item.kind = PreambleItem::Kind::Comment;
+        item.comment = view_.text(c.node);
+        item.span = view_.span(c.node);
+        pending.push_back(std::move(item));
+        last_row = c.row;
+      }
+    };
+    for (std::size_t i = 0; i < top.size(); ++i) {
+      TSNode n = top[i];
+      flush_comments_before(ts_node_start_byte(n));
+      uint32_t row = ts_node_start_point(n).row;
+      std::string type = type_of(n);
+      if (type == "import_statement" || type == "import_from_statement") {
+        gap(row);
+        imports(n, pending);
+        last_row = ts_node_end_point(n).row;
+      } else if (type == "decorated_definition" || type == "function_definition") {
+        gap(row);
+        uint32_t region_end = i + 1 < top.size() ? ts_node_start_byte(top[i + 1])
+                                                 : static_cast<uint32_t>(parsed_.size());
+        Trace t = function(n, std::move(pending), region_end);
+        pending.clear();
+        out_.file.traces.push_back(std::move(t));
+        fragment = nullptr;
+        last_row = last_body_row_;
+      } else if (type == "ERROR") {
+        last_row = ts_node_end_point(n).row;
+      } else {
+        // Statements outside any def: a fragment of a trace.
+        if (!fragment) {
+          Trace t;
+          t.kind = Trace::Kind::Fragment;
+          t.preamble = std::move(pending);
+          pending.clear();
+          out_.file.traces.push_back(std::move(t));
+          fragment = &out_.file.traces.back();
+          fragment_last_row_.reset();
+        }
+        uint32_t region_end = i + 1 < top.size() ? ts_node_start_byte(top[i + 1])
+                                                 : static_cast<uint32_t>(parsed_.size());
+        body_items(*fragment, {n}, ts_node_start_byte(n), region_end, 0, fragment_last_row_);
+        last_row = fragment_last_row_;
+      }
+    }
+    flush_comments_before(static_cast<uint32_t>(parsed_.size()) + 1);
+    out_.file.trailer = std::move(pending);
+  }
+
+  void imports(TSNode n, std::vector<PreambleItem> &items) {
+    auto push = [&](Import import) {
+      PreambleItem item;
+      item.kind = PreambleItem::Kind::Import;
+      import.span = view_.span(n);
+      item.import = std::move(import);
+      item.span = view_.span(n);
+      items.push_back(std::move(item));
+    };
+    if (is(n, "import_statement")) {
+      for (TSNode c : named_children(n)) {
+        Import import;
+        if (is(c, "aliased_import")) {
+          import.module = view_.text(field(c, "name"));
+          import.alias = view_.text(field(c, "alias"));
+        } else {
+          import.module = view_.text(c);
+        }
+        push(std::move(import));
+      }
+      return;
+    }
+    Import import;
+    import.from = true;
+    TSNode module = field(n, "module_name");
+    import.module = view_.text(module);
+    for (TSNode c : named_children(n)) {
+      if (ts_node_start_byte(c) == ts_node_start_byte(module))
+        continue;
+      if (is(c, "aliased_import"))
+        import.names.emplace_back(view_.text(field(c, "name")), view_.text(field(c, "alias")));
+      else if (is(c, "wildcard_import"))
+        out_.model.push_back({view_.span(c), "a wildcard import binds unknown names", ""});
+      else
+        import.names.emplace_back(view_.text(c), "");
+    }
+    push(std::move(import));
+  }
+
+  Trace function(TSNode n, std::vector<PreambleItem> preamble, uint32_t region_end = UINT32_MAX) {
+    Trace t;
+    t.preamble = std::move(preamble);
+    TSNode def = n;
+    if (is(n, "decorated_definition")) {
+      for (TSNode c : named_children(n)) {
+        if (is(c, "decorator")) {
+          std::vector<TSNode> inner = named_children(c);
+          view_.reset_failure();
+          if (!inner.empty())
+            if (std::optional<Value> v = view_.value(inner[0]))
+              t.decorators.push_back(std::move(*v));
+        }
+      }
+      def = field(n, "definition");
+    }
+    t.name = view_.text(field(def, "name"));
+    t.name_span = view_.span(field(def, "name"));
+    TSNode body = field(def, "body");
+    t.def_span = view_.span(ts_node_start_byte(def), ts_node_end_byte(field(def, "parameters")) + 1);
+    parameters(field(def, "parameters"), t);
+    std::string line = out_.source.text().substr(t.def_span.begin, kNoSignature.size());
+    if (t.name == "_" && line == kNoSignature) {
+      t.kind = Trace::Kind::NoSignature;
+      t.parameters.clear();
+      t.name.clear();
+      t.def_span = out_.source.span(t.def_span.begin,
+                                    t.def_span.begin + static_cast<uint32_t>(kNoSignature.size()));
+    }
+    std::vector<TSNode> statements;
+    if (!ts_node_is_null(body))
+      statements = named_children(body);
+    uint32_t def_row = ts_node_start_point(def).row;
+    uint32_t end = region_end == UINT32_MAX ? static_cast<uint32_t>(parsed_.size()) : region_end;
+    std::optional<uint32_t> last_row = def_row;
+    body_items(t, statements, ts_node_end_byte(field(def, "parameters")), end, 1, last_row);
+    last_body_row_ = last_row.value_or(def_row);
+    return t;
+  }
+
+  void parameters(TSNode params, Trace &t) {
+    bool keyword_only = false;
+    for (TSNode p : named_children(params)) {
+      Parameter param;
+      param.span = view_.span(p);
+      std::string type = type_of(p);
+      if (type == "identifier") {
+        param.name = view_.text(p);
+        param.kind = keyword_only ? ParamKind::KeywordOnly : ParamKind::Positional;
+      } else if (type == "default_parameter") {
+        param.name = view_.text(field(p, "name"));
+        param.kind = keyword_only ? ParamKind::KeywordOnly : ParamKind::Positional;
+        view_.reset_failure();
+        param.default_value = view_.value(field(p, "value"));
+      } else if (type == "list_splat_pattern") {
+        std::vector<TSNode> inner = named_children(p);
+        param.name = inner.empty() ? "" : view_.text(inner[0]);
+        param.kind = ParamKind::VarArgs;
+        keyword_only = true;
+      } else if (type == "dictionary_splat_pattern") {
+        std::vector<TSNode> inner = named_children(p);
+        param.name = inner.empty() ? "" : view_.text(inner[0]);
+        param.kind = ParamKind::VarKeywords;
+      } else if (type == "keyword_separator") {
+        keyword_only = true;
+        continue;
+      } else {
+        view_.reset_failure();
+        view_.unmodelled(p, "a " + type + " parameter is not part of the trace model");
+        std::vector<TSNode> inner = named_children(p);
+        if (inner.empty())
+          continue;
+        param.name = view_.text(inner[0]);
+      }
+      t.parameters.push_back(std::move(param));
+    }
+  }
+
+  // Merges the statements of a body with the comments between begin and end: trailing type
+  // comments, annotation comments, subsymbols (deeper comments after a statement), others.
+  void body_items(Trace &t, const std::vector<TSNode> &statements, uint32_t begin, uint32_t end,
+                  uint32_t min_column, std::optional<uint32_t> &last_row) {
+    std::vector<CommentInfo> comments = comments_in(begin, end);
+    std::size_t ci = 0;
+    // (column, statement) from the body statement down to its deepest open subsymbol.
+    std::vector<std::pair<uint32_t, Statement *>> open;
+    auto blank_gap = [&](uint32_t row) {
+      if (last_row && row > *last_row + 1)
+        for (uint32_t r = *last_row + 1; r < row; ++r)
+          t.body.push_back(Statement::blank());
+    };
+    auto take_comment = [&](const CommentInfo &c) {
+      if (c.own_line && c.column < min_column)
+        return; // a module-level comment after the body: not ours
+      consumed_.insert(ts_node_start_byte(c.node));
+      if (!c.own_line) {
+        if (!open.empty() && last_row && c.row == *last_row)
+          attach_trailing(view_, *open.back().second, c.node);
+        return;
+      }
+      while (!open.empty() && open.back().first >= c.column)
+        open.pop_back();
+      blank_gap(c.row);
+      last_row = c.row;
+      if (!open.empty()) {
+        std::optional<Statement> sub = batch_->take(c.batch_index);
+        Statement s = sub ? std::move(*sub) : Statement::comment(view_.text(c.node).substr(
+                                                  view_.text(c.node).rfind("# ", 0) == 0 ? 2 : 1));
+        s.commented = true;
+        if (!sub)
+          s.span = view_.span(c.node);
+        Statement *parent = open.back().second;
+        parent->subsymbols.push_back(std::move(s));
+        open.emplace_back(c.column, &parent->subsymbols.back());
+        return;
+      }
+      std::string text = view_.text(c.node);
+      if (std::optional<AnnotationMatch> m = match_annotation(text)) {
+        Statement s = Statement::annotation_comment(m->name, m->type);
+        uint32_t base = ts_node_start_byte(c.node);
+        s.annotated_name_span = view_.span(base + static_cast<uint32_t>(m->name_offset),
+                                           base + static_cast<uint32_t>(m->name_offset + m->name.size()));
+        if (m->type) {
+          uint32_t b = base + static_cast<uint32_t>(m->type_offset);
+          s.annotation->span = view_.span(b, b + static_cast<uint32_t>(m->type->size()));
+        }
+        s.span = view_.span(c.node);
+        t.body.push_back(std::move(s));
+      } else {
+        Statement s = Statement::comment(text);
+        s.span = view_.span(c.node);
+        t.body.push_back(std::move(s));
+      }
+    };
+    for (TSNode n : statements) {
+      while (ci < comments.size() && ts_node_start_byte(comments[ci].node) < ts_node_start_byte(n))
+        take_comment(comments[ci++]);
+      open.clear();
+      uint32_t row = ts_node_start_point(n).row;
+      blank_gap(row);
+      std::optional<Statement> s = view_.statement(n);
+      if (!s) {
+        if (ts_node_has_error(n)) {
+          last_row = ts_node_end_point(n).row;
+          continue;
+        }
+        Statement raw;
+        raw.kind = Statement::Kind::Raw;
+        raw.text = view_.text(n);
+        raw.span = view_.span(n);
+        s = std::move(raw);
+      }
+      t.body.push_back(std::move(*s));
+      last_row = ts_node_end_point(n).row;
+      open.emplace_back(ts_node_start_point(n).column, &t.body.back());
+    }
+    while (ci < comments.size()) {
+      const CommentInfo &c = comments[ci++];
+      if (c.own_line && c.column < min_column)
+        break;
+      take_comment(c);
+    }
+  }
+
+  ParsedFile &out_;
+  const std::string &parsed_;
+  uint32_t prefix_len_;
+  View view_;
+  std::vector<CommentInfo> comments_;
+  std::set<uint32_t> consumed_;
+  std::unique_ptr<CommentStatements> batch_;
+  uint32_t last_body_row_ = 0;
+  std::optional<uint32_t> fragment_last_row_;
+};
+
+// Whether the first line of code is indented: body lines copied out of a trace.
+std::optional<uint32_t> indented_fragment(const std::string &text) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    std::size_t end = nl == std::string::npos ? text.size() : nl;
+    std::string_view line(text.data() + pos, end - pos);
+    std::size_t first = line.find_first_not_of(" \t\r");
+    if (first != std::string_view::npos && line[first] != '#') {
+      if (first == 0)
+        return std::nullopt;
+      return static_cast<uint32_t>(first);
+    }
+    pos = end + 1;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+ParsedFile parse_trace_source(std::string path, std::string text) {
+  ParsedFile out;
+  out.source = SourceText(std::move(path), std::move(text));
+  const std::string &original = out.source.text();
+  out.leaks = find_repr_leaks(original);
+
+  // What tree-sitter sees: the text with reprs in code replaced by their names (same
+  // length, so offsets hold), "# No signature available" by a def of the same length,
+  // a UTF-8 byte-order mark dropped, and indented fragments wrapped in a def.
+  std::string parsed = original;
+  for (const ReprLeak &leak : out.leaks) {
+    if (!leak.in_code)
+      continue;
+    std::size_t len = leak.span.end - leak.span.begin;
+    std::string name = leak.name.empty() ? "None" : leak.name;
+    if (name.size() <= len)
+      parsed.replace(leak.span.begin, len, name + std::string(len - name.size(), ' '));
+  }
+  for (std::size_t at = parsed.find(kNoSignature); at != std::string::npos;
+       at = parsed.find(kNoSignature, at + 1)) {
+    bool line_start = at == 0 || parsed[at - 1] == '\n';
+    std::size_t after = at + kNoSignature.size();
+    bool line_end = after == parsed.size() || parsed[after] == '\n' || parsed[after] == '\r';
+    if (line_start && line_end)
+      parsed.replace(at, kNoSignature.size(), kNoSignatureDef);
+  }
+  // tree-sitter recovers badly from an unterminated string (a pasted, wrapped line): report
+  // it here and blank the line, so the rest of the file is still checked.
+  if (parsed.find("\"\"\"") == std::string::npos && parsed.find("\'\'\'") == std::string::npos) {
+    for (uint32_t line = 1; line <= out.source.line_count(); ++line) {
+      std::string_view text = out.source.line(line);
+      std::size_t code = lexing::code_end(text);
+      if (code == text.size() && lexing::in_string(text, text.size()) &&
+          (text.empty() || text.back() != '\\')) {
+        std::size_t quote = 0;
+        for (std::size_t i = 0; i < text.size(); ++i)
+          if ((text[i] == '"' || text[i] == '\'') && lexing::in_string(text, i + 1) &&
+              !lexing::in_string(text, i))
+            quote = i;
+        uint32_t begin = out.source.line_start(line);
+        out.syntax.push_back({out.source.span(begin + static_cast<uint32_t>(quote),
+                                              begin + static_cast<uint32_t>(text.size())),
+                              "unterminated string literal"});
+        for (std::size_t i = 0; i < text.size(); ++i)
+          parsed[begin + i] = ' ';
+      }
+    }
+  }
+  uint32_t skipped = 0;
+  if (parsed.rfind("\xEF\xBB\xBF", 0) == 0) {
+    parsed.erase(0, 3);
+    skipped = 3;
+  }
+  std::optional<uint32_t> fragment_indent = indented_fragment(parsed);
+  uint32_t prefix = 0;
+  if (fragment_indent) {
+    parsed.insert(0, kFragmentPrefix);
+    prefix = static_cast<uint32_t>(kFragmentPrefix.size());
+    out.fragment_was_indented = true;
+  }
+  auto tree = parse_python(parsed);
+  FileBuilder builder(out, parsed, prefix, skipped);
+  builder.build(ts_tree_root_node(tree.get()), fragment_indent.has_value(),
+                fragment_indent.value_or(0));
+  return out;
+}
+
+Result<TraceFile> parse_trace(const std::string &text) {
+  ParsedFile parsed = parse_trace_source("<trace>", text);
+  auto fail = [](const Span &s, const std::string &what) {
+    Error e;
+    e.message = what;
+    e.path = "<trace>";
+    e.line = s.line;
+    e.column = s.column;
+    return e;
+  };
+  if (!parsed.syntax.empty())
+    return fail(parsed.syntax.front().span, "syntax error: " + parsed.syntax.front().message);
+  if (!parsed.leaks.empty())
+    return fail(parsed.leaks.front().span, "debug repr of " + parsed.leaks.front().proxy_kind);
+  if (!parsed.model.empty())
+    return fail(parsed.model.front().span, parsed.model.front().message);
+  return std::move(parsed.file);
+}
+
+} // namespace tracelint

@@ -1,0 +1,340 @@
+#include "tracelint/core/value.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace tracelint {
+
+namespace {
+Value make(ValueKind kind) {
+  Value v;
+  v.kind = kind;
+  return v;
+}
+} // namespace
+
+Value Value::none() { return make(ValueKind::None); }
+Value Value::ellipsis() { return make(ValueKind::Ellipsis); }
+Value Value::boolean_value(bool b) {
+  Value v = make(ValueKind::Bool);
+  v.boolean = b;
+  return v;
+}
+Value Value::int_value(int64_t i) {
+  Value v = make(ValueKind::Int);
+  v.integer = i;
+  return v;
+}
+Value Value::float_value(double d) {
+  Value v = make(ValueKind::Float);
+  v.real = d;
+  return v;
+}
+Value Value::complex_value(double re, double im) {
+  Value v = make(ValueKind::Complex);
+  v.real = re;
+  v.imag = im;
+  return v;
+}
+Value Value::string(std::string s) {
+  Value v = make(ValueKind::String);
+  v.text = std::move(s);
+  return v;
+}
+Value Value::dtype(std::string name, Namespace ns) {
+  Value v = make(ValueKind::DType);
+  v.text = std::move(name);
+  v.ns = ns;
+  return v;
+}
+Value Value::device(std::string spec, Namespace ns) {
+  Value v = make(ValueKind::Device);
+  v.text = std::move(spec);
+  v.ns = ns;
+  return v;
+}
+Value Value::name(std::string id) {
+  Value v = make(ValueKind::Name);
+  v.text = std::move(id);
+  return v;
+}
+Value Value::attribute(Value base, std::string attr) {
+  Value v = make(ValueKind::Attribute);
+  v.text = std::move(attr);
+  v.items.push_back(std::move(base));
+  return v;
+}
+Value Value::dotted(const std::string &qualified) {
+  std::size_t dot = qualified.rfind('.');
+  if (dot == std::string::npos)
+    return name(qualified);
+  return attribute(dotted(qualified.substr(0, dot)), qualified.substr(dot + 1));
+}
+Value Value::call(Value callee, std::vector<Value> args,
+                  std::vector<std::pair<std::string, Value>> kwargs) {
+  Value v = make(ValueKind::Call);
+  v.items.push_back(std::move(callee));
+  for (Value &a : args)
+    v.items.push_back(std::move(a));
+  for (auto &[k, a] : kwargs) {
+    v.keywords.push_back(k);
+    v.items.push_back(std::move(a));
+  }
+  return v;
+}
+Value Value::call(const std::string &callee, std::vector<Value> args,
+                  std::vector<std::pair<std::string, Value>> kwargs) {
+  return call(dotted(callee), std::move(args), std::move(kwargs));
+}
+Value Value::subscript(Value base, Value index) {
+  Value v = make(ValueKind::Subscript);
+  v.items.push_back(std::move(base));
+  v.items.push_back(std::move(index));
+  return v;
+}
+Value Value::tuple(std::vector<Value> elements) {
+  Value v = make(ValueKind::Tuple);
+  v.items = std::move(elements);
+  return v;
+}
+Value Value::list(std::vector<Value> elements) {
+  Value v = make(ValueKind::List);
+  v.items = std::move(elements);
+  return v;
+}
+Value Value::dict(std::vector<std::pair<Value, Value>> entries) {
+  Value v = make(ValueKind::Dict);
+  for (auto &[k, e] : entries) {
+    v.items.push_back(std::move(k));
+    v.items.push_back(std::move(e));
+  }
+  return v;
+}
+Value Value::slice(Value start, Value stop, Value step) {
+  Value v = make(ValueKind::Slice);
+  v.items = {std::move(start), std::move(stop), std::move(step)};
+  return v;
+}
+
+std::string Value::qualified_name() const {
+  if (kind == ValueKind::Name)
+    return text;
+  if (kind == ValueKind::Attribute) {
+    std::string base = items.front().qualified_name();
+    return base.empty() ? std::string() : base + "." + text;
+  }
+  return {};
+}
+
+const Value *Value::root_name() const {
+  if (kind == ValueKind::Name)
+    return this;
+  if (kind == ValueKind::Attribute)
+    return items.front().root_name();
+  return nullptr;
+}
+
+bool operator==(const Value &a, const Value &b) {
+  if (a.kind != b.kind)
+    return false;
+  switch (a.kind) {
+  case ValueKind::None:
+  case ValueKind::Ellipsis:
+    return true;
+  case ValueKind::Bool:
+    return a.boolean == b.boolean;
+  case ValueKind::Int:
+    return a.integer == b.integer;
+  case ValueKind::Float: // nan == nan here: the model compares spellings, not numbers
+    return (std::isnan(a.real) && std::isnan(b.real)) || a.real == b.real;
+  case ValueKind::Complex:
+    return a.real == b.real && a.imag == b.imag;
+  case ValueKind::DType:
+  case ValueKind::Device:
+    return a.text == b.text && a.ns == b.ns;
+  case ValueKind::Tuple:
+    return a.bare == b.bare && a.items == b.items;
+  default:
+    return a.text == b.text && a.items == b.items && a.keywords == b.keywords;
+  }
+}
+
+std::string python_float(double d) {
+  if (std::isnan(d))
+    return "float('nan')";
+  if (std::isinf(d))
+    return d > 0 ? "float('inf')" : "-float('inf')";
+  char buf[64];
+  // Shortest round-trip digits in scientific form: d.ddde[+-]x
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+  (void)ec;
+  std::string sci(buf, end);
+  bool negative = sci[0] == '-';
+  if (negative)
+    sci.erase(0, 1);
+  std::size_t e = sci.find('e');
+  std::string mantissa = sci.substr(0, e);
+  int exponent = std::stoi(sci.substr(e + 1));
+  std::string digits;
+  for (char c : mantissa)
+    if (c != '.')
+      digits += c;
+  std::string out;
+  if (exponent >= -4 && exponent < 16) { // Python repr: fixed for 1e-4 <= |d| < 1e16
+    if (exponent >= 0) {
+      std::size_t int_len = static_cast<std::size_t>(exponent) + 1;
+      if (digits.size() <= int_len) {
+        out = digits + std::string(int_len - digits.size(), '0') + ".0";
+      } else {
+        out = digits.substr(0, int_len) + "." + digits.substr(int_len);
+      }
+    } else {
+      out = "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
+    }
+  } else {
+    out = digits.substr(0, 1);
+    if (digits.size() > 1)
+      out += "." + digits.substr(1);
+    char exp_buf[16];
+    std::snprintf(exp_buf, sizeof exp_buf, "e%c%02d", exponent < 0 ? '-' : '+',
+                  exponent < 0 ? -exponent : exponent);
+    out += exp_buf;
+  }
+  return negative ? "-" + out : out;
+}
+
+std::string python_string(const std::string &s) {
+  bool has_single = s.find('\'') != std::string::npos;
+  bool has_double = s.find('"') != std::string::npos;
+  char quote = (has_single && !has_double) ? '"' : '\'';
+  std::string out(1, quote);
+  for (unsigned char c : s) {
+    switch (c) {
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    default:
+      if (c == static_cast<unsigned char>(quote)) {
+        out += '\\';
+        out += static_cast<char>(c);
+      } else if (c < 0x20 || c == 0x7f) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\x%02x", c);
+        out += buf;
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+  }
+  out += quote;
+  return out;
+}
+
+bool is_dtype_name(const std::string &name, Namespace ns) {
+  static const std::set<std::string> thunder = {
+      "bool8",   "uint8",     "uint8_",     "int8",        "int8_",         "int16",
+      "int16_",  "int32",     "int32_",     "int64",       "int64_",        "bfloat16",
+      "bfloat16_", "float8_e5m2", "float8_e5m2_", "float8_e4m3fn", "float8_e4m3fn_", "float16",
+      "float16_", "float32",  "float32_",   "float64",     "float64_",      "complex32",
+      "complex32_", "complex64", "complex64_", "complex128", "complex128_"};
+  static const std::set<std::string> torch = {
+      "bool",    "uint8",   "int8",     "int16",    "short",         "int32",   "int",
+      "int64",   "long",    "bfloat16", "float16",  "half",          "float32", "float",
+      "float64", "double",  "complex32", "complex64", "cfloat",      "complex128",
+      "cdouble", "float8_e5m2", "float8_e4m3fn"};
+  return ns == Namespace::Thunder ? thunder.count(name) > 0 : torch.count(name) > 0;
+}
+
+namespace {
+void print_list(std::string &out, const std::vector<Value> &items, std::size_t from,
+                std::size_t to) {
+  for (std::size_t i = from; i < to; ++i) {
+    if (i > from)
+      out += ", ";
+    out += print_value(items[i]);
+  }
+}
+} // namespace
+
+std::string print_value(const Value &v) {
+  switch (v.kind) {
+  case ValueKind::None:
+    return "None";
+  case ValueKind::Ellipsis:
+    return "...";
+  case ValueKind::Bool:
+    return v.boolean ? "True" : "False";
+  case ValueKind::Int:
+    return std::to_string(v.integer);
+  case ValueKind::Float:
+    return python_float(v.real);
+  case ValueKind::Complex:
+    return "complex(" + python_float(v.real) + ", " + python_float(v.imag) + ")";
+  case ValueKind::String:
+    return python_string(v.text);
+  case ValueKind::DType:
+    return (v.ns == Namespace::Thunder ? "dtypes." : "torch.") + v.text;
+  case ValueKind::Device:
+  {
+    // Thunder spells device strings with double quotes; fall back to repr when that needs escapes.
+    bool plain = v.text.find_first_of("\"\\\n\r\t") == std::string::npos;
+    std::string quoted = plain ? "\"" + v.text + "\"" : python_string(v.text);
+    return (v.ns == Namespace::Thunder ? "devices.Device(" : "torch.device(") + quoted + ")";
+  }
+  case ValueKind::Name:
+    return v.text;
+  case ValueKind::Attribute:
+    return print_value(v.items.front()) + "." + v.text;
+  case ValueKind::Call: {
+    std::string out = print_value(v.callee()) + "(";
+    std::size_t positional = v.positional_count();
+    print_list(out, v.items, 1, 1 + positional);
+    for (std::size_t k = 0; k < v.keywords.size(); ++k) {
+      if (positional + k > 0)
+        out += ", ";
+      out += v.keywords[k] + "=" + print_value(v.kwarg(k));
+    }
+    return out + ")";
+  }
+  case ValueKind::Subscript:
+    return print_value(v.items[0]) + "[" + print_value(v.items[1]) + "]";
+  case ValueKind::Tuple: {
+    std::string out = v.bare ? "" : "(";
+    print_list(out, v.items, 0, v.items.size());
+    if (v.items.size() == 1)
+      out += ",";
+    return v.bare ? out : out + ")";
+  }
+  case ValueKind::List: {
+    std::string out = "[";
+    print_list(out, v.items, 0, v.items.size());
+    return out + "]";
+  }
+  case ValueKind::Dict: {
+    std::string out = "{";
+    for (std::size_t i = 0; i + 1 < v.items.size(); i += 2) {
+      if (i > 0)
+        out += ", ";
+      out += print_value(v.items[i]) + ": " + print_value(v.items[i + 1]);
+    }
+    return out + "}";
+  }
+  case ValueKind::Slice:
+    return "slice(" + print_value(v.items[0]) + ", " + print_value(v.items[1]) + ", " +
+           print_value(v.items[2]) + ")";
+  }
+  return {};
+}
+
+} // namespace tracelint
