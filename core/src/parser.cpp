@@ -618,6 +618,13 @@ void attach_trailing(const View &view, Statement &s, TSNode comment) {
     s.trailing_comment = view.text(comment);
 }
 
+// "t0 = f(...)", "(a, b) = f(x)", "prims.check_len(args, 1)": a single self-contained line.
+bool looks_like_bound_symbol(std::string_view text) {
+  static const std::regex shape(R"re(^(?:[A-Za-z_(\[][\w, ()\[\]]*=[^=]|[A-Za-z_][\w.]*\())re");
+  return lexing::self_contained(text) &&
+         std::regex_search(text.begin(), text.end(), shape);
+}
+
 // Subsymbol comments: "# t0 = prims.add(a, b)  # t0: ..." lines. Their contents are parsed in
 // one batch: every own-line comment of the file becomes one line of a synthetic source.
 class CommentStatements {
@@ -625,10 +632,16 @@ public:
   CommentStatements(const std::vector<std::pair<uint32_t, std::string>> &contents,
                     const SourceText &source, ParsedFile &out) {
     std::vector<uint32_t> file_starts;
+    std::vector<std::size_t> included;
     for (auto &[offset, text] : contents) {
+      if (looks_like_bound_symbol(text))
+        included.push_back(synthetic_starts_.size());
       synthetic_starts_.push_back(static_cast<uint32_t>(synthetic_.size()));
       file_starts.push_back(offset);
-      synthetic_ += text;
+      // Only lines shaped like bound symbols go in: prose could run into the next line or
+      // make tree-sitter's error recovery swallow it.
+      if (looks_like_bound_symbol(text))
+        synthetic_ += text;
       synthetic_ += '\n';
     }
     if (contents.empty())
@@ -666,6 +679,31 @@ public:
         attach_trailing(quiet, *s, it->second);
       s->commented = true;
       by_line_.emplace(start.row, std::move(*s));
+    }
+    // tree-sitter's error recovery can fold a good line into the error of a bad neighbour:
+    // a line that did not come out as a statement gets a parse of its own.
+    for (std::size_t i : included) {
+      if (by_line_.count(static_cast<uint32_t>(i)))
+        continue;
+      ParsedFile alone;
+      alone.source = SourceText("", contents[i].second);
+      std::string text = contents[i].second;
+      auto tree = parse_python(text);
+      TSNode line_root = ts_tree_root_node(tree.get());
+      std::vector<TSNode> nodes = named_children(line_root);
+      if (nodes.size() != 1 || !accepted(nodes[0]))
+        continue;
+      uint32_t file_start = file_starts[i];
+      View single(text, source, scratch, [file_start](uint32_t o) { return file_start + o; });
+      std::optional<Statement> s = single.statement(nodes[0]);
+      if (!s)
+        continue;
+      std::vector<TSNode> line_comments;
+      collect_comments(line_root, line_comments);
+      if (!line_comments.empty())
+        attach_trailing(single, *s, line_comments.front());
+      s->commented = true;
+      by_line_.emplace(static_cast<uint32_t>(i), std::move(*s));
     }
   }
 
@@ -816,6 +854,9 @@ private:
         if (consumed_.count(ts_node_start_byte(c.node)))
           continue;
         gap(c.row);
+        if (c.own_line)
+          if (std::optional<Statement> s = batch_->take(c.batch_index))
+            out_.orphan_subsymbols.push_back(std::move(*s));
         PreambleItem item;
         item.kind = PreambleItem::Kind::Comment;
         item.comment = view_.text(c.node);

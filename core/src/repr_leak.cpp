@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <regex>
 
 namespace tracelint {
 
@@ -26,6 +27,18 @@ std::string read_name(const std::string &text, std::size_t &i) {
 
 } // namespace
 
+// The comment text before a repr: the repr is inside an annotation's quotes
+// (# a: "cuda:0 f32[[IntegerProxy ...") or in the code of a subsymbol line (# t0 = f(...).
+bool in_trace_comment(std::string_view before) {
+  static const std::regex annotation(R"re(#\s*[A-Za-z_]\w*\s*:\s*"[^"]*$)re");
+  static const std::regex statement(R"re(^#\s*[A-Za-z_(\[][\w, ()\[\]]*=[^=])re");
+  std::string text(before);
+  std::size_t last = text.rfind('#');
+  if (last != std::string::npos && std::regex_search(text.substr(last), annotation))
+    return true;
+  return std::regex_search(text, statement);
+}
+
 std::vector<ReprLeak> find_repr_leaks(const std::string &text) {
   // Thunder's NumberProxy repr is "[IntegerProxy name=i10, value=1, static=...]"; TensorProxy's
   // is "<TensorProxy(name="t0", ...)>"; Python's default repr is "<mod.Type object at 0x...>".
@@ -41,7 +54,12 @@ std::vector<ReprLeak> find_repr_leaks(const std::string &text) {
     leak.name = std::move(name);
     std::string_view line = source->line(leak.span.line);
     std::size_t column = leak.span.column - 1;
-    leak.in_code = column < lexing::code_end(line) && !lexing::in_string(line, column);
+    std::size_t code = lexing::code_end(line);
+    leak.in_code = column < code && !lexing::in_string(line, column);
+    // Outside code, a repr matters inside a type string or a commented bound symbol; prose
+    // comments that quote a repr (a header describing the bug) are not trace text.
+    if (!leak.in_code && column >= code && !in_trace_comment(line.substr(code, column - code)))
+      return;
     leaks.push_back(std::move(leak));
   };
   auto line_end = [&](std::size_t i) {

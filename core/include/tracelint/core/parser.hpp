@@ -37,6 +37,9 @@ struct ParsedFile {
   std::vector<ReprLeak> leaks;
   std::vector<SyntaxProblem> syntax;
   std::vector<ModelProblem> model;
+  // Module-level comments that spell bound symbols ("# t43 = prims.slice_prim(...)"): a
+  // subsymbol line pasted without its trace. They stay comments in the file's model.
+  std::vector<Statement> orphan_subsymbols;
   bool fragment_was_indented = false;
 };
 

@@ -1,0 +1,457 @@
+// tracelint: checks Python traces printed by tracing JITs before anyone runs them.
+#include "tracelint/core/parser.hpp"
+#include "tracelint/core/printer.hpp"
+#include "tracelint/reports/reports.hpp"
+#include "tracelint/rules/rule.hpp"
+#include "tracelint/validator/validator.hpp"
+
+#include "diff.hpp"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+namespace fs = std::filesystem;
+using namespace tracelint;
+
+namespace {
+
+constexpr int kClean = 0;
+constexpr int kFindings = 1;
+constexpr int kUsage = 2;
+
+struct Input {
+  std::string path; // as the user wrote it (or found under a directory); "-" for stdin
+  std::optional<Error> error;
+};
+
+// Files to check: files as given, *.py under directories (sorted), "-" for stdin.
+std::vector<Input> expand(const std::vector<std::string> &paths) {
+  std::vector<Input> inputs;
+  for (const std::string &p : paths) {
+    if (p == "-") {
+      inputs.push_back({p, std::nullopt});
+      continue;
+    }
+    std::error_code ec;
+    fs::file_status st = fs::status(p, ec);
+    if (ec || !fs::exists(st)) {
+      bool dangling = fs::is_symlink(fs::symlink_status(p, ec));
+      inputs.push_back({p, Error{dangling ? "broken symbolic link" : "no such file or directory",
+                                 p, 0, 0}});
+      continue;
+    }
+    if (fs::is_directory(st)) {
+      std::vector<std::string> found;
+      fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
+      if (ec) {
+        inputs.push_back({p, Error{"cannot list directory: " + ec.message(), p, 0, 0}});
+        continue;
+      }
+      for (; it != end; it.increment(ec)) {
+        if (ec)
+          break;
+        const fs::path &f = it->path();
+        std::string name = f.filename().string();
+        if (it->is_directory(ec) && (name == "node_modules" || (name.size() > 1 && name[0] == '.'))) {
+          it.disable_recursion_pending();
+          continue;
+        }
+        if (f.extension() == ".py" && it->is_regular_file(ec))
+          found.push_back(f.string());
+      }
+      std::sort(found.begin(), found.end());
+      for (std::string &f : found)
+        inputs.push_back({std::move(f), std::nullopt});
+      continue;
+    }
+    inputs.push_back({p, std::nullopt});
+  }
+  return inputs;
+}
+
+Result<std::string> read_input(const std::string &path) {
+  std::ostringstream ss;
+  if (path == "-") {
+    ss << std::cin.rdbuf();
+    return ss.str();
+  }
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    return Error{"is a directory", path, 0, 0};
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Error{std::string("cannot open: ") + std::strerror(errno), path, 0, 0};
+  ss << in.rdbuf();
+  if (in.bad())
+    return Error{"read error", path, 0, 0};
+  std::string text = ss.str();
+  if (text.find('\0') != std::string::npos)
+    return Error{"binary file (contains NUL bytes): not a trace", path, 0, 0};
+  return text;
+}
+
+// Writes next to the file, then renames over it: a failure leaves the original intact.
+std::optional<std::string> write_atomically(const std::string &path, const std::string &text) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    return std::string("cannot stat: ") + std::strerror(errno);
+  fs::path target(path);
+  fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string tmpl = (dir / ("." + target.filename().string() + ".tracelint-XXXXXX")).string();
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  int fd = ::mkstemp(name.data());
+  if (fd < 0)
+    return std::string("cannot create a temporary file: ") + std::strerror(errno);
+  std::size_t written = 0;
+  while (written < text.size()) {
+    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0) {
+      ::close(fd);
+      ::unlink(name.data());
+      return std::string("write failed: ") + std::strerror(errno);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::fchmod(fd, st.st_mode & 07777) != 0 || ::fsync(fd) != 0 || ::close(fd) != 0) {
+    ::unlink(name.data());
+    return std::string("cannot finish the temporary file: ") + std::strerror(errno);
+  }
+  if (::rename(name.data(), path.c_str()) != 0) {
+    std::string why = std::strerror(errno);
+    ::unlink(name.data());
+    return "cannot replace the file: " + why;
+  }
+  return std::nullopt;
+}
+
+bool use_color(const std::string &mode) {
+  if (mode == "always")
+    return true;
+  if (mode == "never")
+    return false;
+  const char *no_color = std::getenv("NO_COLOR");
+  const char *term = std::getenv("TERM");
+  return ::isatty(STDOUT_FILENO) && !(no_color && *no_color) &&
+         !(term && std::string_view(term) == "dumb");
+}
+
+struct CheckArgs {
+  std::vector<std::string> paths;
+  std::string format = "text";
+  std::vector<std::string> select, ignore, context_names;
+  std::string fail_on;
+  std::string config;
+  bool isolated = false;
+  bool fix = false;
+  bool diff = false;
+  bool exit_zero = false;
+  unsigned jobs = 0;
+  std::string output;
+  std::string color = "auto";
+  std::string stdin_filename = "-";
+};
+
+// Options for a file: CLI flags over its pyproject.toml over the defaults.
+class ConfigResolver {
+public:
+  explicit ConfigResolver(const CheckArgs &args) : args_(args) {}
+
+  Result<Options> for_file(const std::string &path) {
+    std::optional<std::string> config;
+    if (!args_.config.empty())
+      config = args_.config;
+    else if (!args_.isolated)
+      config = find_config(path == "-" ? "." : fs::path(path).parent_path().string().empty()
+                                                   ? std::string(".")
+                                                   : fs::path(path).parent_path().string());
+    std::string key = config.value_or("");
+    std::lock_guard lock(mutex_);
+    auto it = cache_.find(key);
+    if (it == cache_.end()) {
+      Options base;
+      Result<Options> loaded = config ? load_config(*config, base) : Result<Options>(base);
+      if (loaded)
+        apply_flags(loaded.value());
+      it = cache_.emplace(key, std::move(loaded)).first;
+    }
+    return it->second;
+  }
+
+private:
+  void apply_flags(Options &o) const {
+    if (!args_.select.empty())
+      o.select = args_.select;
+    o.ignore.insert(o.ignore.end(), args_.ignore.begin(), args_.ignore.end());
+    o.context_names.insert(args_.context_names.begin(), args_.context_names.end());
+    if (!args_.fail_on.empty())
+      o.fail_on = *parse_severity(args_.fail_on);
+  }
+
+  const CheckArgs &args_;
+  std::mutex mutex_;
+  std::map<std::string, Result<Options>> cache_;
+};
+
+int run_check(const CheckArgs &args) {
+  std::optional<Format> format = parse_format(args.format);
+  for (const std::string &code : args.select)
+    if (code != "ALL" && code.rfind("TL", 0) != 0) {
+      std::cerr << "tracelint: --select: unknown rule code '" << code
+                << "' (see `tracelint rules`)\n";
+      return kUsage;
+    }
+  std::vector<Input> inputs = expand(args.paths);
+  if (inputs.empty()) {
+    std::cerr << "tracelint: no Python files found under the given paths\n";
+    return kUsage;
+  }
+  if (std::count_if(inputs.begin(), inputs.end(), [](const Input &i) { return i.path == "-"; }) >
+      1) {
+    std::cerr << "tracelint: '-' (standard input) can be given once\n";
+    return kUsage;
+  }
+  ConfigResolver resolver(args);
+  std::vector<FileReport> reports(inputs.size());
+  std::vector<std::string> texts(inputs.size());
+  std::vector<Severity> fail_on(inputs.size(), Severity::Error);
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < inputs.size(); i = next++) {
+      const Input &in = inputs[i];
+      std::string shown = in.path == "-" ? args.stdin_filename : in.path;
+      Result<Options> options = resolver.for_file(in.path);
+      Result<std::string> text = in.error ? Result<std::string>(*in.error) : read_input(in.path);
+      if (!options || !text) {
+        FileReport r;
+        r.source = SourceText(shown, "");
+        const Error &e = !options ? options.error() : text.error();
+        r.error = e;
+        if (!options)
+          r.error->message = "configuration " + e.path +
+                             (e.line ? ":" + std::to_string(e.line) + ":" + std::to_string(e.column)
+                                     : "") +
+                             ": " + e.message;
+        reports[i] = std::move(r);
+        continue;
+      }
+      fail_on[i] = options->fail_on;
+      texts[i] = text.value();
+      reports[i] = check_source(shown, std::move(text.value()), options.value());
+    }
+  };
+  unsigned jobs = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, inputs.size()));
+  std::vector<std::thread> pool;
+  for (unsigned j = 1; j < jobs; ++j)
+    pool.emplace_back(work);
+  work();
+  for (std::thread &t : pool)
+    t.join();
+
+  bool io_error = false;
+  if (args.fix || args.diff) {
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      FileReport &r = reports[i];
+      if (r.error)
+        continue;
+      std::vector<const Fix *> fixes;
+      for (const Diagnostic &d : r.diagnostics)
+        if (d.fix)
+          fixes.push_back(&*d.fix);
+      if (fixes.empty())
+        continue;
+      auto [fixed, applied] = apply_fixes(texts[i], fixes);
+      if (fixed == texts[i])
+        continue;
+      if (args.diff) {
+        std::cout << unified_diff(r.source.path(), texts[i], fixed);
+        continue;
+      }
+      if (inputs[i].path == "-") {
+        std::cout << fixed;
+        continue;
+      }
+      if (std::optional<std::string> why = write_atomically(inputs[i].path, fixed)) {
+        std::cerr << "tracelint: " << inputs[i].path << ": not fixed: " << *why << "\n";
+        io_error = true;
+        continue;
+      }
+      std::cerr << "tracelint: " << inputs[i].path << ": applied " << applied << " fix"
+                << (applied == 1 ? "" : "es") << "\n";
+      Result<Options> options = resolver.for_file(inputs[i].path);
+      reports[i] = check_source(r.source.path(), fixed, options.value());
+    }
+  }
+
+  RenderOptions render_options;
+  render_options.color = args.output.empty() && use_color(args.color) && *format == Format::Text;
+  render_options.fail_on = args.fail_on.empty() ? Severity::Error : *parse_severity(args.fail_on);
+  bool fixed_to_stdout = args.fix && std::any_of(inputs.begin(), inputs.end(),
+                                                 [](const Input &i) { return i.path == "-"; });
+  if (!args.diff && !fixed_to_stdout) {
+    std::string rendered = render(reports, *format, render_options);
+    if (args.output.empty()) {
+      std::cout << rendered;
+    } else {
+      std::ofstream out(args.output, std::ios::binary | std::ios::trunc);
+      out << rendered;
+      if (!out) {
+        std::cerr << "tracelint: cannot write " << args.output << "\n";
+        return kUsage;
+      }
+    }
+  }
+  bool findings = false;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    io_error |= reports[i].error.has_value();
+    findings |= reports[i].has_at_least(fail_on[i]);
+  }
+  if (io_error)
+    return kUsage;
+  return findings && !args.exit_zero ? kFindings : kClean;
+}
+
+int run_rules(const std::string &format) {
+  if (format == "markdown") {
+    std::cout << rules_markdown();
+  } else if (format == "json") {
+    nlohmann::ordered_json rules = nlohmann::ordered_json::array();
+    for (const Rule *r : all_rules())
+      rules.push_back({{"code", r->code},
+                       {"name", r->name},
+                       {"severity", severity_name(r->severity)},
+                       {"summary", r->summary}});
+    std::cout << rules.dump(2) << "\n";
+  } else {
+    for (const Rule *r : all_rules())
+      std::printf("%s  %-28s %-8s %s\n", std::string(r->code).c_str(),
+                  std::string(r->name).c_str(), std::string(severity_name(r->severity)).c_str(),
+                  std::string(r->summary).c_str());
+  }
+  return kClean;
+}
+
+int run_explain(const std::string &code) {
+  std::string wanted = code;
+  std::transform(wanted.begin(), wanted.end(), wanted.begin(), ::toupper);
+  const Rule *rule = find_rule(wanted);
+  if (!rule)
+    for (const Rule *r : all_rules())
+      if (r->name == code)
+        rule = r;
+  if (!rule) {
+    std::cerr << "tracelint: no rule '" << code << "'; `tracelint rules` lists them\n";
+    return kUsage;
+  }
+  std::cout << explain_rule(*rule);
+  return kClean;
+}
+
+// Parses a trace into the model and prints it back the canonical way.
+int run_print(const std::string &path) {
+  Result<std::string> text = read_input(path);
+  if (!text) {
+    std::cerr << "tracelint: " << path << ": " << text.error().message << "\n";
+    return kUsage;
+  }
+  Result<TraceFile> parsed = parse_trace(text.value());
+  if (!parsed) {
+    std::cerr << path << ":" << parsed.error().line << ":" << parsed.error().column
+              << ": cannot model the trace: " << parsed.error().message
+              << "\n(run `tracelint check " << path << "` for every finding)\n";
+    return kFindings;
+  }
+  std::cout << print_trace_file(parsed.value());
+  return kClean;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"tracelint: finds what breaks in printed PyTorch traces (Lightning Thunder, "
+               "torch.fx, nvFuser repros) before anyone runs them.\n\n"
+               "Exit codes: 0 clean, 1 findings (at or above --fail-on), 2 usage or I/O error.",
+               "tracelint"};
+  app.set_version_flag("--version", std::string("tracelint ") + TRACELINT_VERSION);
+  app.require_subcommand(1);
+
+  CheckArgs check;
+  CLI::App *check_cmd = app.add_subcommand(
+      "check", "Validate trace files: `tracelint check traces/ --format sarif > out.sarif`");
+  check_cmd->add_option("paths", check.paths, "Files, directories (searched for *.py) or - for stdin")
+      ->required();
+  check_cmd->add_option("--format", check.format, "text, json, sarif, junit or github")
+      ->check(CLI::IsMember({"text", "json", "sarif", "junit", "github"}))
+      ->capture_default_str();
+  check_cmd->add_option("--select", check.select, "Only these rule codes or prefixes (TL003, TL0)")
+      ->delimiter(',');
+  check_cmd->add_option("--ignore", check.ignore, "Skip these rule codes or prefixes")
+      ->delimiter(',');
+  check_cmd
+      ->add_option("--context-name", check.context_names,
+                   "A name the trace's python_ctx provides (nvFusion0, ...); repeatable")
+      ->delimiter(',');
+  check_cmd->add_option("--fail-on", check.fail_on, "Lowest severity that exits 1: error (default), warning, info")
+      ->check(CLI::IsMember({"error", "warning", "info"}));
+  check_cmd->add_option("--config", check.config, "Use this pyproject.toml instead of searching");
+  check_cmd->add_flag("--isolated", check.isolated, "Ignore every pyproject.toml");
+  check_cmd->add_flag("--fix", check.fix, "Apply the fixes in place (atomically; mode kept)");
+  check_cmd->add_flag("--diff", check.diff, "Print the fixes as a unified diff; write nothing");
+  check_cmd->add_flag("--exit-zero", check.exit_zero, "Exit 0 even with findings");
+  check_cmd->add_option("-j,--jobs", check.jobs, "Files checked in parallel (default: all cores)");
+  check_cmd->add_option("-o,--output", check.output, "Write the report to this file");
+  check_cmd->add_option("--color", check.color, "auto (TTY and no NO_COLOR), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  check_cmd->add_option("--stdin-filename", check.stdin_filename, "The path to report for -");
+
+  std::string rules_format = "text";
+  CLI::App *rules_cmd = app.add_subcommand("rules", "List the rules");
+  rules_cmd->add_option("--format", rules_format, "text, markdown (docs/rules.md) or json")
+      ->check(CLI::IsMember({"text", "markdown", "json"}));
+
+  std::string code;
+  CLI::App *explain_cmd = app.add_subcommand("explain", "Show a rule's documentation: `tracelint explain TL003`");
+  explain_cmd->add_option("code", code, "A rule code (TL003) or name (undefined-name)")->required();
+
+  std::string print_path;
+  CLI::App *print_cmd = app.add_subcommand(
+      "print", "Parse a trace into the model and print it back in Thunder's canonical form");
+  print_cmd->add_option("file", print_path, "A trace file or - for stdin")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    int rc = app.exit(e);
+    return rc == 0 ? kClean : kUsage;
+  }
+  try {
+    if (*check_cmd)
+      return run_check(check);
+    if (*rules_cmd)
+      return run_rules(rules_format);
+    if (*explain_cmd)
+      return run_explain(code);
+    if (*print_cmd)
+      return run_print(print_path);
+  } catch (const std::exception &e) {
+    std::cerr << "tracelint: internal error: " << e.what() << "\n";
+    return kUsage;
+  }
+  return kUsage;
+}

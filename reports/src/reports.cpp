@@ -1,0 +1,388 @@
+#include "tracelint/reports/reports.hpp"
+
+#include "tracelint/rules/rule.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace tracelint {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+struct Counts {
+  std::size_t errors = 0, warnings = 0, infos = 0, files_with_findings = 0, unreadable = 0;
+};
+
+Counts count(const std::vector<FileReport> &reports) {
+  Counts c;
+  for (const FileReport &r : reports) {
+    if (r.error)
+      ++c.unreadable;
+    if (!r.diagnostics.empty())
+      ++c.files_with_findings;
+    for (const Diagnostic &d : r.diagnostics)
+      (d.severity == Severity::Error     ? c.errors
+       : d.severity == Severity::Warning ? c.warnings
+                                         : c.infos)++;
+  }
+  return c;
+}
+
+std::string_view rule_name(const std::string &code) {
+  const Rule *r = find_rule(code);
+  return r ? r->name : std::string_view("unknown");
+}
+
+// --- text ---
+
+struct Palette {
+  bool on;
+  std::string paint(std::string_view text, const char *code) const {
+    return on ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : std::string(text);
+  }
+};
+
+const char *severity_color(Severity s) {
+  return s == Severity::Error ? "1;31" : s == Severity::Warning ? "1;33" : "1;34";
+}
+
+std::string location(const FileReport &r, const Span &s) {
+  return fmt::format("{}:{}:{}", r.source.path(), s.line, r.source.codepoint_column(s.line, s.column));
+}
+
+// The source line and a caret line under [column, end_column) of that line (byte columns).
+std::string excerpt(const FileReport &r, const Span &s, const Palette &p, Severity severity) {
+  std::string_view line = r.source.line(s.line);
+  std::string number = std::to_string(s.line);
+  std::string gutter(number.size(), ' ');
+  std::size_t begin = std::min<std::size_t>(s.column - 1, line.size());
+  std::size_t end = s.end_line == s.line ? std::min<std::size_t>(s.end_column - 1, line.size())
+                                         : line.size();
+  std::string pad;
+  for (std::size_t i = 0; i < begin; ++i)
+    if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80)
+      pad += line[i] == '\t' ? '\t' : ' ';
+  std::size_t width = 0;
+  for (std::size_t i = begin; i < end; ++i)
+    if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80)
+      ++width;
+  std::string carets(std::max<std::size_t>(width, 1), '^');
+  return fmt::format("{} {}\n{} {} {}\n{} {} {}{}\n", gutter, p.paint("|", "1;34"),
+                     p.paint(number, "1;34"), p.paint("|", "1;34"), line, gutter,
+                     p.paint("|", "1;34"), pad, p.paint(carets, severity_color(severity)));
+}
+
+std::string render_text(const std::vector<FileReport> &reports, const RenderOptions &options) {
+  Palette p{options.color};
+  std::string out;
+  for (const FileReport &r : reports) {
+    if (r.error) {
+      out += fmt::format("{}: {}: {}\n", r.source.path(), p.paint("error", "1;31"),
+                         r.error->message);
+      continue;
+    }
+    for (const Diagnostic &d : r.diagnostics) {
+      out += fmt::format("{}: {} {}\n", p.paint(location(r, d.span), "1"),
+                         p.paint(fmt::format("{}[{}]", severity_name(d.severity), d.code),
+                                 severity_color(d.severity)),
+                         d.message);
+      if (d.span.line >= 1 && d.span.line <= r.source.line_count())
+        out += excerpt(r, d.span, p, d.severity);
+      std::string gutter(std::to_string(d.span.line).size(), ' ');
+      for (const RelatedLocation &rel : d.related)
+        out += fmt::format("{} = note: {}: {}\n", gutter, location(r, rel.span), rel.message);
+      if (d.fix)
+        out += fmt::format("{} = {}: {}\n", gutter, p.paint("help", "1;32"), d.fix->description);
+      out += "\n";
+    }
+  }
+  Counts c = count(reports);
+  std::size_t total = c.errors + c.warnings + c.infos;
+  if (total == 0 && c.unreadable == 0) {
+    out += fmt::format("All checks passed ({} file{}).\n", reports.size(),
+                       reports.size() == 1 ? "" : "s");
+  } else {
+    out += fmt::format("Found {} problem{} ({} error{}, {} warning{}, {} info) in {} of {} file{}",
+                       total, total == 1 ? "" : "s", c.errors, c.errors == 1 ? "" : "s", c.warnings,
+                       c.warnings == 1 ? "" : "s", c.infos, c.files_with_findings, reports.size(),
+                       reports.size() == 1 ? "" : "s");
+    if (c.unreadable)
+      out += fmt::format("; {} file{} could not be read", c.unreadable,
+                         c.unreadable == 1 ? "" : "s");
+    out += ".\n";
+  }
+  return out;
+}
+
+// --- json ---
+
+ordered_json position(const FileReport &r, uint32_t line, uint32_t byte_column, uint32_t offset) {
+  return {{"line", line}, {"column", r.source.codepoint_column(line, byte_column)}, {"offset", offset}};
+}
+
+ordered_json span_json(const FileReport &r, const Span &s) {
+  return {{"start", position(r, s.line, s.column, s.begin)},
+          {"end", position(r, s.end_line, s.end_column, s.end)}};
+}
+
+std::string render_json(const std::vector<FileReport> &reports) {
+  ordered_json files = ordered_json::array();
+  for (const FileReport &r : reports) {
+    ordered_json diagnostics = ordered_json::array();
+    for (const Diagnostic &d : r.diagnostics) {
+      ordered_json j = {{"code", d.code},         {"name", rule_name(d.code)},
+                        {"severity", severity_name(d.severity)}, {"message", d.message},
+                        {"span", span_json(r, d.span)}};
+      if (d.fix) {
+        ordered_json edits = ordered_json::array();
+        for (const Edit &e : d.fix->edits)
+          edits.push_back({{"span", span_json(r, r.source.span(e.begin, e.end))},
+                           {"replacement", e.replacement}});
+        j["fix"] = {{"description", d.fix->description}, {"edits", edits}};
+      } else {
+        j["fix"] = nullptr;
+      }
+      ordered_json related = ordered_json::array();
+      for (const RelatedLocation &rel : d.related)
+        related.push_back({{"message", rel.message}, {"span", span_json(r, rel.span)}});
+      j["related"] = related;
+      diagnostics.push_back(std::move(j));
+    }
+    ordered_json file = {{"path", r.source.path()}};
+    file["error"] = r.error ? ordered_json(r.error->message) : ordered_json(nullptr);
+    file["diagnostics"] = std::move(diagnostics);
+    files.push_back(std::move(file));
+  }
+  Counts c = count(reports);
+  ordered_json doc = {{"version", kJsonSchemaVersion},
+                      {"tool", {{"name", "tracelint"}, {"version", TRACELINT_VERSION}}},
+                      {"files", std::move(files)},
+                      {"summary",
+                       {{"files", reports.size()},
+                        {"errors", c.errors},
+                        {"warnings", c.warnings},
+                        {"infos", c.infos},
+                        {"unreadable", c.unreadable}}}};
+  return doc.dump(2) + "\n";
+}
+
+// --- sarif ---
+
+std::string uri(const std::string &path) {
+  std::string out;
+  for (unsigned char ch : path) {
+    if (std::isalnum(ch) || std::string_view("/-._~").find(static_cast<char>(ch)) != std::string_view::npos)
+      out += static_cast<char>(ch);
+    else
+      out += fmt::format("%{:02X}", ch);
+  }
+  return out;
+}
+
+std::string_view sarif_level(Severity s) {
+  return s == Severity::Error ? "error" : s == Severity::Warning ? "warning" : "note";
+}
+
+ordered_json region(const FileReport &r, const Span &s) {
+  return {{"startLine", s.line},
+          {"startColumn", r.source.codepoint_column(s.line, s.column)},
+          {"endLine", s.end_line},
+          {"endColumn", r.source.codepoint_column(s.end_line, s.end_column)}};
+}
+
+ordered_json physical(const FileReport &r, const Span &s) {
+  return {{"artifactLocation", {{"uri", uri(r.source.path())}}}, {"region", region(r, s)}};
+}
+
+std::string render_sarif(const std::vector<FileReport> &reports) {
+  ordered_json rules = ordered_json::array();
+  for (const Rule *rule : all_rules())
+    rules.push_back({{"id", rule->code},
+                     {"name", rule->name},
+                     {"shortDescription", {{"text", rule->summary}}},
+                     {"fullDescription", {{"text", rule->explanation}}},
+                     {"defaultConfiguration", {{"level", sarif_level(rule->severity)}}},
+                     {"help", {{"text", explain_rule(*rule)}}}});
+  ordered_json results = ordered_json::array();
+  ordered_json notifications = ordered_json::array();
+  for (const FileReport &r : reports) {
+    if (r.error) {
+      notifications.push_back({{"level", "error"},
+                               {"message", {{"text", r.error->message}}},
+                               {"locations", {{{"physicalLocation",
+                                                {{"artifactLocation", {{"uri", uri(r.source.path())}}}}}}}}});
+      continue;
+    }
+    for (const Diagnostic &d : r.diagnostics) {
+      ordered_json result = {{"ruleId", d.code}};
+      for (std::size_t i = 0; i < all_rules().size(); ++i)
+        if (all_rules()[i]->code == d.code)
+          result["ruleIndex"] = i;
+      result["level"] = sarif_level(d.severity);
+      result["message"] = {{"text", d.message}};
+      result["locations"] = ordered_json::array({{{"physicalLocation", physical(r, d.span)}}});
+      if (!d.related.empty()) {
+        ordered_json related = ordered_json::array();
+        for (std::size_t i = 0; i < d.related.size(); ++i)
+          related.push_back({{"id", i},
+                             {"physicalLocation", physical(r, d.related[i].span)},
+                             {"message", {{"text", d.related[i].message}}}});
+        result["relatedLocations"] = related;
+      }
+      if (d.fix) {
+        ordered_json replacements = ordered_json::array();
+        for (const Edit &e : d.fix->edits)
+          replacements.push_back({{"deletedRegion", region(r, r.source.span(e.begin, e.end))},
+                                  {"insertedContent", {{"text", e.replacement}}}});
+        result["fixes"] = ordered_json::array(
+            {{{"description", {{"text", d.fix->description}}},
+              {"artifactChanges",
+               ordered_json::array({{{"artifactLocation", {{"uri", uri(r.source.path())}}},
+                                     {"replacements", replacements}}})}}});
+      }
+      results.push_back(std::move(result));
+    }
+  }
+  ordered_json run = {
+      {"tool",
+       {{"driver",
+         {{"name", "tracelint"},
+          {"version", TRACELINT_VERSION},
+          {"semanticVersion", TRACELINT_VERSION},
+          {"rules", std::move(rules)}}}}},
+      {"invocations",
+       ordered_json::array({{{"executionSuccessful", notifications.empty()},
+                             {"toolExecutionNotifications", notifications}}})},
+      {"columnKind", "unicodeCodePoints"},
+      {"results", std::move(results)}};
+  ordered_json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                      {"version", "2.1.0"},
+                      {"runs", ordered_json::array({std::move(run)})}};
+  return doc.dump(2) + "\n";
+}
+
+// --- junit ---
+
+std::string xml_escape(std::string_view s) {
+  std::string out;
+  for (unsigned char c : s) {
+    switch (c) {
+    case '&': out += "&amp;"; break;
+    case '<': out += "&lt;"; break;
+    case '>': out += "&gt;"; break;
+    case '"': out += "&quot;"; break;
+    case '\'': out += "&apos;"; break;
+    default:
+      if (c < 0x20 && c != '\n' && c != '\t')
+        out += fmt::format("&#x{:X};", c == '\r' ? 0xD : 0xFFFD);
+      else
+        out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+std::string render_junit(const std::vector<FileReport> &reports, const RenderOptions &options) {
+  std::size_t failures = 0, errors = 0;
+  std::string cases;
+  for (const FileReport &r : reports) {
+    cases += fmt::format("    <testcase classname=\"tracelint\" name=\"{}\" file=\"{}\">\n",
+                         xml_escape(r.source.path()), xml_escape(r.source.path()));
+    if (r.error) {
+      ++errors;
+      cases += fmt::format("      <error message=\"{}\"/>\n", xml_escape(r.error->message));
+    } else {
+      std::string failing, other;
+      std::size_t failing_count = 0;
+      for (const Diagnostic &d : r.diagnostics) {
+        std::string line = fmt::format("{}: {}[{}] {}\n", location(r, d.span),
+                                       severity_name(d.severity), d.code, d.message);
+        if (d.severity >= options.fail_on) {
+          failing += line;
+          ++failing_count;
+        } else {
+          other += line;
+        }
+      }
+      if (failing_count) {
+        ++failures;
+        cases += fmt::format("      <failure message=\"{} problem{}\" type=\"tracelint\">{}</failure>\n",
+                             failing_count, failing_count == 1 ? "" : "s", xml_escape(failing));
+      }
+      if (!other.empty())
+        cases += fmt::format("      <system-out>{}</system-out>\n", xml_escape(other));
+    }
+    cases += "    </testcase>\n";
+  }
+  return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                     "<testsuites name=\"tracelint\" tests=\"{0}\" failures=\"{1}\" errors=\"{2}\">\n"
+                     "  <testsuite name=\"tracelint\" tests=\"{0}\" failures=\"{1}\" errors=\"{2}\">\n"
+                     "{3}  </testsuite>\n</testsuites>\n",
+                     reports.size(), failures, errors, cases);
+}
+
+// --- github ---
+
+std::string gh_escape(std::string_view s, bool property) {
+  std::string out;
+  for (char c : s) {
+    if (c == '%') out += "%25";
+    else if (c == '\r') out += "%0D";
+    else if (c == '\n') out += "%0A";
+    else if (property && c == ':') out += "%3A";
+    else if (property && c == ',') out += "%2C";
+    else out += c;
+  }
+  return out;
+}
+
+std::string render_github(const std::vector<FileReport> &reports) {
+  std::string out;
+  for (const FileReport &r : reports) {
+    if (r.error) {
+      out += fmt::format("::error file={}::{}\n", gh_escape(r.source.path(), true),
+                         gh_escape(r.error->message, false));
+      continue;
+    }
+    for (const Diagnostic &d : r.diagnostics) {
+      std::string_view command = d.severity == Severity::Error     ? "error"
+                                 : d.severity == Severity::Warning ? "warning"
+                                                                   : "notice";
+      std::string message = d.message + (d.fix ? " (fix: " + d.fix->description + ")" : "");
+      out += fmt::format(
+          "::{} file={},line={},col={},endLine={},endColumn={},title={}::{}\n", command,
+          gh_escape(r.source.path(), true), d.span.line,
+          r.source.codepoint_column(d.span.line, d.span.column), d.span.end_line,
+          r.source.codepoint_column(d.span.end_line, d.span.end_column),
+          gh_escape(d.code + " " + std::string(rule_name(d.code)), true), gh_escape(message, false));
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+std::optional<Format> parse_format(std::string_view name) {
+  if (name == "text") return Format::Text;
+  if (name == "json") return Format::Json;
+  if (name == "sarif") return Format::Sarif;
+  if (name == "junit") return Format::Junit;
+  if (name == "github") return Format::Github;
+  return std::nullopt;
+}
+
+std::string render(const std::vector<FileReport> &reports, Format format,
+                   const RenderOptions &options) {
+  switch (format) {
+  case Format::Text: return render_text(reports, options);
+  case Format::Json: return render_json(reports);
+  case Format::Sarif: return render_sarif(reports);
+  case Format::Junit: return render_junit(reports, options);
+  case Format::Github: return render_github(reports);
+  }
+  return {};
+}
+
+} // namespace tracelint

@@ -1,0 +1,98 @@
+#pragma once
+// Facts about the names of each trace, computed once and read by the rules: what is used
+// before it is defined, what is defined twice, which names only the trace's context knows.
+#include "tracelint/core/parser.hpp"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tracelint {
+
+struct AnalysisOptions {
+  // Names the environment provides (python_ctx entries a project declares).
+  std::set<std::string> context_names;
+};
+
+enum class UseProblem {
+  NeverDefined,       // TL003
+  ImplicitShapeSymbol, // TL003: only an input's annotation carries it
+  AfterDelete,        // TL005
+  DroppedByUnpack,    // TL006: a collection was unpacked with "_" placeholders
+  CollectionNotUnpacked, // TL006: a collection input was never unpacked
+};
+
+struct UndefinedUse {
+  std::string name;
+  Span span;
+  UseProblem problem = UseProblem::NeverDefined;
+  Span related;        // the del, the unpack line, the input's annotation
+  std::string related_name; // the collection, or the tensor whose shape carries the symbol
+};
+
+struct Redefinition {
+  std::string name;
+  Span span;
+  Span previous;
+  bool in_subsymbols = false;
+  bool after_delete = false;
+};
+
+// A name that only the trace's python_ctx can provide.
+struct ContextName {
+  enum class Kind { Module, Callable, Object };
+  Kind kind = Kind::Callable;
+  std::string name;
+  Span span;
+};
+
+struct UndefinedSymbol { // TL007
+  std::string symbol;
+  Span span;
+  std::string annotated; // the name whose annotation mentions it
+};
+
+struct StrayAnnotation { // TL014
+  std::string name;
+  Span span;
+};
+
+struct ArityMismatch { // TL008
+  Span span;
+  std::size_t targets = 0;
+  std::size_t expected = 0;
+  std::string source;
+  Span source_span; // the annotation that gives the length
+};
+
+struct TraceFacts {
+  const Trace *trace = nullptr;
+  std::vector<UndefinedUse> undefined;
+  std::vector<Redefinition> redefinitions;
+  std::vector<ContextName> context;
+  std::vector<UndefinedSymbol> undefined_symbols;
+  std::vector<StrayAnnotation> stray_annotations;
+  std::vector<ArityMismatch> arity;
+};
+
+struct Analysis {
+  std::vector<TraceFacts> traces;
+  // Commented bound symbols outside any trace (a subsymbol line pasted alone).
+  TraceFacts orphans;
+};
+
+Analysis analyze(const ParsedFile &parsed, const AnalysisOptions &options);
+
+// Module names Thunder traces use, and the import that binds each.
+const std::string *known_module_import(const std::string &name);
+bool is_python_builtin(const std::string &name);
+
+// Calls f(statement) for every statement and subsymbol of a body, depth first.
+template <class F> void for_each_statement(const std::vector<Statement> &body, F &&f) {
+  for (const Statement &s : body) {
+    f(s);
+    for_each_statement(s.subsymbols, f);
+  }
+}
+
+} // namespace tracelint

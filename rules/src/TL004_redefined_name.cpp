@@ -1,0 +1,46 @@
+#include "tracelint/rules/rule.hpp"
+
+namespace tracelint {
+
+namespace {
+void check(const CheckContext &ctx, std::vector<Diagnostic> &out);
+}
+
+extern const Rule kTL004{
+    "TL004",
+    "redefined-name",
+    Severity::Error,
+    "A name is assigned twice; traces are single-assignment.",
+    "Each proxy is produced by exactly one bound symbol, so a trace never assigns a name twice, "
+    "not even after `del`. A second assignment means two proxies were given the same name and "
+    "every later use is ambiguous. Repeated assignments among the subsymbols of one bound "
+    "symbol (Thunder issue #2728: `(i0, i1) = prims.shape(a)` printed again and again) are "
+    "reported as warnings, since subsymbols are comments.",
+    "def computation(a, b):\n  t0 = ltorch.add(a, b)\n  t0 = ltorch.mul(t0, b)\n  return t0\n",
+    "def computation(a, b):\n  t0 = ltorch.add(a, b)\n  t1 = ltorch.mul(t0, b)\n  return t1\n",
+    check};
+
+namespace {
+void report(const std::vector<Redefinition> &redefinitions, std::vector<Diagnostic> &out) {
+  for (const Redefinition &r : redefinitions) {
+    std::string message = r.in_subsymbols
+                              ? "subsymbol assigns `" + r.name + "` again"
+                              : "`" + r.name + "` is assigned again" +
+                                    std::string(r.after_delete ? " after `del`" : "") +
+                                    "; traces are single-assignment";
+    Diagnostic d = kTL004.diagnostic(r.span, message);
+    if (r.in_subsymbols)
+      d.severity = Severity::Warning;
+    d.related.push_back({r.previous, r.after_delete ? "deleted here" : "first assigned here"});
+    out.push_back(std::move(d));
+  }
+}
+
+void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
+  for (const TraceFacts &facts : ctx.analysis.traces)
+    report(facts.redefinitions, out);
+  report(ctx.analysis.orphans.redefinitions, out);
+}
+} // namespace
+
+} // namespace tracelint

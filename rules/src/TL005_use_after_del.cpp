@@ -1,0 +1,35 @@
+#include "tracelint/rules/rule.hpp"
+
+namespace tracelint {
+
+namespace {
+void check(const CheckContext &ctx, std::vector<Diagnostic> &out);
+}
+
+extern const Rule kTL005{
+    "TL005",
+    "use-after-del",
+    Severity::Error,
+    "A name is used after a `del` of it.",
+    "Thunder's \"Delete Last Used\" pass inserts `del` after the last use of each proxy to free "
+    "memory early. A use after that `del` raises NameError at run time; it means the pass and "
+    "the trace disagree about the order of bound symbols.",
+    "def computation(a, b):\n  t0 = ltorch.add(a, b)\n  del a\n  t1 = ltorch.mul(a, t0)\n"
+    "  return t1\n",
+    "def computation(a, b):\n  t0 = ltorch.add(a, b)\n  t1 = ltorch.mul(a, t0)\n  del a\n"
+    "  return t1\n",
+    check};
+
+namespace {
+void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
+  for (const TraceFacts &facts : ctx.analysis.traces)
+    for (const UndefinedUse &use : facts.undefined)
+      if (use.problem == UseProblem::AfterDelete) {
+        Diagnostic d = kTL005.diagnostic(use.span, "`" + use.name + "` is used after `del`");
+        d.related.push_back({use.related, "deleted here"});
+        out.push_back(std::move(d));
+      }
+}
+} // namespace
+
+} // namespace tracelint

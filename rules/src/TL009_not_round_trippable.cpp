@@ -1,0 +1,70 @@
+#include "tracelint/rules/rule.hpp"
+
+namespace tracelint {
+
+namespace {
+void check(const CheckContext &ctx, std::vector<Diagnostic> &out);
+}
+
+extern const Rule kTL009{
+    "TL009",
+    "not-round-trippable",
+    Severity::Warning,
+    "A value the trace model cannot represent, so print(parse(trace)) would change it.",
+    "A trace's values must be ones the printer can print back exactly: literals, dtypes, "
+    "devices, names, tuples, lists, dicts, slices and calls. Anything else (an operator "
+    "expression, `torch.Size([2])` where a tuple is meant, a dtype spelled with a doubled prefix "
+    "such as `dtypes.thunder.dtypes.float16` from Thunder PR #704) is valid or almost valid "
+    "Python but not a trace value; other tools that re-read the trace will misread it.",
+    "t0 = prims.convert_element_type(x, dtypes.thunder.dtypes.float16)\n",
+    "t0 = prims.convert_element_type(x, dtypes.float16)\n",
+    check};
+
+namespace {
+void values(const Value &v, std::vector<Diagnostic> &out) {
+  if (v.kind == ValueKind::Attribute) {
+    const Value *root = v.root_name();
+    std::string qualified = v.qualified_name();
+    if (root && (root->text == "dtypes" || root->text == "torch") && v.items.front().kind ==
+        ValueKind::Attribute) {
+      Namespace ns = root->text == "dtypes" ? Namespace::Thunder : Namespace::Torch;
+      if (is_dtype_name(v.text, ns)) {
+        std::string fixed = root->text + "." + v.text;
+        Diagnostic d = kTL009.diagnostic(
+            v.span, "`" + qualified + "` is not a dtype path; did you mean `" + fixed + "`?");
+        d.fix = Fix{"replace with `" + fixed + "`", {Edit{v.span.begin, v.span.end, fixed}}};
+        out.push_back(std::move(d));
+        return;
+      }
+    }
+  }
+  if (v.kind == ValueKind::Call && v.callee().qualified_name() == "torch.Size" &&
+      v.positional_count() == 1 && v.keywords.empty() &&
+      (v.arg(0).kind == ValueKind::List || v.arg(0).kind == ValueKind::Tuple)) {
+    Value tuple = v.arg(0);
+    tuple.kind = ValueKind::Tuple;
+    tuple.bare = false;
+    std::string fixed = print_value(tuple);
+    Diagnostic d = kTL009.diagnostic(
+        v.span, "`torch.Size(...)` where the trace model expects a tuple: print `" + fixed + "`");
+    d.fix = Fix{"replace with `" + fixed + "`", {Edit{v.span.begin, v.span.end, fixed}}};
+    out.push_back(std::move(d));
+    return;
+  }
+  for (const Value &child : v.items)
+    values(child, out);
+}
+
+void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
+  for (const ModelProblem &p : ctx.parsed.model)
+    out.push_back(kTL009.diagnostic(p.span, p.message));
+  for (const Trace &t : ctx.parsed.file.traces)
+    for_each_statement(t.body, [&](const Statement &s) {
+      if (s.kind == Statement::Kind::BoundSymbol || s.kind == Statement::Kind::AnnotatedAssign ||
+          s.kind == Statement::Kind::Return)
+        values(s.value, out);
+    });
+}
+} // namespace
+
+} // namespace tracelint

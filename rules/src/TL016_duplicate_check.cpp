@@ -1,0 +1,58 @@
+#include "tracelint/rules/rule.hpp"
+
+#include <map>
+#include <set>
+
+namespace tracelint {
+
+namespace {
+void check(const CheckContext &ctx, std::vector<Diagnostic> &out);
+}
+
+extern const Rule kTL016{
+    "TL016",
+    "duplicate-check",
+    Severity::Warning,
+    "A prologue checks the same tensor's metadata twice.",
+    "A prologue validates each input once. Two metadata checks of one tensor "
+    "(`prims.assert_tensor_metadata_impl` and `prims.check_tensor_metadata` in Thunder issue "
+    "#528) mean two passes both emitted checks; the duplicate costs time on every call and "
+    "hides which check is authoritative.",
+    "def prologue(*args, **kwargs):\n  x: \"cpu f32[3]\" = args[0]\n"
+    "  prims.check_tensor_metadata(x, (3,), 'cpu', torch.float32, False)\n"
+    "  prims.check_tensor_metadata(x, (3,), 'cpu', torch.float32, False)\n  return (x,)\n",
+    "def prologue(*args, **kwargs):\n  x: \"cpu f32[3]\" = args[0]\n"
+    "  prims.check_tensor_metadata(x, (3,), 'cpu', torch.float32, False)\n  return (x,)\n",
+    check};
+
+namespace {
+bool is_metadata_check(const std::string &callee) {
+  static const std::set<std::string> checks = {
+      "check_tensor_metadata", "check_tensor_shape_and_metadata", "assert_tensor_metadata",
+      "assert_tensor_metadata_impl", "check_tensor_shape_and_metadata_impl"};
+  std::size_t dot = callee.rfind('.');
+  return checks.count(dot == std::string::npos ? callee : callee.substr(dot + 1)) > 0;
+}
+
+void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
+  for (const Trace &t : ctx.parsed.file.traces) {
+    std::map<std::string, Span> checked;
+    for (const Statement &s : t.body) {
+      if (s.kind != Statement::Kind::BoundSymbol || s.target || s.value.kind != ValueKind::Call ||
+          s.value.positional_count() == 0 || s.value.arg(0).kind != ValueKind::Name ||
+          !is_metadata_check(s.value.callee().qualified_name()))
+        continue;
+      const std::string &tensor = s.value.arg(0).text;
+      auto [it, fresh] = checked.emplace(tensor, s.span);
+      if (fresh)
+        continue;
+      Diagnostic d = kTL016.diagnostic(s.span, "the metadata of `" + tensor +
+                                                   "` is checked again");
+      d.related.push_back({it->second, "first checked here"});
+      out.push_back(std::move(d));
+    }
+  }
+}
+} // namespace
+
+} // namespace tracelint
