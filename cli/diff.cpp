@@ -46,10 +46,10 @@ std::vector<std::pair<Op, std::string_view>> script(const std::vector<std::strin
       if (i < n && j < m && a[prefix + i] == b[prefix + j]) {
         ops.emplace_back(Op::Keep, a[prefix + i]);
         ++i, ++j;
-      } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-        ops.emplace_back(Op::Add, b[prefix + j++]);
-      } else {
+      } else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) {
         ops.emplace_back(Op::Remove, a[prefix + i++]);
+      } else {
+        ops.emplace_back(Op::Add, b[prefix + j++]);
       }
     }
   } else {

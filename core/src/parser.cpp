@@ -501,10 +501,12 @@ std::optional<Statement> View::statement(TSNode n) const {
       s.target = std::move(t);
       s.value = std::move(*v);
       if (is(left, "pattern_list")) {
-        s.style = ts_node_start_point(left).row != ts_node_end_point(left).row
+        s.style = ts_node_start_point(left).row != ts_node_start_point(right).row
                       ? UnpackStyle::Continued
                       : UnpackStyle::Bare;
-        s.trailing_comma = ends_with_comma(left);
+        // A one-element or one-per-line unpack always ends in a comma.
+        s.trailing_comma = s.style == UnpackStyle::Continued || ends_with_comma(left) ||
+                           ts_node_named_child_count(left) == 1;
       }
       if (!ts_node_is_null(annotation)) {
         TSNode str = is(annotation, "type") && ts_node_named_child_count(annotation) == 1

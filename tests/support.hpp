@@ -1,0 +1,33 @@
+#pragma once
+// Helpers shared by the tests: reading files, running the CLI, locating the shared corpus.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace test {
+
+std::string read_file(const std::string &path);
+void write_file(const std::string &path, const std::string &text);
+// The corpus folder under ../shared, or nullopt (the test then says it skips, and why).
+std::optional<std::string> shared_corpus(const std::string &sub);
+std::vector<std::string> python_files(const std::string &dir);
+
+struct Run {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+// Runs build/tracelint with the arguments (a shell fragment), optionally feeding stdin.
+Run tracelint(const std::string &args, const std::string &stdin_text = "");
+
+// A fresh temporary directory, removed at scope exit.
+struct TempDir {
+  TempDir();
+  ~TempDir();
+  std::string path;
+};
+
+// Compares text with the snapshot file; TRACELINT_UPDATE_SNAPSHOTS=1 rewrites it.
+bool matches_snapshot(const std::string &name, const std::string &text);
+
+} // namespace test

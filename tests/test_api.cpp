@@ -1,0 +1,41 @@
+// The library API: check_source is thread-safe and deterministic.
+#include "tracelint/reports/reports.hpp"
+#include "tracelint/validator/validator.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include <thread>
+
+using namespace tracelint;
+
+TEST_CASE("check_source gives the same report from many threads at once") {
+  std::string text = "def computation(a, key):\n  # key: \"Collection\"\n  _, _, = key\n"
+                     "  t0 = ltorch.getitem(a, (..., slice(None, i0, None)))\n  del a\n"
+                     "  t1 = ltorch.mul(a, t0)\n  return t1\n";
+  std::string expected = render({check_source("t.py", text, Options{})}, Format::Json);
+  std::vector<std::string> results(8);
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < results.size(); ++i)
+    threads.emplace_back([&, i] {
+      for (int k = 0; k < 20; ++k)
+        results[i] = render({check_source("t.py", text, Options{})}, Format::Json);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  for (const std::string &r : results)
+    CHECK(r == expected);
+}
+
+TEST_CASE("select and ignore take codes and prefixes") {
+  std::string text = "def computation(a):\n  t0 = ltorch.mul(a, t5)\n  t0 = nvFusion0(t0)\n  return t0\n";
+  Options only;
+  only.select = {"TL003"};
+  FileReport r = check_source("t.py", text, only);
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].code == "TL003");
+  Options none;
+  none.ignore = {"TL0"};
+  CHECK(check_source("t.py", text, none).diagnostics.empty());
+}

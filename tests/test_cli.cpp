@@ -1,0 +1,159 @@
+// The tracelint command line, run as a user would: exit codes, formats, --fix, config.
+#include "support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include <sys/stat.h>
+
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace {
+const std::string kClean = "import thunder.torch as ltorch\n\ndef computation(a, b):\n"
+                           "  t0 = ltorch.add(a, b)\n  return t0\n";
+const std::string kLeak =
+    "import thunder.torch as ltorch\n\ndef computation(a, i10):\n"
+    "  t0 = ltorch.getitem(a, (..., slice(None, [IntegerProxy name=i10, value=1], None)))\n"
+    "  return t0\n";
+std::string q(const std::string &s) { return "'" + s + "'"; }
+} // namespace
+
+TEST_CASE("cli: exit codes 0 clean, 1 findings, 2 usage or I/O error") {
+  test::TempDir dir;
+  test::write_file(dir.path + "/clean.py", kClean);
+  test::write_file(dir.path + "/leak.py", kLeak);
+  auto clean = test::tracelint("check --isolated " + q(dir.path + "/clean.py"));
+  CHECK(clean.exit_code == 0);
+  CHECK(clean.out.find("All checks passed (1 file).") != std::string::npos);
+  auto leak = test::tracelint("check --isolated " + q(dir.path + "/leak.py"));
+  CHECK(leak.exit_code == 1);
+  CHECK(leak.out.find("leak.py:4:44: error[TL002]") != std::string::npos);
+  CHECK(test::tracelint("check --isolated --exit-zero " + q(dir.path + "/leak.py")).exit_code == 0);
+  auto missing = test::tracelint("check --isolated " + q(dir.path + "/nope.py"));
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.out.find("nope.py: error: no such file or directory") != std::string::npos);
+  CHECK(test::tracelint("check --format yaml " + q(dir.path)).exit_code == 2);
+  CHECK(test::tracelint("check --select XY1 " + q(dir.path)).exit_code == 2);
+  CHECK(test::tracelint("frobnicate").exit_code == 2);
+  CHECK(test::tracelint("check").exit_code == 2);
+  auto help = test::tracelint("check --help");
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.find("--fail-on") != std::string::npos);
+}
+
+TEST_CASE("cli: directories, stdin, binary files, broken links, warnings and --fail-on") {
+  test::TempDir dir;
+  fs::create_directories(dir.path + "/traces/sub");
+  test::write_file(dir.path + "/traces/b.py", kClean);
+  test::write_file(dir.path + "/traces/sub/a.py", kLeak);
+  test::write_file(dir.path + "/traces/notes.txt", "not a trace");
+  auto tree = test::tracelint("check --isolated --format json " + q(dir.path + "/traces"));
+  CHECK(tree.exit_code == 1);
+  auto doc = nlohmann::json::parse(tree.out);
+  REQUIRE(doc["files"].size() == 2);
+  CHECK(doc["files"][0]["path"].get<std::string>().find("traces/b.py") != std::string::npos);
+  CHECK(doc["files"][1]["path"].get<std::string>().find("traces/sub/a.py") != std::string::npos);
+
+  auto in = test::tracelint("check --isolated --stdin-filename trace.py -", kLeak);
+  CHECK(in.exit_code == 1);
+  CHECK(in.out.find("trace.py:4:44: error[TL002]") != std::string::npos);
+
+  test::write_file(dir.path + "/binary.py", std::string("\x7f" "ELF\0\0\x01", 7));
+  auto binary = test::tracelint("check --isolated " + q(dir.path + "/binary.py"));
+  CHECK(binary.exit_code == 2);
+  CHECK(binary.out.find("binary file") != std::string::npos);
+
+  fs::create_symlink(dir.path + "/gone.py", dir.path + "/link.py");
+  auto link = test::tracelint("check --isolated " + q(dir.path + "/link.py"));
+  CHECK(link.exit_code == 2);
+  CHECK(link.out.find("broken symbolic link") != std::string::npos);
+
+  std::string warn_only = "def computation(a):\n  t0 = nvFusion0(a)\n  return t0\n";
+  test::write_file(dir.path + "/warn.py", warn_only);
+  CHECK(test::tracelint("check --isolated " + q(dir.path + "/warn.py")).exit_code == 0);
+  CHECK(test::tracelint("check --isolated --fail-on warning " + q(dir.path + "/warn.py")).exit_code == 1);
+  CHECK(test::tracelint("check --isolated --context-name nvFusion0 --fail-on warning " +
+                        q(dir.path + "/warn.py")).exit_code == 0);
+}
+
+TEST_CASE("cli: --fix rewrites atomically and keeps the mode; --diff writes nothing") {
+  test::TempDir dir;
+  std::string path = dir.path + "/leak.py";
+  test::write_file(path, kLeak);
+  ::chmod(path.c_str(), 0640);
+  auto diff = test::tracelint("check --isolated --diff " + q(path));
+  CHECK(diff.out.find("-  t0 = ltorch.getitem(a, (..., slice(None, [IntegerProxy") != std::string::npos);
+  CHECK(diff.out.find("+  t0 = ltorch.getitem(a, (..., slice(None, i10, None)))") != std::string::npos);
+  CHECK(test::read_file(path) == kLeak);
+
+  auto fixed = test::tracelint("check --isolated --fix " + q(path));
+  CHECK(fixed.exit_code == 0); // nothing left after the fix
+  CHECK(fixed.err.find("applied 1 fix") != std::string::npos);
+  CHECK(test::read_file(path).find("slice(None, i10, None)") != std::string::npos);
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0640);
+  std::size_t leftovers = 0;
+  for (const auto &e : fs::directory_iterator(dir.path))
+    leftovers += e.path().filename().string().find(".tracelint-") != std::string::npos;
+  CHECK(leftovers == 0);
+}
+
+TEST_CASE("cli: pyproject.toml [tool.tracelint] found by walking up, flags win") {
+  test::TempDir dir;
+  fs::create_directories(dir.path + "/pkg/traces");
+  test::write_file(dir.path + "/pyproject.toml",
+                   "[project]\nname = \"x\"\n\n[tool.tracelint]\nignore = [\"TL003\"]\n"
+                   "context-names = [\"nvFusion0\"]\nfail-on = \"warning\"\n\n"
+                   "[tool.tracelint.severity]\nTL005 = \"warning\"\n");
+  std::string trace = "def computation(a):\n  t0 = nvFusion0(a, t9)\n  del a\n"
+                      "  t1 = nvFusion0(a)\n  return t1\n";
+  std::string path = dir.path + "/pkg/traces/t.py";
+  test::write_file(path, trace);
+  auto r = test::tracelint("check --format json " + q(path));
+  auto doc = nlohmann::json::parse(r.out);
+  auto &diags = doc["files"][0]["diagnostics"];
+  REQUIRE(diags.size() == 1); // TL003 ignored, nvFusion0 declared
+  CHECK(diags[0]["code"] == "TL005");
+  CHECK(diags[0]["severity"] == "warning");
+  CHECK(r.exit_code == 1); // fail-on = "warning"
+  CHECK(test::tracelint("check --isolated --format json " + q(path)).out.find("TL003") != std::string::npos);
+
+  test::write_file(dir.path + "/pyproject.toml", "[tool.tracelint]\nfail-on = \"sometimes\"\n");
+  auto bad = test::tracelint("check " + q(path));
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.out.find("pyproject.toml:2:") != std::string::npos);
+  CHECK(bad.out.find("fail-on must be") != std::string::npos);
+}
+
+TEST_CASE("cli: rules, explain, print, and the seed trace passes check") {
+  auto rules = test::tracelint("rules");
+  CHECK(rules.exit_code == 0);
+  CHECK(rules.out.find("TL006  unflattened-collection") != std::string::npos);
+  auto markdown = test::tracelint("rules --format markdown");
+  CHECK(markdown.out == test::read_file(std::string(TRACELINT_SOURCE_DIR) + "/docs/rules.md"));
+  auto explain = test::tracelint("explain tl003");
+  CHECK(explain.exit_code == 0);
+  CHECK(explain.out.find("TL003 undefined-name (error)") == 0);
+  CHECK(explain.out.find("Bad:") != std::string::npos);
+  CHECK(test::tracelint("explain TL999").exit_code == 2);
+
+  test::TempDir dir;
+  std::string seed = dir.path + "/seed.py";
+  REQUIRE(std::system((std::string("'") + TRACELINT_SEED_TRACE + "' > '" + seed + "'").c_str()) == 0);
+  std::string text = test::read_file(seed);
+  CHECK(text.find("t37 = ltorch.getitem(a, (..., slice(None, i10, None)))") != std::string::npos);
+  auto check = test::tracelint("check --isolated --fail-on info " + q(seed));
+  CHECK_MESSAGE(check.exit_code == 0, check.out);
+  auto printed = test::tracelint("print " + q(seed));
+  CHECK(printed.exit_code == 0);
+  CHECK(printed.out == text);
+  test::write_file(dir.path + "/op.py", "def f(a):\n  t0 = a + 1\n  return t0\n");
+  auto unmodelled = test::tracelint("print " + q(dir.path + "/op.py"));
+  CHECK(unmodelled.exit_code == 1);
+  CHECK(unmodelled.err.find("op.py:2:8: cannot model the trace") != std::string::npos);
+}
