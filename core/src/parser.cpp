@@ -53,15 +53,19 @@ TSNode field(TSNode n, const char *name) {
   return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
 }
 
+// With a cursor: ts_node_named_child(n, i) walks from the first child, so indexing a
+// module of many statements would be quadratic.
 std::vector<TSNode> named_children(TSNode n) {
   std::vector<TSNode> out;
-  uint32_t count = ts_node_named_child_count(n);
-  out.reserve(count);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(n, i);
-    if (!is(c, "comment") && !is(c, "line_continuation"))
-      out.push_back(c);
+  TSTreeCursor cursor = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      TSNode c = ts_tree_cursor_current_node(&cursor);
+      if (ts_node_is_named(c) && !is(c, "comment") && !is(c, "line_continuation"))
+        out.push_back(c);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
   }
+  ts_tree_cursor_delete(&cursor);
   return out;
 }
 
@@ -722,10 +726,12 @@ public:
 private:
   // Bound symbols only: an assignment with a value, or a call.
   static bool accepted(TSNode n) {
-    if (!is(n, "expression_statement") || ts_node_has_error(n) ||
-        ts_node_named_child_count(n) != 1)
+    if (!is(n, "expression_statement") || ts_node_has_error(n))
       return false;
-    TSNode e = ts_node_named_child(n, 0);
+    std::vector<TSNode> parts = named_children(n); // a trailing comment may sit inside
+    if (parts.size() != 1)
+      return false;
+    TSNode e = parts[0];
     if (is(e, "assignment"))
       return ts_node_is_null(field(e, "type")) && !ts_node_is_null(field(e, "right"));
     return is(e, "call");
