@@ -157,3 +157,42 @@ TEST_CASE("cli: rules, explain, print, and the seed trace passes check") {
   CHECK(unmodelled.exit_code == 1);
   CHECK(unmodelled.err.find("op.py:2:8: cannot model the trace") != std::string::npos);
 }
+
+TEST_CASE("cli: awkward input gets a clear diagnostic, never a crash") {
+  test::TempDir dir;
+  auto check = [&](const std::string &name, const std::string &text) {
+    test::write_file(dir.path + "/" + name, text);
+    return test::tracelint("check --isolated --format json " + q(dir.path + "/" + name));
+  };
+  std::string body = "import torch\n\ndef f(a):\n  t0 = torch.exp(a)\n  return t0\n";
+  std::string crlf;
+  for (char c : body)
+    crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  CHECK(check("crlf.py", crlf).exit_code == 0);
+  CHECK(check("bom.py", "\xEF\xBB\xBF" + body).exit_code == 0);
+  CHECK(check("tabs.py", "import torch\n\ndef f(a):\n\tt0 = torch.exp(a)\n\treturn t0\n").exit_code == 0);
+  CHECK(check("empty.py", "").exit_code == 0);
+
+  auto utf8 = check("utf8.py", "def f(a):\n  t0 = g(a, '\xff')\n  return t0\n");
+  CHECK(utf8.exit_code == 1);
+  CHECK(utf8.out.find("invalid UTF-8 byte 0xff") != std::string::npos);
+  CHECK(nlohmann::json::parse(utf8.out)["files"][0]["diagnostics"].size() == 2);
+
+  auto deep = check("deep.py", "def f(a):\n  t0 = g(" + std::string(100000, '(') +
+                                   std::string(100000, ')') + ")\n  return t0\n");
+  CHECK(deep.exit_code == 0); // a warning: too deep to model
+  CHECK(deep.out.find("nested more than") != std::string::npos);
+
+  // A long line is shown as a window around the span.
+  std::string many;
+  for (int i = 0; i < 100; ++i)
+    many += "a, ";
+  std::string wide = "def f(a):\n  t0 = g(" + many + "t9, " + many + "a)\n  return t0\n";
+  test::write_file(dir.path + "/wide.py", wide);
+  auto text = test::tracelint("check --isolated " + q(dir.path + "/wide.py"));
+  CHECK(text.out.find("`t9` is used but never defined") != std::string::npos);
+  CHECK(text.out.find("| ... a, a, ") != std::string::npos);
+  CHECK(text.out.find("a, a,...\n") != std::string::npos);
+  for (std::size_t at = 0, nl; (nl = text.out.find('\n', at)) != std::string::npos; at = nl + 1)
+    CHECK(nl - at < 260);
+}

@@ -224,7 +224,8 @@ std::optional<Value> View::number(TSNode n, bool negative) const {
     char *end = nullptr;
     long long v = std::strtoll(digits.c_str(), &end, base);
     if (errno == ERANGE || *end != '\0')
-      return unmodelled(n, "the integer " + text(n) + " does not fit in 64 bits");
+      return unmodelled(n, "the integer " + (text(n).size() > 24 ? text(n).substr(0, 20) + "..." : text(n)) +
+                               " does not fit in 64 bits");
     return Value::int_value(negative ? -v : v);
   }
   double d = std::strtod(raw.c_str(), nullptr);
@@ -588,16 +589,45 @@ struct AnnotationMatch {
   std::size_t type_offset = 0;
 };
 
+bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Hand-written rather than std::regex: it runs on every comment of the file.
 std::optional<AnnotationMatch> match_annotation(const std::string &comment) {
-  static const std::regex typed(R"re(^#\s*([A-Za-z_]\w*)\s*:\s*"([^"]*)"\s*$)re");
-  static const std::regex untyped(R"(^#\s*([A-Za-z_]\w*)\s*$)");
-  std::smatch m;
-  if (std::regex_match(comment, m, typed))
-    return AnnotationMatch{m[1], std::string(m[2]), static_cast<std::size_t>(m.position(1)),
-                           static_cast<std::size_t>(m.position(2))};
-  if (std::regex_match(comment, m, untyped))
-    return AnnotationMatch{m[1], std::nullopt, static_cast<std::size_t>(m.position(1)), 0};
-  return std::nullopt;
+  std::size_t i = 0, n = comment.size();
+  auto skip_space = [&] {
+    while (i < n && std::isspace(static_cast<unsigned char>(comment[i])))
+      ++i;
+  };
+  if (i == n || comment[i] != '#')
+    return std::nullopt;
+  ++i;
+  skip_space();
+  if (i == n || !(std::isalpha(static_cast<unsigned char>(comment[i])) || comment[i] == '_'))
+    return std::nullopt;
+  AnnotationMatch m;
+  m.name_offset = i;
+  while (i < n && is_word(comment[i]))
+    ++i;
+  m.name = comment.substr(m.name_offset, i - m.name_offset);
+  skip_space();
+  if (i == n)
+    return m; // "# t0": untyped, old style
+  if (comment[i] != ':')
+    return std::nullopt;
+  ++i;
+  skip_space();
+  if (i == n || comment[i] != '"')
+    return std::nullopt;
+  std::size_t close = comment.find('"', i + 1);
+  if (close == std::string::npos)
+    return std::nullopt;
+  m.type_offset = i + 1;
+  m.type = comment.substr(i + 1, close - i - 1);
+  i = close + 1;
+  skip_space();
+  if (i != n)
+    return std::nullopt;
+  return m;
 }
 
 std::optional<TypeComment> type_comment_of(const View &view, TSNode comment) {
@@ -626,9 +656,27 @@ void attach_trailing(const View &view, Statement &s, TSNode comment) {
 
 // "t0 = f(...)", "(a, b) = f(x)", "prims.check_len(args, 1)": a single self-contained line.
 bool looks_like_bound_symbol(std::string_view text) {
-  static const std::regex shape(R"re(^(?:[A-Za-z_(\[][\w, ()\[\]]*=[^=]|[A-Za-z_][\w.]*\())re");
-  return lexing::self_contained(text) &&
-         std::regex_search(text.begin(), text.end(), shape);
+  if (text.empty())
+    return false;
+  char first = text[0];
+  if (!(std::isalpha(static_cast<unsigned char>(first)) || first == '_' || first == '(' ||
+        first == '['))
+    return false;
+  // A target list of names, brackets, commas and spaces, then "=" (not "=="); or a dotted
+  // callee then "(".
+  std::size_t i = 0;
+  while (i < text.size() && (is_word(text[i]) || std::string_view(", ()[]").find(text[i]) !=
+                                                     std::string_view::npos))
+    ++i;
+  bool assignment = i < text.size() && text[i] == '=' && (i + 1 == text.size() || text[i + 1] != '=');
+  bool call = false;
+  if (!assignment && first != '(' && first != '[') {
+    std::size_t j = 0;
+    while (j < text.size() && (is_word(text[j]) || text[j] == '.'))
+      ++j;
+    call = j < text.size() && text[j] == '(';
+  }
+  return (assignment || call) && lexing::self_contained(text);
 }
 
 // Subsymbol comments: "# t0 = prims.add(a, b)  # t0: ..." lines. Their contents are parsed in
@@ -1103,6 +1151,7 @@ private:
         raw.kind = Statement::Kind::Raw;
         raw.text = view_.text(n);
         raw.span = view_.span(n);
+        raw.target = assigned_target(n); // what it defines still counts as defined
         s = std::move(raw);
       }
       t.body.push_back(std::move(*s));
@@ -1117,6 +1166,18 @@ private:
     }
   }
 
+  // The target of an assignment whose value the model cannot represent.
+  std::optional<Target> assigned_target(TSNode n) {
+    if (!is(n, "expression_statement"))
+      return std::nullopt;
+    std::vector<TSNode> parts = named_children(n);
+    if (parts.size() != 1 || !is(parts[0], "assignment"))
+      return std::nullopt;
+    ParsedFile scratch;
+    View quiet(parsed_, out_.source, scratch, [this](uint32_t o) { return view_.file_offset(o); });
+    return quiet.target(field(parts[0], "left"));
+  }
+
   ParsedFile &out_;
   const std::string &parsed_;
   uint32_t prefix_len_;
@@ -1127,6 +1188,29 @@ private:
   uint32_t last_body_row_ = 0;
   std::optional<uint32_t> fragment_last_row_;
 };
+
+std::optional<std::size_t> first_invalid_utf8(const std::string &text) {
+  std::size_t i = 0, n = text.size();
+  while (i < n) {
+    auto c = static_cast<unsigned char>(text[i]);
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + len > n)
+      return i;
+    for (std::size_t k = 1; k < len; ++k)
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80)
+        return i;
+    if ((len == 2 && c < 0xC2) || (len == 4 && c > 0xF4))
+      return i; // overlong or beyond U+10FFFF
+    i += len;
+  }
+  return std::nullopt;
+}
+
+std::string hex_byte(char c) {
+  static const char *digits = "0123456789abcdef";
+  auto u = static_cast<unsigned char>(c);
+  return {digits[u >> 4], digits[u & 0xF]};
+}
 
 // Whether the first line of code is indented: body lines copied out of a trace.
 std::optional<uint32_t> indented_fragment(const std::string &text) {
@@ -1173,6 +1257,12 @@ ParsedFile parse_trace_source(std::string path, std::string text) {
     bool line_end = after == parsed.size() || parsed[after] == '\n' || parsed[after] == '\r';
     if (line_start && line_end)
       parsed.replace(at, kNoSignature.size(), kNoSignatureDef);
+  }
+  // Python source is UTF-8; CPython rejects a file with an invalid byte sequence.
+  if (std::optional<std::size_t> bad = first_invalid_utf8(original)) {
+    out.syntax.push_back({out.source.span(static_cast<uint32_t>(*bad), static_cast<uint32_t>(*bad + 1)),
+                          "invalid UTF-8 byte 0x" + hex_byte(original[*bad]) +
+                              " (Python source must be UTF-8)"});
   }
   // tree-sitter recovers badly from an unterminated string (a pasted, wrapped line): report
   // it here and blank the line, so the rest of the file is still checked.

@@ -53,14 +53,40 @@ std::string location(const FileReport &r, const Span &s) {
 }
 
 // The source line and a caret line under [column, end_column) of that line (byte columns).
+// Lines longer than this are shown as a window around the span.
+constexpr std::size_t kMaxExcerpt = 160;
+
+std::size_t char_start(std::string_view line, std::size_t i) {
+  while (i > 0 && i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80)
+    --i;
+  return i;
+}
+
 std::string excerpt(const FileReport &r, const Span &s, const Palette &p, Severity severity) {
-  std::string_view line = r.source.line(s.line);
+  std::string_view full = r.source.line(s.line);
+  std::string_view line = full;
+  std::size_t shift = 0; // bytes cut from the front
+  std::string before, after;
+  if (full.size() > kMaxExcerpt) {
+    std::size_t begin = std::min<std::size_t>(s.column - 1, full.size());
+    std::size_t from = char_start(full, begin > 40 ? begin - 40 : 0);
+    std::size_t to = char_start(full, std::min(full.size(), from + kMaxExcerpt));
+    if (to < full.size() && to <= begin)
+      to = full.size();
+    line = full.substr(from, to - from);
+    shift = from;
+    if (from > 0)
+      before = "...";
+    if (to < full.size())
+      after = "...";
+  }
   std::string number = std::to_string(s.line);
   std::string gutter(number.size(), ' ');
-  std::size_t begin = std::min<std::size_t>(s.column - 1, line.size());
-  std::size_t end = s.end_line == s.line ? std::min<std::size_t>(s.end_column - 1, line.size())
-                                         : line.size();
-  std::string pad;
+  std::size_t begin = std::min<std::size_t>(s.column - 1 - shift, line.size());
+  std::size_t end = s.end_line == s.line
+                        ? std::min<std::size_t>(s.end_column - 1 - shift, line.size())
+                        : line.size();
+  std::string pad(before.size(), ' ');
   for (std::size_t i = 0; i < begin; ++i)
     if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80)
       pad += line[i] == '\t' ? '\t' : ' ';
@@ -70,7 +96,8 @@ std::string excerpt(const FileReport &r, const Span &s, const Palette &p, Severi
       ++width;
   std::string carets(std::max<std::size_t>(width, 1), '^');
   return fmt::format("{} {}\n{} {} {}\n{} {} {}{}\n", gutter, p.paint("|", "1;34"),
-                     p.paint(number, "1;34"), p.paint("|", "1;34"), line, gutter,
+                     p.paint(number, "1;34"), p.paint("|", "1;34"),
+                     before + std::string(line) + after, gutter,
                      p.paint("|", "1;34"), pad, p.paint(carets, severity_color(severity)));
 }
 
@@ -165,7 +192,7 @@ std::string render_json(const std::vector<FileReport> &reports) {
                         {"warnings", c.warnings},
                         {"infos", c.infos},
                         {"unreadable", c.unreadable}}}};
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 // --- sarif ---
@@ -260,7 +287,7 @@ std::string render_sarif(const std::vector<FileReport> &reports) {
   ordered_json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                       {"version", "2.1.0"},
                       {"runs", ordered_json::array({std::move(run)})}};
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 // --- junit ---

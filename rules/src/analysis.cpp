@@ -118,6 +118,10 @@ private:
       if (s.has_value)
         use(s.value, false);
       break;
+    case Statement::Kind::Raw: // not modelled (TL009), but what it assigns is defined
+      if (s.target)
+        define(*s.target);
+      break;
     default:
       break;
     }
