@@ -229,6 +229,9 @@ int run_check(const CheckArgs &args) {
   std::vector<FileReport> reports(inputs.size());
   std::vector<std::string> texts(inputs.size());
   std::vector<Severity> fail_on(inputs.size(), Severity::Error);
+  unsigned jobs = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
+  // One file: its statement chunks share the cores; several: the files do.
+  unsigned chunk_threads = inputs.size() == 1 ? jobs : 1;
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++) {
@@ -251,10 +254,11 @@ int run_check(const CheckArgs &args) {
       }
       fail_on[i] = options->fail_on;
       texts[i] = text.value();
-      reports[i] = check_source(shown, std::move(text.value()), options.value());
+      Options per_file = options.value();
+      per_file.threads = chunk_threads;
+      reports[i] = check_source(shown, std::move(text.value()), per_file);
     }
   };
-  unsigned jobs = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, inputs.size()));
   std::vector<std::thread> pool;
   for (unsigned j = 1; j < jobs; ++j)

@@ -39,3 +39,23 @@ TEST_CASE("select and ignore take codes and prefixes") {
   none.ignore = {"TL0"};
   CHECK(check_source("t.py", text, none).diagnostics.empty());
 }
+
+TEST_CASE("a large trace gets the same diagnostics whether its chunks run on one thread or many") {
+  std::string text = "import thunder.torch as ltorch\n\ndef computation(x):\n";
+  for (int i = 0; i < 20000; ++i) {
+    std::string in = i ? "t" + std::to_string(i - 1) : "x";
+    text += "  t" + std::to_string(i) + " = ltorch.mul(" + in + ", x)  # t" + std::to_string(i) +
+            ": \"cpu f32[2]\"\n    # t" + std::to_string(i) + " = prims.mul(" + in + ", x)\n";
+    if (i == 15000)
+      text += "  t_bad = ltorch.getitem(t1, (..., slice(None, [IntegerProxy name=i7, value=1], None)))\n";
+  }
+  text += "  return t19999\n";
+  Options one, many;
+  many.threads = 4;
+  FileReport a = check_source("big.py", text, one), b = check_source("big.py", text, many);
+  CHECK(render({a}, Format::Json) == render({b}, Format::Json));
+  REQUIRE(a.diagnostics.size() == 2); // the repr leak, and i7 that nothing defines
+  CHECK(a.diagnostics[0].code == "TL002");
+  CHECK(a.diagnostics[0].span.line == 4 + 2 * 15001);
+  CHECK(a.diagnostics[1].code == "TL003");
+}

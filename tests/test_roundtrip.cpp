@@ -217,3 +217,43 @@ TEST_CASE("a trace file holding a prologue and a computation round-trips") {
   CHECK(f->traces.size() == 2);
   CHECK(print_trace_file(*f) == text);
 }
+
+TEST_CASE("a large trace is parsed in statement chunks to the same model, spans intact") {
+  Trace trace;
+  trace.name = "computation";
+  trace.parameters = {Parameter{"x", ParamKind::Positional, {}, {}}};
+  trace.body.push_back(Statement::annotation_comment("x", "cuda:0 f32[4, 4096]"));
+  std::string previous = "x";
+  for (int i = 0; i < 12000; ++i) {
+    std::string out = "t" + std::to_string(i);
+    Statement s = Statement::bound(Target::named(out),
+                                   Value::call("ltorch.add", {Value::name(previous), Value::name("x")},
+                                               {{"alpha", Value::none()}}));
+    s.type_comment = TypeComment{out, TypeText{"cuda:0 f32[4, 4096]", {}}, {}};
+    Statement sub = Statement::bound(Target::named(out), Value::call("prims.add", {Value::name(previous), Value::name("x")}));
+    sub.commented = true;
+    s.subsymbols.push_back(sub);
+    trace.body.push_back(s);
+    if (i % 7 == 6)
+      trace.body.push_back(Statement::del({previous}));
+    else if (i % 97 == 0)
+      trace.body.push_back(Statement::comment("# /tmp/model.py:12: \treturn x + y"));
+    previous = out;
+  }
+  trace.body.push_back(Statement::ret(Value::name(previous)));
+  std::string text = print_trace(trace);
+  REQUIRE(text.size() > 1024 * 1024);
+  for (unsigned threads : {1u, 3u}) {
+    ParsedFile parsed = parse_trace_source("big.py", text, threads);
+    CHECK(parsed.syntax.empty());
+    CHECK(parsed.model.empty());
+    REQUIRE(parsed.file.traces.size() == 1);
+    CHECK(parsed.file.traces[0].body.size() == trace.body.size());
+    CHECK(parsed.file.traces[0] == trace);
+    CHECK(print_trace_file(parsed.file) == text);
+    // Spans of statements far into the file point at their own lines.
+    const Statement &last = parsed.file.traces[0].body.back();
+    CHECK(last.span.line == SourceText("", text).line_count() - 1);
+    CHECK(text.compare(last.span.begin, 6, "return") == 0);
+  }
+}

@@ -16,6 +16,8 @@
 #include <memory>
 #include <regex>
 #include <stdexcept>
+#include <thread>
+#include <atomic>
 
 extern "C" const TSLanguage *tree_sitter_python();
 
@@ -802,10 +804,16 @@ struct CommentInfo {
 
 class FileBuilder {
 public:
-  FileBuilder(ParsedFile &out, const std::string &parsed, uint32_t prefix_len, uint32_t skipped)
-      : out_(out), parsed_(parsed), prefix_len_(prefix_len),
-        view_(parsed, out.source, out, [prefix_len, skipped](uint32_t o) {
-          return o < prefix_len ? skipped : o - prefix_len + skipped;
+  // file: the source and its repr leaks (read only); out: where the model and problems go.
+  // The parsed text is the file with `prefix_len` bytes inserted in front, `skipped` bytes
+  // dropped from its start, and `hole_len` bytes cut out at parsed offset `hole_at`.
+  FileBuilder(const ParsedFile &file, ParsedFile &out, const std::string &parsed,
+              uint32_t prefix_len, uint32_t skipped, uint32_t hole_at = UINT32_MAX,
+              uint32_t hole_len = 0)
+      : file_(file), out_(out), parsed_(parsed), prefix_len_(prefix_len),
+        view_(parsed, file.source, out, [=](uint32_t o) {
+          uint32_t f = o < prefix_len ? skipped : o - prefix_len + skipped;
+          return o >= hole_at ? f + hole_len : f;
         }) {}
 
   void build(TSNode root, bool fragment_wrapper, uint32_t fragment_indent) {
@@ -828,7 +836,7 @@ public:
     }
     // Contents with a code-position repr leak are parsed with the repr replaced by its name.
     for (auto &[offset, text] : contents) {
-      for (const ReprLeak &leak : out_.leaks) {
+      for (const ReprLeak &leak : file_.leaks) {
         if (leak.name.empty() || leak.span.begin < offset || leak.span.end > offset + text.size())
           continue;
         std::size_t at = leak.span.begin - offset;
@@ -839,7 +847,7 @@ public:
         text.replace(at, len, leak.name + std::string(len - leak.name.size(), ' '));
       }
     }
-    batch_ = std::make_unique<CommentStatements>(contents, out_.source, out_);
+    batch_ = std::make_unique<CommentStatements>(contents, file_.source, out_);
 
     std::vector<TSNode> errors;
     collect_errors(root, errors);
@@ -873,9 +881,9 @@ private:
       std::string first = text.substr(0, std::min<std::size_t>(nl, 40));
       message = first.empty() ? "invalid syntax" : "invalid syntax near '" + first + "'";
     }
-    if (s.begin == s.end && s.end < out_.source.text().size()) {
+    if (s.begin == s.end && s.end < file_.source.text().size()) {
       // Zero-width errors (a missing token) point at the next character.
-      s = out_.source.span(s.begin, s.begin + 1);
+      s = file_.source.span(s.begin, s.begin + 1);
     }
     out_.syntax.push_back({s, message});
   }
@@ -1022,12 +1030,12 @@ private:
     TSNode body = field(def, "body");
     t.def_span = view_.span(ts_node_start_byte(def), ts_node_end_byte(field(def, "parameters")) + 1);
     parameters(field(def, "parameters"), t);
-    std::string line = out_.source.text().substr(t.def_span.begin, kNoSignature.size());
+    std::string line = file_.source.text().substr(t.def_span.begin, kNoSignature.size());
     if (t.name == "_" && line == kNoSignature) {
       t.kind = Trace::Kind::NoSignature;
       t.parameters.clear();
       t.name.clear();
-      t.def_span = out_.source.span(t.def_span.begin,
+      t.def_span = file_.source.span(t.def_span.begin,
                                     t.def_span.begin + static_cast<uint32_t>(kNoSignature.size()));
     }
     std::vector<TSNode> statements;
@@ -1174,10 +1182,11 @@ private:
     if (parts.size() != 1 || !is(parts[0], "assignment"))
       return std::nullopt;
     ParsedFile scratch;
-    View quiet(parsed_, out_.source, scratch, [this](uint32_t o) { return view_.file_offset(o); });
+    View quiet(parsed_, file_.source, scratch, [this](uint32_t o) { return view_.file_offset(o); });
     return quiet.target(field(parts[0], "left"));
   }
 
+  const ParsedFile &file_;
   ParsedFile &out_;
   const std::string &parsed_;
   uint32_t prefix_len_;
@@ -1212,6 +1221,86 @@ std::string hex_byte(char c) {
   return {digits[u >> 4], digits[u & 0xF]};
 }
 
+// Bodies of large traces are split into chunks of whole statements (a statement with its
+// subsymbol comments never straddles two chunks), parsed separately and in parallel: each
+// tree is smaller, and the cores share the work.
+constexpr std::size_t kChunkBytes = 256 * 1024;
+
+struct BodyChunks {
+  std::size_t def_offset = 0;                            // the def whose body is split
+  std::vector<std::pair<std::size_t, std::size_t>> rest; // byte ranges after the first chunk
+  uint32_t indent = 0;
+};
+
+std::optional<BodyChunks> find_chunks(const std::string &text) {
+  if (text.size() < 2 * kChunkBytes || text.find("\"\"\"") != std::string::npos ||
+      text.find("\'\'\'") != std::string::npos)
+    return std::nullopt;
+  BodyChunks chunks;
+  int depth = 0;
+  bool in_def = false, continued = false, previous_blank = true;
+  std::optional<uint32_t> indent;
+  std::size_t chunk_start = 0, line_start = 0, body_end = std::string::npos;
+  while (line_start < text.size()) {
+    std::size_t nl = text.find('\n', line_start);
+    std::size_t line_end = nl == std::string::npos ? text.size() : nl;
+    std::string_view line(text.data() + line_start, line_end - line_start);
+    std::size_t first = line.find_first_not_of(" \t\r");
+    bool blank = first == std::string_view::npos;
+    bool comment = !blank && line[first] == '#';
+    bool statement_start = depth == 0 && !continued && !blank && !comment;
+    if (statement_start && first == 0) {
+      if (in_def && indent) {
+        body_end = line_start;
+        break;
+      }
+      in_def = line.rfind("def ", 0) == 0;
+      if (in_def) {
+        chunks.def_offset = line_start;
+        chunk_start = nl == std::string::npos ? text.size() : nl + 1;
+      }
+    } else if (statement_start && in_def) {
+      if (!indent) {
+        indent = static_cast<uint32_t>(first);
+      } else if (first == *indent && !previous_blank && line_start - chunk_start >= kChunkBytes) {
+        if (!chunks.rest.empty())
+          chunks.rest.back().second = line_start;
+        chunks.rest.emplace_back(line_start, std::string::npos);
+        chunk_start = line_start;
+      }
+    }
+    if (!blank && !comment) {
+      std::size_t code = lexing::code_end(line);
+      if (lexing::in_string(line, line.size()))
+        return std::nullopt; // an unterminated string: no safe split
+      for (std::size_t i = 0; i < code; ++i) {
+        char c = line[i];
+        if (c == '\'' || c == '"') {
+          char q = c;
+          for (++i; i < code && line[i] != q; ++i)
+            if (line[i] == '\\')
+              ++i;
+        } else if (c == '(' || c == '[' || c == '{') {
+          ++depth;
+        } else if (c == ')' || c == ']' || c == '}') {
+          depth = std::max(0, depth - 1);
+        }
+      }
+      std::string_view trimmed = line.substr(0, line.find_last_not_of(" \t\r") + 1);
+      continued = !trimmed.empty() && trimmed.back() == '\\';
+    }
+    previous_blank = blank;
+    if (nl == std::string::npos)
+      break;
+    line_start = nl + 1;
+  }
+  if (chunks.rest.empty() || !indent)
+    return std::nullopt;
+  chunks.rest.back().second = body_end == std::string::npos ? text.size() : body_end;
+  chunks.indent = *indent;
+  return chunks;
+}
+
 // Whether the first line of code is indented: body lines copied out of a trace.
 std::optional<uint32_t> indented_fragment(const std::string &text) {
   std::size_t pos = 0;
@@ -1232,7 +1321,7 @@ std::optional<uint32_t> indented_fragment(const std::string &text) {
 
 } // namespace
 
-ParsedFile parse_trace_source(std::string path, std::string text) {
+ParsedFile parse_trace_source(std::string path, std::string text, unsigned threads) {
   ParsedFile out;
   out.source = SourceText(std::move(path), std::move(text));
   const std::string &original = out.source.text();
@@ -1298,10 +1387,60 @@ ParsedFile parse_trace_source(std::string path, std::string text) {
     prefix = static_cast<uint32_t>(kFragmentPrefix.size());
     out.fragment_was_indented = true;
   }
-  auto tree = parse_python(parsed);
-  FileBuilder builder(out, parsed, prefix, skipped);
-  builder.build(ts_tree_root_node(tree.get()), fragment_indent.has_value(),
-                fragment_indent.value_or(0));
+  std::optional<BodyChunks> chunks;
+  if (!fragment_indent && skipped == 0)
+    chunks = find_chunks(parsed);
+  std::vector<ParsedFile> parts;
+  std::vector<std::string> chunk_texts;
+  uint32_t hole_at = UINT32_MAX, hole_len = 0;
+  if (chunks) {
+    for (auto [begin, end] : chunks->rest)
+      chunk_texts.push_back(kFragmentPrefix + parsed.substr(begin, end - begin));
+    parts.resize(chunk_texts.size());
+    // The main parse sees the file without the chunks (cut, not blanked: tree-sitter would
+    // still lex every blank line).
+    hole_at = static_cast<uint32_t>(chunks->rest.front().first);
+    hole_len = static_cast<uint32_t>(chunks->rest.back().second) - hole_at;
+    parsed.erase(hole_at, hole_len);
+  }
+  // The chunks after the first are parsed by workers while this thread parses the rest.
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < chunk_texts.size(); i = next++) {
+      auto tree = parse_python(chunk_texts[i]);
+      FileBuilder builder(out, parts[i], chunk_texts[i],
+                          static_cast<uint32_t>(kFragmentPrefix.size()),
+                          static_cast<uint32_t>(chunks->rest[i].first));
+      builder.build(ts_tree_root_node(tree.get()), true, chunks->indent);
+    }
+  };
+  std::vector<std::thread> workers;
+  unsigned extra = threads > 1 ? threads - 1 : 0;
+  for (unsigned i = 0; i < extra && i < chunk_texts.size(); ++i)
+    workers.emplace_back(work);
+  {
+    auto tree = parse_python(parsed);
+    FileBuilder builder(out, out, parsed, prefix, skipped, hole_at, hole_len);
+    builder.build(ts_tree_root_node(tree.get()), fragment_indent.has_value(),
+                  fragment_indent.value_or(0));
+  }
+  work();
+  for (std::thread &w : workers)
+    w.join();
+  if (chunks) {
+    Trace *owner = nullptr;
+    for (Trace &t : out.file.traces)
+      if (t.kind != Trace::Kind::Fragment && t.def_span.begin <= chunks->def_offset + 4 &&
+          t.def_span.begin >= chunks->def_offset)
+        owner = &t;
+    for (ParsedFile &part : parts) {
+      out.syntax.insert(out.syntax.end(), part.syntax.begin(), part.syntax.end());
+      out.model.insert(out.model.end(), part.model.begin(), part.model.end());
+      if (owner && !part.file.traces.empty())
+        for (Statement &s : part.file.traces.front().body)
+          owner->body.push_back(std::move(s));
+    }
+  }
   return out;
 }
 

@@ -54,7 +54,7 @@ std::map<uint32_t, std::set<std::string>> noqa_lines(const SourceText &source) {
 }
 
 FileReport check_source(std::string path, std::string text, const Options &options) {
-  ParsedFile parsed = parse_trace_source(std::move(path), std::move(text));
+  ParsedFile parsed = parse_trace_source(std::move(path), std::move(text), options.threads);
   AnalysisOptions analysis_options;
   analysis_options.context_names = options.context_names;
   Analysis analysis = analyze(parsed, analysis_options);

@@ -46,7 +46,8 @@ struct ParsedFile {
 std::vector<ReprLeak> find_repr_leaks(const std::string &text);
 
 // Never fails on bad Python: syntax errors become SyntaxProblems and parsing goes on.
-ParsedFile parse_trace_source(std::string path, std::string text);
+// Large function bodies are parsed in statement chunks on up to `threads` threads.
+ParsedFile parse_trace_source(std::string path, std::string text, unsigned threads = 1);
 
 // Parses text that must be a canonical, fully modellable trace; any problem is an Error
 // naming the first line and column. For round trips and tests.

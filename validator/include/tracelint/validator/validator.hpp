@@ -20,6 +20,8 @@ struct Options {
   std::set<std::string> context_names;
   std::map<std::string, Severity> severity;
   Severity fail_on = Severity::Error;
+  // Threads that parse the statement chunks of one large trace.
+  unsigned threads = 1;
 
   // Whether diagnostics of this code are reported.
   bool enabled(std::string_view code) const;
