@@ -5,10 +5,11 @@
 
 namespace tracelint::lexing {
 
-// Where the code part of a line ends: the first '#' outside a string literal.
-inline std::size_t code_end(std::string_view line) {
+// Walks the bytes of a line before `limit`, calling on_code(i, c) for each one outside string
+// literals until it returns false. Returns the quote of the string open where the walk ended.
+template <class F> char walk_code(std::string_view line, std::size_t limit, F &&on_code) {
   char quote = 0;
-  for (std::size_t i = 0; i < line.size(); ++i) {
+  for (std::size_t i = 0; i < limit && i < line.size(); ++i) {
     char c = line[i];
     if (quote) {
       if (c == '\\')
@@ -17,55 +18,45 @@ inline std::size_t code_end(std::string_view line) {
         quote = 0;
     } else if (c == '\'' || c == '"') {
       quote = c;
-    } else if (c == '#') {
-      return i;
+    } else if (!on_code(i, c)) {
+      return 0;
     }
   }
-  return line.size();
+  return quote;
+}
+
+// Where the code part of a line ends: the first '#' outside a string literal.
+inline std::size_t code_end(std::string_view line) {
+  std::size_t end = line.size();
+  walk_code(line, line.size(), [&](std::size_t i, char c) {
+    if (c != '#')
+      return true;
+    end = i;
+    return false;
+  });
+  return end;
 }
 
 // Whether offset i of a code line lies inside a string literal.
 inline bool in_string(std::string_view line, std::size_t offset) {
-  char quote = 0;
-  for (std::size_t i = 0; i < offset && i < line.size(); ++i) {
-    char c = line[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-    }
-  }
-  return quote != 0;
+  return walk_code(line, offset, [](std::size_t, char) { return true; }) != 0;
 }
-
 
 // Whether a one-line statement closes every bracket and string it opens, so that it cannot
 // swallow the lines after it.
 inline bool self_contained(std::string_view line) {
   int depth = 0;
-  char quote = 0;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-    } else if (c == '#') {
-      break;
-    } else if (c == '(' || c == '[' || c == '{') {
+  bool balanced = true;
+  char open = walk_code(line, line.size(), [&](std::size_t, char c) {
+    if (c == '#')
+      return false;
+    if (c == '(' || c == '[' || c == '{')
       ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
-      if (--depth < 0)
-        return false;
-    }
-  }
-  return depth == 0 && quote == 0 && (line.empty() || line.back() != '\\');
+    else if ((c == ')' || c == ']' || c == '}') && --depth < 0)
+      balanced = false;
+    return balanced;
+  });
+  return balanced && depth == 0 && open == 0 && (line.empty() || line.back() != '\\');
 }
 
 } // namespace tracelint::lexing

@@ -71,15 +71,14 @@ std::vector<TSNode> named_children(TSNode n) {
   return out;
 }
 
-// Comments anywhere below n, in source order (iterative: traces can nest deeply).
-void collect_comments(TSNode root, std::vector<TSNode> &out) {
+// Visits the nodes below root in source order, iteratively (traces can nest deeply);
+// visit(node) says whether to go into the node's children.
+template <class F> void walk(TSNode root, F &&visit) {
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   bool descend = true;
   while (true) {
-    TSNode n = ts_tree_cursor_current_node(&cursor);
-    if (descend && is(n, "comment"))
-      out.push_back(n);
-    if (descend && ts_tree_cursor_goto_first_child(&cursor))
+    if (descend && visit(ts_tree_cursor_current_node(&cursor)) &&
+        ts_tree_cursor_goto_first_child(&cursor))
       continue;
     if (ts_tree_cursor_goto_next_sibling(&cursor)) {
       descend = true;
@@ -92,28 +91,26 @@ void collect_comments(TSNode root, std::vector<TSNode> &out) {
   ts_tree_cursor_delete(&cursor);
 }
 
-// The outermost ERROR and MISSING nodes below n.
+// Comments anywhere below root, in source order.
+void collect_comments(TSNode root, std::vector<TSNode> &out) {
+  walk(root, [&](TSNode n) {
+    if (is(n, "comment"))
+      out.push_back(n);
+    return true;
+  });
+}
+
+// The outermost ERROR and MISSING nodes below root.
 void collect_errors(TSNode root, std::vector<TSNode> &out) {
   if (!ts_node_has_error(root))
     return;
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  bool descend = true;
-  while (true) {
-    TSNode n = ts_tree_cursor_current_node(&cursor);
-    bool error = is(n, "ERROR") || ts_node_is_missing(n);
-    if (descend && error)
+  walk(root, [&](TSNode n) {
+    if (is(n, "ERROR") || ts_node_is_missing(n)) {
       out.push_back(n);
-    if (descend && !error && ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cursor))
-      continue;
-    if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-      descend = true;
-      continue;
+      return false;
     }
-    if (!ts_tree_cursor_goto_parent(&cursor))
-      break;
-    descend = false;
-  }
-  ts_tree_cursor_delete(&cursor);
+    return ts_node_has_error(n);
+  });
 }
 
 // A parsed text (the file itself, or the contents of subsymbol comments) and how its byte

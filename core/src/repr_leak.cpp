@@ -75,23 +75,17 @@ std::vector<ReprLeak> find_repr_leaks(const std::string &text) {
     char opener = text[kind_begin - 1];
     std::string kind = text.substr(kind_begin, at + 5 - kind_begin);
     std::size_t i = at + 5;
-    if (opener == '[' && text.compare(i, 6, " name=") == 0) {
-      i += 6;
-      std::string name = read_name(text, i);
-      std::size_t stop = line_end(i);
-      std::size_t close = text.find(']', i);
-      std::size_t end = (close == std::string::npos || close > stop) ? stop : close + 1;
-      add(kind_begin - 1, end, kind, name);
-      at = end - 5 > at ? end - 5 : at;
-    } else if (opener == '<' && text.compare(i, 6, "(name=") == 0) {
-      i += 6;
-      std::string name = read_name(text, i);
-      std::size_t stop = line_end(i);
-      std::size_t close = text.find('>', i);
-      std::size_t end = (close == std::string::npos || close > stop) ? stop : close + 1;
-      add(kind_begin - 1, end, kind, name);
-      at = end - 5 > at ? end - 5 : at;
-    }
+    // [IntegerProxy name=i0, ...] or <TensorProxy(name="t0", ...)>
+    const char *tail = opener == '[' ? " name=" : opener == '<' ? "(name=" : nullptr;
+    if (!tail || text.compare(i, 6, tail) != 0)
+      continue;
+    i += 6;
+    std::string name = read_name(text, i);
+    std::size_t stop = line_end(i);
+    std::size_t close = text.find(opener == '[' ? ']' : '>', i);
+    std::size_t end = (close == std::string::npos || close > stop) ? stop : close + 1;
+    add(kind_begin - 1, end, kind, name);
+    at = end - 5 > at ? end - 5 : at;
   }
   for (std::size_t at = text.find(" object at 0x"); at != std::string::npos;
        at = text.find(" object at 0x", at + 1)) {
