@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Installs the build into a scratch prefix, then builds and runs tests/consumer against it.
+set -euo pipefail
+build=$1
+source_dir=$(cd "$(dirname "$0")" && pwd)
+work="$build/consumer-test"
+rm -rf "$work"
+cmake --install "$build" --prefix "$work/prefix" > /dev/null
+cmake -S "$source_dir" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" > /dev/null
+cmake --build "$work/build" > /dev/null
+"$work/build/consumer"
