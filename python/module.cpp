@@ -1,0 +1,81 @@
+// tracelint's Python module: tracelint.check(source) -> Report, as a pytest harness calls it on
+// str(trace) for every trace it produces.
+#include "tracelint/tracelint.hpp"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+using namespace tracelint;
+
+namespace {
+
+Severity severity_of(const std::string &name) {
+  std::optional<Severity> s = parse_severity(name);
+  if (!s)
+    throw py::value_error("fail_on must be 'error', 'warning' or 'info', not '" + name + "'");
+  return *s;
+}
+
+Format format_of(const std::string &name) {
+  std::optional<Format> f = parse_format(name);
+  if (!f)
+    throw py::value_error("format must be one of text, json, sarif, junit, github; not '" + name + "'");
+  return *f;
+}
+
+} // namespace
+
+PYBIND11_MODULE(_tracelint, m) {
+  m.doc() = "Checks Python traces printed by tracing JITs (Lightning Thunder, torch.fx).";
+
+  py::class_<Diagnostic>(m, "Diagnostic")
+      .def_readonly("code", &Diagnostic::code)
+      .def_property_readonly("severity", [](const Diagnostic &d) { return std::string(severity_name(d.severity)); })
+      .def_readonly("message", &Diagnostic::message)
+      .def_property_readonly("line", [](const Diagnostic &d) { return d.span.line; })
+      .def_property_readonly("end_line", [](const Diagnostic &d) { return d.span.end_line; })
+      // Columns are 1-based byte columns here; Report.render("json") also gives code points.
+      .def_property_readonly("column", [](const Diagnostic &d) { return d.span.column; })
+      .def_property_readonly("end_column", [](const Diagnostic &d) { return d.span.end_column; })
+      .def_property_readonly("fix", [](const Diagnostic &d) -> py::object {
+        if (!d.fix)
+          return py::none();
+        return py::str(d.fix->description);
+      })
+      .def("__repr__", [](const Diagnostic &d) {
+        return "<Diagnostic " + d.code + " " + std::to_string(d.span.line) + ":" +
+               std::to_string(d.span.column) + " " + d.message + ">";
+      });
+
+  py::class_<Report>(m, "Report")
+      .def_property_readonly("ok", &Report::ok)
+      .def_property_readonly("diagnostics", [](const Report &r) {
+        return std::vector<Diagnostic>(r.begin(), r.end());
+      })
+      .def("render", [](const Report &r, const std::string &fmt) { return r.render(format_of(fmt)); },
+           py::arg("fmt") = "text")
+      .def("__len__", &Report::size)
+      .def("__bool__", &Report::ok);
+
+  m.def(
+      "check",
+      [](const std::string &source, const std::string &path, std::optional<std::vector<std::string>> select,
+         std::optional<std::vector<std::string>> ignore, std::optional<std::vector<std::string>> context_names,
+         const std::string &fail_on) {
+        Options options;
+        if (select)
+          options.select = *select;
+        if (ignore)
+          options.ignore = *ignore;
+        if (context_names)
+          options.context_names.insert(context_names->begin(), context_names->end());
+        options.fail_on = severity_of(fail_on);
+        py::gil_scoped_release release; // checks are thread-safe
+        return check(source, options, path);
+      },
+      py::arg("source"), py::arg("path") = "<trace>", py::arg("select") = py::none(),
+      py::arg("ignore") = py::none(), py::arg("context_names") = py::none(),
+      py::arg("fail_on") = "error",
+      "Checks one trace; select/ignore take rule codes or prefixes (TL003, TL0).");
+}

@@ -1,0 +1,62 @@
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import tracelint
+
+LEAK = textwrap.dedent("""\
+    def computation(a, i10):
+      t0 = ltorch.getitem(a, (..., slice(None, [IntegerProxy name=i10, value=1], None)))
+      return t0
+    """)
+CLEAN = "import torch\n\ndef computation(a):\n  t0 = torch.exp(a)\n  return t0\n"
+
+
+def test_check_reports_diagnostics_with_positions_and_fixes():
+    report = tracelint.check(LEAK, "t.py")
+    assert not report.ok
+    codes = [d.code for d in report.diagnostics]
+    assert "TL002" in codes
+    leak = next(d for d in report.diagnostics if d.code == "TL002")
+    assert (leak.line, leak.column, leak.severity) == (2, 44, "error")
+    assert leak.fix == "replace the repr with `i10`"
+    assert "t.py:2:44: error[TL002]" in report.render()
+    assert '"code": "TL002"' in report.render("json")
+    with pytest.raises(ValueError):
+        report.render("yaml")
+
+
+def test_clean_trace_and_select():
+    assert tracelint.check(CLEAN).ok
+    only = tracelint.check(LEAK, select=["TL003"])
+    assert [d.code for d in only.diagnostics] == []
+    warn = tracelint.check("def f(a):\n  t0 = nvFusion0(a)\n  return t0\n", fail_on="warning")
+    assert not warn.ok
+    assert tracelint.check("def f(a):\n  t0 = nvFusion0(a)\n  return t0\n",
+                           context_names=["nvFusion0"], fail_on="warning").ok
+
+
+def test_assert_valid_raises_with_the_rendered_text():
+    assert tracelint.assert_valid(CLEAN).ok
+    with pytest.raises(AssertionError) as info:
+        tracelint.assert_valid(LEAK, "leak.py")
+    assert "leak.py:2:44: error[TL002]" in str(info.value)
+
+
+def test_pytest_plugin_checks_each_trace_as_an_item(tmp_path):
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    (traces / "good.py").write_text(CLEAN)
+    (traces / "bad.py").write_text(LEAK)
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(tracelint.__file__)))
+    env = dict(os.environ, PYTHONPATH=package_root)
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "tracelint.pytest_plugin", "--tracelint-traces",
+         str(traces), "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp_path)],
+        capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "1 failed, 1 passed" in result.stdout
+    assert "error[TL002]" in result.stdout
