@@ -399,8 +399,8 @@ int main(int argc, char **argv) {
       "check", "Validate trace files: `tracelint check traces/ --format sarif > out.sarif`");
   check_cmd->add_option("paths", check.paths, "Files, directories (searched for *.py) or - for stdin")
       ->required();
-  check_cmd->add_option("--format", check.format, "text, json, sarif, junit or github")
-      ->check(CLI::IsMember({"text", "json", "sarif", "junit", "github"}))
+  check_cmd->add_option("--format", check.format, "text, json, sarif, junit, github or html")
+      ->check(CLI::IsMember({"text", "json", "sarif", "junit", "github", "html"}))
       ->capture_default_str();
   check_cmd->add_option("--select", check.select, "Only these rule codes or prefixes (TL003, TL0)")
       ->delimiter(',');

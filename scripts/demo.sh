@@ -20,4 +20,8 @@ rc=$?
 [ "$rc" -eq 1 ] || { echo "demo: expected exit 1, got $rc" >&2; exit 2; }
 echo "== The fixes tracelint can apply (--diff writes nothing):"
 "$build/tracelint" check --isolated --diff examples/buggy_trace.py
+echo
+echo "== The same trace written correctly (examples/fixed_trace.py): the collection is flattened,"
+echo "   the shape symbol is unpacked, the slice prints i2, and t0 is deleted after its last use:"
+"$build/tracelint" check --isolated --fail-on info examples/fixed_trace.py || exit 2
 echo "demo: done"

@@ -1,5 +1,7 @@
 #include "tracelint/reports/reports.hpp"
 
+#include "html.hpp"
+
 #include "tracelint/rules/rule.hpp"
 
 #include <fmt/format.h>
@@ -397,6 +399,7 @@ std::optional<Format> parse_format(std::string_view name) {
   if (name == "sarif") return Format::Sarif;
   if (name == "junit") return Format::Junit;
   if (name == "github") return Format::Github;
+  if (name == "html") return Format::Html;
   return std::nullopt;
 }
 
@@ -408,6 +411,7 @@ std::string render(const std::vector<FileReport> &reports, Format format,
   case Format::Sarif: return render_sarif(reports);
   case Format::Junit: return render_junit(reports, options);
   case Format::Github: return render_github(reports);
+  case Format::Html: return render_html(reports);
   }
   return {};
 }

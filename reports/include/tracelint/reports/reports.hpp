@@ -8,7 +8,7 @@
 
 namespace tracelint {
 
-enum class Format { Text, Json, Sarif, Junit, Github };
+enum class Format { Text, Json, Sarif, Junit, Github, Html };
 
 std::optional<Format> parse_format(std::string_view name);
 

@@ -1,0 +1,60 @@
+// --format html: findings highlighted, the dataflow drawn by Graphviz, and the page rendered
+// by headless Chromium.
+#include "support.hpp"
+
+#include "tracelint/reports/reports.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+using namespace tracelint;
+
+namespace {
+std::string buggy_html() {
+  std::string text = test::read_file(std::string(TRACELINT_SOURCE_DIR) + "/examples/buggy_trace.py");
+  return render({check_source("examples/buggy_trace.py", text, Options{})}, Format::Html);
+}
+} // namespace
+
+TEST_CASE("html report: findings listed and marked in the source, dataflow as SVG") {
+  std::string html = buggy_html();
+  CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK(html.find("<li class=\"finding error\" data-code=\"TL002\"><a href=\"#f0-L14\">14:45</a>") !=
+        std::string::npos);
+  CHECK(html.find("<mark class=\"error\" data-code=\"TL002\"") != std::string::npos);
+  CHECK(html.find("<mark class=\"error\" data-code=\"TL005\" title=\"TL005: `t0` is used after `del`\">t0</mark>") !=
+        std::string::npos);
+  CHECK(html.find("fix: replace the repr with `i2`") != std::string::npos);
+  // Graphviz drew the names around the findings (i2 is flagged, t1 consumes it).
+  REQUIRE_MESSAGE(html.find("<svg") != std::string::npos, "dot (Debian graphviz) did not run");
+  CHECK(html.find("<title>i2&#45;&gt;t1</title>") != std::string::npos);
+  CHECK(html.find("# key: &quot;Collection&quot;") != std::string::npos); // source text is escaped
+}
+
+TEST_CASE("html report renders in headless Chromium with the findings in the DOM") {
+  if (std::system("command -v chromium > /dev/null 2>&1") != 0) {
+    FAIL("chromium is not installed (scripts/bootstrap.sh installs Debian's chromium)");
+    return;
+  }
+  test::TempDir dir;
+  std::string page = dir.path + "/report.html";
+  test::write_file(page, buggy_html());
+  std::string flags = "--headless --no-sandbox --disable-gpu --disable-background-networking "
+                      "--disable-component-update --disable-sync --no-first-run --user-data-dir='" +
+                      dir.path + "/profile' --window-size=1280,1000 ";
+  std::string shot = dir.path + "/shot.png";
+  std::string command = "timeout 60 chromium " + flags + "--screenshot='" + shot + "' 'file://" + page +
+                        "' > /dev/null 2>&1";
+  CHECK(std::system(command.c_str()) == 0);
+  REQUIRE(std::filesystem::exists(shot));
+  CHECK(std::filesystem::file_size(shot) > 20000);
+  std::string png = test::read_file(shot);
+  CHECK(png.compare(1, 3, "PNG") == 0);
+  std::string dom = dir.path + "/dom.html";
+  command = "timeout 60 chromium " + flags + "--dump-dom 'file://" + page + "' > '" + dom + "' 2>/dev/null";
+  CHECK(std::system(command.c_str()) == 0);
+  std::string text = test::read_file(dom);
+  CHECK(text.find("class=\"finding error\" data-code=\"TL006\"") != std::string::npos);
+  CHECK(text.find("<svg") != std::string::npos);
+}
