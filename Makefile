@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all bootstrap configure build demo test test-sanitize docs format clean
+.PHONY: all bootstrap configure build demo test test-sanitize fuzz fuzz-smoke docs format clean
 
 all: build
 
@@ -21,8 +21,17 @@ build: configure
 demo: build
 	@scripts/demo.sh $(BUILD_DIR)
 
-test: build
+test: build fuzz-smoke
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# libFuzzer (clang, ASan, UBSan): fuzz-smoke runs each target briefly (part of make test),
+# fuzz runs them longer: make fuzz FUZZ_SECONDS=600.
+FUZZ_SECONDS ?= 300
+fuzz-smoke: bootstrap
+	@scripts/fuzz.sh build-fuzz 15
+
+fuzz: bootstrap
+	@scripts/fuzz.sh build-fuzz $(FUZZ_SECONDS)
 
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 test-sanitize: bootstrap

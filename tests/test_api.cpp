@@ -6,6 +6,9 @@
 
 #include <algorithm>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 using namespace tracelint;
@@ -58,4 +61,16 @@ TEST_CASE("a large trace gets the same diagnostics whether its chunks run on one
   CHECK(a.diagnostics[0].code == "TL002");
   CHECK(a.diagnostics[0].span.line == 4 + 2 * 15001);
   CHECK(a.diagnostics[1].code == "TL003");
+}
+
+TEST_CASE("fuzzer-found inputs stay fixed (tests/regressions)") {
+  // Each file once crashed or tripped a sanitizer; see docs/fuzzing.md.
+  for (const auto &entry : std::filesystem::directory_iterator(std::string(TRACELINT_SOURCE_DIR) + "/tests/regressions")) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    FileReport r = check_source(entry.path().filename().string(), text, Options{});
+    for (const Diagnostic &d : r.diagnostics)
+      CHECK(d.span.end <= text.size());
+    CHECK(!render({r}, Format::Sarif).empty());
+  }
 }

@@ -94,6 +94,10 @@ TEST_CASE("type strings of annotations") {
   CHECK(print_type_string(*leaked) == "cuda:0 f32[i0, 16]");
   Result<ProxyType> bad = parse_type_string("cpu f32[2, 3 4]");
   CHECK_FALSE(bad.ok());
+  // Found by fuzz_type_string: a dim too large for int64 used to throw out of the parser.
+  Result<ProxyType> huge = parse_type_string("cuda:0 f32[1, 77777777777777777777777777777]");
+  REQUIRE_FALSE(huge.ok());
+  CHECK(huge.error().message.find("does not fit") != std::string::npos);
 }
 
 TEST_CASE("parse errors are structured, with line and column") {

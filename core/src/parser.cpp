@@ -163,6 +163,8 @@ std::optional<std::string> View::string_literal(TSNode n) const {
     return unmodelled(n, "expected a string literal");
   std::string raw = text(n);
   std::size_t quote = raw.find_first_of("'\"");
+  if (quote == std::string::npos || raw.size() < quote + 2)
+    return unmodelled(n, "a malformed string literal");
   std::string prefix = raw.substr(0, quote);
   for (char c : prefix)
     if (c == 'f' || c == 'F' || c == 'b' || c == 'B')
@@ -170,6 +172,8 @@ std::optional<std::string> View::string_literal(TSNode n) const {
                                " is not a trace value");
   bool is_raw = prefix.find_first_of("rR") != std::string::npos;
   std::size_t qlen = raw.compare(quote, 3, std::string(3, raw[quote])) == 0 ? 3 : 1;
+  if (raw.size() < quote + 2 * qlen || raw.back() != raw[quote])
+    return unmodelled(n, "a malformed string literal");
   std::string body = raw.substr(quote + qlen, raw.size() - quote - 2 * qlen);
   if (is_raw)
     return body;
@@ -191,7 +195,8 @@ std::optional<std::string> View::string_literal(TSNode n) const {
     case '"': out += '"'; break;
     case '\n': break;
     case 'x':
-      if (i + 2 < body.size() + 1 && i + 2 <= body.size() - 1 + 1) {
+      if (i + 2 < body.size() && std::isxdigit(static_cast<unsigned char>(body[i + 1])) &&
+          std::isxdigit(static_cast<unsigned char>(body[i + 2]))) {
         out += static_cast<char>(std::stoi(body.substr(i + 1, 2), nullptr, 16));
         i += 2;
         break;
@@ -807,7 +812,7 @@ public:
   FileBuilder(const ParsedFile &file, ParsedFile &out, const std::string &parsed,
               uint32_t prefix_len, uint32_t skipped, uint32_t hole_at = UINT32_MAX,
               uint32_t hole_len = 0)
-      : file_(file), out_(out), parsed_(parsed), prefix_len_(prefix_len),
+      : file_(file), out_(out), parsed_(parsed),
         view_(parsed, file.source, out, [=](uint32_t o) {
           uint32_t f = o < prefix_len ? skipped : o - prefix_len + skipped;
           return o >= hole_at ? f + hole_len : f;
@@ -1108,7 +1113,10 @@ private:
       }
       while (!open.empty() && open.back().first >= c.column)
         open.pop_back();
-      blank_gap(c.row);
+      // Blank lines inside a block of subsymbol comments are not modelled; inserting them into
+      // the body would also move the statements `open` points at.
+      if (open.empty())
+        blank_gap(c.row);
       last_row = c.row;
       if (!open.empty()) {
         std::optional<Statement> sub = batch_->take(c.batch_index);
@@ -1186,7 +1194,6 @@ private:
   const ParsedFile &file_;
   ParsedFile &out_;
   const std::string &parsed_;
-  uint32_t prefix_len_;
   View view_;
   std::vector<CommentInfo> comments_;
   std::set<uint32_t> consumed_;

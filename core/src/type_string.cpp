@@ -1,6 +1,8 @@
 #include "tracelint/core/type_string.hpp"
 
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <regex>
 
 namespace tracelint {
@@ -112,7 +114,11 @@ Result<ProxyType> parse_type_string(const std::string &text) {
     dim.length = static_cast<uint32_t>(dim_text.size());
     std::smatch m;
     if (is_integer(dim_text)) {
-      dim.size = std::stoll(dim_text);
+      errno = 0;
+      dim.size = std::strtoll(dim_text.c_str(), nullptr, 10);
+      if (errno == ERANGE)
+        return type_error("the dimension " + dim_text.substr(0, 20) + "... does not fit in 64 bits",
+                          offset);
     } else if (is_identifier(dim_text)) {
       dim.symbolic = true;
       dim.symbol = dim_text;
