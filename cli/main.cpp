@@ -1,4 +1,5 @@
 // tracelint: checks Python traces printed by tracing JITs before anyone runs them.
+#include "tracelint/analyzer/analyzer.hpp"
 #include "tracelint/core/parser.hpp"
 #include "tracelint/core/printer.hpp"
 #include "tracelint/reports/reports.hpp"
@@ -387,6 +388,13 @@ int run_print(const std::string &path) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // analyze follows clang-tidy's conventions (-p, --), so LLVM's option parser takes it.
+  if (argc > 1 && std::string_view(argv[1]) == "analyze") {
+    std::vector<const char *> args = {"tracelint analyze"};
+    for (int i = 2; i < argc; ++i)
+      args.push_back(argv[i]);
+    return tracelint::analyze_main(static_cast<int>(args.size()), args.data());
+  }
   CLI::App app{"tracelint: finds what breaks in printed PyTorch traces (Lightning Thunder, "
                "torch.fx, nvFuser repros) before anyone runs them.\n\n"
                "Exit codes: 0 clean, 1 findings (at or above --fail-on), 2 usage or I/O error.",
@@ -432,6 +440,9 @@ int main(int argc, char **argv) {
   std::string code;
   CLI::App *explain_cmd = app.add_subcommand("explain", "Show a rule's documentation: `tracelint explain TL003`");
   explain_cmd->add_option("code", code, "A rule code (TL003) or name (undefined-name)")->required();
+
+  app.add_subcommand("analyze", "Check C++ code that prints Python (Clang): "
+                                "`tracelint analyze -p build src/printer.cpp`; see `tracelint analyze --help`");
 
   std::string print_path;
   CLI::App *print_cmd = app.add_subcommand(

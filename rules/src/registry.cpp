@@ -3,12 +3,13 @@
 namespace tracelint {
 
 extern const Rule kTL001, kTL002, kTL003, kTL004, kTL005, kTL006, kTL007, kTL008, kTL009,
-    kTL010, kTL011, kTL012, kTL013, kTL014, kTL015, kTL016;
+    kTL010, kTL011, kTL012, kTL013, kTL014, kTL015, kTL016, kTLA001, kTLA002, kTLA003;
 
 const std::vector<const Rule *> &all_rules() {
   static const std::vector<const Rule *> rules = {
       &kTL001, &kTL002, &kTL003, &kTL004, &kTL005, &kTL006, &kTL007, &kTL008,
-      &kTL009, &kTL010, &kTL011, &kTL012, &kTL013, &kTL014, &kTL015, &kTL016};
+      &kTL009, &kTL010, &kTL011, &kTL012, &kTL013, &kTL014, &kTL015, &kTL016,
+      &kTLA001, &kTLA002, &kTLA003};
   return rules;
 }
 
@@ -50,8 +51,10 @@ std::string rules_markdown() {
     out += "\n## " + std::string(r->code) + " " + std::string(r->name) + "\n\n";
     out += "Severity: " + std::string(severity_name(r->severity)) + ". " +
            std::string(r->summary) + "\n\n" + std::string(r->explanation) + "\n\n";
-    out += "Bad:\n\n```python\n" + std::string(r->bad_example) + "```\n\n";
-    out += "Good:\n\n```python\n" + std::string(r->good_example) + "```\n";
+    out += "Bad:\n\n```" + std::string(r->check ? "python" : "cpp") + "\n" +
+           std::string(r->bad_example) + "```\n\n";
+    out += "Good:\n\n```" + std::string(r->check ? "python" : "cpp") + "\n" +
+           std::string(r->good_example) + "```\n";
   }
   return out;
 }

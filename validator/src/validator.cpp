@@ -61,7 +61,7 @@ FileReport check_source(std::string path, std::string text, const Options &optio
   CheckContext ctx{parsed, analysis};
   FileReport report;
   for (const Rule *rule : all_rules()) {
-    if (!options.enabled(rule->code))
+    if (!rule->check || !options.enabled(rule->code))
       continue;
     rule->check(ctx, report.diagnostics);
   }

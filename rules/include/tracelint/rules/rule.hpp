@@ -23,6 +23,8 @@ struct Rule {
   std::string_view explanation;
   std::string_view bad_example;
   std::string_view good_example;
+  // Trace rules check a parsed trace; analyzer rules (TLA*) have no check here: their checks
+  // need Clang and live in analyzer/.
   void (*check)(const CheckContext &, std::vector<Diagnostic> &);
 
   Diagnostic diagnostic(Span span, std::string message) const {

@@ -1,0 +1,439 @@
+// Clang LibTooling checks over C++ code that prints Python (trace printers, repro writers).
+#include "tracelint/analyzer/analyzer.hpp"
+
+#include "tracelint/reports/reports.hpp"
+#include "tracelint/rules/rule.hpp"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/ASTMatchers/ASTMatchFinder.h>
+#include <clang/ASTMatchers/ASTMatchers.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendActions.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Tooling/CommonOptionsParser.h>
+#include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/Regex.h>
+
+#include <tree_sitter/api.h>
+
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+
+extern "C" const TSLanguage *tree_sitter_python();
+
+namespace tracelint {
+
+namespace {
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+struct Settings {
+  llvm::Regex codegen;
+  llvm::Regex repr;
+};
+
+bool is_codegen(const FunctionDecl *f, const Settings &s) {
+  if (!f)
+    return false;
+  for (const auto *attr : f->specific_attrs<AnnotateAttr>())
+    if (attr->getAnnotation() == "tracelint::codegen")
+      return true;
+  return f->getIdentifier() && s.codegen.match(f->getName());
+}
+
+bool is_repr_function(const FunctionDecl *f, const Settings &s) {
+  if (!f)
+    return false;
+  for (const auto *attr : f->specific_attrs<AnnotateAttr>())
+    if (attr->getAnnotation() == "tracelint::repr")
+      return true;
+  return f->getIdentifier() && s.repr.match(f->getName());
+}
+
+// One operand of an output chain: a literal's text, or a value (a placeholder in skeletons).
+struct Piece {
+  const Expr *expr = nullptr;
+  std::optional<std::string> literal;
+};
+
+const Expr *strip(const Expr *e) {
+  while (true) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto *c = dyn_cast<CXXConstructExpr>(e); c && c->getNumArgs() == 1)
+      e = c->getArg(0);
+    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(e))
+      e = b->getSubExpr();
+    else if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e))
+      e = m->getSubExpr();
+    else if (const auto *f = dyn_cast<CXXFunctionalCastExpr>(e))
+      e = f->getSubExpr();
+    else
+      return e;
+  }
+}
+
+std::optional<std::string> literal_text(const Expr *e) {
+  e = strip(e);
+  if (const auto *s = dyn_cast<StringLiteral>(e))
+    return s->getString().str();
+  if (const auto *c = dyn_cast<CharacterLiteral>(e))
+    return std::string(1, static_cast<char>(c->getValue()));
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e))
+    if (ref->getDecl()->getName() == "endl")
+      return std::string("\n");
+  return std::nullopt;
+}
+
+bool is_stream_op(const Expr *e, const char *op) {
+  const auto *call = dyn_cast<CXXOperatorCallExpr>(strip(e));
+  return call && call->getNumArgs() == 2 &&
+         getOperatorSpelling(call->getOperator()) == llvm::StringRef(op);
+}
+
+// The operands of `os << a << b << c` or `a + b + c`, left to right.
+void flatten(const Expr *e, const char *op, std::vector<Piece> &out) {
+  const Expr *s = strip(e);
+  if (const auto *call = dyn_cast<CXXOperatorCallExpr>(s);
+      call && call->getNumArgs() == 2 && getOperatorSpelling(call->getOperator()) == llvm::StringRef(op)) {
+    flatten(call->getArg(0), op, out);
+    flatten(call->getArg(1), op, out);
+    return;
+  }
+  out.push_back({s, literal_text(s)});
+}
+
+struct Finding {
+  std::string code;
+  SourceLocation begin, end;
+  std::string message;
+};
+
+class Checks : public MatchFinder::MatchCallback {
+public:
+  Checks(const Settings &settings, std::vector<Finding> &findings)
+      : settings_(settings), findings_(findings) {}
+
+  void run(const MatchFinder::MatchResult &result) override {
+    const auto *chain = result.Nodes.getNodeAs<CXXOperatorCallExpr>("chain");
+    const auto *fn = result.Nodes.getNodeAs<FunctionDecl>("fn");
+    if (!chain || !fn || !is_codegen(fn, settings_))
+      return;
+    SourceManager &sm = *result.SourceManager;
+    if (!sm.isWrittenInMainFile(sm.getSpellingLoc(chain->getBeginLoc())))
+      return;
+    std::string op = getOperatorSpelling(chain->getOperator());
+    const char *chain_op = op == "<<" ? "<<" : "+";
+    // Only the outermost operator of a chain.
+    for (const auto &parent : result.Context->getParents(*chain))
+      if (const auto *p = parent.get<CXXOperatorCallExpr>(); p && is_stream_op(p, chain_op))
+        return;
+    std::vector<Piece> pieces;
+    if (op == "+=") {
+      pieces.push_back({chain->getArg(0), std::nullopt}); // the string being built
+      flatten(chain->getArg(1), "+", pieces);
+      pieces.erase(pieces.begin());
+    } else {
+      flatten(chain, chain_op, pieces);
+      if (op == "<<" && !pieces.empty())
+        pieces.erase(pieces.begin()); // the stream
+    }
+    bool boolalpha = function_mentions(fn, sm, "boolalpha");
+    bool precise = function_mentions(fn, sm, "setprecision") || function_mentions(fn, sm, "max_digits10") ||
+                   function_mentions(fn, sm, "to_chars");
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      const Piece &p = pieces[i];
+      if (p.literal)
+        continue;
+      check_repr(p.expr, chain, result);
+      QualType t = p.expr->getType().getCanonicalType().getUnqualifiedType().getNonReferenceType();
+      if (op == "<<" && t->isBooleanType() && !boolalpha)
+        add("TLA003", p.expr, sm, "a bool streamed without std::boolalpha prints 0 or 1, not False or True");
+      if (op == "<<" && t->isRealFloatingType() && !precise)
+        add("TLA003", p.expr, sm,
+            "a floating-point value streamed with the default precision (6 digits) does not round-trip; "
+            "use std::setprecision(std::numeric_limits<double>::max_digits10) or std::to_chars");
+      // A named string (not the result of a call, which is usually printed code already).
+      bool named = isa<DeclRefExpr>(p.expr) || isa<MemberExpr>(p.expr);
+      if (named && is_std_string(t) && i > 0 && pieces[i - 1].literal && !pieces[i - 1].literal->empty() &&
+          pieces[i - 1].literal->back() == '=' &&
+          !(i + 1 < pieces.size() && pieces[i + 1].literal && !pieces[i + 1].literal->empty() &&
+            (pieces[i + 1].literal->front() == '\'' || pieces[i + 1].literal->front() == '"')))
+        add("TLA003", p.expr, sm,
+            "a std::string streamed unquoted after '" + *pieces[i - 1].literal +
+                "' prints a bare word where Python expects a string literal; quote it (repr)");
+    }
+    check_template(pieces, chain, sm);
+  }
+
+private:
+  static bool is_std_string(QualType t) {
+    const auto *record = t->getAsCXXRecordDecl();
+    if (!record)
+      return false;
+    std::string name = record->getQualifiedNameAsString();
+    return name == "std::basic_string" || name == "std::__cxx11::basic_string";
+  }
+
+  // The code of a function with its comments (and so prose about std::boolalpha) removed.
+  static std::string without_comments(llvm::StringRef text) {
+    std::string out;
+    char quote = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      char c = text[i];
+      if (quote) {
+        out += c;
+        if (c == '\\' && i + 1 < text.size())
+          out += text[++i];
+        else if (c == quote)
+          quote = 0;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+        out += c;
+      } else if (text.substr(i).startswith("//")) {
+        i = std::min(text.size(), text.find('\n', i)) - 1;
+      } else if (text.substr(i).startswith("/*")) {
+        std::size_t close = text.find("*/", i + 2);
+        i = close == llvm::StringRef::npos ? text.size() : close + 1;
+      } else {
+        out += c;
+      }
+    }
+    return out;
+  }
+
+  bool function_mentions(const FunctionDecl *fn, SourceManager &sm, llvm::StringRef word) {
+    auto key = std::make_pair(fn, word.str());
+    if (auto it = mentions_.find(key); it != mentions_.end())
+      return it->second;
+    CharSourceRange range = CharSourceRange::getTokenRange(fn->getSourceRange());
+    bool invalid = false;
+    llvm::StringRef text = Lexer::getSourceText(range, sm, LangOptions(), &invalid);
+    bool found = !invalid && without_comments(text).find(word.str()) != std::string::npos;
+    mentions_[key] = found;
+    return found;
+  }
+
+  void check_repr(const Expr *e, const Expr *chain, const MatchFinder::MatchResult &result) {
+    const Expr *s = strip(e);
+    if (const auto *call = dyn_cast<CallExpr>(s)) {
+      if (is_repr_function(call->getDirectCallee(), settings_))
+        add("TLA001", s, *result.SourceManager,
+            "`" + call->getDirectCallee()->getNameAsString() +
+                "(...)` is a debug repr, streamed into generated Python; print the value's Python "
+                "spelling (a proxy's name) instead");
+      return;
+    }
+    // A value of a type whose printing is marked as a debug repr.
+    (void)chain;
+    if (const auto *record = s->getType()->getAsCXXRecordDecl()) {
+      for (const auto *attr : record->specific_attrs<AnnotateAttr>())
+        if (attr->getAnnotation() == "tracelint::repr")
+          add("TLA001", s, *result.SourceManager,
+              "`" + record->getNameAsString() +
+                  "` prints its debug repr, streamed into generated Python; print its name instead");
+    }
+  }
+
+  // The literals of the chain with each value as a placeholder name must parse as Python.
+  void check_template(const std::vector<Piece> &pieces, const Expr *chain, SourceManager &sm) {
+    if (pieces.size() < 2 || !pieces.front().literal || !pieces.back().literal ||
+        pieces.back().literal->empty() || pieces.back().literal->back() != '\n')
+      return; // not one or more whole lines
+    std::string skeleton;
+    for (const Piece &p : pieces)
+      skeleton += p.literal ? *p.literal : "x";
+    // Indentation of the emitted line, and lines that open a block or wait for a def.
+    std::string text;
+    std::istringstream lines(skeleton);
+    std::string line;
+    std::size_t indent = skeleton.find_first_not_of(' ');
+    while (std::getline(lines, line)) {
+      text += line.substr(std::min(indent, line.find_first_not_of(' ') == std::string::npos ? line.size() : line.find_first_not_of(' '))) + "\n";
+    }
+    std::string trimmed = text.substr(0, text.find_last_not_of(" \n") + 1);
+    if (!trimmed.empty() && trimmed.back() == ':')
+      text += "  pass\n";
+    if (!trimmed.empty() && trimmed.front() == '@')
+      text += "def f():\n  pass\n";
+    if (valid_python(text))
+      return;
+    std::string shown = skeleton;
+    while (!shown.empty() && shown.back() == '\n')
+      shown.pop_back();
+    add("TLA002", chain, sm,
+        "this printer's template is not valid Python: `" + shown +
+            "` (each streamed value shown as `x`)");
+  }
+
+  static bool valid_python(const std::string &text) {
+    TSParser *parser = ts_parser_new();
+    ts_parser_set_language(parser, tree_sitter_python());
+    TSTree *tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
+    bool ok = tree && !ts_node_has_error(ts_tree_root_node(tree));
+    ts_tree_delete(tree);
+    ts_parser_delete(parser);
+    return ok;
+  }
+
+  void add(const std::string &code, const Expr *e, SourceManager &sm, std::string message) {
+    SourceLocation b = sm.getSpellingLoc(e->getBeginLoc());
+    SourceLocation end = sm.getSpellingLoc(e->getEndLoc());
+    end = Lexer::getLocForEndOfToken(end, 0, sm, LangOptions());
+    for (const Finding &f : findings_)
+      if (f.code == code && f.begin == b && f.message == message)
+        return;
+    findings_.push_back({code, b, end, std::move(message)});
+  }
+
+  const Settings &settings_;
+  std::vector<Finding> &findings_;
+  std::map<std::pair<const FunctionDecl *, std::string>, bool> mentions_;
+};
+
+class Action : public ASTFrontendAction {
+public:
+  Action(const Settings &settings, std::map<std::string, FileReport> &reports)
+      : settings_(settings), reports_(reports) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
+    finder_ = std::make_unique<MatchFinder>();
+    checks_ = std::make_unique<Checks>(settings_, findings_);
+    auto in_function = hasAncestor(functionDecl().bind("fn"));
+    finder_->addMatcher(
+        traverse(TK_IgnoreUnlessSpelledInSource,
+                 cxxOperatorCallExpr(hasAnyOverloadedOperatorName("<<", "+", "+="), in_function)
+                     .bind("chain")),
+        checks_.get());
+    return finder_->newASTConsumer();
+  }
+
+  void EndSourceFileAction() override {
+    SourceManager &sm = getCompilerInstance().getSourceManager();
+    const FileEntry *file = sm.getFileEntryForID(sm.getMainFileID());
+    std::string path = file ? file->getName().str() : getCurrentFile().str();
+    std::string text = sm.getBufferData(sm.getMainFileID()).str();
+    FileReport &report = reports_[path];
+    report.source = SourceText(path, text);
+    for (const Finding &f : findings_) {
+      const Rule *rule = find_rule(f.code);
+      Diagnostic d;
+      d.code = f.code;
+      d.severity = rule ? rule->severity : Severity::Error;
+      uint32_t begin = sm.getFileOffset(f.begin);
+      uint32_t end = sm.getFileOffset(f.end);
+      d.span = report.source.span(begin, std::max(begin, end));
+      d.message = f.message;
+      report.diagnostics.push_back(std::move(d));
+    }
+    std::sort(report.diagnostics.begin(), report.diagnostics.end(), [](const Diagnostic &a, const Diagnostic &b) {
+      return std::tie(a.span.begin, a.code) < std::tie(b.span.begin, b.code);
+    });
+    findings_.clear();
+  }
+
+private:
+  const Settings &settings_;
+  std::map<std::string, FileReport> &reports_;
+  std::vector<Finding> findings_;
+  std::unique_ptr<MatchFinder> finder_;
+  std::unique_ptr<Checks> checks_;
+};
+
+class Factory : public clang::tooling::FrontendActionFactory {
+public:
+  Factory(const Settings &settings, std::map<std::string, FileReport> &reports)
+      : settings_(settings), reports_(reports) {}
+  std::unique_ptr<FrontendAction> create() override { return std::make_unique<Action>(settings_, reports_); }
+
+private:
+  const Settings &settings_;
+  std::map<std::string, FileReport> &reports_;
+};
+
+llvm::cl::OptionCategory category("tracelint analyze options");
+llvm::cl::opt<std::string> format_option("format", llvm::cl::desc("text, json, sarif, junit, github or html"),
+                                         llvm::cl::init("text"), llvm::cl::cat(category));
+llvm::cl::opt<std::string> codegen_option(
+    "codegen-pattern",
+    llvm::cl::desc("Regex on function names that emit Python (also [[clang::annotate(\"tracelint::codegen\")]])"),
+    llvm::cl::init("^(print|emit|codegen)"), llvm::cl::cat(category));
+llvm::cl::opt<std::string> repr_option(
+    "repr-pattern",
+    llvm::cl::desc("Regex on function names that return debug reprs (also [[clang::annotate(\"tracelint::repr\")]])"),
+    llvm::cl::init("^(repr|debug_?[Ss]tring|to_debug_string|__repr__)$"), llvm::cl::cat(category));
+
+} // namespace
+
+int analyze_main(int argc, const char **argv) {
+  llvm::cl::extrahelp common(clang::tooling::CommonOptionsParser::HelpMessage);
+  llvm::cl::extrahelp more(
+      "\nChecks C++ code that prints Python (TLA001 repr-in-codegen, TLA002 invalid-python-template,\n"
+      "TLA003 lossy-literal) in functions marked [[clang::annotate(\"tracelint::codegen\")]] or\n"
+      "matching --codegen-pattern. Like clang-tidy: -p BUILD_DIR for compile_commands.json, or\n"
+      "`-- FLAGS` after the files. Exit codes: 0 clean, 1 findings, 2 usage, I/O or compile error.\n");
+  // clang's option parser falls back to "no flags" when -p finds no database; we refuse.
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    std::optional<std::string> dir;
+    if ((arg == "-p" || arg == "--p") && i + 1 < argc)
+      dir = argv[i + 1];
+    else if (arg.startswith("-p="))
+      dir = arg.drop_front(3).str();
+    if (arg == "--")
+      break;
+    if (!dir)
+      continue;
+    std::string why;
+    if (!clang::tooling::CompilationDatabase::autoDetectFromDirectory(*dir, why)) {
+      llvm::errs() << "tracelint analyze: no compilation database (compile_commands.json) in " << *dir
+                   << " or above: " << why << "\n(build with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or pass "
+                   << "flags after --)\n";
+      return 2;
+    }
+  }
+  auto parser = clang::tooling::CommonOptionsParser::create(argc, argv, category, llvm::cl::OneOrMore);
+  if (!parser) {
+    llvm::errs() << "tracelint analyze: " << llvm::toString(parser.takeError()) << "\n";
+    return 2;
+  }
+  std::optional<Format> format = parse_format(format_option);
+  if (!format) {
+    llvm::errs() << "tracelint analyze: --format must be text, json, sarif, junit, github or html\n";
+    return 2;
+  }
+  Settings settings{llvm::Regex(codegen_option), llvm::Regex(repr_option)};
+  std::string error;
+  if (!settings.codegen.isValid(error) || !settings.repr.isValid(error)) {
+    llvm::errs() << "tracelint analyze: bad pattern: " << error << "\n";
+    return 2;
+  }
+  clang::tooling::ClangTool tool(parser->getCompilations(), parser->getSourcePathList());
+  std::map<std::string, FileReport> by_file;
+  Factory factory(settings, by_file);
+  int rc = tool.run(&factory);
+  std::vector<FileReport> reports;
+  for (auto &[path, report] : by_file)
+    reports.push_back(std::move(report));
+  std::cout << render(reports, *format);
+  if (rc != 0) {
+    llvm::errs() << "tracelint analyze: some files could not be compiled (see the errors above)\n";
+    return 2;
+  }
+  for (const FileReport &r : reports)
+    if (r.has_at_least(Severity::Error))
+      return 1;
+  return 0;
+}
+
+} // namespace tracelint

@@ -1,0 +1,97 @@
+// tracelint analyze: C++ printer fixtures with inline expectations (clang-tidy's
+// CHECK-MESSAGES idea, in the form `// expect: TLA001@27: message part` about the line above),
+// our own printers analysed clean, and clear errors for bad input.
+#include "support.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace {
+struct Expectation {
+  std::string code;
+  unsigned line, column;
+  std::string message;
+};
+
+std::vector<Expectation> expectations(const std::string &text) {
+  static const std::regex expect(R"(^\s*// expect: (TLA\d{3})@(\d+): (.*)$)");
+  std::vector<Expectation> out;
+  std::istringstream in(text);
+  std::string line;
+  unsigned number = 0, subject = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    std::smatch m;
+    if (std::regex_match(line, m, expect))
+      out.push_back({m[1], subject, static_cast<unsigned>(std::stoul(m[2])), m[3]});
+    else
+      subject = number;
+  }
+  return out;
+}
+} // namespace
+
+TEST_CASE("analyzer fixtures: exactly the expected diagnostics") {
+  std::string dir = std::string(TRACELINT_SOURCE_DIR) + "/analyzer/fixtures";
+  std::vector<std::string> files;
+  for (const auto &e : std::filesystem::directory_iterator(dir))
+    if (e.path().extension() == ".cpp")
+      files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= 3);
+  for (const std::string &path : files) {
+    auto expected = expectations(test::read_file(path));
+    REQUIRE(!expected.empty());
+    auto run = test::tracelint("analyze --format json '" + path + "' -- -std=c++17");
+    CHECK_MESSAGE(run.exit_code == 1, path << "\n" << run.err);
+    auto doc = nlohmann::json::parse(run.out);
+    std::set<std::size_t> matched;
+    for (const auto &d : doc["files"][0]["diagnostics"]) {
+      bool ok = false;
+      for (std::size_t i = 0; i < expected.size() && !ok; ++i) {
+        const Expectation &e = expected[i];
+        if (!matched.count(i) && d["code"] == e.code && d["span"]["start"]["line"] == e.line &&
+            d["span"]["start"]["column"] == e.column &&
+            d["message"].get<std::string>().find(e.message) != std::string::npos) {
+          matched.insert(i);
+          ok = true;
+        }
+      }
+      CHECK_MESSAGE(ok, path << ": unexpected " << d.dump());
+    }
+    for (std::size_t i = 0; i < expected.size(); ++i)
+      CHECK_MESSAGE(matched.count(i), path << ":" << expected[i].line << ": missing " << expected[i].code
+                                           << " '" << expected[i].message << "'");
+  }
+}
+
+TEST_CASE("analyzer: tracelint's own printers have no findings") {
+  std::string build = std::filesystem::path(TRACELINT_BINARY).parent_path().string();
+  std::string src = TRACELINT_SOURCE_DIR;
+  auto run = test::tracelint("analyze -p '" + build + "' '" + src + "/core/src/printer.cpp' '" + src +
+                             "/core/src/value.cpp' '" + src + "/core/src/type_string.cpp' '" + src +
+                             "/examples/seed_trace.cpp'");
+  CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
+  CHECK(run.out.find("All checks passed (4 files).") != std::string::npos);
+}
+
+TEST_CASE("analyzer: a missing compile database or broken C++ is exit 2 with a clear error") {
+  test::TempDir dir;
+  test::write_file(dir.path + "/x.cpp", "void print_x() {}\n");
+  auto no_db = test::tracelint("analyze -p '" + dir.path + "/nope' '" + dir.path + "/x.cpp'");
+  CHECK(no_db.exit_code == 2);
+  CHECK(no_db.err.find("compilation database") != std::string::npos);
+  test::write_file(dir.path + "/broken.cpp", "void print_x( {\n");
+  auto broken = test::tracelint("analyze '" + dir.path + "/broken.cpp' -- -std=c++17");
+  CHECK(broken.exit_code == 2);
+  CHECK(broken.err.find("could not be compiled") != std::string::npos);
+  auto help = test::tracelint("analyze --help");
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.find("--codegen-pattern") != std::string::npos);
+}
