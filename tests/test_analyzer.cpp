@@ -95,3 +95,21 @@ TEST_CASE("analyzer: a missing compile database or broken C++ is exit 2 with a c
   CHECK(help.exit_code == 0);
   CHECK(help.out.find("--codegen-pattern") != std::string::npos);
 }
+
+TEST_CASE("analyzer: [tool.tracelint.analyzer] codegen-pattern, overridden by the flag") {
+  test::TempDir dir;
+  test::write_file(dir.path + "/pyproject.toml", "[tool.tracelint.analyzer]\ncodegen-pattern = \"^render_\"\n");
+  test::write_file(dir.path + "/p.cpp", "#include <ostream>\n"
+                                        "void render_flag(std::ostream &os, bool b) { os << \"  f(\" << b << \")\\n\"; }\n"
+                                        "void print_flag(std::ostream &os, bool b) { os << \"  f(\" << b << \")\\n\"; }\n");
+  auto configured = test::tracelint("analyze --format json '" + dir.path + "/p.cpp' -- -std=c++17");
+  CHECK(configured.exit_code == 1);
+  auto doc = nlohmann::json::parse(configured.out);
+  REQUIRE(doc["files"][0]["diagnostics"].size() == 1);
+  CHECK(doc["files"][0]["diagnostics"][0]["span"]["start"]["line"] == 2); // render_flag only
+  auto flag = test::tracelint("analyze --codegen-pattern '^print_' --format json '" + dir.path +
+                              "/p.cpp' -- -std=c++17");
+  auto doc2 = nlohmann::json::parse(flag.out);
+  REQUIRE(doc2["files"][0]["diagnostics"].size() == 1);
+  CHECK(doc2["files"][0]["diagnostics"][0]["span"]["start"]["line"] == 3);
+}

@@ -3,6 +3,7 @@
 
 #include "tracelint/reports/reports.hpp"
 #include "tracelint/rules/rule.hpp"
+#include "tracelint/validator/validator.hpp"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
@@ -22,7 +23,10 @@
 
 #include <tree_sitter/api.h>
 
+#include <filesystem>
 #include <fstream>
+#include <toml++/toml.h>
+#include <tuple>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -412,7 +416,35 @@ int analyze_main(int argc, const char **argv) {
     llvm::errs() << "tracelint analyze: --format must be text, json, sarif, junit, github or html\n";
     return 2;
   }
-  Settings settings{llvm::Regex(codegen_option), llvm::Regex(repr_option)};
+  // [tool.tracelint.analyzer] in the nearest pyproject.toml (from the first file's folder up)
+  // gives the patterns; flags given on the command line win.
+  std::string codegen = codegen_option, repr_names = repr_option;
+  const auto &sources = parser->getSourcePathList();
+  if (!sources.empty()) {
+    std::string dir = std::filesystem::path(sources.front()).parent_path().string();
+    if (std::optional<std::string> config = find_config(dir.empty() ? "." : dir)) {
+      try {
+        toml::table table = toml::parse_file(*config);
+        const toml::node_view<toml::node> section = table["tool"]["tracelint"]["analyzer"];
+        for (auto [key, target, option] :
+             {std::tuple<const char *, std::string *, llvm::cl::opt<std::string> *>{"codegen-pattern", &codegen, &codegen_option},
+              {"repr-pattern", &repr_names, &repr_option}}) {
+          if (option->getNumOccurrences() > 0 || !section[key])
+            continue;
+          if (!section[key].is_string()) {
+            llvm::errs() << *config << ": [tool.tracelint.analyzer] " << key << " must be a string\n";
+            return 2;
+          }
+          *target = *section[key].value<std::string>();
+        }
+      } catch (const toml::parse_error &e) {
+        llvm::errs() << *config << ":" << e.source().begin.line << ":" << e.source().begin.column << ": "
+                     << std::string(e.description()) << "\n";
+        return 2;
+      }
+    }
+  }
+  Settings settings{llvm::Regex(codegen), llvm::Regex(repr_names)};
   std::string error;
   if (!settings.codegen.isValid(error) || !settings.repr.isValid(error)) {
     llvm::errs() << "tracelint analyze: bad pattern: " << error << "\n";
