@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -69,6 +70,23 @@ Run tracelint(const std::string &args, const std::string &stdin_text) {
   r.out = read_file(out);
   r.err = read_file(err);
   return r;
+}
+
+std::vector<Expectation> parse_expectations(const std::string &text, const std::string &pattern) {
+  std::regex expect(pattern);
+  std::vector<Expectation> out;
+  std::istringstream in(text);
+  std::string line;
+  unsigned number = 0, subject = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    std::smatch m;
+    if (std::regex_match(line, m, expect))
+      out.push_back({m[1], subject, static_cast<unsigned>(std::stoul(m[2])), m[3]});
+    else
+      subject = number;
+  }
+  return out;
 }
 
 bool matches_snapshot(const std::string &name, const std::string &text) {

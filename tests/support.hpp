@@ -27,6 +27,16 @@ struct TempDir {
   std::string path;
 };
 
+// Inline expectations in fixtures: a comment line such as `# expect: TL003@22: message part`
+// (regex groups: code, column, message) names the nearest line above it that is not one.
+struct Expectation {
+  std::string code;
+  unsigned line = 0;
+  unsigned column = 0;
+  std::string message;
+};
+std::vector<Expectation> parse_expectations(const std::string &text, const std::string &pattern);
+
 // Compares text with the snapshot file; TRACELINT_UPDATE_SNAPSHOTS=1 rewrites it.
 bool matches_snapshot(const std::string &name, const std::string &text);
 

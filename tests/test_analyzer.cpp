@@ -13,27 +13,8 @@
 #include <sstream>
 
 namespace {
-struct Expectation {
-  std::string code;
-  unsigned line, column;
-  std::string message;
-};
-
-std::vector<Expectation> expectations(const std::string &text) {
-  static const std::regex expect(R"(^\s*// expect: (TLA\d{3})@(\d+): (.*)$)");
-  std::vector<Expectation> out;
-  std::istringstream in(text);
-  std::string line;
-  unsigned number = 0, subject = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    std::smatch m;
-    if (std::regex_match(line, m, expect))
-      out.push_back({m[1], subject, static_cast<unsigned>(std::stoul(m[2])), m[3]});
-    else
-      subject = number;
-  }
-  return out;
+std::vector<test::Expectation> expectations(const std::string &text) {
+  return test::parse_expectations(text, R"(^\s*// expect: (TLA\d{3})@(\d+): (.*)$)");
 }
 } // namespace
 
@@ -55,7 +36,7 @@ TEST_CASE("analyzer fixtures: exactly the expected diagnostics") {
     for (const auto &d : doc["files"][0]["diagnostics"]) {
       bool ok = false;
       for (std::size_t i = 0; i < expected.size() && !ok; ++i) {
-        const Expectation &e = expected[i];
+        const test::Expectation &e = expected[i];
         if (!matched.count(i) && d["code"] == e.code && d["span"]["start"]["line"] == e.line &&
             d["span"]["start"]["column"] == e.column &&
             d["message"].get<std::string>().find(e.message) != std::string::npos) {

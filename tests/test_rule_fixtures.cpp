@@ -20,28 +20,8 @@ using namespace tracelint;
 
 namespace {
 
-struct Expectation {
-  std::string code;
-  uint32_t line;
-  uint32_t column;
-  std::string message;
-};
-
-std::vector<Expectation> expectations(const std::string &text) {
-  static const std::regex expect(R"(^\s*# expect: (TL\d{3})@(\d+): (.*)$)");
-  std::vector<Expectation> out;
-  std::istringstream in(text);
-  std::string line;
-  uint32_t number = 0, subject = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    std::smatch m;
-    if (std::regex_match(line, m, expect))
-      out.push_back({m[1], subject, static_cast<uint32_t>(std::stoul(m[2])), m[3]});
-    else
-      subject = number;
-  }
-  return out;
+std::vector<test::Expectation> expectations(const std::string &text) {
+  return test::parse_expectations(text, R"(^\s*# expect: (TL\d{3})@(\d+): (.*)$)");
 }
 
 std::string fixtures_dir() { return std::string(TRACELINT_SOURCE_DIR) + "/rules/fixtures"; }
@@ -61,7 +41,7 @@ TEST_CASE("rule fixtures: every diagnostic is expected and every expectation is 
     for (const Diagnostic &d : report.diagnostics) {
       bool ok = false;
       for (std::size_t i = 0; i < expected.size(); ++i) {
-        const Expectation &e = expected[i];
+        const test::Expectation &e = expected[i];
         if (!matched.count(i) && e.code == d.code && e.line == d.span.line &&
             e.column == d.span.column && d.message.find(e.message) != std::string::npos) {
           matched.insert(i);

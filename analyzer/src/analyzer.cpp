@@ -47,23 +47,20 @@ struct Settings {
   llvm::Regex repr;
 };
 
-bool is_codegen(const FunctionDecl *f, const Settings &s) {
-  if (!f)
-    return false;
-  for (const auto *attr : f->specific_attrs<AnnotateAttr>())
-    if (attr->getAnnotation() == "tracelint::codegen")
+bool has_annotation(const Decl *d, llvm::StringRef annotation) {
+  for (const auto *attr : d->specific_attrs<AnnotateAttr>())
+    if (attr->getAnnotation() == annotation)
       return true;
-  return f->getIdentifier() && s.codegen.match(f->getName());
+  return false;
 }
 
-bool is_repr_function(const FunctionDecl *f, const Settings &s) {
-  if (!f)
-    return false;
-  for (const auto *attr : f->specific_attrs<AnnotateAttr>())
-    if (attr->getAnnotation() == "tracelint::repr")
-      return true;
-  return f->getIdentifier() && s.repr.match(f->getName());
+// Marked with the annotation, or named like the pattern says.
+bool is_marked(const FunctionDecl *f, llvm::StringRef annotation, const llvm::Regex &pattern) {
+  return f && (has_annotation(f, annotation) || (f->getIdentifier() && pattern.match(f->getName())));
 }
+
+bool is_codegen(const FunctionDecl *f, const Settings &s) { return is_marked(f, "tracelint::codegen", s.codegen); }
+bool is_repr_function(const FunctionDecl *f, const Settings &s) { return is_marked(f, "tracelint::repr", s.repr); }
 
 // One operand of an output chain: a literal's text, or a value (a placeholder in skeletons).
 struct Piece {
@@ -240,13 +237,10 @@ private:
     }
     // A value of a type whose printing is marked as a debug repr.
     (void)chain;
-    if (const auto *record = s->getType()->getAsCXXRecordDecl()) {
-      for (const auto *attr : record->specific_attrs<AnnotateAttr>())
-        if (attr->getAnnotation() == "tracelint::repr")
-          add("TLA001", s, *result.SourceManager,
-              "`" + record->getNameAsString() +
-                  "` prints its debug repr, streamed into generated Python; print its name instead");
-    }
+    if (const auto *record = s->getType()->getAsCXXRecordDecl(); record && has_annotation(record, "tracelint::repr"))
+      add("TLA001", s, *result.SourceManager,
+          "`" + record->getNameAsString() +
+              "` prints its debug repr, streamed into generated Python; print its name instead");
   }
 
   // The literals of the chain with each value as a placeholder name must parse as Python.

@@ -1,4 +1,5 @@
 #include "tracelint/core/type_string.hpp"
+#include "tracelint/core/value.hpp"
 
 #include <cctype>
 #include <cerrno>
@@ -14,15 +15,6 @@ Error type_error(std::string message, std::size_t offset) {
   e.message = std::move(message);
   e.column = static_cast<unsigned>(offset);
   return e;
-}
-
-bool is_identifier(const std::string &s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
-    return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
-      return false;
-  return true;
 }
 
 bool is_integer(const std::string &s) {
@@ -99,7 +91,7 @@ Result<ProxyType> parse_type_string(const std::string &text) {
   type.kind = ProxyKind::Tensor;
   type.device = text.substr(0, space);
   type.dtype = text.substr(space + 1, open - space - 1);
-  if (type.dtype.empty() || !is_identifier(type.dtype))
+  if (type.dtype.empty() || !is_python_identifier(type.dtype))
     return type_error("expected a dtype such as f32 after the device '" + type.device + "'",
                       space + 1);
   if (text.back() != ']')
@@ -119,7 +111,7 @@ Result<ProxyType> parse_type_string(const std::string &text) {
       if (errno == ERANGE)
         return type_error("the dimension " + dim_text.substr(0, 20) + "... does not fit in 64 bits",
                           offset);
-    } else if (is_identifier(dim_text)) {
+    } else if (is_python_identifier(dim_text)) {
       dim.symbolic = true;
       dim.symbol = dim_text;
     } else if (std::regex_match(dim_text, m, leaked)) {

@@ -1,5 +1,6 @@
 #include "tracelint/core/value.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -239,6 +240,15 @@ std::string python_string(const std::string &s) {
   }
   out += quote;
   return out;
+}
+
+bool is_python_identifier(std::string_view s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
+    return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+      return false;
+  return true;
 }
 
 bool is_dtype_name(const std::string &name, Namespace ns) {

@@ -36,15 +36,6 @@ std::string escape(std::string_view s) {
   return out;
 }
 
-bool is_identifier(std::string_view s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
-    return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
-      return false;
-  return true;
-}
-
 // The proxies the diagnostics are about: the first `name` of their message.
 std::set<std::string> flagged_names(const FileReport &r) {
   static const std::set<std::string> about_names = {"TL002", "TL003", "TL004", "TL005",
@@ -58,7 +49,7 @@ std::set<std::string> flagged_names(const FileReport &r) {
     if (close == std::string::npos)
       continue;
     std::string name = d.message.substr(open + 1, close - open - 1);
-    if (is_identifier(name))
+    if (is_python_identifier(name))
       names.insert(name);
   }
   return names;

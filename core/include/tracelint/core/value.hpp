@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -96,6 +97,9 @@ std::string python_float(double d);
 std::string python_string(const std::string &s);
 // Python source for a value, never a debug repr.
 std::string print_value(const Value &v);
+
+// A Python identifier (ASCII): a letter or underscore, then letters, digits, underscores.
+bool is_python_identifier(std::string_view s);
 
 // Whether a name is a dtype Thunder (thunder.dtypes) or torch knows.
 bool is_dtype_name(const std::string &name, Namespace ns);
