@@ -140,7 +140,6 @@ public:
     return std::nullopt;
   }
   void reset_failure() const { failed_ = false; }
-  bool suppress_problems = false;
 
   std::optional<Value> value(TSNode n, unsigned depth = 0) const;
   std::optional<Target> target(TSNode n, unsigned depth = 0) const;
@@ -688,7 +687,7 @@ bool looks_like_bound_symbol(std::string_view text) {
 class CommentStatements {
 public:
   CommentStatements(const std::vector<std::pair<uint32_t, std::string>> &contents,
-                    const SourceText &source, ParsedFile &out) {
+                    const SourceText &source) {
     std::vector<uint32_t> file_starts;
     std::vector<std::size_t> included;
     for (auto &[offset, text] : contents) {
@@ -705,12 +704,7 @@ public:
     if (contents.empty())
       return;
     tree_ = parse_python(synthetic_);
-    std::vector<uint32_t> starts = synthetic_starts_;
-    view_ = std::make_unique<View>(synthetic_, source, out, [starts, file_starts](uint32_t o) {
-      auto it = std::upper_bound(starts.begin(), starts.end(), o);
-      std::size_t line = static_cast<std::size_t>(it - starts.begin()) - 1;
-      return file_starts[line] + (o - starts[line]);
-    });
+    const std::vector<uint32_t> &starts = synthetic_starts_;
     TSNode root = ts_tree_root_node(tree_.get());
     std::vector<TSNode> comments;
     collect_comments(root, comments);
@@ -720,7 +714,7 @@ public:
     // Problems found while parsing comment contents are not the file's problems: a comment
     // that is not a statement is just a comment.
     ParsedFile scratch;
-    View quiet(synthetic_, source, scratch, [starts, file_starts](uint32_t o) {
+    View quiet(synthetic_, source, scratch, [&starts, &file_starts](uint32_t o) {
       auto it = std::upper_bound(starts.begin(), starts.end(), o);
       std::size_t line = static_cast<std::size_t>(it - starts.begin()) - 1;
       return file_starts[line] + (o - starts[line]);
@@ -792,7 +786,6 @@ private:
   std::string synthetic_;
   std::vector<uint32_t> synthetic_starts_;
   std::unique_ptr<TSTree, TreeDeleter> tree_;
-  std::unique_ptr<View> view_;
   std::map<uint32_t, Statement> by_line_;
 };
 
@@ -849,7 +842,7 @@ public:
         text.replace(at, len, leak.name + std::string(len - leak.name.size(), ' '));
       }
     }
-    batch_ = std::make_unique<CommentStatements>(contents, file_.source, out_);
+    batch_ = std::make_unique<CommentStatements>(contents, file_.source);
 
     std::vector<TSNode> errors;
     collect_errors(root, errors);
