@@ -156,7 +156,7 @@ public:
       const Piece &p = pieces[i];
       if (p.literal)
         continue;
-      check_repr(p.expr, chain, result);
+      check_repr(p.expr, result);
       QualType t = p.expr->getType().getCanonicalType().getUnqualifiedType().getNonReferenceType();
       if (op == "<<" && t->isBooleanType() && !boolalpha)
         add("TLA003", p.expr, sm, "a bool streamed without std::boolalpha prints 0 or 1, not False or True");
@@ -225,7 +225,7 @@ private:
     return found;
   }
 
-  void check_repr(const Expr *e, const Expr *chain, const MatchFinder::MatchResult &result) {
+  void check_repr(const Expr *e, const MatchFinder::MatchResult &result) {
     const Expr *s = strip(e);
     if (const auto *call = dyn_cast<CallExpr>(s)) {
       if (is_repr_function(call->getDirectCallee(), settings_))
@@ -236,7 +236,6 @@ private:
       return;
     }
     // A value of a type whose printing is marked as a debug repr.
-    (void)chain;
     if (const auto *record = s->getType()->getAsCXXRecordDecl(); record && has_annotation(record, "tracelint::repr"))
       add("TLA001", s, *result.SourceManager,
           "`" + record->getNameAsString() +

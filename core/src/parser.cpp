@@ -1427,8 +1427,7 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
   if (chunks) {
     Trace *owner = nullptr;
     for (Trace &t : out.file.traces)
-      if (t.kind != Trace::Kind::Fragment && t.def_span.begin <= chunks->def_offset + 4 &&
-          t.def_span.begin >= chunks->def_offset)
+      if (t.kind != Trace::Kind::Fragment && t.def_span.begin == chunks->def_offset)
         owner = &t;
     for (ParsedFile &part : parts) {
       out.syntax.insert(out.syntax.end(), part.syntax.begin(), part.syntax.end());
