@@ -7,6 +7,8 @@
 #include "tracelint/validator/validator.hpp"
 
 #include "diff.hpp"
+#include "io.hpp"
+#include "trace_command.hpp"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -27,6 +29,7 @@
 
 namespace fs = std::filesystem;
 using namespace tracelint;
+using namespace tracelint::cli;
 
 namespace {
 
@@ -51,28 +54,28 @@ std::vector<Input> expand(const std::vector<std::string> &paths) {
     fs::file_status st = fs::status(p, ec);
     if (ec || !fs::exists(st)) {
       bool dangling = fs::is_symlink(fs::symlink_status(p, ec));
-      inputs.push_back({p, Error{dangling ? "broken symbolic link" : "no such file or directory",
-                                 p, 0, 0}});
+      inputs.push_back(
+          {p, Error{dangling ? "broken symbolic link" : "no such file or directory", p, 0, 0}});
       continue;
     }
     if (fs::is_directory(st)) {
       std::vector<std::string> found;
-      fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
+      fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec),
+          end;
       if (ec) {
         inputs.push_back({p, Error{"cannot list directory: " + ec.message(), p, 0, 0}});
         continue;
       }
       for (; it != end; it.increment(ec)) {
-        if (ec)
-          break;
+        if (ec) break;
         const fs::path &f = it->path();
         std::string name = f.filename().string();
-        if (it->is_directory(ec) && (name == "node_modules" || (name.size() > 1 && name[0] == '.'))) {
+        if (it->is_directory(ec) &&
+            (name == "node_modules" || (name.size() > 1 && name[0] == '.'))) {
           it.disable_recursion_pending();
           continue;
         }
-        if (f.extension() == ".py" && it->is_regular_file(ec))
-          found.push_back(f.string());
+        if (f.extension() == ".py" && it->is_regular_file(ec)) found.push_back(f.string());
       }
       std::sort(found.begin(), found.end());
       for (std::string &f : found)
@@ -84,67 +87,9 @@ std::vector<Input> expand(const std::vector<std::string> &paths) {
   return inputs;
 }
 
-Result<std::string> read_input(const std::string &path) {
-  std::ostringstream ss;
-  if (path == "-") {
-    ss << std::cin.rdbuf();
-    return ss.str();
-  }
-  std::error_code ec;
-  if (fs::is_directory(path, ec))
-    return Error{"is a directory", path, 0, 0};
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Error{std::string("cannot open: ") + std::strerror(errno), path, 0, 0};
-  ss << in.rdbuf();
-  if (in.bad())
-    return Error{"read error", path, 0, 0};
-  std::string text = ss.str();
-  if (text.find('\0') != std::string::npos)
-    return Error{"binary file (contains NUL bytes): not a trace", path, 0, 0};
-  return text;
-}
-
-// Writes next to the file, then renames over it: a failure leaves the original intact.
-std::optional<std::string> write_atomically(const std::string &path, const std::string &text) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    return std::string("cannot stat: ") + std::strerror(errno);
-  fs::path target(path);
-  fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + target.filename().string() + ".tracelint-XXXXXX")).string();
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  int fd = ::mkstemp(name.data());
-  if (fd < 0)
-    return std::string("cannot create a temporary file: ") + std::strerror(errno);
-  std::size_t written = 0;
-  while (written < text.size()) {
-    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0) {
-      ::close(fd);
-      ::unlink(name.data());
-      return std::string("write failed: ") + std::strerror(errno);
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  if (::fchmod(fd, st.st_mode & 07777) != 0 || ::fsync(fd) != 0 || ::close(fd) != 0) {
-    ::unlink(name.data());
-    return std::string("cannot finish the temporary file: ") + std::strerror(errno);
-  }
-  if (::rename(name.data(), path.c_str()) != 0) {
-    std::string why = std::strerror(errno);
-    ::unlink(name.data());
-    return "cannot replace the file: " + why;
-  }
-  return std::nullopt;
-}
-
 bool use_color(const std::string &mode) {
-  if (mode == "always")
-    return true;
-  if (mode == "never")
-    return false;
+  if (mode == "always") return true;
+  if (mode == "never") return false;
   const char *no_color = std::getenv("NO_COLOR");
   const char *term = std::getenv("TERM");
   return ::isatty(STDOUT_FILENO) && !(no_color && *no_color) &&
@@ -177,17 +122,17 @@ public:
     if (!args_.config.empty())
       config = args_.config;
     else if (!args_.isolated)
-      config = find_config(path == "-" ? "." : fs::path(path).parent_path().string().empty()
-                                                   ? std::string(".")
-                                                   : fs::path(path).parent_path().string());
+      config = find_config(path == "-" ? "."
+                           : fs::path(path).parent_path().string().empty()
+                               ? std::string(".")
+                               : fs::path(path).parent_path().string());
     std::string key = config.value_or("");
     std::lock_guard lock(mutex_);
     auto it = cache_.find(key);
     if (it == cache_.end()) {
       Options base;
       Result<Options> loaded = config ? load_config(*config, base) : Result<Options>(base);
-      if (loaded)
-        apply_flags(loaded.value());
+      if (loaded) apply_flags(loaded.value());
       it = cache_.emplace(key, std::move(loaded)).first;
     }
     return it->second;
@@ -195,12 +140,10 @@ public:
 
 private:
   void apply_flags(Options &o) const {
-    if (!args_.select.empty())
-      o.select = args_.select;
+    if (!args_.select.empty()) o.select = args_.select;
     o.ignore.insert(o.ignore.end(), args_.ignore.begin(), args_.ignore.end());
     o.context_names.insert(args_.context_names.begin(), args_.context_names.end());
-    if (!args_.fail_on.empty())
-      o.fail_on = *parse_severity(args_.fail_on);
+    if (!args_.fail_on.empty()) o.fail_on = *parse_severity(args_.fail_on);
   }
 
   const CheckArgs &args_;
@@ -246,10 +189,10 @@ int run_check(const CheckArgs &args) {
         const Error &e = !options ? options.error() : text.error();
         r.error = e;
         if (!options)
-          r.error->message = "configuration " + e.path +
-                             (e.line ? ":" + std::to_string(e.line) + ":" + std::to_string(e.column)
-                                     : "") +
-                             ": " + e.message;
+          r.error->message =
+              "configuration " + e.path +
+              (e.line ? ":" + std::to_string(e.line) + ":" + std::to_string(e.column) : "") + ": " +
+              e.message;
         reports[i] = std::move(r);
         continue;
       }
@@ -272,17 +215,13 @@ int run_check(const CheckArgs &args) {
   if (args.fix || args.diff) {
     for (std::size_t i = 0; i < reports.size(); ++i) {
       FileReport &r = reports[i];
-      if (r.error)
-        continue;
+      if (r.error) continue;
       std::vector<const Fix *> fixes;
       for (const Diagnostic &d : r.diagnostics)
-        if (d.fix)
-          fixes.push_back(&*d.fix);
-      if (fixes.empty())
-        continue;
+        if (d.fix) fixes.push_back(&*d.fix);
+      if (fixes.empty()) continue;
       auto [fixed, applied] = apply_fixes(texts[i], fixes);
-      if (fixed == texts[i])
-        continue;
+      if (fixed == texts[i]) continue;
       if (args.diff) {
         std::cout << unified_diff(r.source.path(), texts[i], fixed);
         continue;
@@ -326,8 +265,7 @@ int run_check(const CheckArgs &args) {
     io_error |= reports[i].error.has_value();
     findings |= reports[i].has_at_least(fail_on[i]);
   }
-  if (io_error)
-    return kUsage;
+  if (io_error) return kUsage;
   return findings && !args.exit_zero ? kFindings : kClean;
 }
 
@@ -344,9 +282,8 @@ int run_rules(const std::string &format) {
     std::cout << rules.dump(2) << "\n";
   } else {
     for (const Rule *r : all_rules())
-      std::printf("%s  %-28s %-8s %s\n", std::string(r->code).c_str(),
-                  std::string(r->name).c_str(), std::string(severity_name(r->severity)).c_str(),
-                  std::string(r->summary).c_str());
+      std::printf("%s  %-28s %-8s %s\n", std::string(r->code).c_str(), std::string(r->name).c_str(),
+                  std::string(severity_name(r->severity)).c_str(), std::string(r->summary).c_str());
   }
   return kClean;
 }
@@ -357,8 +294,7 @@ int run_explain(const std::string &code) {
   const Rule *rule = find_rule(wanted);
   if (!rule)
     for (const Rule *r : all_rules())
-      if (r->name == code)
-        rule = r;
+      if (r->name == code) rule = r;
   if (!rule) {
     std::cerr << "tracelint: no rule '" << code << "'; `tracelint rules` lists them\n";
     return kUsage;
@@ -405,7 +341,8 @@ int main(int argc, char **argv) {
   CheckArgs check;
   CLI::App *check_cmd = app.add_subcommand(
       "check", "Validate trace files: `tracelint check traces/ --format sarif > out.sarif`");
-  check_cmd->add_option("paths", check.paths, "Files, directories (searched for *.py) or - for stdin")
+  check_cmd
+      ->add_option("paths", check.paths, "Files, directories (searched for *.py) or - for stdin")
       ->required();
   check_cmd->add_option("--format", check.format, "text, json, sarif, junit, github or html")
       ->check(CLI::IsMember({"text", "json", "sarif", "junit", "github", "html"}))
@@ -418,7 +355,9 @@ int main(int argc, char **argv) {
       ->add_option("--context-name", check.context_names,
                    "A name the trace's python_ctx provides (nvFusion0, ...); repeatable")
       ->delimiter(',');
-  check_cmd->add_option("--fail-on", check.fail_on, "Lowest severity that exits 1: error (default), warning, info")
+  check_cmd
+      ->add_option("--fail-on", check.fail_on,
+                   "Lowest severity that exits 1: error (default), warning, info")
       ->check(CLI::IsMember({"error", "warning", "info"}));
   check_cmd->add_option("--config", check.config, "Use this pyproject.toml instead of searching");
   check_cmd->add_flag("--isolated", check.isolated, "Ignore every pyproject.toml");
@@ -438,11 +377,24 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"text", "markdown", "json"}));
 
   std::string code;
-  CLI::App *explain_cmd = app.add_subcommand("explain", "Show a rule's documentation: `tracelint explain TL003`");
+  CLI::App *explain_cmd =
+      app.add_subcommand("explain", "Show a rule's documentation: `tracelint explain TL003`");
   explain_cmd->add_option("code", code, "A rule code (TL003) or name (undefined-name)")->required();
 
-  app.add_subcommand("analyze", "Check C++ code that prints Python (Clang): "
-                                "`tracelint analyze -p build src/printer.cpp`; see `tracelint analyze --help`");
+  app.add_subcommand(
+      "analyze", "Check C++ code that prints Python (Clang): "
+                 "`tracelint analyze -p build src/printer.cpp`; see `tracelint analyze --help`");
+
+  TraceArgs trace_args;
+  CLI::App *trace_cmd = app.add_subcommand(
+      "trace", "Trace a Python function into Thunder-style prologue and computation traces: "
+               "`tracelint trace f.py -f foo -a a=f32[2,4] --run`");
+  add_trace_options(*trace_cmd, trace_args, false);
+  TraceArgs run_args;
+  CLI::App *run_cmd = app.add_subcommand(
+      "run", "Trace a function, execute the traces with libtorch and compare with eager: "
+             "`tracelint run f.py -f foo -a a=f32[2,4]`");
+  add_trace_options(*run_cmd, run_args, true);
 
   std::string print_path;
   CLI::App *print_cmd = app.add_subcommand(
@@ -456,14 +408,12 @@ int main(int argc, char **argv) {
     return rc == 0 ? kClean : kUsage;
   }
   try {
-    if (*check_cmd)
-      return run_check(check);
-    if (*rules_cmd)
-      return run_rules(rules_format);
-    if (*explain_cmd)
-      return run_explain(code);
-    if (*print_cmd)
-      return run_print(print_path);
+    if (*check_cmd) return run_check(check);
+    if (*rules_cmd) return run_rules(rules_format);
+    if (*explain_cmd) return run_explain(code);
+    if (*print_cmd) return run_print(print_path);
+    if (*trace_cmd) return run_trace(trace_args, false);
+    if (*run_cmd) return run_trace(run_args, true);
   } catch (const std::exception &e) {
     std::cerr << "tracelint: internal error: " << e.what() << "\n";
     return kUsage;

@@ -1,0 +1,176 @@
+#include "trace_command.hpp"
+
+#include "io.hpp"
+
+#include "tracelint/core/printer.hpp"
+#include "tracelint/reports/reports.hpp"
+#include "tracelint/tracer/run.hpp"
+#include "tracelint/tracer/tracer.hpp"
+#include "tracelint/validator/validator.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+namespace tracelint::cli {
+
+namespace {
+
+constexpr int kClean = 0;
+constexpr int kFindings = 1;
+constexpr int kUsage = 2;
+
+void print_error(const Error &e, const std::string &fallback_path) {
+  std::string path = e.path.empty() ? fallback_path : e.path;
+  std::cerr << "tracelint: ";
+  if (!path.empty() && e.line)
+    std::cerr << path << ":" << e.line << ":" << e.column << ": ";
+  else if (!path.empty() && !e.message.starts_with("--arg"))
+    std::cerr << path << ": ";
+  std::cerr << "error: " << e.message << "\n";
+}
+
+// libtracelint_torch.so, next to the executable or in its lib/tracelint when installed.
+Result<tracer::RunAndCompareEntry> load_torch_module() {
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  std::vector<std::filesystem::path> candidates;
+  if (!ec) {
+    candidates.push_back(exe.parent_path() / tracer::kTorchModule);
+    candidates.push_back(exe.parent_path().parent_path() / TRACELINT_LIBDIR / "tracelint" /
+                         tracer::kTorchModule);
+  }
+  std::string tried;
+  for (const auto &path : candidates) {
+    if (!std::filesystem::exists(path, ec)) continue;
+    void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+      return Error{std::string("cannot load ") + path.string() + ": " + ::dlerror(), "", 0, 0};
+    void *entry = ::dlsym(handle, tracer::kRunAndCompareEntry);
+    if (!entry) return Error{path.string() + " has no " + tracer::kRunAndCompareEntry, "", 0, 0};
+    return reinterpret_cast<tracer::RunAndCompareEntry>(entry);
+  }
+  for (const auto &path : candidates)
+    tried += (tried.empty() ? "" : ", ") + path.string();
+  return Error{std::string("running traces needs ") + tracer::kTorchModule +
+                   " (libtorch), which is not installed (looked in: " + tried + ")",
+               "", 0, 0};
+}
+
+} // namespace
+
+void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
+  command.add_option("file", args.file, "The Python file that defines the function")->required();
+  command.add_option("-f,--function", args.function, "The function to trace")->required();
+  command
+      .add_option("-a,--arg", args.args,
+                  "An input, NAME=VALUE, repeatable: a tensor DTYPE[DIMS][@DEVICE] "
+                  "(f32[2, 3], bf16[4]@cuda, i64[]) or a Python literal "
+                  "(4, 0.5, '(..., slice(None, 8, None))', '(2, 6, 3)', \"{'k': 1}\")")
+      ->take_all();
+  command
+      .add_option("--cache", args.cache,
+                  "symbolic-values (ints and tensor dims become IntegerProxy names) or "
+                  "constant-values (specialised)")
+      ->check(CLI::IsMember({"symbolic-values", "constant-values"}))
+      ->capture_default_str();
+  command
+      .add_option("--level", args.level,
+                  "ltorch (torch-level symbols, prims as subsymbol comments) or prims (flattened)")
+      ->check(CLI::IsMember({"ltorch", "prims"}))
+      ->capture_default_str();
+  command.add_option("--seed", args.seed, "Seed of the random inputs of --run")
+      ->capture_default_str();
+  command.add_flag("--no-provenance", args.no_provenance,
+                   "Leave out the `# file.py:LINE: source` comments");
+  if (!is_run) {
+    command.add_flag("--run", args.run,
+                     "Also execute the traces with libtorch and compare with an eager run of the "
+                     "function (report on stderr)");
+    command.add_option("-o,--output", args.output, "Write the traces to this file (atomically)");
+  }
+  command.footer(
+      "The subset: def (calls to other functions of the file are inlined), =, tuple unpacking, "
+      "+=, return, if/elif/else, for over range() or a tuple, arithmetic and comparisons on "
+      "ints, floats and bools, x.shape / x.ndim / x.dtype / x.size(d), indexing with ints, "
+      "slices, ..., None and tuples of these, tuple/list/dict literals, len(), and these tensor "
+      "operations: + - * / ** @, view reshape transpose permute unsqueeze softmax exp tanh rsqrt "
+      "sigmoid relu sum mean amax pow matmul, torch.cat, torch.matmul, "
+      "torch.nn.functional.silu / gelu / relu / softmax / linear.\n\n"
+      "Exit codes: 0 traced (and, with --run, equal to eager), 1 the trace differs from eager "
+      "or fails validation, 2 bad input (file, --arg, construct outside the subset).\n\n"
+      "Example:\n  tracelint trace model.py -f foo -a a=f32[2,4]@cuda -a key='(..., "
+      "slice(None, 8, None))' --cache symbolic-values --run");
+}
+
+int run_trace(const TraceArgs &args, bool is_run) {
+  Result<std::string> source = read_input(args.file);
+  if (!source) {
+    print_error(source.error(), args.file);
+    return kUsage;
+  }
+  tracer::TraceRequest request;
+  request.path = args.file;
+  request.source = source.value();
+  request.function = args.function;
+  request.cache = args.cache == "constant-values" ? tracer::CacheMode::ConstantValues
+                                                  : tracer::CacheMode::SymbolicValues;
+  request.level = args.level == "prims" ? tracer::Level::Prims : tracer::Level::Ltorch;
+  request.provenance = !args.no_provenance;
+  for (const std::string &a : args.args) {
+    std::size_t eq = a.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      std::cerr << "tracelint: error: --arg " << a
+                << ": expected NAME=VALUE (for example a=f32[2, 3] or n=4)\n";
+      return kUsage;
+    }
+    request.args.push_back({a.substr(0, eq), a.substr(eq + 1)});
+  }
+
+  Result<tracer::TracedProgram> program = tracer::trace(request);
+  if (!program) {
+    print_error(program.error(), args.file);
+    return kUsage;
+  }
+  std::string printed = print_trace_file(program->file);
+
+  // The tracer's output must pass the validator: a finding here is a tracer bug, shown as such.
+  Options options;
+  FileReport report = check_source("<traced " + args.function + ">", printed, options);
+  int rc = kClean;
+  if (!report.diagnostics.empty()) {
+    std::cerr << "tracelint: internal error: the emitted trace has findings (please report):\n"
+              << render({report}, Format::Text);
+    rc = kFindings;
+  }
+
+  if (!is_run) {
+    if (args.output.empty()) {
+      std::cout << printed;
+    } else if (auto failed = write_atomically(args.output, printed)) {
+      std::cerr << "tracelint: error: cannot write " << args.output << ": " << *failed << "\n";
+      return kUsage;
+    }
+  }
+  if (is_run || args.run) {
+    Result<tracer::RunAndCompareEntry> entry = load_torch_module();
+    if (!entry) {
+      print_error(entry.error(), "");
+      return kUsage;
+    }
+    std::optional<Result<tracer::RunReport>> outcome;
+    entry.value()(request, program.value(), tracer::RunOptions{args.seed}, outcome);
+    const Result<tracer::RunReport> &run = *outcome;
+    if (!run) {
+      print_error(run.error(), args.file);
+      return kUsage;
+    }
+    (is_run ? std::cout : std::cerr) << run->summary();
+    if (!run->ok()) rc = kFindings;
+  }
+  return rc;
+}
+
+} // namespace tracelint::cli

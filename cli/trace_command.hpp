@@ -1,0 +1,28 @@
+#pragma once
+// `tracelint trace` and `tracelint run`: trace a Python function into Thunder-style traces,
+// validate them, and (run) execute them against an eager interpretation.
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tracelint::cli {
+
+struct TraceArgs {
+  std::string file;
+  std::string function;
+  std::vector<std::string> args;
+  std::string cache = "symbolic-values";
+  std::string level = "ltorch";
+  bool run = false;
+  bool no_provenance = false;
+  uint64_t seed = 0;
+  std::string output;
+};
+
+// Adds the options of `trace` (and `run`, which executes and prints only the comparison).
+void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run);
+int run_trace(const TraceArgs &args, bool is_run);
+
+} // namespace tracelint::cli

@@ -1,0 +1,348 @@
+// The tracer: the three seed programs, realistic model code, both cache modes and levels,
+// the validator on everything it emits, the round trip, and clear errors outside the subset.
+#include "support.hpp"
+#include "tracer/cases.hpp"
+
+#include "tracelint/core/parser.hpp"
+#include "tracelint/core/printer.hpp"
+#include "tracelint/tracer/tracer.hpp"
+#include "tracelint/validator/validator.hpp"
+
+#include <doctest/doctest.h>
+
+#include <regex>
+#include <sstream>
+#include <thread>
+
+using namespace tracelint;
+using namespace tracelint::tracer;
+
+namespace {
+
+const std::string kSeeds = "import torch\n\n"
+                           "def foo(a):\n"
+                           "    return a[..., : (a.shape[-1] // 2)]\n\n"
+                           "def foo_key(a, key):\n"
+                           "    return a[key]\n\n"
+                           "def foo2(a, newshape):\n"
+                           "    return a.reshape(newshape)\n";
+
+std::string models() {
+  return test::read_file(std::string(TRACELINT_SOURCE_DIR) + "/examples/tracer/models.py");
+}
+
+TracedProgram traced(const std::string &source, const std::string &function,
+                     std::vector<ArgSpec> args, CacheMode cache = CacheMode::SymbolicValues,
+                     Level level = Level::Ltorch) {
+  TraceRequest r;
+  r.path = "seed.py";
+  r.source = source;
+  r.function = function;
+  r.args = std::move(args);
+  r.cache = cache;
+  r.level = level;
+  Result<TracedProgram> p = trace(r);
+  if (!p)
+    FAIL("trace failed: " << p.error().message << " at " << p.error().line << ":"
+                          << p.error().column);
+  return p.value();
+}
+
+Error trace_error(const std::string &source, const std::string &function,
+                  std::vector<ArgSpec> args) {
+  TraceRequest r;
+  r.path = "bad.py";
+  r.source = source;
+  r.function = function;
+  r.args = std::move(args);
+  Result<TracedProgram> p = trace(r);
+  REQUIRE_FALSE(p.ok());
+  return p.error();
+}
+
+// Zero findings of any severity: what the tracer prints is what the validator accepts.
+void require_clean(const std::string &printed) {
+  Options options;
+  options.fail_on = Severity::Info;
+  FileReport report = check_source("traced.py", printed, options);
+  std::string found;
+  for (const Diagnostic &d : report.diagnostics)
+    found += std::to_string(d.span.line) + ":" + std::to_string(d.span.column) + " " + d.code +
+             " " + d.message + "\n";
+  INFO(printed);
+  CHECK_MESSAGE(report.diagnostics.empty(), found);
+}
+
+std::string section(const std::string &printed, const std::string &def) {
+  std::size_t begin = printed.find("def " + def + "(");
+  REQUIRE(begin != std::string::npos);
+  std::size_t end = printed.find("\n@", begin);
+  return printed.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+// The top-level line that binds name, or "".
+std::string definition(const std::string &code, const std::string &name) {
+  std::istringstream lines(code);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("  " + name + " = ", 0) == 0) return line;
+  return "";
+}
+
+} // namespace
+
+TEST_CASE("tracer seed 1: a[..., : a.shape[-1] // 2] under symbolic values prints slice(None, iN, "
+          "None) with iN defined") {
+  TracedProgram p = traced(kSeeds, "foo", {{"a", "f32[2, 2]@cuda"}});
+  std::string printed = print_trace_file(p.file);
+  std::string computation = section(printed, "computation");
+  std::smatch m;
+  REQUIRE(std::regex_search(
+      computation, m,
+      std::regex(R"(ltorch\.getitem\(a, \(\.\.\., slice\(None, (i\d+), None\)\)\))")));
+  std::string stop = m[1];
+  // Defined by Thunder's integer floor division, before its use.
+  std::string def = definition(computation, stop);
+  CHECK(def.find("= prims.sub(") != std::string::npos);
+  CHECK(computation.find(def) < computation.find("ltorch.getitem"));
+  std::vector<std::string> order = {
+      "prims.signbit(",     "prims.ne(",  "prims.fmod(", "prims.convert_element_type(",
+      "prims.bitwise_and(", "prims.div(", "prims.sub("};
+  std::size_t at = 0;
+  for (const std::string &prim : order) {
+    std::size_t found = computation.find(prim, at);
+    CHECK_MESSAGE(found != std::string::npos, prim);
+    at = found == std::string::npos ? at : found;
+  }
+  CHECK(computation.find("\"cuda:0 f32[i0, " + stop + "]\"") != std::string::npos);
+  CHECK(printed.find("IntegerProxy") == std::string::npos);
+  // The prologue binds the dims and checks the trace-time decisions on them.
+  std::string prologue = section(printed, "prologue");
+  CHECK(prologue.find("(i0, i1) = prims.shape(a)") != std::string::npos);
+  CHECK(prologue.find(
+            "prims.check_tensor_shape_and_metadata(a, (i0, i1), 'cuda:0', torch.float32, False)") !=
+        std::string::npos);
+  CHECK(prologue.find("prims.check_number_type_and_value(") != std::string::npos);
+  require_clean(printed);
+}
+
+TEST_CASE("tracer seed 2: a[key] with key = (..., slice(None, 8, None)) binds the slice's number "
+          "in the prologue") {
+  TracedProgram p = traced(kSeeds, "foo_key",
+                           {{"a", "f32[2, 2, 9]@cuda"}, {"key", "(..., slice(None, 8, None))"}});
+  std::string printed = print_trace_file(p.file);
+  std::string prologue = section(printed, "prologue");
+  std::smatch m;
+  REQUIRE(std::regex_search(prologue, m, std::regex(R"(\n  _, (C\d+), = key\n)")));
+  std::string inner = m[1];
+  REQUIRE(std::regex_search(prologue, m,
+                            std::regex("\\n  (i\\d+): \"int 8\" = " + inner + "\\.stop\\n")));
+  std::string stop = m[1];
+  CHECK(prologue.find("prims.check_literal_like(key[0], ...)") != std::string::npos);
+  CHECK(prologue.find("prims.check_literal_like(" + inner + ".start, None)") != std::string::npos);
+  CHECK(prologue.find("prims.check_number_type(" + stop + ", int)") != std::string::npos);
+  std::string computation = section(printed, "computation");
+  CHECK(computation.find("slice(None, " + stop + ", None)") != std::string::npos);
+  // The computation receives the number as a parameter, and the prologue returns it.
+  CHECK(std::regex_search(computation, std::regex("def computation\\([^)]*\\b" + stop + "\\b")));
+  CHECK(std::regex_search(prologue, std::regex("return \\(\\([^)]*\\b" + stop + "\\b")));
+  require_clean(printed);
+}
+
+TEST_CASE("tracer seed 3: a.reshape(newshape) with (2, 6, 3) unpacks the collection into names") {
+  TracedProgram p = traced(kSeeds, "foo2", {{"a", "f32[4, 9]"}, {"newshape", "(2, 6, 3)"}});
+  std::string printed = print_trace_file(p.file);
+  std::smatch m;
+  REQUIRE(std::regex_search(printed, m, std::regex(R"(\n  (i\d+), (i\d+), (i\d+), = newshape\n)")));
+  std::string reshape =
+      "(" + std::string(m[1]) + ", " + std::string(m[2]) + ", " + std::string(m[3]) + ")";
+  CHECK(section(printed, "computation").find("ltorch.reshape(a, " + reshape + ")") !=
+        std::string::npos);
+  require_clean(printed);
+
+  TracedProgram constant = traced(kSeeds, "foo2", {{"a", "f32[4, 9]"}, {"newshape", "(2, 6, 3)"}},
+                                  CacheMode::ConstantValues);
+  std::string fixed = print_trace_file(constant.file);
+  CHECK(section(fixed, "computation").find("ltorch.reshape(a, (2, 6, 3))") != std::string::npos);
+  CHECK(fixed.find("prims.check_number_type_and_value(") != std::string::npos);
+  require_clean(fixed);
+}
+
+TEST_CASE("tracer: constant values specialise ints and shapes; prims level flattens the symbols") {
+  TracedProgram p =
+      traced(kSeeds, "foo", {{"a", "f32[2, 4]"}}, CacheMode::ConstantValues, Level::Prims);
+  std::string printed = print_trace_file(p.file);
+  std::string computation = section(printed, "computation");
+  CHECK(computation.find("def computation(a):") != std::string::npos);
+  CHECK(computation.find("prims.slice_prim(a, [0, 0], [2, 2], [1, 1])") != std::string::npos);
+  CHECK(computation.find("ltorch.") == std::string::npos);
+  CHECK(computation.find("\"cpu f32[2, 2]\"") != std::string::npos);
+  CHECK(
+      section(printed, "prologue")
+          .find("prims.check_tensor_shape_and_metadata(a, (2, 4), 'cpu', torch.float32, False)") !=
+      std::string::npos);
+  require_clean(printed);
+}
+
+TEST_CASE(
+    "tracer: every model function, both caches, both levels: validator-clean and round-trippable") {
+  const std::string source = models();
+  for (const test::TracerCase &c : test::model_cases())
+    for (CacheMode cache : {CacheMode::SymbolicValues, CacheMode::ConstantValues})
+      for (Level level : {Level::Ltorch, Level::Prims}) {
+        CAPTURE(c.function);
+        CAPTURE(to_string(cache));
+        CAPTURE(to_string(level));
+        Result<TracedProgram> p = trace(test::model_request(c, cache, level, source));
+        REQUIRE_MESSAGE(p.ok(), (p.ok() ? std::string() : p.error().message));
+        std::string printed = print_trace_file(p->file);
+        require_clean(printed);
+        Result<TraceFile> back = parse_trace(printed);
+        REQUIRE_MESSAGE(back.ok(), (back.ok() ? std::string() : back.error().message));
+        CHECK(back.value() == p->file);
+        CHECK(print_trace_file(back.value()) == printed);
+        CHECK(p->bound_symbols > 0);
+        if (level == Level::Prims)
+          CHECK(section(printed, "computation").find("ltorch.") == std::string::npos);
+      }
+}
+
+TEST_CASE("tracer: model code decomposes as Thunder does") {
+  const std::string source = models();
+  auto printed_for = [&](const std::string &function) {
+    for (const test::TracerCase &c : test::model_cases())
+      if (c.function == function)
+        return print_trace_file(
+            trace(test::model_request(c, CacheMode::SymbolicValues, Level::Ltorch, source))->file);
+    FAIL("no case " << function);
+    return std::string();
+  };
+  std::string attention = printed_for("causal_self_attention");
+  CHECK(attention.find("ltorch.softmax(") != std::string::npos);
+  CHECK(attention.find("# t") != std::string::npos);
+  CHECK(std::regex_search(attention, std::regex(R"(prims\.amax\(t\d+, \(3,\)\))")));
+  CHECK(std::regex_search(attention,
+                          std::regex(R"(ltorch\.view\(t\d+, \(i0, i1, n_head, i\d+\)\))")));
+  std::string rope = printed_for("rotate_half");
+  CHECK(rope.find("ltorch.cat([") != std::string::npos);
+  CHECK(rope.find("ltorch.neg(") != std::string::npos);
+  std::string mlp = printed_for("swiglu_mlp");
+  CHECK(mlp.find("ltorch.silu(") != std::string::npos);
+  CHECK(mlp.find("prims.linear(") != std::string::npos);
+  std::string norm = printed_for("rms_norm");
+  CHECK(norm.find("ltorch.rsqrt(") != std::string::npos);
+  CHECK(norm.find("ltorch.mean(") != std::string::npos);
+}
+
+TEST_CASE(
+    "tracer: a branch on a symbolic value is evaluated on the value and guarded in the prologue") {
+  const std::string source = models();
+  TracedProgram big = traced(source, "branchy", {{"x", "f32[3, 4]"}, {"n", "3"}});
+  std::string printed = print_trace_file(big.file);
+  std::string prologue = section(printed, "prologue");
+  std::smatch m;
+  REQUIRE(std::regex_search(prologue, m, std::regex(R"((b\d+) = prims\.gt\(n, 2\))")));
+  CHECK(prologue.find("prims.check_number_type_and_value(" + std::string(m[1]) + ", True)") !=
+        std::string::npos);
+  CHECK(section(printed, "computation").find("ltorch.exp(") != std::string::npos);
+  TracedProgram small = traced(source, "branchy", {{"x", "f32[3, 4]"}, {"n", "1"}});
+  std::string other = print_trace_file(small.file);
+  CHECK(section(other, "computation").find("ltorch.tanh(") != std::string::npos);
+  CHECK(section(other, "prologue").find(", False)") != std::string::npos);
+}
+
+TEST_CASE("tracer: errors name the file, line, column and construct") {
+  Error e = trace_error("def f(x):\n    while x:\n        pass\n", "f", {{"x", "3"}});
+  CHECK(e.path == "bad.py");
+  CHECK(e.line == 2);
+  CHECK(e.column == 5);
+  CHECK(e.message.find("unsupported construct: while statement") != std::string::npos);
+
+  e = trace_error("def f(x):\n    return x.nonzero()\n", "f", {{"x", "f32[2]"}});
+  CHECK(e.line == 2);
+  CHECK(e.message.find("`nonzero` is not supported") != std::string::npos);
+
+  e = trace_error("import torch\ndef f(x):\n    return torch.fft(x)\n", "f", {{"x", "f32[2]"}});
+  CHECK(e.message.find("`torch.fft` is not in the supported subset") != std::string::npos);
+
+  e = trace_error("def f(x):\n    if x.sum():\n        return x\n    return x\n", "f",
+                  {{"x", "f32[2]"}});
+  CHECK(e.message.find("data-dependent control flow") != std::string::npos);
+  CHECK(e.line == 2);
+
+  e = trace_error("def f(a, b):\n    return a @ b\n", "f",
+                  {{"a", "f32[2, 3]"}, {"b", "f32[2, 3]"}});
+  CHECK(e.message.find("cannot be multiplied") != std::string::npos);
+
+  e = trace_error("def f(a):\n    return a\n", "g", {});
+  CHECK(e.message.find("no function `g`") != std::string::npos);
+  CHECK(e.message.find("it defines: f") != std::string::npos);
+
+  e = trace_error("def f(a):\n    return a\n", "f", {});
+  CHECK(e.message.find("missing --arg for parameter `a`") != std::string::npos);
+  CHECK(e.line == 1);
+
+  e = trace_error("def f(a):\n    return a\n", "f", {{"a", "f32[2]"}, {"b", "3"}});
+  CHECK(e.message.find("has no parameter `b`") != std::string::npos);
+
+  e = trace_error("def f(a):\n    return a\n", "f", {{"a", "f33[2]"}});
+  CHECK(e.message.find("unknown dtype `f33`") != std::string::npos);
+
+  e = trace_error("def f(a):\n    return a\n", "f", {{"a", "(1, foo)"}});
+  CHECK(e.message.find("not a literal") != std::string::npos);
+
+  e = trace_error("def f(a):\n    return a[\n", "f", {{"a", "f32[2]"}});
+  CHECK(e.message.find("syntax error") != std::string::npos);
+
+  e = trace_error("def f(a):\n    return f(a)\n", "f", {{"a", "f32[2]"}});
+  CHECK(e.message.find("recursion") != std::string::npos);
+
+  e = trace_error("def f(a):\n    for i in range(10000000):\n        a = a\n    return a\n", "f",
+                  {{"a", "3"}});
+  CHECK(e.message.find("steps") != std::string::npos);
+}
+
+TEST_CASE("tracer: tracing is thread-safe (same output from parallel traces)") {
+  const std::string source = models();
+  std::vector<std::string> outputs(8);
+  std::vector<std::thread> threads;
+  test::TracerCase c = test::model_cases()[7];
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    threads.emplace_back([&, i] {
+      outputs[i] = print_trace_file(
+          trace(test::model_request(c, CacheMode::SymbolicValues, Level::Ltorch, source))->file);
+    });
+  for (auto &t : threads)
+    t.join();
+  for (const std::string &o : outputs)
+    CHECK(o == outputs[0]);
+}
+
+TEST_CASE("cli: tracelint trace prints validator-clean traces; errors exit 2 with file:line:col") {
+  test::TempDir dir;
+  test::write_file(dir.path + "/seed.py", kSeeds);
+  auto ok = test::tracelint("trace '" + dir.path + "/seed.py' -f foo -a 'a=f32[2, 2]@cuda'");
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out.find("slice(None, i10, None)") != std::string::npos);
+  CHECK(ok.err.empty());
+  test::write_file(dir.path + "/traced.py", ok.out);
+  CHECK(test::tracelint("check --isolated --fail-on info '" + dir.path + "/traced.py'").exit_code ==
+        0);
+
+  auto out = test::tracelint("trace '" + dir.path +
+                             "/seed.py' -f foo2 -a a=f32[4,9] -a 'newshape=(2, 6, 3)' -o '" +
+                             dir.path + "/out.py'");
+  CHECK(out.exit_code == 0);
+  CHECK(test::read_file(dir.path + "/out.py").find("= newshape") != std::string::npos);
+
+  test::write_file(dir.path + "/bad.py", "def f(x):\n    with x:\n        pass\n");
+  auto bad = test::tracelint("trace '" + dir.path + "/bad.py' -f f -a x=3");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("bad.py:2:5: error: unsupported construct: with statement") !=
+        std::string::npos);
+  auto noarg = test::tracelint("trace '" + dir.path + "/seed.py' -f foo -a nonsense");
+  CHECK(noarg.exit_code == 2);
+  CHECK(noarg.err.find("expected NAME=VALUE") != std::string::npos);
+  CHECK(test::tracelint("trace '" + dir.path + "/missing.py' -f foo").exit_code == 2);
+  auto help = test::tracelint("trace --help");
+  CHECK(help.out.find("The subset:") != std::string::npos);
+}

@@ -1,0 +1,150 @@
+// Executing traces with libtorch: trace(f)(x) == f(x) for every model function, before and
+// after print -> parse; the comparison catches a wrong trace; prologue checks and libtorch
+// errors become messages.
+#include "support.hpp"
+#include "tracer/cases.hpp"
+
+#include "tracelint/core/parser.hpp"
+#include "tracelint/core/printer.hpp"
+#include "tracelint/tracer/execute.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace tracelint;
+using namespace tracelint::tracer;
+
+namespace {
+
+std::string models() {
+  return test::read_file(std::string(TRACELINT_SOURCE_DIR) + "/examples/tracer/models.py");
+}
+
+TracedProgram traced(const TraceRequest &r) {
+  Result<TracedProgram> p = trace(r);
+  REQUIRE_MESSAGE(p.ok(), (p.ok() ? std::string() : p.error().message));
+  return p.value();
+}
+
+TraceRequest request_for(const std::string &function, CacheMode cache = CacheMode::SymbolicValues,
+                         Level level = Level::Ltorch) {
+  for (const test::TracerCase &c : test::model_cases())
+    if (c.function == function) return test::model_request(c, cache, level, models());
+  FAIL("no case " << function);
+  return {};
+}
+
+} // namespace
+
+TEST_CASE("run: every model function matches eager, as traced and after print -> parse") {
+  const std::string source = models();
+  for (const test::TracerCase &c : test::model_cases())
+    for (CacheMode cache : {CacheMode::SymbolicValues, CacheMode::ConstantValues})
+      for (Level level : {Level::Ltorch, Level::Prims}) {
+        CAPTURE(c.function);
+        CAPTURE(to_string(cache));
+        CAPTURE(to_string(level));
+        TraceRequest r = test::model_request(c, cache, level, source);
+        TracedProgram p = traced(r);
+        for (uint64_t seed : {0u, 7u}) {
+          Result<RunReport> report = run_and_compare(r, p, RunOptions{seed});
+          REQUIRE_MESSAGE(report.ok(), (report.ok() ? std::string() : report.error().message));
+          CHECK_MESSAGE(report->ok(), report->summary());
+          CHECK(report->device == "cpu");
+        }
+      }
+}
+
+TEST_CASE("run: a wrong trace is caught by the comparison") {
+  TraceRequest r = request_for("rms_norm", CacheMode::SymbolicValues, Level::Prims);
+  TracedProgram p = traced(r);
+  Trace &computation = p.file.traces[1];
+  // weight * x becomes weight + x.
+  bool changed = false;
+  for (auto s = computation.body.rbegin(); s != computation.body.rend(); ++s)
+    if (!changed && s->kind == Statement::Kind::BoundSymbol && s->value.kind == ValueKind::Call &&
+        s->value.callee().qualified_name() == "prims.mul") {
+      s->value.items[0] = Value::dotted("prims.add");
+      changed = true;
+    }
+  REQUIRE(changed);
+  Result<RunReport> report = run_and_compare(r, p, {});
+  REQUIRE(report.ok());
+  CHECK_FALSE(report->from_model.equal);
+  CHECK_FALSE(report->from_printed.equal);
+  CHECK(report->from_model.mismatch.find("values differ") != std::string::npos);
+  CHECK(report->summary().find("DIFFERS from eager") != std::string::npos);
+}
+
+TEST_CASE("run: the prologue rejects inputs the trace was not specialised for") {
+  TraceRequest r = request_for("reshape_to", CacheMode::ConstantValues);
+  TracedProgram p = traced(r);
+  std::vector<RtValue> inputs = make_inputs(p.inputs, 0, "cpu");
+  CHECK(execute_program(p.file, inputs, {}).ok());
+  inputs[1].items[0] = RtValue::of_int(3);
+  inputs[1].items[1] = RtValue::of_int(4);
+  Result<RtValue> rejected = execute_program(p.file, inputs, {});
+  REQUIRE_FALSE(rejected.ok());
+  CHECK(rejected.error().message.find("check failed") != std::string::npos);
+  CHECK(rejected.error().message.find("prologue line") != std::string::npos);
+
+  // Symbolic values accept another shape of the same rank, and compute on it.
+  TraceRequest sym = request_for("slice_half", CacheMode::SymbolicValues);
+  TracedProgram ps = traced(sym);
+  std::vector<RtValue> other = {RtValue::of_tensor(at::randn({3, 10}))};
+  Result<RtValue> out = execute_program(ps.file, other, ExecOptions{true});
+  REQUIRE_MESSAGE(out.ok(), (out.ok() ? std::string() : out.error().message));
+  CHECK(out->tensor.sizes() == at::IntArrayRef({3, 5}));
+  // But not another rank.
+  std::vector<RtValue> rank3 = {RtValue::of_tensor(at::randn({3, 10, 2}))};
+  CHECK_FALSE(execute_program(ps.file, rank3, ExecOptions{true}).ok());
+}
+
+TEST_CASE("run: libtorch errors become messages naming the statement") {
+  Result<TraceFile> file = parse_trace("import thunder.core.prims as prims\n\n"
+                                       "def computation(a, b):\n"
+                                       "  t0 = prims.matmul(a, b)  # t0: \"cpu f32[2, 2]\"\n"
+                                       "  return t0\n");
+  REQUIRE(file.ok());
+  Result<RtValue> r = execute_trace(
+      file->traces[0],
+      {RtValue::of_tensor(at::randn({2, 3})), RtValue::of_tensor(at::randn({2, 3}))}, {});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message.find("computation line 4") != std::string::npos);
+  CHECK(r.error().message.find("libtorch: ") != std::string::npos);
+  CHECK(r.error().message.find("cannot be multiplied") != std::string::npos);
+
+  Result<TraceFile> unknown =
+      parse_trace("def computation(a):\n  t0 = ltorch.frobnicate(a)\n  return t0\n");
+  REQUIRE(unknown.ok());
+  Result<RtValue> u = execute_trace(unknown->traces[0], {RtValue::of_tensor(at::randn({2}))}, {});
+  REQUIRE_FALSE(u.ok());
+  CHECK(u.error().message.find("ltorch.frobnicate cannot be executed") != std::string::npos);
+}
+
+TEST_CASE("run: cuda annotations on a machine without CUDA run on cpu with a notice") {
+  TraceRequest r = request_for("slice_half");
+  TracedProgram p = traced(r);
+  Result<RunReport> report = run_and_compare(r, p, {});
+  REQUIRE(report.ok());
+  if (at::hasCUDA() && at::getNumGPUs() > 0) {
+    CHECK(report->device == "cuda:0");
+    CHECK(report->notice.empty());
+  } else {
+    CHECK(report->device == "cpu");
+    CHECK(report->notice.find("the traces keep their cuda annotations") != std::string::npos);
+    CHECK(print_trace_file(p.file).find("cuda:0 f32[i0, i1]") != std::string::npos);
+  }
+  CHECK(report->ok());
+}
+
+TEST_CASE("cli: tracelint run and trace --run compare with eager") {
+  std::string path = std::string(TRACELINT_SOURCE_DIR) + "/examples/tracer/models.py";
+  auto run = test::tracelint("run '" + path + "' -f rotate_half -a 'x=f32[2, 4, 8]' --level prims");
+  CHECK(run.exit_code == 0);
+  CHECK(run.out.find("computation trace (printed, parsed back): matches eager") !=
+        std::string::npos);
+  auto both = test::tracelint("trace '" + path + "' -f slice_half -a 'a=f32[2, 6]@cuda' --run");
+  CHECK(both.exit_code == 0);
+  CHECK(both.out.find("def computation(") != std::string::npos);
+  CHECK(both.err.find("matches eager") != std::string::npos);
+}

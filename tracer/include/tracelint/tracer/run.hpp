@@ -1,0 +1,42 @@
+#pragma once
+// Running traced programs against an eager interpretation, without libtorch's headers: the
+// command-line tool loads the libtorch part (libtracelint_torch.so) only when it runs a trace,
+// so that checking traces never pays for loading libtorch.
+#include "tracelint/core/result.hpp"
+#include "tracelint/tracer/tracer.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tracelint::tracer {
+
+struct Comparison {
+  bool equal = true;
+  double max_abs_diff = 0;
+  std::string mismatch; // where and how they differ, "" when equal
+};
+struct RunOptions {
+  uint64_t seed = 0;
+};
+
+struct RunReport {
+  std::string device;      // "cpu" or "cuda:0"
+  std::string notice;      // one line, e.g. the cuda annotations kept on a CPU-only machine
+  Comparison from_model;   // the computation as traced
+  Comparison from_printed; // the computation after print -> parse
+  bool ok() const { return from_model.equal && from_printed.equal; }
+  std::string summary() const;
+};
+
+// Traced program vs eager: on CUDA when libtorch has it and a device is present, else CPU.
+Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgram &program,
+                                  const RunOptions &options);
+
+// The entry point of the loadable module libtracelint_torch.so (extern "C", same compiler).
+using RunAndCompareEntry = void (*)(const TraceRequest &, const TracedProgram &, const RunOptions &,
+                                    std::optional<Result<RunReport>> &);
+inline constexpr const char *kRunAndCompareEntry = "tracelint_torch_run_and_compare";
+inline constexpr const char *kTorchModule = "libtracelint_torch.so";
+
+} // namespace tracelint::tracer

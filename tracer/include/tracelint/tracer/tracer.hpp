@@ -1,0 +1,69 @@
+#pragma once
+// The tracer: interprets a Python function (a subset of Python) over proxies and records
+// Thunder-style traces: a prologue that unpacks and checks the inputs, and a computation
+// of ltorch symbols with their prims as subsymbols.
+#include "tracelint/core/result.hpp"
+#include "tracelint/core/trace.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tracelint::tracer {
+
+enum class CacheMode {
+  ConstantValues, // ints are specialised: the prologue checks their values
+  SymbolicValues, // int inputs and tensor dims become IntegerProxy names
+};
+enum class Level {
+  Ltorch, // torch-level symbols, their prims as subsymbol comments
+  Prims,  // the flattened prims
+};
+
+// An input given on the command line: a tensor (f32[2, 3]@cuda) or a Python literal.
+struct ArgSpec {
+  std::string name;
+  std::string text; // as the user wrote it, after "name="
+};
+
+struct TraceRequest {
+  std::string path;   // for error messages and provenance comments
+  std::string source; // the Python module
+  std::string function;
+  std::vector<ArgSpec> args;
+  CacheMode cache = CacheMode::SymbolicValues;
+  Level level = Level::Ltorch;
+  bool provenance = true; // "# file.py:3: <source line>" comments before each line's symbols
+};
+
+// What an input is, as given: the tracer builds proxies from it, the executor random data.
+struct InputSpec {
+  enum class Kind { Tensor, Literal };
+  Kind kind = Kind::Literal;
+  std::string name;
+  std::string dtype;  // Tensor: torch name (float32)
+  std::string device; // Tensor: "cpu" or "cuda:0"
+  std::vector<int64_t> shape;
+  Value literal; // Literal: the value (tuples, slices, numbers...)
+};
+
+struct TracedProgram {
+  TraceFile file; // traces[0] prologue, traces[1] computation
+  std::vector<InputSpec> inputs;
+  std::size_t bound_symbols = 0; // top-level symbols of the computation
+  const Trace &prologue() const { return file.traces.at(0); }
+  const Trace &computation() const { return file.traces.at(1); }
+};
+
+Result<InputSpec> parse_arg(const ArgSpec &arg);
+
+// Traces request.function of request.source. Errors name file:line:col and the construct.
+// Thread-safe: each call has its own state.
+Result<TracedProgram> trace(const TraceRequest &request);
+
+const char *to_string(CacheMode mode);
+const char *to_string(Level level);
+
+} // namespace tracelint::tracer

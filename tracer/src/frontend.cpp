@@ -1,0 +1,553 @@
+#include "frontend.hpp"
+
+#include <tree_sitter/api.h>
+
+#include <cstring>
+#include <memory>
+#include <string_view>
+
+extern "C" const TSLanguage *tree_sitter_python();
+
+namespace tracelint::tracer {
+
+namespace {
+
+struct TreeDeleter {
+  void operator()(TSTree *t) const { ts_tree_delete(t); }
+};
+struct ParserDeleter {
+  void operator()(TSParser *p) const { ts_parser_delete(p); }
+};
+using TreePtr = std::unique_ptr<TSTree, TreeDeleter>;
+
+TreePtr parse_python(const std::string &text) {
+  std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
+  ts_parser_set_language(parser.get(), tree_sitter_python());
+  return TreePtr(ts_parser_parse_string(parser.get(), nullptr, text.data(),
+                                        static_cast<uint32_t>(text.size())));
+}
+
+bool is(TSNode n, const char *type) {
+  return std::string_view(ts_node_type(n)) == type;
+}
+TSNode field(TSNode n, const char *name) {
+  return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
+}
+
+std::vector<TSNode> children(TSNode n, bool named_only) {
+  std::vector<TSNode> out;
+  TSTreeCursor cursor = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      TSNode c = ts_tree_cursor_current_node(&cursor);
+      if (is(c, "comment") || is(c, "line_continuation")) continue;
+      if (!named_only || ts_node_is_named(c)) out.push_back(c);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return out;
+}
+
+// Children that carry a given field name (subscript's indices repeat the field).
+std::vector<TSNode> field_children(TSNode n, const char *name) {
+  std::vector<TSNode> out;
+  TSTreeCursor cursor = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      const char *f = ts_tree_cursor_current_field_name(&cursor);
+      if (f && std::strcmp(f, name) == 0) out.push_back(ts_tree_cursor_current_node(&cursor));
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return out;
+}
+
+// A readable name for a tree-sitter node type in error messages.
+std::string construct_name(TSNode n) {
+  std::string t = ts_node_type(n);
+  for (char &c : t)
+    if (c == '_') c = ' ';
+  return t;
+}
+
+class Reader {
+public:
+  Reader(const std::string &text) : text_(text) {}
+
+  Loc loc(TSNode n) const {
+    TSPoint p = ts_node_start_point(n);
+    return Loc{p.row + 1, p.column + 1};
+  }
+  std::string text(TSNode n) const {
+    return text_.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+  }
+  [[noreturn]] void unsupported(TSNode n, const std::string &what = "") const {
+    throw TraceError(loc(n), "unsupported construct: " + (what.empty() ? construct_name(n) : what) +
+                                 " (the tracer interprets a subset of Python; see "
+                                 "`tracelint trace --help`)");
+  }
+
+  // The first ERROR or MISSING node, as a syntax error.
+  void check_syntax(TSNode root) const {
+    if (!ts_node_has_error(root)) return;
+    std::vector<TSNode> stack{root};
+    while (!stack.empty()) {
+      TSNode n = stack.back();
+      stack.pop_back();
+      if (is(n, "ERROR") || ts_node_is_missing(n)) {
+        std::string near = text(n).substr(0, 40);
+        throw TraceError(loc(n), ts_node_is_missing(n)
+                                     ? "syntax error: missing " + std::string(ts_node_type(n))
+                                     : "syntax error near `" + near + "`");
+      }
+      auto kids = children(n, false);
+      for (auto it = kids.rbegin(); it != kids.rend(); ++it)
+        if (ts_node_has_error(*it) || ts_node_is_missing(*it)) stack.push_back(*it);
+    }
+  }
+
+  Expr expr(TSNode n) const {
+    Expr e;
+    e.loc = loc(n);
+    std::string_view type = ts_node_type(n);
+    if (type == "identifier") {
+      e.kind = Expr::Kind::Name;
+      e.text = text(n);
+    } else if (type == "integer") {
+      e.kind = Expr::Kind::Int;
+      std::string digits;
+      for (char c : text(n))
+        if (c != '_') digits += c;
+      if (!digits.empty() && (digits.back() == 'j' || digits.back() == 'J'))
+        unsupported(n, "complex literal");
+      errno = 0;
+      e.integer = static_cast<int64_t>(std::strtoll(digits.c_str(), nullptr, 0));
+      if (errno == ERANGE)
+        throw TraceError(e.loc, "integer literal out of the 64-bit range: " + text(n));
+    } else if (type == "float") {
+      e.kind = Expr::Kind::Float;
+      std::string digits;
+      for (char c : text(n))
+        if (c != '_') digits += c;
+      if (!digits.empty() && (digits.back() == 'j' || digits.back() == 'J'))
+        unsupported(n, "complex literal");
+      e.real = std::strtod(digits.c_str(), nullptr);
+    } else if (type == "string") {
+      e.kind = Expr::Kind::Str;
+      for (TSNode c : children(n, true)) {
+        if (is(c, "string_content"))
+          e.text += text(c);
+        else if (is(c, "interpolation"))
+          unsupported(c, "f-string interpolation");
+        else if (is(c, "escape_sequence"))
+          e.text += unescape(c);
+      }
+      std::string start = text(n).substr(0, 3);
+      for (char c : start)
+        if (c == 'b' || c == 'B') unsupported(n, "bytes literal");
+    } else if (type == "concatenated_string") {
+      e.kind = Expr::Kind::Str;
+      for (TSNode c : children(n, true))
+        e.text += expr(c).text;
+    } else if (type == "true" || type == "false") {
+      e.kind = Expr::Kind::Bool;
+      e.boolean = type == "true";
+    } else if (type == "none") {
+      e.kind = Expr::Kind::None;
+    } else if (type == "ellipsis") {
+      e.kind = Expr::Kind::Ellipsis;
+    } else if (type == "parenthesized_expression") {
+      auto kids = children(n, true);
+      if (kids.size() != 1) unsupported(n);
+      Expr inner = expr(kids[0]);
+      return inner;
+    } else if (type == "tuple" || type == "expression_list" || type == "list" ||
+               type == "pattern_list" || type == "tuple_pattern" || type == "list_pattern") {
+      e.kind = (type == "list" || type == "list_pattern") ? Expr::Kind::List : Expr::Kind::Tuple;
+      for (TSNode c : children(n, true))
+        e.items.push_back(expr(c));
+    } else if (type == "dictionary") {
+      e.kind = Expr::Kind::Dict;
+      for (TSNode c : children(n, true)) {
+        if (!is(c, "pair")) unsupported(c, "dictionary unpacking");
+        e.items.push_back(expr(field(c, "key")));
+        e.items.push_back(expr(field(c, "value")));
+      }
+    } else if (type == "attribute") {
+      e.kind = Expr::Kind::Attribute;
+      e.items.push_back(expr(field(n, "object")));
+      e.text = text(field(n, "attribute"));
+    } else if (type == "call") {
+      e.kind = Expr::Kind::Call;
+      e.items.push_back(expr(field(n, "function")));
+      TSNode args = field(n, "arguments");
+      if (is(args, "generator_expression")) unsupported(args);
+      std::vector<std::pair<std::string, Expr>> kwargs;
+      for (TSNode a : children(args, true)) {
+        if (is(a, "keyword_argument")) {
+          kwargs.emplace_back(text(field(a, "name")), expr(field(a, "value")));
+        } else if (is(a, "list_splat")) {
+          if (!kwargs.empty()) unsupported(a, "*args after a keyword argument");
+          Expr star;
+          star.kind = Expr::Kind::Starred;
+          star.loc = loc(a);
+          star.items.push_back(expr(children(a, true).at(0)));
+          e.items.push_back(std::move(star));
+        } else if (is(a, "dictionary_splat")) {
+          unsupported(a, "**kwargs in a call");
+        } else {
+          if (!kwargs.empty()) unsupported(a, "a positional argument after a keyword argument");
+          e.items.push_back(expr(a));
+        }
+      }
+      for (auto &[name, value] : kwargs) {
+        e.keywords.push_back(name);
+        e.items.push_back(std::move(value));
+      }
+    } else if (type == "subscript") {
+      e.kind = Expr::Kind::Subscript;
+      e.items.push_back(expr(field(n, "value")));
+      auto indices = field_children(n, "subscript");
+      bool comma = false;
+      for (TSNode c : children(n, false))
+        if (!ts_node_is_named(c) && text(c) == ",") comma = true;
+      if (indices.size() == 1 && !comma) {
+        e.items.push_back(expr(indices[0]));
+      } else {
+        Expr index;
+        index.kind = Expr::Kind::Tuple;
+        index.loc = loc(indices.at(0));
+        for (TSNode c : indices)
+          index.items.push_back(expr(c));
+        e.items.push_back(std::move(index));
+      }
+    } else if (type == "slice") {
+      e.kind = Expr::Kind::Slice;
+      Expr none;
+      none.kind = Expr::Kind::None;
+      none.loc = e.loc;
+      e.items = {none, none, none};
+      std::size_t part = 0;
+      for (TSNode c : children(n, false)) {
+        if (!ts_node_is_named(c)) {
+          if (text(c) == ":") ++part;
+          continue;
+        }
+        if (part > 2) unsupported(c);
+        e.items[part] = expr(c);
+      }
+    } else if (type == "binary_operator") {
+      e.kind = Expr::Kind::BinOp;
+      e.text = text(field(n, "operator"));
+      if (e.text != "+" && e.text != "-" && e.text != "*" && e.text != "/" && e.text != "//" &&
+          e.text != "%" && e.text != "**" && e.text != "@")
+        unsupported(field(n, "operator"), "the `" + e.text + "` operator");
+      e.items.push_back(expr(field(n, "left")));
+      e.items.push_back(expr(field(n, "right")));
+    } else if (type == "unary_operator") {
+      e.kind = Expr::Kind::UnaryOp;
+      e.text = text(field(n, "operator"));
+      if (e.text == "~") unsupported(n, "the `~` operator");
+      e.items.push_back(expr(field(n, "argument")));
+    } else if (type == "not_operator") {
+      e.kind = Expr::Kind::UnaryOp;
+      e.text = "not";
+      e.items.push_back(expr(field(n, "argument")));
+    } else if (type == "boolean_operator") {
+      e.kind = Expr::Kind::BoolOp;
+      e.text = text(field(n, "operator"));
+      e.items.push_back(expr(field(n, "left")));
+      e.items.push_back(expr(field(n, "right")));
+    } else if (type == "comparison_operator") {
+      e.kind = Expr::Kind::Compare;
+      std::string pending;
+      for (TSNode c : children(n, false)) {
+        if (ts_node_is_named(c)) {
+          if (!pending.empty()) {
+            e.ops.push_back(pending);
+            pending.clear();
+          }
+          e.items.push_back(expr(c));
+        } else {
+          pending += pending.empty() ? text(c) : " " + text(c);
+        }
+      }
+      for (const std::string &op : e.ops)
+        if (op == "in" || op == "not in" || op == "<>")
+          unsupported(n, "the `" + op + "` comparison");
+    } else if (type == "conditional_expression") {
+      e.kind = Expr::Kind::IfExp;
+      for (TSNode c : children(n, true))
+        e.items.push_back(expr(c));
+      if (e.items.size() != 3) unsupported(n);
+    } else {
+      unsupported(n);
+    }
+    return e;
+  }
+
+  std::vector<Stmt> block(TSNode n) const {
+    std::vector<Stmt> out;
+    for (TSNode c : children(n, true))
+      out.push_back(stmt(c));
+    return out;
+  }
+
+  Stmt stmt(TSNode n) const {
+    Stmt s;
+    s.loc = loc(n);
+    s.source_line = line_of(n);
+    std::string_view type = ts_node_type(n);
+    if (type == "expression_statement") {
+      auto kids = children(n, true);
+      if (kids.size() != 1) unsupported(n);
+      TSNode inner = kids[0];
+      if (is(inner, "assignment")) {
+        s.kind = Stmt::Kind::Assign;
+        TSNode cur = inner;
+        while (true) {
+          if (!ts_node_is_null(field(cur, "type"))) unsupported(cur, "an annotated assignment");
+          s.targets.push_back(target(field(cur, "left")));
+          TSNode right = field(cur, "right");
+          if (ts_node_is_null(right)) unsupported(cur);
+          if (is(right, "assignment")) {
+            cur = right;
+            continue;
+          }
+          s.value = expr(right);
+          break;
+        }
+      } else if (is(inner, "augmented_assignment")) {
+        s.kind = Stmt::Kind::AugAssign;
+        std::string op = text(field(inner, "operator"));
+        s.op = op.substr(0, op.size() - 1);
+        if (s.op != "+" && s.op != "-" && s.op != "*" && s.op != "/" && s.op != "//" &&
+            s.op != "%" && s.op != "**" && s.op != "@")
+          unsupported(inner, "the `" + op + "` operator");
+        s.targets.push_back(target(field(inner, "left")));
+        if (s.targets[0].kind != Expr::Kind::Name)
+          unsupported(inner, "augmented assignment to anything but a name");
+        s.value = expr(field(inner, "right"));
+      } else {
+        s.kind = Stmt::Kind::Expr;
+        s.value = expr(inner);
+      }
+    } else if (type == "return_statement") {
+      s.kind = Stmt::Kind::Return;
+      auto kids = children(n, true);
+      s.has_value = !kids.empty();
+      if (s.has_value) s.value = expr(kids[0]);
+    } else if (type == "pass_statement") {
+      s.kind = Stmt::Kind::Pass;
+    } else if (type == "if_statement") {
+      s.kind = Stmt::Kind::If;
+      s.value = expr(field(n, "condition"));
+      s.body = block(field(n, "consequence"));
+      // elif clauses become nested ifs in orelse.
+      std::vector<Stmt> *tail = &s.orelse;
+      for (TSNode alt : field_children(n, "alternative")) {
+        if (is(alt, "elif_clause")) {
+          Stmt nested;
+          nested.kind = Stmt::Kind::If;
+          nested.loc = loc(alt);
+          nested.source_line = line_of(alt);
+          nested.value = expr(field(alt, "condition"));
+          nested.body = block(field(alt, "consequence"));
+          tail->push_back(std::move(nested));
+          tail = &tail->back().orelse;
+        } else {
+          *tail = block(field(alt, "body"));
+        }
+      }
+    } else if (type == "for_statement") {
+      s.kind = Stmt::Kind::For;
+      if (!ts_node_is_null(field(n, "alternative"))) unsupported(n, "for ... else");
+      s.targets.push_back(target(field(n, "left")));
+      s.value = expr(field(n, "right"));
+      s.body = block(field(n, "body"));
+    } else if (type == "function_definition") {
+      unsupported(n, "a nested function definition (define helpers at module level)");
+    } else {
+      unsupported(n);
+    }
+    return s;
+  }
+
+  Expr target(TSNode n) const {
+    if (is(n, "identifier") || is(n, "pattern_list") || is(n, "tuple_pattern") ||
+        is(n, "list_pattern") || is(n, "tuple") || is(n, "list") || is(n, "expression_list")) {
+      Expr e = expr(n);
+      check_target(e, n);
+      return e;
+    }
+    if (is(n, "parenthesized_expression")) return target(children(n, true).at(0));
+    unsupported(n, "assignment to a " + construct_name(n));
+  }
+
+  void check_target(const Expr &e, TSNode n) const {
+    if (e.kind == Expr::Kind::Name) return;
+    if (e.kind != Expr::Kind::Tuple && e.kind != Expr::Kind::List)
+      unsupported(n, "assignment to an expression");
+    for (const Expr &item : e.items)
+      check_target(item, n);
+  }
+
+  Function function(TSNode n) const {
+    Function f;
+    f.loc = loc(n);
+    f.name = text(field(n, "name"));
+    for (TSNode p : children(field(n, "parameters"), true)) {
+      Param param;
+      param.loc = loc(p);
+      if (is(p, "identifier")) {
+        param.name = text(p);
+      } else if (is(p, "default_parameter")) {
+        param.name = text(field(p, "name"));
+        param.default_value = expr(field(p, "value"));
+      } else if (is(p, "typed_parameter")) {
+        param.name = text(children(p, true).at(0));
+      } else if (is(p, "typed_default_parameter")) {
+        param.name = text(field(p, "name"));
+        param.default_value = expr(field(p, "value"));
+      } else {
+        unsupported(p,
+                    "a " + construct_name(p) + " parameter (only plain parameters and defaults)");
+      }
+      f.params.push_back(std::move(param));
+    }
+    f.body = block(field(n, "body"));
+    return f;
+  }
+
+  std::string line_of(TSNode n) const {
+    uint32_t begin = ts_node_start_byte(n);
+    while (begin > 0 && text_[begin - 1] != '\n')
+      --begin;
+    std::size_t end = text_.find('\n', begin);
+    return text_.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+  }
+
+private:
+  std::string unescape(TSNode n) const {
+    std::string s = text(n);
+    if (s.size() < 2) return s;
+    switch (s[1]) {
+    case 'n':
+      return "\n";
+    case 't':
+      return "\t";
+    case '\\':
+      return "\\";
+    case '\'':
+      return "'";
+    case '"':
+      return "\"";
+    case '0':
+      return std::string(1, '\0');
+    default:
+      unsupported(n, "the escape sequence " + s);
+    }
+  }
+
+  const std::string &text_;
+};
+
+template <class F> auto guarded(F &&f, const std::string &path) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const TraceError &e) {
+    return Error{e.what(), path, e.loc.line, e.loc.column};
+  }
+}
+
+} // namespace
+
+Result<Module> parse_module(const std::string &path, const std::string &source) {
+  return guarded(
+      [&]() -> Result<Module> {
+        TreePtr tree = parse_python(source);
+        if (!tree) return Error{"tree-sitter returned no tree", path, 0, 0};
+        Reader reader(source);
+        TSNode root = ts_tree_root_node(tree.get());
+        reader.check_syntax(root);
+        Module m;
+        m.path = path;
+        for (TSNode n : children(root, true)) {
+          if (is(n, "import_statement")) {
+            for (TSNode name : field_children(n, "name")) {
+              if (is(name, "aliased_import"))
+                m.imports[reader.text(field(name, "alias"))] = reader.text(field(name, "name"));
+              else {
+                std::string dotted = reader.text(name);
+                m.imports[dotted.substr(0, dotted.find('.'))] = dotted.substr(0, dotted.find('.'));
+              }
+            }
+          } else if (is(n, "import_from_statement")) {
+            std::string module = reader.text(field(n, "module_name"));
+            for (TSNode name : field_children(n, "name")) {
+              if (is(name, "aliased_import"))
+                m.imports[reader.text(field(name, "alias"))] =
+                    module + "." + reader.text(field(name, "name"));
+              else
+                m.imports[reader.text(name)] = module + "." + reader.text(name);
+            }
+          } else if (is(n, "future_import_statement")) {
+            continue;
+          } else if (is(n, "function_definition") || is(n, "decorated_definition")) {
+            TSNode def = is(n, "decorated_definition") ? field(n, "definition") : n;
+            if (!is(def, "function_definition")) reader.unsupported(def);
+            Function f = reader.function(def);
+            std::string name = f.name;
+            m.functions[name] = std::move(f);
+          } else if (is(n, "expression_statement")) {
+            Stmt s = reader.stmt(n);
+            if (s.kind == Stmt::Kind::Expr && s.value.kind == Expr::Kind::Str)
+              continue; // a docstring
+            if (s.kind != Stmt::Kind::Assign || s.targets.size() != 1 ||
+                s.targets[0].kind != Expr::Kind::Name)
+              reader.unsupported(n, "a module-level statement other than imports, functions and "
+                                    "NAME = constant");
+            m.constants[s.targets[0].text] = s.value;
+          } else {
+            reader.unsupported(n, "a module-level " + construct_name(n));
+          }
+        }
+        std::size_t begin = 0;
+        while (begin <= source.size()) {
+          std::size_t end = source.find('\n', begin);
+          if (end == std::string::npos) {
+            m.lines.push_back(source.substr(begin));
+            break;
+          }
+          m.lines.push_back(source.substr(begin, end - begin));
+          begin = end + 1;
+        }
+        return m;
+      },
+      path);
+}
+
+Result<Expr> parse_expression(const std::string &source) {
+  return guarded(
+      [&]() -> Result<Expr> {
+        std::string text = "(" + source + "\n)";
+        TreePtr tree = parse_python(text);
+        if (!tree) return Error{"tree-sitter returned no tree", "", 0, 0};
+        Reader reader(text);
+        TSNode root = ts_tree_root_node(tree.get());
+        try {
+          reader.check_syntax(root);
+        } catch (const TraceError &e) {
+          throw TraceError(Loc{e.loc.line, e.loc.column > 1 ? e.loc.column - 1 : 1}, e.what());
+        }
+        auto stmts = children(root, true);
+        if (stmts.size() != 1 || !is(stmts[0], "expression_statement"))
+          return Error{"not a single Python expression", "", 1, 1};
+        auto kids = children(stmts[0], true);
+        if (kids.size() != 1) return Error{"not a single Python expression", "", 1, 1};
+        return reader.expr(kids[0]);
+      },
+      "");
+}
+
+} // namespace tracelint::tracer

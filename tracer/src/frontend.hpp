@@ -1,0 +1,101 @@
+#pragma once
+// The tracer's frontend: the subset of Python it interprets, read with tree-sitter into a
+// small syntax tree. Anything outside the subset is an error naming file:line:col.
+#include "tracelint/core/result.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tracelint::tracer {
+
+struct Loc {
+  uint32_t line = 0;   // 1-based
+  uint32_t column = 0; // 1-based byte column
+};
+
+// Raised inside the tracer, turned into an Error at its boundary.
+struct TraceError : std::runtime_error {
+  Loc loc;
+  TraceError(Loc where, const std::string &message) : std::runtime_error(message), loc(where) {}
+};
+
+struct Expr {
+  enum class Kind {
+    Name,
+    Int,
+    Float,
+    Str,
+    Bool,
+    None,
+    Ellipsis,
+    Tuple,
+    List,
+    Dict,      // items: key0, value0, key1, value1, ...
+    Attribute, // items[0].text
+    Call,      // items[0] callee, then positional args, then keyword values
+    Subscript, // items[0][items[1]]
+    Slice,     // items: start, stop, step (None where absent)
+    BinOp,     // text: + - * / // % ** @
+    UnaryOp,   // text: - + not
+    Compare,   // items compared pairwise with ops
+    BoolOp,    // text: and / or
+    IfExp,     // items: body, condition, orelse
+    Starred,   // *items[0] in a call
+  };
+  Kind kind = Kind::None;
+  std::string text;
+  int64_t integer = 0;
+  double real = 0;
+  bool boolean = false;
+  std::vector<Expr> items;
+  std::vector<std::string> keywords; // Call: names of the trailing keyword arguments
+  std::vector<std::string> ops;      // Compare
+  Loc loc;
+};
+
+struct Stmt {
+  enum class Kind { Expr, Assign, AugAssign, Return, If, For, Pass, Def };
+  Kind kind = Kind::Expr;
+  std::vector<Expr> targets; // Assign: one or more (a = b = x); AugAssign/For: one
+  Expr value;                // the right side, the returned value, the condition, the iterable
+  bool has_value = true;     // Return
+  std::string op;            // AugAssign: + - * ...
+  std::vector<Stmt> body;
+  std::vector<Stmt> orelse;
+  std::string source_line; // the statement's first line, for provenance comments
+  Loc loc;
+  std::string def_name; // Def: a nested function's name (see Module::functions)
+};
+
+struct Param {
+  std::string name;
+  std::optional<Expr> default_value;
+  Loc loc;
+};
+
+struct Function {
+  std::string name;
+  std::vector<Param> params;
+  std::vector<Stmt> body;
+  Loc loc;
+};
+
+struct Module {
+  std::string path;
+  std::map<std::string, std::string> imports; // bound name -> module (torch, torch.nn.functional)
+  std::map<std::string, Function> functions;
+  std::map<std::string, Expr> constants; // module-level NAME = literal
+  std::vector<std::string> lines;        // the source, for provenance comments
+};
+
+// Parses a module: imports, function definitions and constant assignments at top level.
+Result<Module> parse_module(const std::string &path, const std::string &source);
+// Parses one Python expression (an --arg value).
+Result<Expr> parse_expression(const std::string &source);
+
+} // namespace tracelint::tracer

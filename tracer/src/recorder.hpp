@@ -1,0 +1,81 @@
+#pragma once
+// The tracing backend: records every operation as a bound symbol of the computation trace
+// (ltorch symbols with their prims as subsymbols; number operations on proxies as prims),
+// and the guards the prologue must check.
+#include "tracelint/tracer/interpreter.hpp"
+#include "tracelint/tracer/tracer.hpp"
+
+#include "frontend.hpp"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tracelint::tracer {
+
+class Recorder : public Backend {
+public:
+  Recorder(CacheMode cache, const Module &module, bool provenance)
+      : cache_(cache), module_(module), provenance_(provenance) {}
+
+  Obj tensor_op(const std::string &op, const std::vector<Obj> &args, const Loc &loc) override;
+  Obj number_op(const std::string &op, const std::vector<Obj> &args, Obj result,
+                const Loc &loc) override;
+  void guard(const Obj &value, const Loc &loc) override;
+  void at_statement(const Stmt &s) override;
+
+  // A fresh name with Thunder's prefixes: t (tensors), i, f, b (numbers), C (collections).
+  std::string fresh(const std::string &prefix);
+  void reserve(const std::string &name) { used_.insert(name); }
+  // An input proxy: defined by the prologue, passed to the computation when it is used.
+  void add_input_proxy(const std::string &name) { inputs_.insert(name); }
+
+  std::vector<Statement> take_body() { return std::move(body_); }
+  // The statements that compute each guarded value from the inputs, then the checks.
+  std::vector<Statement> guard_statements() const;
+
+private:
+  Obj prim(const std::string &name, std::vector<Value> args, Obj out);
+  template <class F> Obj composite(const std::string &name, std::vector<Value> args, F &&decompose);
+  void push_top(Statement s);
+  Obj num(const std::string &op, const Obj &a, const Obj &b, const Loc &loc);
+  Obj record_number(const std::string &prim_name, std::vector<Value> args, Obj result);
+
+  Obj elementwise(const std::string &op, const Obj &a, const Obj &b, const Loc &loc);
+  Obj broadcast_to(const Obj &t, const std::vector<Obj> &shape, const Loc &loc);
+  Obj reduce(const std::string &op, const Obj &a, const Obj &dims, bool keepdim, const Loc &loc);
+  Obj reduce_prims(const std::string &prim_name, const Obj &a, const std::vector<int64_t> &dims,
+                   bool keepdim);
+  Obj keep_dims(const Obj &reduced, const Obj &a, const std::vector<int64_t> &dims);
+  Obj reshape(const std::string &name, const Obj &a, const Obj &shape, const Loc &loc);
+  Obj getitem(const Obj &a, const Obj &key, const Loc &loc);
+  Obj matmul(const Obj &a, const Obj &b, const Loc &loc);
+  Obj linear(const Obj &x, const Obj &w, const Obj &bias, const Loc &loc);
+  Obj cat(const Obj &tensors, int64_t dim, const Loc &loc);
+  Obj softmax(const Obj &a, int64_t dim, const Loc &loc);
+  Obj unary(const std::string &op, const Obj &a, const Loc &loc);
+
+  Obj like(const Obj &t, std::vector<Obj> shape) const;
+  Obj like(const Obj &t, std::vector<Obj> shape, const std::string &dtype) const;
+  int64_t dim_index(int64_t d, std::size_t rank, const Loc &loc) const;
+
+  CacheMode cache_;
+  const Module &module_;
+  bool provenance_;
+  int counter_ = 0;
+  std::set<std::string> used_;
+  std::set<std::string> inputs_;
+  std::vector<Statement> body_;
+  std::vector<Statement> *sink_ = &body_;
+  std::string pending_provenance_;
+  // Number proxies computed by the trace: their defining statement, in creation order.
+  std::map<std::string, std::size_t> number_index_;
+  std::vector<Statement> number_defs_;
+  std::map<std::string, Obj> number_memo_;
+  std::vector<std::pair<std::string, Obj>> guards_;
+};
+
+std::string type_string(const Obj &o);
+
+} // namespace tracelint::tracer

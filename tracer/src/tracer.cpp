@@ -1,0 +1,529 @@
+#include "tracelint/tracer/tracer.hpp"
+
+#include "tracelint/core/type_string.hpp"
+
+#include "tracelint/tracer/interpreter.hpp"
+
+#include "frontend.hpp"
+#include "recorder.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <regex>
+#include <set>
+
+namespace tracelint::tracer {
+
+const char *to_string(CacheMode mode) {
+  return mode == CacheMode::ConstantValues ? "constant values" : "symbolic values";
+}
+const char *to_string(Level level) {
+  return level == Level::Ltorch ? "ltorch" : "prims";
+}
+
+namespace {
+
+Error arg_error(const ArgSpec &arg, const std::string &message) {
+  return Error{"--arg " + arg.name + "=" + arg.text + ": " + message, "", 0, 0};
+}
+
+Obj value_to_obj(const Value &v) {
+  switch (v.kind) {
+  case ValueKind::None:
+    return Obj::none();
+  case ValueKind::Ellipsis:
+    return Obj::ellipsis();
+  case ValueKind::Bool:
+    return Obj::boolean_of(v.boolean);
+  case ValueKind::Int:
+    return Obj::int_of(v.integer);
+  case ValueKind::Float:
+    return Obj::float_of(v.real);
+  case ValueKind::String:
+    return Obj::str(v.text);
+  case ValueKind::DType:
+    return Obj::dtype_of(v.text);
+  case ValueKind::Tuple:
+  case ValueKind::List: {
+    std::vector<Obj> items;
+    for (const Value &item : v.items)
+      items.push_back(value_to_obj(item));
+    return v.kind == ValueKind::Tuple ? Obj::tuple(std::move(items)) : Obj::list(std::move(items));
+  }
+  case ValueKind::Dict: {
+    Obj d;
+    d.kind = Obj::Kind::Dict;
+    for (const Value &item : v.items)
+      d.items.push_back(value_to_obj(item));
+    return d;
+  }
+  case ValueKind::Slice:
+    return Obj::slice(value_to_obj(v.items[0]), value_to_obj(v.items[1]), value_to_obj(v.items[2]));
+  default:
+    throw TraceError(Loc{1, 1}, "this value cannot be an input");
+  }
+}
+
+// Names that the traces use for modules and builtins: never a proxy's name.
+const std::set<std::string> kReserved = {"prims",   "ltorch",      "torch", "thunder", "dtypes",
+                                         "devices", "int",         "float", "bool",    "args",
+                                         "kwargs",  "no_autocast", "_"};
+
+class Builder {
+public:
+  Builder(const TraceRequest &request, Recorder &recorder)
+      : request_(request), recorder_(recorder) {}
+
+  // The proxy version of an input: tensors and (under symbolic values) ints get names.
+  Obj make_input(Obj o, const std::string &top_name) {
+    bool symbolic = request_.cache == CacheMode::SymbolicValues;
+    switch (o.kind) {
+    case Obj::Kind::Tensor:
+      o.proxy = top_name.empty() ? recorder_.fresh("t") : top_name;
+      recorder_.add_input_proxy(o.proxy);
+      for (Obj &d : o.shape)
+        if (symbolic) {
+          d.proxy = recorder_.fresh("i");
+          recorder_.add_input_proxy(d.proxy);
+        }
+      return o;
+    case Obj::Kind::Int:
+      if (symbolic) {
+        o.proxy = top_name.empty() ? recorder_.fresh("i") : top_name;
+        recorder_.add_input_proxy(o.proxy);
+      }
+      return o;
+    case Obj::Kind::Tuple:
+    case Obj::Kind::List:
+    case Obj::Kind::Slice:
+      for (Obj &item : o.items)
+        item = make_input(item, "");
+      return o;
+    case Obj::Kind::Dict:
+      for (std::size_t i = 1; i < o.items.size(); i += 2)
+        o.items[i] = make_input(o.items[i], "");
+      return o;
+    default:
+      return o;
+    }
+  }
+
+  // Statements that bind `name` (already assigned) to o's parts and check them.
+  void check_input(const Obj &o, const std::string &name, std::vector<Statement> &out) {
+    Value self = Value::name(name);
+    switch (o.kind) {
+    case Obj::Kind::Tensor: {
+      std::vector<Value> dims;
+      std::vector<Target> targets;
+      for (const Obj &d : o.shape) {
+        dims.push_back(to_value(d));
+        if (!d.proxy.empty()) targets.push_back(Target::named(d.proxy));
+      }
+      if (!targets.empty() && targets.size() == o.shape.size())
+        out.push_back(Statement::bound(Target::tuple(targets), Value::call("prims.shape", {self})));
+      out.push_back(Statement::bound(
+          std::nullopt,
+          Value::call("prims.check_tensor_shape_and_metadata",
+                      {self, Value::tuple(dims), Value::string(o.device),
+                       Value::dtype(o.dtype, Namespace::Torch), Value::boolean_value(false)})));
+      return;
+    }
+    case Obj::Kind::Int:
+    case Obj::Kind::Float:
+    case Obj::Kind::Bool:
+      if (!o.proxy.empty())
+        out.push_back(Statement::bound(
+            std::nullopt, Value::call("prims.check_number_type", {self, Value::name("int")})));
+      else
+        out.push_back(Statement::bound(
+            std::nullopt, Value::call("prims.check_number_type_and_value", {self, to_value(o)})));
+      return;
+    case Obj::Kind::Tuple:
+    case Obj::Kind::List: {
+      out.push_back(Statement::bound(
+          std::nullopt,
+          Value::call("prims.check_len",
+                      {self, Value::int_value(static_cast<int64_t>(o.items.size()))})));
+      if (o.items.empty()) return;
+      std::vector<Target> targets;
+      std::vector<std::pair<std::string, const Obj *>> named;
+      std::vector<Statement> literal_checks;
+      for (std::size_t i = 0; i < o.items.size(); ++i) {
+        const Obj &item = o.items[i];
+        if (is_literal(item)) {
+          targets.push_back(Target::named("_"));
+          literal_checks.push_back(literal_check(
+              Value::subscript(self, Value::int_value(static_cast<int64_t>(i))), item));
+        } else {
+          std::string element =
+              item.proxy.empty() ? recorder_.fresh(element_prefix(item)) : item.proxy;
+          targets.push_back(Target::named(element));
+          named.emplace_back(element, &item);
+        }
+      }
+      Statement unpack = Statement::bound(Target::tuple(targets), self);
+      unpack.style = UnpackStyle::Bare;
+      unpack.trailing_comma = true;
+      out.push_back(std::move(unpack));
+      for (Statement &s : literal_checks)
+        out.push_back(std::move(s));
+      for (const auto &[element, item] : named)
+        check_input(*item, element, out);
+      return;
+    }
+    case Obj::Kind::Slice: {
+      static const char *parts[] = {"start", "stop", "step"};
+      for (std::size_t i = 0; i < 3; ++i)
+        bind_part(o.items[i], Value::attribute(self, parts[i]), out);
+      return;
+    }
+    case Obj::Kind::Dict: {
+      out.push_back(Statement::bound(
+          std::nullopt,
+          Value::call("prims.check_len",
+                      {self, Value::int_value(static_cast<int64_t>(o.items.size() / 2))})));
+      for (std::size_t i = 0; i + 1 < o.items.size(); i += 2)
+        bind_part(o.items[i + 1], Value::subscript(self, to_value(o.items[i])), out);
+      return;
+    }
+    default:
+      out.push_back(literal_check(self, o));
+      return;
+    }
+  }
+
+  void bind_part(const Obj &item, Value source, std::vector<Statement> &out) {
+    if (is_literal(item)) {
+      out.push_back(literal_check(std::move(source), item));
+      return;
+    }
+    std::string element = item.proxy.empty() ? recorder_.fresh(element_prefix(item)) : item.proxy;
+    out.push_back(annotated(element, item, std::move(source)));
+    check_input(item, element, out);
+  }
+
+  static Statement annotated(const std::string &name, const Obj &o, Value source) {
+    Statement s;
+    s.kind = Statement::Kind::AnnotatedAssign;
+    s.target = Target::named(name);
+    s.value = std::move(source);
+    s.annotation = TypeText{type_string(o), {}};
+    return s;
+  }
+
+private:
+  static bool is_literal(const Obj &o) {
+    return o.kind == Obj::Kind::None || o.kind == Obj::Kind::Ellipsis || o.kind == Obj::Kind::Str ||
+           o.kind == Obj::Kind::DType || o.kind == Obj::Kind::Device;
+  }
+  static std::string element_prefix(const Obj &o) {
+    switch (o.kind) {
+    case Obj::Kind::Tensor:
+      return "t";
+    case Obj::Kind::Int:
+      return "i";
+    case Obj::Kind::Float:
+      return "f";
+    case Obj::Kind::Bool:
+      return "b";
+    default:
+      return "C";
+    }
+  }
+  static Statement literal_check(Value source, const Obj &o) {
+    return Statement::bound(
+        std::nullopt, Value::call("prims.check_literal_like", {std::move(source), to_value(o)}));
+  }
+
+  const TraceRequest &request_;
+  Recorder &recorder_;
+};
+
+// The names a statement reads, the symbolic dims of its annotation included: a size that
+// only an annotation mentions must still be computed (TL007).
+void collect_names(const Statement &s, std::set<std::string> &names) {
+  for_each_name(s.value, [&](const Value &v) { names.insert(v.text); });
+  if (s.type_comment && s.type_comment->type) {
+    Result<ProxyType> type = parse_type_string(s.type_comment->type->text);
+    if (type)
+      for (const Dim &d : type->shape)
+        if (d.symbolic) names.insert(d.symbol);
+  }
+  for (const Statement &sub : s.subsymbols)
+    collect_names(sub, names);
+}
+
+// Drops bound symbols whose outputs nothing uses (every symbol recorded is pure), then
+// provenance comments left without a statement.
+std::vector<Statement> eliminate_dead_code(std::vector<Statement> body, const Value &returned) {
+  std::set<std::string> live;
+  for_each_name(returned, [&](const Value &v) { live.insert(v.text); });
+  std::vector<bool> keep(body.size(), true);
+  for (std::size_t k = body.size(); k-- > 0;) {
+    const Statement &s = body[k];
+    if (s.kind != Statement::Kind::BoundSymbol) continue;
+    bool used = !s.target;
+    if (s.target)
+      for (const Target *t : s.target->bound_names())
+        used = used || live.count(t->name);
+    keep[k] = used;
+    if (used) collect_names(s, live);
+  }
+  std::vector<Statement> kept;
+  for (std::size_t k = 0; k < body.size(); ++k)
+    if (keep[k]) kept.push_back(std::move(body[k]));
+  std::vector<Statement> out;
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    bool orphan = kept[k].kind == Statement::Kind::Comment &&
+                  (k + 1 == kept.size() || kept[k + 1].kind == Statement::Kind::Comment);
+    if (!orphan) out.push_back(std::move(kept[k]));
+  }
+  return out;
+}
+
+void flatten(Statement s, std::vector<Statement> &out) {
+  if (s.subsymbols.empty()) {
+    s.commented = false;
+    out.push_back(std::move(s));
+    return;
+  }
+  for (Statement &sub : s.subsymbols)
+    flatten(std::move(sub), out);
+}
+
+std::vector<PreambleItem> preamble(const TraceRequest &request, const std::string &what) {
+  auto comment = [](std::string text) {
+    PreambleItem item;
+    item.comment = std::move(text);
+    return item;
+  };
+  auto import = [](std::string module, std::string alias = "", std::string name = "") {
+    PreambleItem item;
+    item.kind = PreambleItem::Kind::Import;
+    item.import.module = std::move(module);
+    item.import.alias = std::move(alias);
+    if (!name.empty()) {
+      item.import.from = true;
+      item.import.names = {{name, ""}};
+    }
+    return item;
+  };
+  return {comment("# Constructed by tracelint trace (" + what + ", cache=\"" +
+                  to_string(request.cache) + "\", level " + to_string(request.level) + ")"),
+          import("thunder"),
+          import("thunder.core.devices", "devices"),
+          import("thunder.core.dtypes", "dtypes"),
+          import("thunder.core.prims", "prims"),
+          import("thunder.torch", "ltorch"),
+          import("torch"),
+          import("thunder.executors.torchex", "", "no_autocast"),
+          PreambleItem{PreambleItem::Kind::Blank, {}, {}, {}}};
+}
+
+std::vector<Value> decorators() {
+  return {Value::call("torch.no_grad", {}), Value::name("no_autocast")};
+}
+
+void collect_proxies(const Obj &o, std::vector<const Obj *> &out) {
+  if (!o.proxy.empty()) out.push_back(&o);
+  if (o.kind == Obj::Kind::Tensor)
+    for (const Obj &d : o.shape)
+      collect_proxies(d, out);
+  for (const Obj &item : o.items)
+    collect_proxies(item, out);
+}
+
+} // namespace
+
+Result<InputSpec> parse_arg(const ArgSpec &arg) {
+  InputSpec spec;
+  spec.name = arg.name;
+  static const std::regex tensor(
+      R"(^\s*([A-Za-z][A-Za-z0-9]*)\[([^\]]*)\](?:@([A-Za-z]+(?::[0-9]+)?))?\s*$)");
+  std::smatch m;
+  if (std::regex_match(arg.text, m, tensor) && m[1] != "slice") {
+    spec.kind = InputSpec::Kind::Tensor;
+    spec.dtype = torch_dtype(m[1]);
+    if (spec.dtype.empty() || spec.dtype.rfind("complex", 0) == 0)
+      return arg_error(arg, "unknown dtype `" + std::string(m[1]) +
+                                "` (use f32, f16, bf16, f64, i64, i32, i16, i8, u8 or b8)");
+    std::string dims = m[2];
+    std::size_t begin = 0;
+    while (begin < dims.size()) {
+      std::size_t end = dims.find(',', begin);
+      std::string part =
+          dims.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+      part.erase(0, part.find_first_not_of(" \t"));
+      part.erase(part.find_last_not_of(" \t") + 1);
+      if (part.empty() && end == std::string::npos && !spec.shape.empty()) break;
+      if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos ||
+          part.size() > 9)
+        return arg_error(arg, "each dim must be a non-negative integer, got `" + part + "`");
+      spec.shape.push_back(std::stoll(part));
+      if (end == std::string::npos) break;
+      begin = end + 1;
+    }
+    std::string device = m[3].matched ? std::string(m[3]) : "cpu";
+    if (device == "cuda") device = "cuda:0";
+    if (device != "cpu" && device.rfind("cuda:", 0) != 0)
+      return arg_error(arg, "unknown device `" + device + "` (use cpu, cuda or cuda:N)");
+    spec.device = device;
+    return spec;
+  }
+  Result<Expr> expr = parse_expression(arg.text);
+  if (!expr)
+    return arg_error(arg, expr.error().message +
+                              " (a tensor is DTYPE[DIMS][@DEVICE] like f32[2, 3]@cuda; anything "
+                              "else is a Python literal)");
+  try {
+    Module empty;
+    spec.kind = InputSpec::Kind::Literal;
+    spec.literal = to_value(literal_object(empty, expr.value()));
+  } catch (const TraceError &e) {
+    return arg_error(arg, e.what());
+  }
+  return spec;
+}
+
+Result<TracedProgram> trace(const TraceRequest &request) {
+  Result<Module> parsed = parse_module(request.path, request.source);
+  if (!parsed) return parsed.error();
+  const Module &module = parsed.value();
+  auto fn = module.functions.find(request.function);
+  if (fn == module.functions.end()) {
+    std::string known;
+    for (const auto &[name, f] : module.functions)
+      known += (known.empty() ? "" : ", ") + name;
+    return Error{"no function `" + request.function + "` in this file" +
+                     (known.empty() ? " (it defines none)" : " (it defines: " + known + ")"),
+                 request.path, 0, 0};
+  }
+  const Function &function = fn->second;
+
+  std::string signature = function.name + "(";
+  for (std::size_t i = 0; i < function.params.size(); ++i)
+    signature += (i ? ", " : "") + function.params[i].name;
+  signature += ")";
+  for (const ArgSpec &arg : request.args) {
+    bool known = std::any_of(function.params.begin(), function.params.end(),
+                             [&](const auto &p) { return p.name == arg.name; });
+    if (!known)
+      return Error{"--arg " + arg.name + ": " + signature + " has no parameter `" + arg.name + "`",
+                   request.path, function.loc.line, function.loc.column};
+  }
+
+  TracedProgram program;
+  Recorder recorder(request.cache, module, request.provenance);
+  for (const std::string &r : kReserved)
+    recorder.reserve(r);
+  for (const auto &p : function.params)
+    recorder.reserve(p.name);
+  Builder builder(request, recorder);
+
+  try {
+    std::vector<Obj> args;
+    std::vector<std::pair<std::string, Obj>> inputs; // the traced inputs, by name
+    for (const auto &p : function.params) {
+      auto given = std::find_if(request.args.begin(), request.args.end(),
+                                [&](const ArgSpec &a) { return a.name == p.name; });
+      if (given == request.args.end()) {
+        if (!p.default_value)
+          return Error{"missing --arg for parameter `" + p.name + "` of " + signature +
+                           " (for example --arg " + p.name + "=f32[2, 3] or --arg " + p.name +
+                           "=4)",
+                       request.path, p.loc.line, p.loc.column};
+        args.push_back(literal_object(module, *p.default_value));
+        continue;
+      }
+      Result<InputSpec> spec = parse_arg(*given);
+      if (!spec) return Error{spec.error().message, "", 0, 0};
+      Obj o;
+      if (spec->kind == InputSpec::Kind::Tensor) {
+        o.kind = Obj::Kind::Tensor;
+        o.dtype = spec->dtype;
+        o.device = spec->device;
+        for (int64_t d : spec->shape)
+          o.shape.push_back(Obj::int_of(d));
+      } else {
+        o = value_to_obj(spec->literal);
+      }
+      o = builder.make_input(o, p.name);
+      args.push_back(o);
+      inputs.emplace_back(p.name, o);
+      program.inputs.push_back(std::move(spec.value()));
+    }
+
+    Obj result = interpret(module, request.function, args, recorder);
+    Value returned = to_value(result);
+
+    // ---- computation
+    std::vector<Statement> body = eliminate_dead_code(recorder.take_body(), returned);
+    std::set<std::string> used;
+    for (const Statement &s : body)
+      collect_names(s, used);
+    for_each_name(returned, [&](const Value &v) { used.insert(v.text); });
+    std::vector<const Obj *> proxies;
+    for (const auto &[name, o] : inputs)
+      collect_proxies(o, proxies);
+    Trace computation;
+    computation.preamble = {PreambleItem{PreambleItem::Kind::Blank, {}, {}, {}}};
+    computation.decorators = decorators();
+    computation.name = "computation";
+    std::vector<Statement> header;
+    std::vector<Value> passed;
+    for (const Obj *o : proxies) {
+      if (o->kind != Obj::Kind::Tensor && !used.count(o->proxy)) continue;
+      computation.parameters.push_back(Parameter{o->proxy, ParamKind::Positional, {}, {}});
+      header.push_back(Statement::annotation_comment(o->proxy, type_string(*o)));
+      passed.push_back(Value::name(o->proxy));
+    }
+    if (!header.empty()) header.push_back(Statement::blank());
+    if (request.level == Level::Prims) {
+      std::vector<Statement> flat;
+      for (Statement &s : body)
+        flatten(std::move(s), flat);
+      body = std::move(flat);
+    }
+    for (const Statement &s : body)
+      program.bound_symbols += s.kind == Statement::Kind::BoundSymbol;
+    computation.body = std::move(header);
+    for (Statement &s : body)
+      computation.body.push_back(std::move(s));
+    computation.body.push_back(Statement::ret(returned));
+
+    // ---- prologue
+    Trace prologue;
+    prologue.preamble = preamble(request, "prologue and computation");
+    prologue.decorators = decorators();
+    prologue.name = "prologue";
+    prologue.parameters = {Parameter{"args", ParamKind::VarArgs, {}, {}},
+                           Parameter{"kwargs", ParamKind::VarKeywords, {}, {}}};
+    std::vector<Statement> &pb = prologue.body;
+    pb.push_back(Statement::annotation_comment("args", "Any"));
+    pb.push_back(Statement::bound(
+        std::nullopt,
+        Value::call("prims.check_len",
+                    {Value::name("args"), Value::int_value(static_cast<int64_t>(inputs.size()))})));
+    pb.push_back(Statement::annotation_comment("kwargs", "Any"));
+    pb.push_back(
+        Statement::bound(std::nullopt, Value::call("prims.check_len",
+                                                   {Value::name("kwargs"), Value::int_value(0)})));
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const auto &[name, o] = inputs[i];
+      pb.push_back(Builder::annotated(
+          name, o,
+          Value::subscript(Value::name("args"), Value::int_value(static_cast<int64_t>(i)))));
+      builder.check_input(o, name, pb);
+    }
+    for (Statement &s : recorder.guard_statements())
+      pb.push_back(std::move(s));
+    pb.push_back(Statement::ret(Value::tuple({Value::tuple(passed), Value::tuple({})})));
+
+    program.file.traces = {std::move(prologue), std::move(computation)};
+  } catch (const TraceError &e) {
+    return Error{e.what(), request.path, e.loc.line, e.loc.column};
+  }
+  return program;
+}
+
+} // namespace tracelint::tracer

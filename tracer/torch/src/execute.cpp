@@ -1,0 +1,1015 @@
+#include "tracelint/tracer/execute.hpp"
+
+#include "tracelint/core/parser.hpp"
+#include "tracelint/core/printer.hpp"
+#include "tracelint/tracer/interpreter.hpp"
+
+#include "frontend.hpp"
+
+#include <ATen/ScalarOps.h>
+#include <c10/util/Exception.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <stdexcept>
+
+namespace tracelint::tracer {
+
+RtValue RtValue::of_tensor(at::Tensor t) {
+  RtValue v;
+  v.kind = Kind::Tensor;
+  v.tensor = std::move(t);
+  return v;
+}
+RtValue RtValue::of_int(int64_t i) {
+  RtValue v;
+  v.kind = Kind::Int;
+  v.integer = i;
+  return v;
+}
+RtValue RtValue::of_float(double d) {
+  RtValue v;
+  v.kind = Kind::Float;
+  v.real = d;
+  return v;
+}
+RtValue RtValue::of_bool(bool b) {
+  RtValue v;
+  v.kind = Kind::Bool;
+  v.boolean = b;
+  v.integer = b;
+  return v;
+}
+RtValue RtValue::of_tuple(std::vector<RtValue> items) {
+  RtValue v;
+  v.kind = Kind::Tuple;
+  v.items = std::move(items);
+  return v;
+}
+
+namespace {
+
+// An error while running a trace: a message naming the statement.
+struct ExecError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+at::ScalarType scalar_type(const std::string &torch_name) {
+  static const std::map<std::string, at::ScalarType> types = {
+      {"float32", at::kFloat},  {"float16", at::kHalf}, {"bfloat16", at::kBFloat16},
+      {"float64", at::kDouble}, {"int64", at::kLong},   {"int32", at::kInt},
+      {"int16", at::kShort},    {"int8", at::kChar},    {"uint8", at::kByte},
+      {"bool", at::kBool}};
+  auto it = types.find(torch_name);
+  if (it == types.end()) throw ExecError("unknown dtype " + torch_name);
+  return it->second;
+}
+
+std::string dtype_name(at::ScalarType t) {
+  for (const char *name : {"float32", "float16", "bfloat16", "float64", "int64", "int32", "int16",
+                           "int8", "uint8", "bool"})
+    if (scalar_type(name) == t) return name;
+  return c10::toString(t);
+}
+
+bool is_number(const RtValue &v) {
+  return v.kind == RtValue::Kind::Bool || v.kind == RtValue::Kind::Int ||
+         v.kind == RtValue::Kind::Float;
+}
+double as_double(const RtValue &v) {
+  return v.kind == RtValue::Kind::Float ? v.real : static_cast<double>(v.integer);
+}
+at::Scalar as_scalar(const RtValue &v) {
+  if (v.kind == RtValue::Kind::Float) return at::Scalar(v.real);
+  if (v.kind == RtValue::Kind::Bool) return at::Scalar(v.boolean);
+  return at::Scalar(v.integer);
+}
+
+// A Python number next to a tensor follows PyTorch's promotion (a "wrapped number").
+at::Tensor as_tensor(const RtValue &v, const at::Device &device) {
+  if (v.kind == RtValue::Kind::Tensor) return v.tensor;
+  if (!is_number(v)) throw ExecError("expected a tensor or a number");
+  at::Tensor t = c10::scalar_to_tensor(as_scalar(v), device);
+  t.unsafeGetTensorImpl()->set_wrapped_number(true);
+  return t;
+}
+
+std::vector<int64_t> int_list(const RtValue &v) {
+  if (v.kind != RtValue::Kind::Tuple && v.kind != RtValue::Kind::List)
+    throw ExecError("expected a tuple or list of ints");
+  std::vector<int64_t> out;
+  for (const RtValue &item : v.items) {
+    if (item.kind != RtValue::Kind::Int && item.kind != RtValue::Kind::Bool)
+      throw ExecError("expected an int in a shape or dim list");
+    out.push_back(item.integer);
+  }
+  return out;
+}
+
+const at::Tensor &tensor_arg(const RtValue &v, const char *what) {
+  if (v.kind != RtValue::Kind::Tensor) throw ExecError(std::string(what) + " must be a tensor");
+  return v.tensor;
+}
+
+std::string describe(const RtValue &v) {
+  switch (v.kind) {
+  case RtValue::Kind::Tensor: {
+    std::string s = "tensor " + dtype_name(v.tensor.scalar_type()) + "[";
+    for (int64_t i = 0; i < v.tensor.dim(); ++i)
+      s += (i ? ", " : "") + std::to_string(v.tensor.size(i));
+    return s + "]";
+  }
+  case RtValue::Kind::Int:
+    return "int " + std::to_string(v.integer);
+  case RtValue::Kind::Float:
+    return "float " + python_float(v.real);
+  case RtValue::Kind::Bool:
+    return v.boolean ? "True" : "False";
+  case RtValue::Kind::None:
+    return "None";
+  case RtValue::Kind::Ellipsis:
+    return "Ellipsis";
+  case RtValue::Kind::Str:
+    return python_string(v.text);
+  case RtValue::Kind::Tuple:
+    return "tuple of " + std::to_string(v.items.size());
+  case RtValue::Kind::List:
+    return "list of " + std::to_string(v.items.size());
+  case RtValue::Kind::Dict:
+    return "dict";
+  case RtValue::Kind::Slice:
+    return "slice";
+  case RtValue::Kind::DType:
+    return "dtype " + v.text;
+  case RtValue::Kind::Device:
+    return "device " + v.text;
+  case RtValue::Kind::Builtin:
+    return v.text;
+  }
+  return "value";
+}
+
+bool same_literal(const RtValue &a, const RtValue &b) {
+  if (is_number(a) && is_number(b)) return as_double(a) == as_double(b);
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+  case RtValue::Kind::None:
+  case RtValue::Kind::Ellipsis:
+    return true;
+  case RtValue::Kind::Str:
+  case RtValue::Kind::DType:
+  case RtValue::Kind::Device:
+    return a.text == b.text;
+  default:
+    return false;
+  }
+}
+
+// ---- prims -------------------------------------------------------------------------------
+
+class Executor {
+public:
+  explicit Executor(const ExecOptions &options) : options_(options) {}
+
+  RtValue run(const Trace &trace, std::vector<RtValue> args) {
+    std::size_t next = 0;
+    for (const Parameter &p : trace.parameters) {
+      if (p.kind == ParamKind::VarArgs) {
+        RtValue rest = RtValue::of_tuple({});
+        while (next < args.size())
+          rest.items.push_back(args[next++]);
+        env_[p.name] = rest;
+      } else if (p.kind == ParamKind::VarKeywords) {
+        RtValue d;
+        d.kind = RtValue::Kind::Dict;
+        env_[p.name] = d;
+      } else {
+        if (next >= args.size())
+          throw ExecError(trace.name + "() is missing the argument " + p.name);
+        env_[p.name] = args[next++];
+      }
+    }
+    if (next != args.size())
+      throw ExecError(trace.name + "() got " + std::to_string(args.size()) + " arguments");
+    for (const Statement &s : trace.body) {
+      try {
+        if (s.kind == Statement::Kind::Return) return s.has_value ? eval(s.value) : RtValue{};
+        execute(s);
+      } catch (const ExecError &e) {
+        throw ExecError(trace.name + " line " + std::to_string(s.span.line) + " (`" +
+                        print_statement_line(s) + "`): " + e.what());
+      } catch (const c10::Error &e) {
+        throw ExecError(trace.name + " line " + std::to_string(s.span.line) + " (`" +
+                        print_statement_line(s) + "`): libtorch: " + e.what_without_backtrace());
+      }
+    }
+    return RtValue{};
+  }
+
+private:
+  static std::string print_statement_line(const Statement &s) {
+    Statement copy = s;
+    copy.subsymbols.clear();
+    copy.type_comment.reset();
+    std::string line = print_statement(copy, 0);
+    while (!line.empty() && line.back() == '\n')
+      line.pop_back();
+    if (line.rfind("# ", 0) == 0) line = line.substr(2);
+    return line;
+  }
+
+  void execute(const Statement &s) {
+    switch (s.kind) {
+    case Statement::Kind::BoundSymbol:
+    case Statement::Kind::AnnotatedAssign: {
+      RtValue value;
+      std::string callee = s.value.kind == ValueKind::Call ? s.value.callee().qualified_name() : "";
+      if (!s.subsymbols.empty() && callee.rfind("prims.", 0) != 0) {
+        // A composite symbol runs as its decomposition.
+        for (const Statement &sub : s.subsymbols)
+          execute(sub);
+        if (!s.target) return;
+        for (const Target *t : s.target->bound_names())
+          if (!env_.count(t->name))
+            throw ExecError("the subsymbols of " + callee + " do not define " + t->name);
+        return;
+      }
+      value = eval(s.value);
+      if (s.target) assign(*s.target, value);
+      return;
+    }
+    case Statement::Kind::Delete:
+      for (const Target &t : s.deleted)
+        env_.erase(t.name);
+      return;
+    case Statement::Kind::Raw:
+      throw ExecError("cannot execute a statement the model does not represent");
+    default:
+      return; // comments, annotations, blank lines
+    }
+  }
+
+  void assign(const Target &t, const RtValue &v) {
+    if (t.kind == Target::Kind::Name) {
+      if (t.name != "_") env_[t.name] = v;
+      return;
+    }
+    if (v.kind != RtValue::Kind::Tuple && v.kind != RtValue::Kind::List)
+      throw ExecError("cannot unpack " + describe(v));
+    if (v.items.size() != t.elements.size())
+      throw ExecError("cannot unpack " + std::to_string(v.items.size()) + " values into " +
+                      std::to_string(t.elements.size()) + " names");
+    for (std::size_t i = 0; i < t.elements.size(); ++i)
+      assign(t.elements[i], v.items[i]);
+  }
+
+  RtValue eval(const Value &v) {
+    RtValue out;
+    switch (v.kind) {
+    case ValueKind::None:
+      return out;
+    case ValueKind::Ellipsis:
+      out.kind = RtValue::Kind::Ellipsis;
+      return out;
+    case ValueKind::Bool:
+      return RtValue::of_bool(v.boolean);
+    case ValueKind::Int:
+      return RtValue::of_int(v.integer);
+    case ValueKind::Float:
+      return RtValue::of_float(v.real);
+    case ValueKind::String:
+      out.kind = RtValue::Kind::Str;
+      out.text = v.text;
+      return out;
+    case ValueKind::DType:
+      out.kind = RtValue::Kind::DType;
+      out.text = v.text;
+      return out;
+    case ValueKind::Device:
+      out.kind = RtValue::Kind::Device;
+      out.text = v.text;
+      return out;
+    case ValueKind::Name: {
+      auto it = env_.find(v.text);
+      if (it != env_.end()) return it->second;
+      if (v.text == "int" || v.text == "float" || v.text == "bool") {
+        out.kind = RtValue::Kind::Builtin;
+        out.text = v.text;
+        return out;
+      }
+      throw ExecError("name `" + v.text + "` is not defined");
+    }
+    case ValueKind::Tuple:
+    case ValueKind::List:
+    case ValueKind::Dict:
+    case ValueKind::Slice:
+      out.kind = v.kind == ValueKind::Tuple  ? RtValue::Kind::Tuple
+                 : v.kind == ValueKind::List ? RtValue::Kind::List
+                 : v.kind == ValueKind::Dict ? RtValue::Kind::Dict
+                                             : RtValue::Kind::Slice;
+      for (const Value &item : v.items)
+        out.items.push_back(eval(item));
+      return out;
+    case ValueKind::Attribute: {
+      RtValue base = eval(v.items[0]);
+      if (base.kind == RtValue::Kind::Slice) {
+        if (v.text == "start") return base.items[0];
+        if (v.text == "stop") return base.items[1];
+        if (v.text == "step") return base.items[2];
+      }
+      throw ExecError("attribute " + v.text + " of " + describe(base));
+    }
+    case ValueKind::Subscript: {
+      RtValue base = eval(v.items[0]);
+      RtValue index = eval(v.items[1]);
+      if (base.kind == RtValue::Kind::Dict) {
+        for (std::size_t i = 0; i + 1 < base.items.size(); i += 2)
+          if (same_literal(base.items[i], index)) return base.items[i + 1];
+        throw ExecError("key " + describe(index) + " is missing");
+      }
+      if ((base.kind == RtValue::Kind::Tuple || base.kind == RtValue::Kind::List) &&
+          index.kind == RtValue::Kind::Int) {
+        int64_t n = static_cast<int64_t>(base.items.size());
+        int64_t i = index.integer < 0 ? index.integer + n : index.integer;
+        if (i < 0 || i >= n)
+          throw ExecError("index " + std::to_string(index.integer) + " out of range");
+        return base.items[static_cast<std::size_t>(i)];
+      }
+      throw ExecError("cannot subscript " + describe(base));
+    }
+    case ValueKind::Call: {
+      std::string callee = v.callee().qualified_name();
+      std::vector<RtValue> args;
+      for (std::size_t i = 0; i < v.positional_count(); ++i)
+        args.push_back(eval(v.arg(i)));
+      if (!v.keywords.empty())
+        throw ExecError(callee + " with keyword arguments cannot be executed");
+      if (callee.rfind("prims.", 0) != 0)
+        throw ExecError(callee + " cannot be executed: only prims run directly (ltorch symbols run "
+                                 "as their subsymbols)");
+      return call_prim(callee.substr(6), args);
+    }
+    case ValueKind::Complex:
+      throw ExecError("complex numbers are not supported");
+    }
+    throw ExecError("cannot evaluate this value");
+  }
+
+  at::Device device_of(const std::vector<RtValue> &args) const {
+    for (const RtValue &a : args)
+      if (a.kind == RtValue::Kind::Tensor) return a.tensor.device();
+    return at::kCPU;
+  }
+
+  void need(const std::vector<RtValue> &args, std::size_t n, const std::string &name) {
+    if (args.size() != n)
+      throw ExecError("prims." + name + " takes " + std::to_string(n) + " arguments, got " +
+                      std::to_string(args.size()));
+  }
+
+  RtValue number_binary(const std::string &name, const RtValue &a, const RtValue &b) {
+    bool floats = a.kind == RtValue::Kind::Float || b.kind == RtValue::Kind::Float;
+    double x = as_double(a), y = as_double(b);
+    int64_t i = a.integer, j = b.integer;
+    if (name == "add") return floats ? RtValue::of_float(x + y) : RtValue::of_int(i + j);
+    if (name == "sub") return floats ? RtValue::of_float(x - y) : RtValue::of_int(i - j);
+    if (name == "mul") return floats ? RtValue::of_float(x * y) : RtValue::of_int(i * j);
+    if (name == "div") {
+      if (floats ? y == 0 : j == 0) throw ExecError("division by zero");
+      return floats ? RtValue::of_float(x / y) : RtValue::of_int(i / j); // truncation, as Thunder
+    }
+    if (name == "fmod") {
+      if (y == 0) throw ExecError("fmod by zero");
+      return RtValue::of_float(std::fmod(x, y));
+    }
+    if (name == "pow")
+      return floats || j < 0 ? RtValue::of_float(std::pow(x, y))
+                             : RtValue::of_int(static_cast<int64_t>(std::llround(std::pow(x, y))));
+    if (name == "lt") return RtValue::of_bool(floats ? x < y : i < j);
+    if (name == "le") return RtValue::of_bool(floats ? x <= y : i <= j);
+    if (name == "gt") return RtValue::of_bool(floats ? x > y : i > j);
+    if (name == "ge") return RtValue::of_bool(floats ? x >= y : i >= j);
+    if (name == "eq") return RtValue::of_bool(floats ? x == y : i == j);
+    if (name == "ne") return RtValue::of_bool(floats ? x != y : i != j);
+    if (name == "bitwise_and") {
+      if (a.kind == RtValue::Kind::Bool && b.kind == RtValue::Kind::Bool)
+        return RtValue::of_bool(a.boolean && b.boolean);
+      return RtValue::of_int(i & j);
+    }
+    throw ExecError("prims." + name + " of two numbers is not supported");
+  }
+
+  RtValue call_prim(const std::string &name, const std::vector<RtValue> &args) {
+    static const std::map<std::string, at::Tensor (*)(const at::Tensor &, const at::Tensor &)>
+        binary = {{"add", [](const at::Tensor &a, const at::Tensor &b) { return at::add(a, b); }},
+                  {"sub", [](const at::Tensor &a, const at::Tensor &b) { return at::sub(a, b); }},
+                  {"mul", [](const at::Tensor &a, const at::Tensor &b) { return at::mul(a, b); }},
+                  {"div", [](const at::Tensor &a, const at::Tensor &b) { return at::div(a, b); }},
+                  {"pow", [](const at::Tensor &a, const at::Tensor &b) { return at::pow(a, b); }},
+                  {"fmod", [](const at::Tensor &a, const at::Tensor &b) { return at::fmod(a, b); }},
+                  {"lt", [](const at::Tensor &a, const at::Tensor &b) { return at::lt(a, b); }},
+                  {"le", [](const at::Tensor &a, const at::Tensor &b) { return at::le(a, b); }},
+                  {"gt", [](const at::Tensor &a, const at::Tensor &b) { return at::gt(a, b); }},
+                  {"ge", [](const at::Tensor &a, const at::Tensor &b) { return at::ge(a, b); }},
+                  {"eq", [](const at::Tensor &a, const at::Tensor &b) { return at::eq(a, b); }},
+                  {"ne", [](const at::Tensor &a, const at::Tensor &b) { return at::ne(a, b); }},
+                  {"bitwise_and",
+                   [](const at::Tensor &a, const at::Tensor &b) { return at::bitwise_and(a, b); }}};
+    static const std::map<std::string, at::Tensor (*)(const at::Tensor &)> unary = {
+        {"neg", [](const at::Tensor &a) { return at::neg(a); }},
+        {"exp", [](const at::Tensor &a) { return at::exp(a); }},
+        {"tanh", [](const at::Tensor &a) { return at::tanh(a); }},
+        {"rsqrt", [](const at::Tensor &a) { return at::rsqrt(a); }},
+        {"erf", [](const at::Tensor &a) { return at::erf(a); }},
+        {"floor", [](const at::Tensor &a) { return at::floor(a); }},
+        {"signbit", [](const at::Tensor &a) { return at::signbit(a); }}};
+
+    if (auto it = binary.find(name); it != binary.end()) {
+      need(args, 2, name);
+      if (is_number(args[0]) && is_number(args[1])) return number_binary(name, args[0], args[1]);
+      at::Device device = device_of(args);
+      return RtValue::of_tensor(it->second(as_tensor(args[0], device), as_tensor(args[1], device)));
+    }
+    if (auto it = unary.find(name); it != unary.end()) {
+      need(args, 1, name);
+      const RtValue &a = args[0];
+      if (is_number(a)) {
+        double x = as_double(a);
+        if (name == "neg")
+          return a.kind == RtValue::Kind::Float ? RtValue::of_float(-x)
+                                                : RtValue::of_int(-a.integer);
+        if (name == "signbit") return RtValue::of_bool(std::signbit(x));
+        if (name == "floor") return RtValue::of_float(std::floor(x));
+        if (name == "exp") return RtValue::of_float(std::exp(x));
+        if (name == "tanh") return RtValue::of_float(std::tanh(x));
+        if (name == "erf") return RtValue::of_float(std::erf(x));
+        return RtValue::of_float(1.0 / std::sqrt(x));
+      }
+      return RtValue::of_tensor(it->second(tensor_arg(a, "the input")));
+    }
+    if (name == "where") {
+      need(args, 3, name);
+      at::Device device = device_of(args);
+      return RtValue::of_tensor(at::where(as_tensor(args[0], device), as_tensor(args[1], device),
+                                          as_tensor(args[2], device)));
+    }
+    if (name == "convert_element_type") {
+      need(args, 2, name);
+      const RtValue &a = args[0];
+      const RtValue &to = args[1];
+      if (to.kind == RtValue::Kind::DType)
+        return RtValue::of_tensor(tensor_arg(a, "the input").to(scalar_type(to.text)));
+      if (to.kind != RtValue::Kind::Builtin || !is_number(a))
+        throw ExecError("convert_element_type of " + describe(a) + " to " + describe(to));
+      if (to.text == "int")
+        return RtValue::of_int(a.kind == RtValue::Kind::Float ? static_cast<int64_t>(a.real)
+                                                              : a.integer);
+      if (to.text == "float") return RtValue::of_float(as_double(a));
+      return RtValue::of_bool(as_double(a) != 0);
+    }
+    if (name == "broadcast_in_dim") {
+      need(args, 3, name);
+      const at::Tensor &t = tensor_arg(args[0], "the input");
+      std::vector<int64_t> shape = int_list(args[1]);
+      std::vector<int64_t> dims = int_list(args[2]);
+      if (dims.size() != static_cast<std::size_t>(t.dim()))
+        throw ExecError("broadcast_in_dim: " + std::to_string(dims.size()) +
+                        " broadcast dims for a tensor of rank " + std::to_string(t.dim()));
+      std::vector<int64_t> view(shape.size(), 1);
+      for (std::size_t k = 0; k < dims.size(); ++k)
+        view.at(static_cast<std::size_t>(dims[k])) = t.size(static_cast<int64_t>(k));
+      return RtValue::of_tensor(t.reshape(view).expand(shape));
+    }
+    if (name == "reshape") {
+      need(args, 2, name);
+      return RtValue::of_tensor(tensor_arg(args[0], "the input").reshape(int_list(args[1])));
+    }
+    if (name == "transpose") {
+      need(args, 2, name);
+      return RtValue::of_tensor(tensor_arg(args[0], "the input").permute(int_list(args[1])));
+    }
+    if (name == "sum" || name == "amax") {
+      need(args, 2, name);
+      const at::Tensor &t = tensor_arg(args[0], "the input");
+      std::vector<int64_t> dims = int_list(args[1]);
+      return RtValue::of_tensor(name == "sum" ? at::sum(t, dims) : at::amax(t, dims));
+    }
+    if (name == "cat") {
+      need(args, 2, name);
+      std::vector<at::Tensor> tensors;
+      for (const RtValue &t : args[0].items)
+        tensors.push_back(tensor_arg(t, "each element"));
+      return RtValue::of_tensor(at::cat(tensors, args[1].integer));
+    }
+    if (name == "matmul") {
+      need(args, 2, name);
+      return RtValue::of_tensor(at::matmul(tensor_arg(args[0], "a"), tensor_arg(args[1], "b")));
+    }
+    if (name == "linear") {
+      need(args, 3, name);
+      c10::optional<at::Tensor> bias;
+      if (args[2].kind != RtValue::Kind::None) bias = tensor_arg(args[2], "the bias");
+      return RtValue::of_tensor(
+          at::linear(tensor_arg(args[0], "the input"), tensor_arg(args[1], "the weight"), bias));
+    }
+    if (name == "slice_prim") {
+      need(args, 4, name);
+      at::Tensor t = tensor_arg(args[0], "the input");
+      std::vector<int64_t> starts = int_list(args[1]), ends = int_list(args[2]),
+                           strides = int_list(args[3]);
+      if (starts.size() != static_cast<std::size_t>(t.dim()) || ends.size() != starts.size() ||
+          strides.size() != starts.size())
+        throw ExecError("slice_prim: index lists do not match the rank");
+      for (std::size_t d = 0; d < starts.size(); ++d)
+        t = t.slice(static_cast<int64_t>(d), starts[d], ends[d], strides[d]);
+      return RtValue::of_tensor(t);
+    }
+    if (name == "squeeze") {
+      need(args, 2, name);
+      at::Tensor t = tensor_arg(args[0], "the input");
+      std::vector<int64_t> dims = int_list(args[1]);
+      for (auto it = dims.rbegin(); it != dims.rend(); ++it)
+        t = t.squeeze(*it);
+      return RtValue::of_tensor(t);
+    }
+    if (name == "shape") {
+      need(args, 1, name);
+      const at::Tensor &t = tensor_arg(args[0], "the input");
+      std::vector<RtValue> dims;
+      for (int64_t d = 0; d < t.dim(); ++d)
+        dims.push_back(RtValue::of_int(t.size(d)));
+      return RtValue::of_tuple(std::move(dims));
+    }
+    if (name == "check_len") {
+      need(args, 2, name);
+      std::size_t n =
+          args[0].kind == RtValue::Kind::Dict ? args[0].items.size() / 2 : args[0].items.size();
+      if (static_cast<int64_t>(n) != args[1].integer)
+        throw ExecError("check failed: length " + std::to_string(n) + ", expected " +
+                        std::to_string(args[1].integer));
+      return RtValue{};
+    }
+    if (name == "check_tensor_shape_and_metadata") {
+      need(args, 5, name);
+      const at::Tensor &t = tensor_arg(args[0], "the input");
+      std::vector<int64_t> shape = int_list(args[1]);
+      std::string device =
+          t.device().is_cuda() ? "cuda:" + std::to_string(t.device().index()) : "cpu";
+      std::string expected_device = args[2].text;
+      if (options_.cuda_as_cpu && expected_device.rfind("cuda", 0) == 0) expected_device = "cpu";
+      if (t.sizes().vec() != shape || device != expected_device ||
+          dtype_name(t.scalar_type()) != args[3].text)
+        throw ExecError("check failed: got " + describe(args[0]) + " on " + device + ", expected " +
+                        args[3].text + " of rank " + std::to_string(shape.size()) + " on " +
+                        args[2].text);
+      return RtValue{};
+    }
+    if (name == "check_number_type") {
+      need(args, 2, name);
+      if (!is_number(args[0]) || (args[1].text == "int" && args[0].kind == RtValue::Kind::Float))
+        throw ExecError("check failed: " + describe(args[0]) + " is not " + args[1].text);
+      return RtValue{};
+    }
+    if (name == "check_number_type_and_value") {
+      need(args, 2, name);
+      if (!is_number(args[0]) || args[0].kind != args[1].kind ||
+          as_double(args[0]) != as_double(args[1]))
+        throw ExecError("check failed: " + describe(args[0]) + ", the trace was specialised for " +
+                        describe(args[1]));
+      return RtValue{};
+    }
+    if (name == "check_literal_like") {
+      need(args, 2, name);
+      if (!same_literal(args[0], args[1]))
+        throw ExecError("check failed: " + describe(args[0]) + ", the trace was specialised for " +
+                        describe(args[1]));
+      return RtValue{};
+    }
+    throw ExecError("prims." + name + " is not supported by the executor");
+  }
+
+  ExecOptions options_;
+  std::map<std::string, RtValue> env_;
+};
+
+// ---- eager -------------------------------------------------------------------------------
+
+struct EagerTensor : TensorData {
+  at::Tensor tensor;
+  explicit EagerTensor(at::Tensor t) : tensor(std::move(t)) {}
+};
+
+Obj wrap(at::Tensor t) {
+  Obj o;
+  o.kind = Obj::Kind::Tensor;
+  o.dtype = dtype_name(t.scalar_type());
+  o.device = t.device().is_cuda() ? "cuda:" + std::to_string(t.device().index()) : "cpu";
+  for (int64_t d = 0; d < t.dim(); ++d)
+    o.shape.push_back(Obj::int_of(t.size(d)));
+  o.data = std::make_shared<EagerTensor>(std::move(t));
+  return o;
+}
+
+const at::Tensor &unwrap(const Obj &o) {
+  return static_cast<const EagerTensor &>(*o.data).tensor;
+}
+
+at::Tensor eager_operand(const Obj &o, const at::Device &device) {
+  if (o.kind == Obj::Kind::Tensor) return unwrap(o);
+  RtValue v;
+  if (o.kind == Obj::Kind::Float)
+    v = RtValue::of_float(o.real);
+  else if (o.kind == Obj::Kind::Bool)
+    v = RtValue::of_bool(o.boolean);
+  else
+    v = RtValue::of_int(o.integer);
+  return as_tensor(v, device);
+}
+
+std::vector<int64_t> ints(const Obj &seq) {
+  std::vector<int64_t> out;
+  for (const Obj &o : seq.items)
+    out.push_back(o.integer);
+  return out;
+}
+
+class Eager : public Backend {
+public:
+  Obj tensor_op(const std::string &op, const std::vector<Obj> &args, const Loc &loc) override {
+    try {
+      return wrap(run(op, args));
+    } catch (const c10::Error &e) {
+      throw TraceError(loc, "libtorch (eager `" + op + "`): " + e.what_without_backtrace());
+    }
+  }
+  Obj number_op(const std::string &, const std::vector<Obj> &, Obj result, const Loc &) override {
+    return result;
+  }
+  void guard(const Obj &, const Loc &) override {}
+
+private:
+  at::Tensor run(const std::string &op, const std::vector<Obj> &args) {
+    const Obj &a = args[0];
+    at::Device device = a.kind == Obj::Kind::Tensor ? unwrap(a).device()
+                        : args.size() > 1 && args[1].kind == Obj::Kind::Tensor
+                            ? unwrap(args[1]).device()
+                            : at::Device(at::kCPU);
+    if (op == "add") return at::add(eager_operand(a, device), eager_operand(args[1], device));
+    if (op == "sub") return at::sub(eager_operand(a, device), eager_operand(args[1], device));
+    if (op == "mul") return at::mul(eager_operand(a, device), eager_operand(args[1], device));
+    if (op == "div") return at::div(eager_operand(a, device), eager_operand(args[1], device));
+    if (op == "pow") return at::pow(eager_operand(a, device), eager_operand(args[1], device));
+    const at::Tensor &x = unwrap(a);
+    if (op == "neg") return at::neg(x);
+    if (op == "exp") return at::exp(x);
+    if (op == "tanh") return at::tanh(x);
+    if (op == "rsqrt") return at::rsqrt(x);
+    if (op == "relu") return at::relu(x);
+    if (op == "silu") return at::silu(x);
+    if (op == "sigmoid") return at::sigmoid(x);
+    if (op == "gelu") return at::gelu(x, args[1].text);
+    if (op == "softmax") return at::softmax(x, args[1].integer);
+    if (op == "sum" || op == "mean" || op == "amax") {
+      std::vector<int64_t> dims;
+      if (args[1].kind == Obj::Kind::None || args[1].items.empty())
+        for (int64_t d = 0; d < x.dim(); ++d)
+          dims.push_back(d);
+      else
+        dims = ints(args[1]);
+      bool keepdim = args[2].boolean;
+      if (op == "sum") return at::sum(x, dims, keepdim);
+      if (op == "mean") return at::mean(x, dims, keepdim);
+      return at::amax(x, dims, keepdim);
+    }
+    if (op == "reshape") return x.reshape(ints(args[1]));
+    if (op == "view") return x.view(ints(args[1]));
+    if (op == "transpose") return x.transpose(args[1].integer, args[2].integer);
+    if (op == "permute") return x.permute(ints(args[1]));
+    if (op == "unsqueeze") return x.unsqueeze(args[1].integer);
+    if (op == "cat") {
+      std::vector<at::Tensor> tensors;
+      for (const Obj &t : a.items)
+        tensors.push_back(unwrap(t));
+      return at::cat(tensors, args[1].integer);
+    }
+    if (op == "matmul") return at::matmul(x, unwrap(args[1]));
+    if (op == "linear") {
+      c10::optional<at::Tensor> bias;
+      if (args[2].kind == Obj::Kind::Tensor) bias = unwrap(args[2]);
+      return at::linear(x, unwrap(args[1]), bias);
+    }
+    if (op == "getitem") {
+      const Obj &key = args[1];
+      std::vector<Obj> entries = key.kind == Obj::Kind::Tuple ? key.items : std::vector<Obj>{key};
+      std::vector<at::indexing::TensorIndex> index;
+      for (const Obj &e : entries) {
+        switch (e.kind) {
+        case Obj::Kind::Int:
+          index.emplace_back(e.integer);
+          break;
+        case Obj::Kind::None:
+          index.emplace_back(at::indexing::None);
+          break;
+        case Obj::Kind::Ellipsis:
+          index.emplace_back(at::indexing::Ellipsis);
+          break;
+        case Obj::Kind::Slice: {
+          auto part = [](const Obj &p) -> c10::optional<int64_t> {
+            if (p.kind == Obj::Kind::None) return c10::nullopt;
+            return p.integer;
+          };
+          index.emplace_back(
+              at::indexing::Slice(part(e.items[0]), part(e.items[1]), part(e.items[2])));
+          break;
+        }
+        default:
+          throw std::runtime_error("unsupported index");
+        }
+      }
+      return x.index(index);
+    }
+    throw std::runtime_error("no eager rule for " + op);
+  }
+};
+
+Obj to_obj(const RtValue &v) {
+  switch (v.kind) {
+  case RtValue::Kind::Tensor:
+    return wrap(v.tensor);
+  case RtValue::Kind::Int:
+    return Obj::int_of(v.integer);
+  case RtValue::Kind::Float:
+    return Obj::float_of(v.real);
+  case RtValue::Kind::Bool:
+    return Obj::boolean_of(v.boolean);
+  case RtValue::Kind::None:
+    return Obj::none();
+  case RtValue::Kind::Ellipsis:
+    return Obj::ellipsis();
+  case RtValue::Kind::Str:
+    return Obj::str(v.text);
+  case RtValue::Kind::DType:
+    return Obj::dtype_of(v.text);
+  case RtValue::Kind::Device:
+    return Obj::device_of(v.text);
+  default: {
+    Obj o;
+    o.kind = v.kind == RtValue::Kind::Tuple  ? Obj::Kind::Tuple
+             : v.kind == RtValue::Kind::List ? Obj::Kind::List
+             : v.kind == RtValue::Kind::Dict ? Obj::Kind::Dict
+                                             : Obj::Kind::Slice;
+    for (const RtValue &item : v.items)
+      o.items.push_back(to_obj(item));
+    return o;
+  }
+  }
+}
+
+RtValue from_obj(const Obj &o) {
+  RtValue v;
+  switch (o.kind) {
+  case Obj::Kind::Tensor:
+    return RtValue::of_tensor(unwrap(o));
+  case Obj::Kind::Int:
+    return RtValue::of_int(o.integer);
+  case Obj::Kind::Float:
+    return RtValue::of_float(o.real);
+  case Obj::Kind::Bool:
+    return RtValue::of_bool(o.boolean);
+  case Obj::Kind::None:
+    return v;
+  case Obj::Kind::Ellipsis:
+    v.kind = RtValue::Kind::Ellipsis;
+    return v;
+  case Obj::Kind::Str:
+  case Obj::Kind::DType:
+  case Obj::Kind::Device:
+    v.kind = o.kind == Obj::Kind::Str     ? RtValue::Kind::Str
+             : o.kind == Obj::Kind::DType ? RtValue::Kind::DType
+                                          : RtValue::Kind::Device;
+    v.text = o.text;
+    return v;
+  case Obj::Kind::Tuple:
+  case Obj::Kind::List:
+  case Obj::Kind::Dict:
+  case Obj::Kind::Slice:
+    v.kind = o.kind == Obj::Kind::Tuple  ? RtValue::Kind::Tuple
+             : o.kind == Obj::Kind::List ? RtValue::Kind::List
+             : o.kind == Obj::Kind::Dict ? RtValue::Kind::Dict
+                                         : RtValue::Kind::Slice;
+    for (const Obj &item : o.items)
+      v.items.push_back(from_obj(item));
+    return v;
+  default:
+    throw ExecError("the function returned " + o.describe() + ", which is not a value");
+  }
+}
+
+RtValue literal(const Value &v) {
+  RtValue out;
+  switch (v.kind) {
+  case ValueKind::None:
+    return out;
+  case ValueKind::Ellipsis:
+    out.kind = RtValue::Kind::Ellipsis;
+    return out;
+  case ValueKind::Bool:
+    return RtValue::of_bool(v.boolean);
+  case ValueKind::Int:
+    return RtValue::of_int(v.integer);
+  case ValueKind::Float:
+    return RtValue::of_float(v.real);
+  case ValueKind::String:
+  case ValueKind::DType:
+  case ValueKind::Device:
+    out.kind = v.kind == ValueKind::String  ? RtValue::Kind::Str
+               : v.kind == ValueKind::DType ? RtValue::Kind::DType
+                                            : RtValue::Kind::Device;
+    out.text = v.text;
+    return out;
+  default:
+    out.kind = v.kind == ValueKind::Tuple  ? RtValue::Kind::Tuple
+               : v.kind == ValueKind::List ? RtValue::Kind::List
+               : v.kind == ValueKind::Dict ? RtValue::Kind::Dict
+                                           : RtValue::Kind::Slice;
+    for (const Value &item : v.items)
+      out.items.push_back(literal(item));
+    return out;
+  }
+}
+
+void compare_into(const RtValue &e, const RtValue &a, const std::string &where, Comparison &c) {
+  if (!c.equal) return;
+  auto fail = [&](const std::string &why) {
+    c.equal = false;
+    c.mismatch = (where.empty() ? "the result" : where) + ": " + why;
+  };
+  if (e.kind == RtValue::Kind::Tensor || a.kind == RtValue::Kind::Tensor) {
+    if (e.kind != a.kind) return fail("expected " + describe(e) + ", got " + describe(a));
+    if (e.tensor.sizes() != a.tensor.sizes() || e.tensor.scalar_type() != a.tensor.scalar_type())
+      return fail("expected " + describe(e) + ", got " + describe(a));
+    at::Tensor x = e.tensor.cpu(), y = a.tensor.cpu();
+    if (at::isFloatingType(x.scalar_type())) {
+      bool low = x.scalar_type() == at::kHalf || x.scalar_type() == at::kBFloat16;
+      double rtol = low ? 1e-2 : x.scalar_type() == at::kDouble ? 1e-7 : 1e-4;
+      double atol = low ? 1e-2 : x.scalar_type() == at::kDouble ? 1e-9 : 1e-5;
+      if (x.numel() > 0)
+        c.max_abs_diff = std::max(
+            c.max_abs_diff, (x.to(at::kDouble) - y.to(at::kDouble)).abs().max().item<double>());
+      if (!at::allclose(x, y, rtol, atol, /*equal_nan=*/true))
+        return fail("values differ (max abs diff " + python_float(c.max_abs_diff) + ")");
+    } else if (!at::equal(x, y)) {
+      return fail("values differ");
+    }
+    return;
+  }
+  if (is_number(e) && is_number(a)) {
+    if (e.kind != a.kind) return fail("expected " + describe(e) + ", got " + describe(a));
+    if (e.kind == RtValue::Kind::Float ? std::fabs(e.real - a.real) > 1e-9 * (1 + std::fabs(e.real))
+                                       : e.integer != a.integer)
+      return fail("expected " + describe(e) + ", got " + describe(a));
+    return;
+  }
+  if (e.kind != a.kind || e.items.size() != a.items.size())
+    return fail("expected " + describe(e) + ", got " + describe(a));
+  if (!e.items.empty()) {
+    for (std::size_t i = 0; i < e.items.size(); ++i)
+      compare_into(e.items[i], a.items[i], where + "[" + std::to_string(i) + "]", c);
+    return;
+  }
+  if (!same_literal(e, a) && e.kind != RtValue::Kind::Tuple && e.kind != RtValue::Kind::List &&
+      e.kind != RtValue::Kind::Dict)
+    fail("expected " + describe(e) + ", got " + describe(a));
+}
+
+} // namespace
+
+Result<RtValue> execute_trace(const Trace &trace, std::vector<RtValue> args,
+                              const ExecOptions &options) {
+  try {
+    Executor executor(options);
+    return executor.run(trace, std::move(args));
+  } catch (const ExecError &e) {
+    return Error{e.what(), "", 0, 0};
+  } catch (const c10::Error &e) {
+    return Error{std::string("libtorch: ") + e.what_without_backtrace(), "", 0, 0};
+  }
+}
+
+Result<RtValue> execute_program(const TraceFile &file, const std::vector<RtValue> &inputs,
+                                const ExecOptions &options) {
+  if (file.traces.size() != 2)
+    return Error{"expected a prologue and a computation, got " +
+                     std::to_string(file.traces.size()) + " traces",
+                 "", 0, 0};
+  Result<RtValue> unpacked = execute_trace(file.traces[0], inputs, options);
+  if (!unpacked) return unpacked.error();
+  const RtValue &r = unpacked.value();
+  if (r.kind != RtValue::Kind::Tuple || r.items.empty() || r.items[0].kind != RtValue::Kind::Tuple)
+    return Error{"the prologue must return ((computation inputs...), ...)", "", 0, 0};
+  return execute_trace(file.traces[1], r.items[0].items, options);
+}
+
+Result<RtValue> run_eager(const TraceRequest &request, const std::vector<RtValue> &inputs) {
+  Result<Module> module = parse_module(request.path, request.source);
+  if (!module) return module.error();
+  auto fn = module->functions.find(request.function);
+  if (fn == module->functions.end())
+    return Error{"no function `" + request.function + "`", request.path, 0, 0};
+  try {
+    std::vector<Obj> args;
+    std::size_t next = 0;
+    for (const auto &p : fn->second.params) {
+      bool given = std::any_of(request.args.begin(), request.args.end(),
+                               [&](const ArgSpec &a) { return a.name == p.name; });
+      if (given) {
+        if (next >= inputs.size()) return Error{"fewer inputs than --args", "", 0, 0};
+        args.push_back(to_obj(inputs[next++]));
+      } else if (p.default_value) {
+        args.push_back(literal_object(module.value(), *p.default_value));
+      } else {
+        return Error{"missing --arg for `" + p.name + "`", request.path, p.loc.line, p.loc.column};
+      }
+    }
+    Eager eager;
+    return from_obj(interpret(module.value(), request.function, args, eager));
+  } catch (const TraceError &e) {
+    return Error{e.what(), request.path, e.loc.line, e.loc.column};
+  } catch (const ExecError &e) {
+    return Error{e.what(), request.path, 0, 0};
+  } catch (const c10::Error &e) {
+    return Error{std::string("libtorch: ") + e.what_without_backtrace(), request.path, 0, 0};
+  }
+}
+
+std::vector<RtValue> make_inputs(const std::vector<InputSpec> &specs, uint64_t seed,
+                                 const std::string &device) {
+  at::manual_seed(seed);
+  std::vector<RtValue> out;
+  for (const InputSpec &spec : specs) {
+    if (spec.kind == InputSpec::Kind::Literal) {
+      out.push_back(literal(spec.literal));
+      continue;
+    }
+    at::ScalarType type = scalar_type(spec.dtype);
+    at::Tensor t;
+    if (at::isFloatingType(type))
+      t = at::randn(spec.shape, at::TensorOptions().dtype(at::kFloat)).to(type);
+    else if (type == at::kBool)
+      t = at::randint(0, 2, spec.shape, at::TensorOptions().dtype(at::kLong)).to(at::kBool);
+    else
+      t = at::randint(-8, 9, spec.shape, at::TensorOptions().dtype(at::kLong)).to(type);
+    if (device != "cpu" && spec.device != "cpu") t = t.to(at::Device(spec.device));
+    out.push_back(RtValue::of_tensor(t));
+  }
+  return out;
+}
+
+Comparison compare(const RtValue &expected, const RtValue &actual) {
+  Comparison c;
+  compare_into(expected, actual, "", c);
+  return c;
+}
+
+Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgram &program,
+                                  const RunOptions &options) {
+  RunReport report;
+  bool wants_cuda =
+      std::any_of(program.inputs.begin(), program.inputs.end(), [](const InputSpec &s) {
+        return s.kind == InputSpec::Kind::Tensor && s.device != "cpu";
+      });
+  bool have_cuda = at::hasCUDA() && at::getNumGPUs() > 0;
+  ExecOptions exec;
+  if (wants_cuda && !have_cuda) {
+    exec.cuda_as_cpu = true;
+    report.notice =
+        "note: no CUDA in this libtorch or no GPU: running on cpu; the traces keep their "
+        "cuda annotations";
+  }
+  report.device = wants_cuda && have_cuda ? "cuda:0" : "cpu";
+  std::string device = wants_cuda && have_cuda ? "cuda" : "cpu";
+
+  std::vector<RtValue> inputs = make_inputs(program.inputs, options.seed, device);
+  Result<RtValue> expected = run_eager(request, inputs);
+  if (!expected)
+    return Error{"eager run: " + expected.error().message, expected.error().path,
+                 expected.error().line, expected.error().column};
+  Result<RtValue> traced = execute_program(program.file, inputs, exec);
+  if (!traced) return Error{"running the trace: " + traced.error().message, request.path, 0, 0};
+  report.from_model = compare(expected.value(), traced.value());
+
+  std::string printed = print_trace_file(program.file);
+  Result<TraceFile> reparsed = parse_trace(printed);
+  if (!reparsed)
+    return Error{"the printed trace does not parse back: " + reparsed.error().message +
+                     " at line " + std::to_string(reparsed.error().line),
+                 request.path, 0, 0};
+  Result<RtValue> again = execute_program(reparsed.value(), inputs, exec);
+  if (!again)
+    return Error{"running the printed trace: " + again.error().message, request.path, 0, 0};
+  report.from_printed = compare(expected.value(), again.value());
+  return report;
+}
+
+} // namespace tracelint::tracer
