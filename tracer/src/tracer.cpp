@@ -1,6 +1,5 @@
 #include "tracelint/tracer/tracer.hpp"
 
-#include "tracelint/core/type_string.hpp"
 
 #include "tracelint/tracer/interpreter.hpp"
 
@@ -10,7 +9,9 @@
 #include <algorithm>
 #include <functional>
 #include <regex>
+#include <cctype>
 #include <set>
+#include <unordered_set>
 
 namespace tracelint::tracer {
 
@@ -241,13 +242,22 @@ private:
 
 // The names a statement reads, the symbolic dims of its annotation included: a size that
 // only an annotation mentions must still be computed (TL007).
-void collect_names(const Statement &s, std::set<std::string> &names) {
+void collect_names(const Statement &s, std::unordered_set<std::string> &names) {
   for_each_name(s.value, [&](const Value &v) { names.insert(v.text); });
   if (s.type_comment && s.type_comment->type) {
-    Result<ProxyType> type = parse_type_string(s.type_comment->type->text);
-    if (type)
-      for (const Dim &d : type->shape)
-        if (d.symbolic) names.insert(d.symbol);
+    // The tracer's own type strings: identifiers inside the brackets are symbols.
+    const std::string &text = s.type_comment->type->text;
+    std::size_t open = text.find('[');
+    for (std::size_t i = open == std::string::npos ? text.size() : open + 1; i < text.size();) {
+      if (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') {
+        std::size_t begin = i;
+        while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_'))
+          ++i;
+        names.insert(text.substr(begin, i - begin));
+      } else {
+        ++i;
+      }
+    }
   }
   for (const Statement &sub : s.subsymbols)
     collect_names(sub, names);
@@ -256,7 +266,7 @@ void collect_names(const Statement &s, std::set<std::string> &names) {
 // Drops bound symbols whose outputs nothing uses (every symbol recorded is pure), then
 // provenance comments left without a statement.
 std::vector<Statement> eliminate_dead_code(std::vector<Statement> body, const Value &returned) {
-  std::set<std::string> live;
+  std::unordered_set<std::string> live;
   for_each_name(returned, [&](const Value &v) { live.insert(v.text); });
   std::vector<bool> keep(body.size(), true);
   for (std::size_t k = body.size(); k-- > 0;) {
@@ -279,6 +289,13 @@ std::vector<Statement> eliminate_dead_code(std::vector<Statement> body, const Va
     if (!orphan) out.push_back(std::move(kept[k]));
   }
   return out;
+}
+
+std::size_t count_subsymbols(const Statement &s) {
+  std::size_t n = s.subsymbols.size();
+  for (const Statement &sub : s.subsymbols)
+    n += count_subsymbols(sub);
+  return n;
 }
 
 void flatten(Statement s, std::vector<Statement> &out) {
@@ -458,7 +475,7 @@ Result<TracedProgram> trace(const TraceRequest &request) {
 
     // ---- computation
     std::vector<Statement> body = eliminate_dead_code(recorder.take_body(), returned);
-    std::set<std::string> used;
+    std::unordered_set<std::string> used;
     for (const Statement &s : body)
       collect_names(s, used);
     for_each_name(returned, [&](const Value &v) { used.insert(v.text); });
@@ -485,7 +502,10 @@ Result<TracedProgram> trace(const TraceRequest &request) {
       body = std::move(flat);
     }
     for (const Statement &s : body)
-      program.bound_symbols += s.kind == Statement::Kind::BoundSymbol;
+      if (s.kind == Statement::Kind::BoundSymbol) {
+        ++program.bound_symbols;
+        program.all_bound_symbols += 1 + count_subsymbols(s);
+      }
     computation.body = std::move(header);
     for (Statement &s : body)
       computation.body.push_back(std::move(s));
@@ -519,7 +539,10 @@ Result<TracedProgram> trace(const TraceRequest &request) {
       pb.push_back(std::move(s));
     pb.push_back(Statement::ret(Value::tuple({Value::tuple(passed), Value::tuple({})})));
 
-    program.file.traces = {std::move(prologue), std::move(computation)};
+    // Not an initializer list: that would copy both traces.
+    program.file.traces.reserve(2);
+    program.file.traces.push_back(std::move(prologue));
+    program.file.traces.push_back(std::move(computation));
   } catch (const TraceError &e) {
     return Error{e.what(), request.path, e.loc.line, e.loc.column};
   }

@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace tracelint::tracer {
 
@@ -428,6 +429,15 @@ private:
     if (auto it = binary.find(name); it != binary.end()) {
       need(args, 2, name);
       if (is_number(args[0]) && is_number(args[1])) return number_binary(name, args[0], args[1]);
+      // A number operand: libtorch's Scalar overloads, as a direct call would use them.
+      if (args[0].kind == RtValue::Kind::Tensor && is_number(args[1])) {
+        const at::Tensor &t = args[0].tensor;
+        at::Scalar b = as_scalar(args[1]);
+        if (name == "add") return RtValue::of_tensor(at::add(t, b));
+        if (name == "sub") return RtValue::of_tensor(at::sub(t, b));
+        if (name == "mul") return RtValue::of_tensor(at::mul(t, b));
+        if (name == "div") return RtValue::of_tensor(at::div(t, b));
+      }
       at::Device device = device_of(args);
       return RtValue::of_tensor(it->second(as_tensor(args[0], device), as_tensor(args[1], device)));
     }
@@ -590,7 +600,7 @@ private:
   }
 
   ExecOptions options_;
-  std::map<std::string, RtValue> env_;
+  std::unordered_map<std::string, RtValue> env_;
 };
 
 // ---- eager -------------------------------------------------------------------------------

@@ -52,7 +52,8 @@ struct InputSpec {
 struct TracedProgram {
   TraceFile file; // traces[0] prologue, traces[1] computation
   std::vector<InputSpec> inputs;
-  std::size_t bound_symbols = 0; // top-level symbols of the computation
+  std::size_t bound_symbols = 0;     // top-level symbols of the computation
+  std::size_t all_bound_symbols = 0; // the same with their subsymbols, at every depth
   const Trace &prologue() const { return file.traces.at(0); }
   const Trace &computation() const { return file.traces.at(1); }
 };
