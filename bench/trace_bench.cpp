@@ -25,8 +25,8 @@ namespace {
 // a reduction kept to shape, and a reshape round trip, in a repeating pattern.
 std::string generate(std::size_t n) {
   std::string src = "import torch\n\ndef f(x, w):\n    y = x\n";
-  static const char *ops[] = {"    y = y * 0.5\n",         "    y = torch.tanh(y)\n",
-                              "    y = y + w\n",           "    y = y.reshape(-1).view(y.shape)\n",
+  static const char *ops[] = {"    y = y * 0.5\n", "    y = torch.tanh(y)\n", "    y = y + w\n",
+                              "    y = y.reshape(-1).view(y.shape)\n",
                               "    y = y - y.mean(-1, keepdim=True)\n"};
   static const std::size_t cost[] = {1, 1, 1, 2, 2};
   std::size_t emitted = 0, i = 0;
@@ -77,10 +77,11 @@ at::Tensor direct(const std::vector<std::string> &prims, const at::Tensor &x, co
       y = at::add(y, w.expand(y.sizes()));
     else if (p == "reshape")
       y = y.reshape(i + 1 < prims.size() && prims[i + 1] == "reshape" ? at::IntArrayRef{y.numel()}
-                                                                     : x.sizes());
+                                                                      : x.sizes());
     else if (p == "sum") {
       at::Tensor s = at::sum(y, {1});
-      at::Tensor m = at::div(s, static_cast<double>(y.size(1))).reshape({y.size(0), 1}).expand(y.sizes());
+      at::Tensor m =
+          at::div(s, static_cast<double>(y.size(1))).reshape({y.size(0), 1}).expand(y.sizes());
       y = at::sub(y, m);
       i += 3; // div, broadcast_in_dim, sub
     }
@@ -95,8 +96,8 @@ int main(int argc, char **argv) {
   int64_t side = argc > 2 ? std::strtoll(argv[2], nullptr, 10) : 256;
 
   std::printf("== tracing + printing (symbolic values, ltorch level with prims subsymbols)\n");
-  std::printf("%8s %12s %12s %14s %16s %20s\n", "ops", "symbols", "seconds", "symbols/s", "us per symbol",
-              "with subsymbols/s");
+  std::printf("%8s %12s %12s %14s %16s %20s\n", "ops", "symbols", "seconds", "symbols/s",
+              "us per symbol", "with subsymbols/s");
   double first_cost = 0, last_cost = 0;
   for (std::size_t n : {ops / 10, ops / 2, ops}) {
     std::string source = generate(n);
@@ -113,14 +114,13 @@ int main(int argc, char **argv) {
       printed = print_trace_file(p->file).size();
     });
     double per = t / static_cast<double>(symbols) * 1e6;
-    if (first_cost == 0)
-      first_cost = per;
+    if (first_cost == 0) first_cost = per;
     last_cost = per;
     std::printf("%8zu %12zu %12.4f %14.0f %16.2f %20.0f  (%zu bytes printed)\n", n, symbols, t,
                 static_cast<double>(symbols) / t, per, static_cast<double>(all) / t, printed);
   }
-  std::printf("scaling: cost per symbol at %zu ops / at %zu ops = %.2f (1.0 is linear)\n", ops, ops / 10,
-              last_cost / first_cost);
+  std::printf("scaling: cost per symbol at %zu ops / at %zu ops = %.2f (1.0 is linear)\n", ops,
+              ops / 10, last_cost / first_cost);
   std::printf("target: >= 100000 symbols/s (top-level symbols; each carries its prims)\n\n");
 
   std::printf("== executor overhead, %zu ops on f32[%lld, %lld] (prims level)\n", ops / 10,
@@ -150,7 +150,8 @@ int main(int argc, char **argv) {
     t_direct = std::min(t_direct, best_of(1, [&] { direct(prims, x, w); }));
     t_exec = std::min(t_exec, best_of(1, [&] { (void)execute_program(p->file, inputs, {}); }));
   }
-  std::printf("direct libtorch calls: %.4f s\nexecutor:              %.4f s\noverhead: %+.1f%% (target <= 5%%)\n",
+  std::printf("direct libtorch calls: %.4f s\nexecutor:              %.4f s\noverhead: %+.1f%% "
+              "(target <= 5%%)\n",
               t_direct, t_exec, (t_exec / t_direct - 1) * 100);
   return 0;
 }

@@ -140,10 +140,14 @@ int run_trace(const TraceArgs &args, bool is_run) {
   Options options;
   FileReport report = check_source("<traced " + args.function + ">", printed, options);
   int rc = kClean;
-  if (!report.diagnostics.empty()) {
-    std::cerr << "tracelint: internal error: the emitted trace has findings (please report):\n"
+  if (report.has_at_least(Severity::Error)) {
+    std::cerr << "tracelint: internal error: the emitted trace has errors (please report):\n"
               << render({report}, Format::Text);
     rc = kFindings;
+  } else if (!report.diagnostics.empty()) {
+    // e.g. TL015 for a computation that constant values reduced to a constant.
+    std::cerr << "tracelint: note: what the validator says about the emitted trace:\n"
+              << render({report}, Format::Text);
   }
 
   if (!is_run) {

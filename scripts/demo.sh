@@ -24,4 +24,17 @@ echo
 echo "== The same trace written correctly (examples/fixed_trace.py): the collection is flattened,"
 echo "   the shape symbol is unpacked, the slice prints i2, and t0 is deleted after its last use:"
 "$build/tracelint" check --isolated --fail-on info examples/fixed_trace.py || exit 2
+echo
+echo "== The tracer: the slice bug's own function, traced under symbolic values. The prologue"
+echo "   binds every input proxy, the slice prints i10, and --run executes the traces with"
+echo "   libtorch against an eager run of the same Python (report on stderr):"
+"$build/tracelint" trace examples/tracer/models.py -f slice_half -a 'a=f32[2, 4]@cuda' --run || exit 2
+echo
+echo "== A collection input: the slice inside key is unpacked and its stop bound to a name:"
+"$build/tracelint" trace examples/tracer/models.py -f index_with_key -a 'a=f32[2, 3, 12]' \
+  -a 'key=(..., slice(None, 8, None))' --no-provenance --run 2>&1 | sed -n '/def prologue/,$p' || exit 2
+echo
+echo "== Llama-style causal self-attention, flattened to prims, executed and compared:"
+"$build/tracelint" run examples/tracer/models.py -f causal_self_attention -a 'x=f32[2, 8, 32]' \
+  -a 'w_qkv=f32[96, 32]' -a 'w_out=f32[32, 32]' -a 'mask=f32[16, 16]' -a n_head=4 --level prims || exit 2
 echo "demo: done"

@@ -11,11 +11,11 @@ cmake -S . -B "$build" -G Ninja -DTRACELINT_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDe
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" > "$build.configure.log" 2>&1 ||
   { cat "$build.configure.log"; exit 2; }
-cmake --build "$build" --target fuzz_validator fuzz_roundtrip fuzz_type_string
+cmake --build "$build" --target fuzz_validator fuzz_roundtrip fuzz_type_string fuzz_tracer
 
 seeds="$build/seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds/traces" "$seeds/types"
+mkdir -p "$seeds/traces" "$seeds/types" "$seeds/python"
 cp rules/fixtures/*.py examples/*.py "$seeds/traces/"
 for d in ../shared/corpus/thunder/real ../shared/corpus/thunder/bad; do
   [ -d "$d" ] && cp "$d"/*.py "$seeds/traces/"
@@ -25,6 +25,16 @@ grep -ho '"[^"]*\[[^"]*\]"' "$seeds"/traces/*.py | sort -u | while read -r t; do
   printf '%s' "${t:1:${#t}-2}" > "$seeds/types/$i"; i=$((i + 1))
 done
 printf 'int 2' > "$seeds/types/int"; printf 'Collection' > "$seeds/types/collection"
+# The tracer's seeds: each function of the model examples, with the module's imports.
+python3 - "$seeds/python" <<'PY'
+import re, sys
+text = open("examples/tracer/models.py").read()
+header = "import torch\nimport torch.nn.functional as F\n\n"
+parts = re.split(r"\n(?=def )", text)
+for i, part in enumerate(p for p in parts if p.startswith("def ")):
+    # a function's helpers come after it, so it stays the first one
+    open(f"{sys.argv[1]}/{i}.py", "w").write(header + part + "\n" + "\n".join(q for q in parts if q.startswith("def ") and q != part))
+PY
 
 run() { # target corpus...
   local target=$1; shift
@@ -40,3 +50,4 @@ run() { # target corpus...
 run fuzz_validator "$seeds/traces"
 run fuzz_roundtrip
 run fuzz_type_string "$seeds/types"
+run fuzz_tracer "$seeds/python"

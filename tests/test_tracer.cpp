@@ -346,3 +346,29 @@ TEST_CASE("cli: tracelint trace prints validator-clean traces; errors exit 2 wit
   auto help = test::tracelint("trace --help");
   CHECK(help.out.find("The subset:") != std::string::npos);
 }
+
+TEST_CASE("tracer: symbolic values make float inputs proxies; constant values bake them in") {
+  const std::string source =
+      "def f(xs):\n    out = xs[0]\n    for x in xs:\n        out = out * x\n    return out\n";
+  TracedProgram symbolic = traced(source, "f", {{"xs", "(1.5, 2.0)"}});
+  std::string printed = print_trace_file(symbolic.file);
+  std::smatch m;
+  REQUIRE(std::regex_search(printed, m, std::regex(R"(\n  (f\d+), (f\d+), = xs\n)")));
+  CHECK(printed.find("prims.check_number_type(" + std::string(m[1]) + ", float)") !=
+        std::string::npos);
+  CHECK(std::regex_search(section(printed, "computation"), std::regex(R"(f\d+ = prims\.mul\()")));
+  require_clean(printed);
+
+  TracedProgram constant = traced(source, "f", {{"xs", "(1.5, 2.0)"}}, CacheMode::ConstantValues);
+  std::string fixed = print_trace_file(constant.file);
+  CHECK(fixed.find("prims.check_number_type_and_value(f0, 1.5)") != std::string::npos);
+  CHECK(section(fixed, "computation").find("return 4.5") != std::string::npos);
+  // The validator rightly says the computation is a constant (TL015): a note, not a failure.
+  test::TempDir dir;
+  test::write_file(dir.path + "/f.py", source);
+  auto run = test::tracelint("trace '" + dir.path +
+                             "/f.py' -f f -a 'xs=(1.5, 2.0)' --cache constant-values");
+  CHECK(run.exit_code == 0);
+  CHECK(run.err.find("note: what the validator says") != std::string::npos);
+  CHECK(run.err.find("TL015") != std::string::npos);
+}

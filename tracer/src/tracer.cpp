@@ -1,15 +1,14 @@
 #include "tracelint/tracer/tracer.hpp"
 
-
 #include "tracelint/tracer/interpreter.hpp"
 
 #include "frontend.hpp"
 #include "recorder.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <regex>
-#include <cctype>
 #include <set>
 #include <unordered_set>
 
@@ -89,8 +88,10 @@ public:
         }
       return o;
     case Obj::Kind::Int:
+    case Obj::Kind::Float:
       if (symbolic) {
-        o.proxy = top_name.empty() ? recorder_.fresh("i") : top_name;
+        o.proxy =
+            top_name.empty() ? recorder_.fresh(o.kind == Obj::Kind::Int ? "i" : "f") : top_name;
         recorder_.add_input_proxy(o.proxy);
       }
       return o;
@@ -134,7 +135,9 @@ public:
     case Obj::Kind::Bool:
       if (!o.proxy.empty())
         out.push_back(Statement::bound(
-            std::nullopt, Value::call("prims.check_number_type", {self, Value::name("int")})));
+            std::nullopt,
+            Value::call("prims.check_number_type",
+                        {self, Value::name(o.kind == Obj::Kind::Float ? "float" : "int")})));
       else
         out.push_back(Statement::bound(
             std::nullopt, Value::call("prims.check_number_type_and_value", {self, to_value(o)})));
@@ -251,7 +254,8 @@ void collect_names(const Statement &s, std::unordered_set<std::string> &names) {
     for (std::size_t i = open == std::string::npos ? text.size() : open + 1; i < text.size();) {
       if (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') {
         std::size_t begin = i;
-        while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_'))
+        while (i < text.size() &&
+               (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_'))
           ++i;
         names.insert(text.substr(begin, i - begin));
       } else {

@@ -577,7 +577,8 @@ private:
     }
     if (name == "check_number_type") {
       need(args, 2, name);
-      if (!is_number(args[0]) || (args[1].text == "int" && args[0].kind == RtValue::Kind::Float))
+      if (!is_number(args[0]) || (args[1].text == "int" && args[0].kind == RtValue::Kind::Float) ||
+          (args[1].text == "float" && args[0].kind != RtValue::Kind::Float))
         throw ExecError("check failed: " + describe(args[0]) + " is not " + args[1].text);
       return RtValue{};
     }
