@@ -671,7 +671,13 @@ private:
     if (op == "mul") return at::mul(eager_operand(a, device), eager_operand(args[1], device));
     if (op == "div") return at::div(eager_operand(a, device), eager_operand(args[1], device));
     if (op == "pow") return at::pow(eager_operand(a, device), eager_operand(args[1], device));
-    const at::Tensor &x = unwrap(a);
+    if (op == "cat") {
+      std::vector<at::Tensor> tensors;
+      for (const Obj &t : a.items)
+        tensors.push_back(unwrap(t));
+      return at::cat(tensors, args[1].integer);
+    }
+    const at::Tensor &x = unwrap(a); // every other op's first argument is a tensor
     if (op == "neg") return at::neg(x);
     if (op == "exp") return at::exp(x);
     if (op == "tanh") return at::tanh(x);
@@ -698,12 +704,6 @@ private:
     if (op == "transpose") return x.transpose(args[1].integer, args[2].integer);
     if (op == "permute") return x.permute(ints(args[1]));
     if (op == "unsqueeze") return x.unsqueeze(args[1].integer);
-    if (op == "cat") {
-      std::vector<at::Tensor> tensors;
-      for (const Obj &t : a.items)
-        tensors.push_back(unwrap(t));
-      return at::cat(tensors, args[1].integer);
-    }
     if (op == "matmul") return at::matmul(x, unwrap(args[1]));
     if (op == "linear") {
       c10::optional<at::Tensor> bias;
