@@ -169,103 +169,162 @@ bool same_literal(const RtValue &a, const RtValue &b) {
 
 // ---- prims -------------------------------------------------------------------------------
 
-class Executor {
-public:
-  explicit Executor(const ExecOptions &options) : options_(options) {}
+// An expression of a statement with its names resolved to slots and its constant parts
+// evaluated once: running a step then costs no name lookups and no string work.
+struct Operand {
+  enum class Kind { Slot, Constant, Collection, Attribute, Subscript, Call };
+  Kind kind = Kind::Constant;
+  int slot = -1;
+  RtValue constant;
+  RtValue::Kind collection = RtValue::Kind::Tuple;
+  std::vector<Operand> items; // Collection: elements; Attribute: base; Subscript: base, index;
+                              // Call: arguments
+  std::string text;           // Slot: the name; Attribute: the attribute; Call: the prim
+};
 
-  RtValue run(const Trace &trace, std::vector<RtValue> args) {
-    std::size_t next = 0;
-    for (const Parameter &p : trace.parameters) {
-      if (p.kind == ParamKind::VarArgs) {
-        RtValue rest = RtValue::of_tuple({});
-        while (next < args.size())
-          rest.items.push_back(args[next++]);
-        env_[p.name] = rest;
-      } else if (p.kind == ParamKind::VarKeywords) {
-        RtValue d;
-        d.kind = RtValue::Kind::Dict;
-        env_[p.name] = d;
-      } else {
-        if (next >= args.size())
-          throw ExecError(trace.name + "() is missing the argument " + p.name);
-        env_[p.name] = args[next++];
-      }
-    }
-    if (next != args.size())
-      throw ExecError(trace.name + "() got " + std::to_string(args.size()) + " arguments");
-    for (const Statement &s : trace.body) {
-      try {
-        if (s.kind == Statement::Kind::Return) return s.has_value ? eval(s.value) : RtValue{};
-        execute(s);
-      } catch (const ExecError &e) {
-        throw ExecError(trace.name + " line " + std::to_string(s.span.line) + " (`" +
-                        print_statement_line(s) + "`): " + e.what());
-      } catch (const c10::Error &e) {
-        throw ExecError(trace.name + " line " + std::to_string(s.span.line) + " (`" +
-                        print_statement_line(s) + "`): libtorch: " + e.what_without_backtrace());
-      }
-    }
-    return RtValue{};
+struct TargetSlots {
+  int slot = -1; // a name's slot; -1 for `_` or a tuple
+  bool is_name = true;
+  std::vector<TargetSlots> elements;
+};
+
+struct Step {
+  const Statement *statement = nullptr; // for messages
+  bool is_return = false;
+  Operand value;
+  std::optional<TargetSlots> target;
+  std::vector<int> deleted;
+  std::vector<int> last_uses; // slots no later step reads: freed after this one
+};
+
+struct CompiledTrace {
+  std::string name;
+  std::vector<std::pair<ParamKind, int>> parameters;
+  std::vector<Step> steps;
+  std::vector<std::string> slot_names;
+};
+
+std::string print_statement_line(const Statement &s) {
+  Statement copy = s;
+  copy.subsymbols.clear();
+  copy.type_comment.reset();
+  std::string line = print_statement(copy, 0);
+  while (!line.empty() && line.back() == '\n')
+    line.pop_back();
+  if (line.rfind("# ", 0) == 0) line = line.substr(2);
+  return line;
+}
+
+std::string where(const std::string &trace, const Statement &s) {
+  return trace + " line " + std::to_string(s.span.line) + " (`" + print_statement_line(s) + "`)";
+}
+
+class Compiler {
+public:
+  CompiledTrace compile(const Trace &trace) {
+    out_.name = trace.name;
+    for (const Parameter &p : trace.parameters)
+      out_.parameters.emplace_back(p.kind, slot(p.name));
+    for (const Statement &s : trace.body)
+      statement(s);
+    free_after_last_use();
+    return std::move(out_);
   }
 
 private:
-  static std::string print_statement_line(const Statement &s) {
-    Statement copy = s;
-    copy.subsymbols.clear();
-    copy.type_comment.reset();
-    std::string line = print_statement(copy, 0);
-    while (!line.empty() && line.back() == '\n')
-      line.pop_back();
-    if (line.rfind("# ", 0) == 0) line = line.substr(2);
-    return line;
+  static void reads(const Operand &op, std::vector<int> &out) {
+    if (op.kind == Operand::Kind::Slot) out.push_back(op.slot);
+    for (const Operand &item : op.items)
+      reads(item, out);
   }
 
-  void execute(const Statement &s) {
-    switch (s.kind) {
-    case Statement::Kind::BoundSymbol:
-    case Statement::Kind::AnnotatedAssign: {
-      RtValue value;
-      std::string callee = s.value.kind == ValueKind::Call ? s.value.callee().qualified_name() : "";
-      if (!s.subsymbols.empty() && callee.rfind("prims.", 0) != 0) {
-        // A composite symbol runs as its decomposition.
-        for (const Statement &sub : s.subsymbols)
-          execute(sub);
-        if (!s.target) return;
-        for (const Target *t : s.target->bound_names())
-          if (!env_.count(t->name))
-            throw ExecError("the subsymbols of " + callee + " do not define " + t->name);
+  // Thunder's "Delete Last Used" for the executor: an intermediate lives until its last reader,
+  // so memory is reused as in eager code instead of growing with the trace.
+  void free_after_last_use() {
+    std::vector<int> last(out_.slot_names.size(), -1);
+    std::vector<int> read;
+    for (std::size_t i = 0; i < out_.steps.size(); ++i) {
+      read.clear();
+      reads(out_.steps[i].value, read);
+      for (int slot : read)
+        last[static_cast<std::size_t>(slot)] = static_cast<int>(i);
+    }
+    for (std::size_t slot = 0; slot < last.size(); ++slot)
+      if (last[slot] >= 0 && !out_.steps[static_cast<std::size_t>(last[slot])].is_return)
+        out_.steps[static_cast<std::size_t>(last[slot])].last_uses.push_back(
+            static_cast<int>(slot));
+  }
+
+  int slot(const std::string &name) {
+    auto [it, added] = slots_.emplace(name, static_cast<int>(out_.slot_names.size()));
+    if (added) out_.slot_names.push_back(name);
+    return it->second;
+  }
+
+  void statement(const Statement &s) {
+    try {
+      switch (s.kind) {
+      case Statement::Kind::BoundSymbol:
+      case Statement::Kind::AnnotatedAssign: {
+        std::string callee =
+            s.value.kind == ValueKind::Call ? s.value.callee().qualified_name() : "";
+        if (!s.subsymbols.empty() && callee.rfind("prims.", 0) != 0) {
+          // A composite symbol runs as its decomposition.
+          for (const Statement &sub : s.subsymbols)
+            statement(sub);
+          if (s.target)
+            for (const Target *t : s.target->bound_names())
+              if (!slots_.count(t->name))
+                throw ExecError("the subsymbols of " + callee + " do not define " + t->name);
+          return;
+        }
+        Step step;
+        step.statement = &s;
+        step.value = operand(s.value);
+        if (s.target) step.target = target(*s.target);
+        out_.steps.push_back(std::move(step));
         return;
       }
-      value = eval(s.value);
-      if (s.target) assign(*s.target, value);
-      return;
-    }
-    case Statement::Kind::Delete:
-      for (const Target &t : s.deleted)
-        env_.erase(t.name);
-      return;
-    case Statement::Kind::Raw:
-      throw ExecError("cannot execute a statement the model does not represent");
-    default:
-      return; // comments, annotations, blank lines
+      case Statement::Kind::Return: {
+        Step step;
+        step.statement = &s;
+        step.is_return = true;
+        if (s.has_value) step.value = operand(s.value);
+        out_.steps.push_back(std::move(step));
+        return;
+      }
+      case Statement::Kind::Delete: {
+        Step step;
+        step.statement = &s;
+        step.value.kind = Operand::Kind::Constant;
+        for (const Target &t : s.deleted)
+          step.deleted.push_back(slot(t.name));
+        out_.steps.push_back(std::move(step));
+        return;
+      }
+      case Statement::Kind::Raw:
+        throw ExecError("cannot execute a statement the model does not represent");
+      default:
+        return; // comments, annotations, blank lines
+      }
+    } catch (const ExecError &e) {
+      throw ExecError(where(out_.name, s) + ": " + e.what());
     }
   }
 
-  void assign(const Target &t, const RtValue &v) {
+  TargetSlots target(const Target &t) {
+    TargetSlots out;
     if (t.kind == Target::Kind::Name) {
-      if (t.name != "_") env_[t.name] = v;
-      return;
+      if (t.name != "_") out.slot = slot(t.name);
+      return out;
     }
-    if (v.kind != RtValue::Kind::Tuple && v.kind != RtValue::Kind::List)
-      throw ExecError("cannot unpack " + describe(v));
-    if (v.items.size() != t.elements.size())
-      throw ExecError("cannot unpack " + std::to_string(v.items.size()) + " values into " +
-                      std::to_string(t.elements.size()) + " names");
-    for (std::size_t i = 0; i < t.elements.size(); ++i)
-      assign(t.elements[i], v.items[i]);
+    out.is_name = false;
+    for (const Target &e : t.elements)
+      out.elements.push_back(target(e));
+    return out;
   }
 
-  RtValue eval(const Value &v) {
+  static RtValue constant_of(const Value &v) {
     RtValue out;
     switch (v.kind) {
     case ValueKind::None:
@@ -281,49 +340,186 @@ private:
       return RtValue::of_float(v.real);
     case ValueKind::String:
       out.kind = RtValue::Kind::Str;
-      out.text = v.text;
-      return out;
+      break;
     case ValueKind::DType:
       out.kind = RtValue::Kind::DType;
-      out.text = v.text;
-      return out;
+      break;
     case ValueKind::Device:
       out.kind = RtValue::Kind::Device;
-      out.text = v.text;
-      return out;
-    case ValueKind::Name: {
-      auto it = env_.find(v.text);
-      if (it != env_.end()) return it->second;
-      if (v.text == "int" || v.text == "float" || v.text == "bool") {
-        out.kind = RtValue::Kind::Builtin;
-        out.text = v.text;
-        return out;
-      }
-      throw ExecError("name `" + v.text + "` is not defined");
+      break;
+    default:
+      throw ExecError("cannot evaluate this value");
     }
+    out.text = v.text;
+    return out;
+  }
+
+  Operand operand(const Value &v) {
+    Operand op;
+    switch (v.kind) {
+    case ValueKind::Name:
+      if (!slots_.count(v.text) && (v.text == "int" || v.text == "float" || v.text == "bool")) {
+        op.constant.kind = RtValue::Kind::Builtin;
+        op.constant.text = v.text;
+        return op;
+      }
+      op.kind = Operand::Kind::Slot;
+      op.slot = slot(v.text);
+      op.text = v.text;
+      return op;
     case ValueKind::Tuple:
     case ValueKind::List:
     case ValueKind::Dict:
-    case ValueKind::Slice:
-      out.kind = v.kind == ValueKind::Tuple  ? RtValue::Kind::Tuple
-                 : v.kind == ValueKind::List ? RtValue::Kind::List
-                 : v.kind == ValueKind::Dict ? RtValue::Kind::Dict
-                                             : RtValue::Kind::Slice;
-      for (const Value &item : v.items)
+    case ValueKind::Slice: {
+      op.kind = Operand::Kind::Collection;
+      op.collection = v.kind == ValueKind::Tuple  ? RtValue::Kind::Tuple
+                      : v.kind == ValueKind::List ? RtValue::Kind::List
+                      : v.kind == ValueKind::Dict ? RtValue::Kind::Dict
+                                                  : RtValue::Kind::Slice;
+      bool all_constant = true;
+      for (const Value &item : v.items) {
+        op.items.push_back(operand(item));
+        all_constant = all_constant && op.items.back().kind == Operand::Kind::Constant;
+      }
+      if (all_constant) { // evaluated once, here
+        op.kind = Operand::Kind::Constant;
+        op.constant.kind = op.collection;
+        for (Operand &item : op.items)
+          op.constant.items.push_back(std::move(item.constant));
+        op.items.clear();
+      }
+      return op;
+    }
+    case ValueKind::Attribute:
+      op.kind = Operand::Kind::Attribute;
+      op.items.push_back(operand(v.items[0]));
+      op.text = v.text;
+      return op;
+    case ValueKind::Subscript:
+      op.kind = Operand::Kind::Subscript;
+      op.items.push_back(operand(v.items[0]));
+      op.items.push_back(operand(v.items[1]));
+      return op;
+    case ValueKind::Call: {
+      std::string callee = v.callee().qualified_name();
+      if (!v.keywords.empty())
+        throw ExecError(callee + " with keyword arguments cannot be executed");
+      if (callee.rfind("prims.", 0) != 0)
+        throw ExecError(callee + " cannot be executed: only prims run directly (ltorch symbols "
+                                 "run as their subsymbols)");
+      op.kind = Operand::Kind::Call;
+      op.text = callee.substr(6);
+      for (std::size_t i = 0; i < v.positional_count(); ++i)
+        op.items.push_back(operand(v.arg(i)));
+      return op;
+    }
+    case ValueKind::Complex:
+      throw ExecError("complex numbers are not supported");
+    default:
+      op.constant = constant_of(v);
+      return op;
+    }
+  }
+
+  CompiledTrace out_;
+  std::unordered_map<std::string, int> slots_;
+};
+
+class Executor {
+public:
+  explicit Executor(const ExecOptions &options) : options_(options) {}
+
+  RtValue run(const CompiledTrace &trace, std::vector<RtValue> args) {
+    slots_.assign(trace.slot_names.size(), RtValue{});
+    defined_.assign(trace.slot_names.size(), 0);
+    std::size_t next = 0;
+    for (const auto &[kind, slot] : trace.parameters) {
+      if (kind == ParamKind::VarArgs) {
+        RtValue rest = RtValue::of_tuple({});
+        while (next < args.size())
+          rest.items.push_back(std::move(args[next++]));
+        set(slot, std::move(rest));
+      } else if (kind == ParamKind::VarKeywords) {
+        RtValue d;
+        d.kind = RtValue::Kind::Dict;
+        set(slot, std::move(d));
+      } else {
+        if (next >= args.size())
+          throw ExecError(trace.name + "() is missing the argument " +
+                          trace.slot_names[static_cast<std::size_t>(slot)]);
+        set(slot, std::move(args[next++]));
+      }
+    }
+    if (next != args.size())
+      throw ExecError(trace.name + "() got " + std::to_string(args.size()) + " arguments");
+    for (const Step &step : trace.steps) {
+      try {
+        if (step.is_return) return step.statement->has_value ? eval(step.value) : RtValue{};
+        for (int slot : step.deleted)
+          defined_[static_cast<std::size_t>(slot)] = 0;
+        if (!step.deleted.empty()) continue;
+        RtValue value = eval(step.value);
+        for (int slot : step.last_uses)
+          slots_[static_cast<std::size_t>(slot)] = RtValue{};
+        if (step.target) assign(*step.target, std::move(value));
+      } catch (const ExecError &e) {
+        throw ExecError(where(trace.name, *step.statement) + ": " + e.what());
+      } catch (const c10::Error &e) {
+        throw ExecError(where(trace.name, *step.statement) +
+                        ": libtorch: " + e.what_without_backtrace());
+      }
+    }
+    return RtValue{};
+  }
+
+private:
+  void set(int slot, RtValue v) {
+    slots_[static_cast<std::size_t>(slot)] = std::move(v);
+    defined_[static_cast<std::size_t>(slot)] = 1;
+  }
+
+  void assign(const TargetSlots &t, RtValue v) {
+    if (t.is_name) {
+      if (t.slot >= 0) set(t.slot, std::move(v));
+      return;
+    }
+    if (v.kind != RtValue::Kind::Tuple && v.kind != RtValue::Kind::List)
+      throw ExecError("cannot unpack " + describe(v));
+    if (v.items.size() != t.elements.size())
+      throw ExecError("cannot unpack " + std::to_string(v.items.size()) + " values into " +
+                      std::to_string(t.elements.size()) + " names");
+    for (std::size_t i = 0; i < t.elements.size(); ++i)
+      assign(t.elements[i], std::move(v.items[i]));
+  }
+
+  RtValue eval(const Operand &op) {
+    switch (op.kind) {
+    case Operand::Kind::Constant:
+      return op.constant;
+    case Operand::Kind::Slot:
+      if (!defined_[static_cast<std::size_t>(op.slot)])
+        throw ExecError("name `" + op.text + "` is not defined");
+      return slots_[static_cast<std::size_t>(op.slot)];
+    case Operand::Kind::Collection: {
+      RtValue out;
+      out.kind = op.collection;
+      out.items.reserve(op.items.size());
+      for (const Operand &item : op.items)
         out.items.push_back(eval(item));
       return out;
-    case ValueKind::Attribute: {
-      RtValue base = eval(v.items[0]);
-      if (base.kind == RtValue::Kind::Slice) {
-        if (v.text == "start") return base.items[0];
-        if (v.text == "stop") return base.items[1];
-        if (v.text == "step") return base.items[2];
-      }
-      throw ExecError("attribute " + v.text + " of " + describe(base));
     }
-    case ValueKind::Subscript: {
-      RtValue base = eval(v.items[0]);
-      RtValue index = eval(v.items[1]);
+    case Operand::Kind::Attribute: {
+      RtValue base = eval(op.items[0]);
+      if (base.kind == RtValue::Kind::Slice) {
+        if (op.text == "start") return base.items[0];
+        if (op.text == "stop") return base.items[1];
+        if (op.text == "step") return base.items[2];
+      }
+      throw ExecError("attribute " + op.text + " of " + describe(base));
+    }
+    case Operand::Kind::Subscript: {
+      RtValue base = eval(op.items[0]);
+      RtValue index = eval(op.items[1]);
       if (base.kind == RtValue::Kind::Dict) {
         for (std::size_t i = 0; i + 1 < base.items.size(); i += 2)
           if (same_literal(base.items[i], index)) return base.items[i + 1];
@@ -339,20 +535,13 @@ private:
       }
       throw ExecError("cannot subscript " + describe(base));
     }
-    case ValueKind::Call: {
-      std::string callee = v.callee().qualified_name();
+    case Operand::Kind::Call: {
       std::vector<RtValue> args;
-      for (std::size_t i = 0; i < v.positional_count(); ++i)
-        args.push_back(eval(v.arg(i)));
-      if (!v.keywords.empty())
-        throw ExecError(callee + " with keyword arguments cannot be executed");
-      if (callee.rfind("prims.", 0) != 0)
-        throw ExecError(callee + " cannot be executed: only prims run directly (ltorch symbols run "
-                                 "as their subsymbols)");
-      return call_prim(callee.substr(6), args);
+      args.reserve(op.items.size());
+      for (const Operand &item : op.items)
+        args.push_back(eval(item));
+      return call_prim(op.text, args);
     }
-    case ValueKind::Complex:
-      throw ExecError("complex numbers are not supported");
     }
     throw ExecError("cannot evaluate this value");
   }
@@ -489,7 +678,9 @@ private:
       std::vector<int64_t> view(shape.size(), 1);
       for (std::size_t k = 0; k < dims.size(); ++k)
         view.at(static_cast<std::size_t>(dims[k])) = t.size(static_cast<int64_t>(k));
-      return RtValue::of_tensor(t.reshape(view).expand(shape));
+      // Only the libtorch calls that change something (each costs a dispatch).
+      at::Tensor viewed = t.sizes().vec() == view ? t : t.reshape(view);
+      return RtValue::of_tensor(viewed.sizes().vec() == shape ? viewed : viewed.expand(shape));
     }
     if (name == "reshape") {
       need(args, 2, name);
@@ -601,7 +792,8 @@ private:
   }
 
   ExecOptions options_;
-  std::unordered_map<std::string, RtValue> env_;
+  std::vector<RtValue> slots_;
+  std::vector<char> defined_;
 };
 
 // ---- eager -------------------------------------------------------------------------------
@@ -896,16 +1088,58 @@ void compare_into(const RtValue &e, const RtValue &a, const std::string &where, 
 
 } // namespace
 
-Result<RtValue> execute_trace(const Trace &trace, std::vector<RtValue> args,
-                              const ExecOptions &options) {
+struct CompiledProgram::Impl {
+  TraceFile source; // the steps point into it
+  std::vector<CompiledTrace> traces;
+  ExecOptions options;
+};
+
+CompiledProgram::CompiledProgram(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CompiledProgram::CompiledProgram(CompiledProgram &&) noexcept = default;
+CompiledProgram &CompiledProgram::operator=(CompiledProgram &&) noexcept = default;
+CompiledProgram::~CompiledProgram() = default;
+
+Result<CompiledProgram> CompiledProgram::compile(const TraceFile &file,
+                                                 const ExecOptions &options) {
+  if (file.traces.empty() || file.traces.size() > 2)
+    return Error{"expected a computation, or a prologue and a computation; got " +
+                     std::to_string(file.traces.size()) + " traces",
+                 "", 0, 0};
+  auto impl = std::make_unique<Impl>();
+  impl->options = options;
+  impl->source = file;
   try {
-    Executor executor(options);
-    return executor.run(trace, std::move(args));
+    for (const Trace &t : impl->source.traces)
+      impl->traces.push_back(Compiler().compile(t));
+  } catch (const ExecError &e) {
+    return Error{e.what(), "", 0, 0};
+  }
+  return CompiledProgram(std::move(impl));
+}
+
+Result<RtValue> CompiledProgram::run(std::vector<RtValue> inputs) const {
+  try {
+    Executor executor(impl_->options);
+    if (impl_->traces.size() == 1) return executor.run(impl_->traces[0], std::move(inputs));
+    RtValue unpacked = executor.run(impl_->traces[0], std::move(inputs));
+    if (unpacked.kind != RtValue::Kind::Tuple || unpacked.items.empty() ||
+        unpacked.items[0].kind != RtValue::Kind::Tuple)
+      return Error{"the prologue must return ((computation inputs...), ...)", "", 0, 0};
+    return executor.run(impl_->traces[1], std::move(unpacked.items[0].items));
   } catch (const ExecError &e) {
     return Error{e.what(), "", 0, 0};
   } catch (const c10::Error &e) {
     return Error{std::string("libtorch: ") + e.what_without_backtrace(), "", 0, 0};
   }
+}
+
+Result<RtValue> execute_trace(const Trace &trace, std::vector<RtValue> args,
+                              const ExecOptions &options) {
+  TraceFile single;
+  single.traces.push_back(trace);
+  Result<CompiledProgram> compiled = CompiledProgram::compile(single, options);
+  if (!compiled) return compiled.error();
+  return compiled->run(std::move(args));
 }
 
 Result<RtValue> execute_program(const TraceFile &file, const std::vector<RtValue> &inputs,
@@ -914,12 +1148,9 @@ Result<RtValue> execute_program(const TraceFile &file, const std::vector<RtValue
     return Error{"expected a prologue and a computation, got " +
                      std::to_string(file.traces.size()) + " traces",
                  "", 0, 0};
-  Result<RtValue> unpacked = execute_trace(file.traces[0], inputs, options);
-  if (!unpacked) return unpacked.error();
-  const RtValue &r = unpacked.value();
-  if (r.kind != RtValue::Kind::Tuple || r.items.empty() || r.items[0].kind != RtValue::Kind::Tuple)
-    return Error{"the prologue must return ((computation inputs...), ...)", "", 0, 0};
-  return execute_trace(file.traces[1], r.items[0].items, options);
+  Result<CompiledProgram> compiled = CompiledProgram::compile(file, options);
+  if (!compiled) return compiled.error();
+  return compiled->run(inputs);
 }
 
 Result<RtValue> run_eager(const TraceRequest &request, const std::vector<RtValue> &inputs) {

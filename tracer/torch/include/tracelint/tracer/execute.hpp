@@ -9,6 +9,7 @@
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,25 @@ struct RtValue {
 struct ExecOptions {
   // Inputs annotated cuda:N run on the CPU (no CUDA here): the device checks accept that.
   bool cuda_as_cpu = false;
+};
+
+// A trace (or a prologue and a computation) compiled once for the executor: names resolved to
+// slots, constants evaluated, ltorch symbols replaced by their subsymbols. Run it many times.
+class CompiledProgram {
+public:
+  static Result<CompiledProgram> compile(const TraceFile &file, const ExecOptions &options);
+  // One trace: runs it on the inputs. Two: the prologue on the inputs, then the computation on
+  // what the prologue returns.
+  Result<RtValue> run(std::vector<RtValue> inputs) const;
+
+  CompiledProgram(CompiledProgram &&) noexcept;
+  CompiledProgram &operator=(CompiledProgram &&) noexcept;
+  ~CompiledProgram();
+
+private:
+  struct Impl;
+  explicit CompiledProgram(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
 };
 
 // Runs one traced function with these arguments (*args for a prologue).
