@@ -269,8 +269,9 @@ void collect_names(const Statement &s, std::unordered_set<std::string> &names) {
 
 // Drops bound symbols whose outputs nothing uses (every symbol recorded is pure), then
 // provenance comments left without a statement.
-std::vector<Statement> eliminate_dead_code(std::vector<Statement> body, const Value &returned) {
-  std::unordered_set<std::string> live;
+// `live` receives every name the kept statements and the return read.
+std::vector<Statement> eliminate_dead_code(std::vector<Statement> body, const Value &returned,
+                                          std::unordered_set<std::string> &live) {
   for_each_name(returned, [&](const Value &v) { live.insert(v.text); });
   std::vector<bool> keep(body.size(), true);
   for (std::size_t k = body.size(); k-- > 0;) {
@@ -478,11 +479,8 @@ Result<TracedProgram> trace(const TraceRequest &request) {
     Value returned = to_value(result);
 
     // ---- computation
-    std::vector<Statement> body = eliminate_dead_code(recorder.take_body(), returned);
     std::unordered_set<std::string> used;
-    for (const Statement &s : body)
-      collect_names(s, used);
-    for_each_name(returned, [&](const Value &v) { used.insert(v.text); });
+    std::vector<Statement> body = eliminate_dead_code(recorder.take_body(), returned, used);
     std::vector<const Obj *> proxies;
     for (const auto &[name, o] : inputs)
       collect_proxies(o, proxies);
