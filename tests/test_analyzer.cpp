@@ -57,9 +57,10 @@ TEST_CASE("analyzer: tracelint's own printers have no findings") {
   std::string src = TRACELINT_SOURCE_DIR;
   auto run = test::tracelint("analyze -p '" + build + "' '" + src + "/core/src/printer.cpp' '" + src +
                              "/core/src/value.cpp' '" + src + "/core/src/type_string.cpp' '" + src +
-                             "/examples/seed_trace.cpp'");
+                             "/examples/seed_trace.cpp' '" + src + "/tracer/src/recorder.cpp' '" +
+                             src + "/tracer/src/tracer.cpp'");
   CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
-  CHECK(run.out.find("All checks passed (4 files).") != std::string::npos);
+  CHECK(run.out.find("All checks passed (6 files).") != std::string::npos);
 }
 
 TEST_CASE("analyzer: a missing compile database or broken C++ is exit 2 with a clear error") {
