@@ -169,6 +169,52 @@ bool same_literal(const RtValue &a, const RtValue &b) {
 
 // ---- prims -------------------------------------------------------------------------------
 
+using TensorBinary = at::Tensor (*)(const at::Tensor &, const at::Tensor &);
+using TensorUnary = at::Tensor (*)(const at::Tensor &);
+using ScalarBinary = at::Tensor (*)(const at::Tensor &, const at::Scalar &);
+
+const std::map<std::string, TensorBinary> &binary_prims() {
+  static const std::map<std::string, TensorBinary> binary = {
+      {"add", [](const at::Tensor &a, const at::Tensor &b) { return at::add(a, b); }},
+      {"sub", [](const at::Tensor &a, const at::Tensor &b) { return at::sub(a, b); }},
+      {"mul", [](const at::Tensor &a, const at::Tensor &b) { return at::mul(a, b); }},
+      {"div", [](const at::Tensor &a, const at::Tensor &b) { return at::div(a, b); }},
+      {"pow", [](const at::Tensor &a, const at::Tensor &b) { return at::pow(a, b); }},
+      {"fmod", [](const at::Tensor &a, const at::Tensor &b) { return at::fmod(a, b); }},
+      {"lt", [](const at::Tensor &a, const at::Tensor &b) { return at::lt(a, b); }},
+      {"le", [](const at::Tensor &a, const at::Tensor &b) { return at::le(a, b); }},
+      {"gt", [](const at::Tensor &a, const at::Tensor &b) { return at::gt(a, b); }},
+      {"ge", [](const at::Tensor &a, const at::Tensor &b) { return at::ge(a, b); }},
+      {"eq", [](const at::Tensor &a, const at::Tensor &b) { return at::eq(a, b); }},
+      {"ne", [](const at::Tensor &a, const at::Tensor &b) { return at::ne(a, b); }},
+      {"bitwise_and",
+       [](const at::Tensor &a, const at::Tensor &b) { return at::bitwise_and(a, b); }}};
+  return binary;
+}
+
+const std::map<std::string, TensorUnary> &unary_prims() {
+  static const std::map<std::string, TensorUnary> unary = {
+      {"neg", [](const at::Tensor &a) { return at::neg(a); }},
+      {"exp", [](const at::Tensor &a) { return at::exp(a); }},
+      {"tanh", [](const at::Tensor &a) { return at::tanh(a); }},
+      {"rsqrt", [](const at::Tensor &a) { return at::rsqrt(a); }},
+      {"erf", [](const at::Tensor &a) { return at::erf(a); }},
+      {"floor", [](const at::Tensor &a) { return at::floor(a); }},
+      {"signbit", [](const at::Tensor &a) { return at::signbit(a); }}};
+
+  return unary;
+}
+
+// A tensor and a Python number: libtorch's Scalar overloads, as a direct call would use them.
+const std::map<std::string, ScalarBinary> &scalar_prims() {
+  static const std::map<std::string, ScalarBinary> scalar = {
+      {"add", [](const at::Tensor &a, const at::Scalar &b) { return at::add(a, b); }},
+      {"sub", [](const at::Tensor &a, const at::Scalar &b) { return at::sub(a, b); }},
+      {"mul", [](const at::Tensor &a, const at::Scalar &b) { return at::mul(a, b); }},
+      {"div", [](const at::Tensor &a, const at::Scalar &b) { return at::div(a, b); }}};
+  return scalar;
+}
+
 // An expression of a statement with its names resolved to slots and its constant parts
 // evaluated once: running a step then costs no name lookups and no string work.
 struct Operand {
@@ -180,6 +226,10 @@ struct Operand {
   std::vector<Operand> items; // Collection: elements; Attribute: base; Subscript: base, index;
                               // Call: arguments
   std::string text;           // Slot: the name; Attribute: the attribute; Call: the prim
+  // Call: the libtorch function of an elementwise prim, found once (none for the others).
+  TensorBinary binary = nullptr;
+  TensorUnary unary = nullptr;
+  ScalarBinary scalar = nullptr;
 };
 
 struct TargetSlots {
@@ -409,6 +459,11 @@ private:
                                  "run as their subsymbols)");
       op.kind = Operand::Kind::Call;
       op.text = callee.substr(6);
+      if (auto it = binary_prims().find(op.text); it != binary_prims().end())
+        op.binary = it->second;
+      if (auto it = unary_prims().find(op.text); it != unary_prims().end()) op.unary = it->second;
+      if (auto it = scalar_prims().find(op.text); it != scalar_prims().end())
+        op.scalar = it->second;
       for (std::size_t i = 0; i < v.positional_count(); ++i)
         op.items.push_back(operand(v.arg(i)));
       return op;
@@ -536,6 +591,21 @@ private:
       throw ExecError("cannot subscript " + describe(base));
     }
     case Operand::Kind::Call: {
+      // Elementwise prims on tensors go straight to libtorch.
+      if (op.unary && op.items.size() == 1) {
+        RtValue a = eval(op.items[0]);
+        if (a.kind == RtValue::Kind::Tensor) return RtValue::of_tensor(op.unary(a.tensor));
+        return call_prim(op.text, {std::move(a)});
+      }
+      if (op.binary && op.items.size() == 2) {
+        RtValue a = eval(op.items[0]);
+        RtValue b = eval(op.items[1]);
+        if (a.kind == RtValue::Kind::Tensor && b.kind == RtValue::Kind::Tensor)
+          return RtValue::of_tensor(op.binary(a.tensor, b.tensor));
+        if (op.scalar && a.kind == RtValue::Kind::Tensor && is_number(b))
+          return RtValue::of_tensor(op.scalar(a.tensor, as_scalar(b)));
+        return call_prim(op.text, {std::move(a), std::move(b)});
+      }
       std::vector<RtValue> args;
       args.reserve(op.items.size());
       for (const Operand &item : op.items)
@@ -591,42 +661,14 @@ private:
   }
 
   RtValue call_prim(const std::string &name, const std::vector<RtValue> &args) {
-    static const std::map<std::string, at::Tensor (*)(const at::Tensor &, const at::Tensor &)>
-        binary = {{"add", [](const at::Tensor &a, const at::Tensor &b) { return at::add(a, b); }},
-                  {"sub", [](const at::Tensor &a, const at::Tensor &b) { return at::sub(a, b); }},
-                  {"mul", [](const at::Tensor &a, const at::Tensor &b) { return at::mul(a, b); }},
-                  {"div", [](const at::Tensor &a, const at::Tensor &b) { return at::div(a, b); }},
-                  {"pow", [](const at::Tensor &a, const at::Tensor &b) { return at::pow(a, b); }},
-                  {"fmod", [](const at::Tensor &a, const at::Tensor &b) { return at::fmod(a, b); }},
-                  {"lt", [](const at::Tensor &a, const at::Tensor &b) { return at::lt(a, b); }},
-                  {"le", [](const at::Tensor &a, const at::Tensor &b) { return at::le(a, b); }},
-                  {"gt", [](const at::Tensor &a, const at::Tensor &b) { return at::gt(a, b); }},
-                  {"ge", [](const at::Tensor &a, const at::Tensor &b) { return at::ge(a, b); }},
-                  {"eq", [](const at::Tensor &a, const at::Tensor &b) { return at::eq(a, b); }},
-                  {"ne", [](const at::Tensor &a, const at::Tensor &b) { return at::ne(a, b); }},
-                  {"bitwise_and",
-                   [](const at::Tensor &a, const at::Tensor &b) { return at::bitwise_and(a, b); }}};
-    static const std::map<std::string, at::Tensor (*)(const at::Tensor &)> unary = {
-        {"neg", [](const at::Tensor &a) { return at::neg(a); }},
-        {"exp", [](const at::Tensor &a) { return at::exp(a); }},
-        {"tanh", [](const at::Tensor &a) { return at::tanh(a); }},
-        {"rsqrt", [](const at::Tensor &a) { return at::rsqrt(a); }},
-        {"erf", [](const at::Tensor &a) { return at::erf(a); }},
-        {"floor", [](const at::Tensor &a) { return at::floor(a); }},
-        {"signbit", [](const at::Tensor &a) { return at::signbit(a); }}};
-
+    const auto &binary = binary_prims();
+    const auto &unary = unary_prims();
     if (auto it = binary.find(name); it != binary.end()) {
       need(args, 2, name);
       if (is_number(args[0]) && is_number(args[1])) return number_binary(name, args[0], args[1]);
-      // A number operand: libtorch's Scalar overloads, as a direct call would use them.
-      if (args[0].kind == RtValue::Kind::Tensor && is_number(args[1])) {
-        const at::Tensor &t = args[0].tensor;
-        at::Scalar b = as_scalar(args[1]);
-        if (name == "add") return RtValue::of_tensor(at::add(t, b));
-        if (name == "sub") return RtValue::of_tensor(at::sub(t, b));
-        if (name == "mul") return RtValue::of_tensor(at::mul(t, b));
-        if (name == "div") return RtValue::of_tensor(at::div(t, b));
-      }
+      if (args[0].kind == RtValue::Kind::Tensor && is_number(args[1]))
+        if (auto scalar = scalar_prims().find(name); scalar != scalar_prims().end())
+          return RtValue::of_tensor(scalar->second(args[0].tensor, as_scalar(args[1])));
       at::Device device = device_of(args);
       return RtValue::of_tensor(it->second(as_tensor(args[0], device), as_tensor(args[1], device)));
     }
@@ -678,8 +720,12 @@ private:
       std::vector<int64_t> view(shape.size(), 1);
       for (std::size_t k = 0; k < dims.size(); ++k)
         view.at(static_cast<std::size_t>(dims[k])) = t.size(static_cast<int64_t>(k));
-      // Only the libtorch calls that change something (each costs a dispatch).
-      at::Tensor viewed = t.sizes().vec() == view ? t : t.reshape(view);
+      // Only the libtorch calls that change something (each costs a dispatch): expand adds
+      // leading dims itself, so trailing broadcast dims need no reshape.
+      bool trailing = true;
+      for (std::size_t k = 0; k < dims.size(); ++k)
+        trailing = trailing && dims[k] == static_cast<int64_t>(shape.size() - dims.size() + k);
+      at::Tensor viewed = trailing || t.sizes().vec() == view ? t : t.reshape(view);
       return RtValue::of_tensor(viewed.sizes().vec() == shape ? viewed : viewed.expand(shape));
     }
     if (name == "reshape") {
