@@ -40,8 +40,7 @@ std::optional<std::string> shared_corpus(const std::string &sub) {
 std::vector<std::string> python_files(const std::string &dir) {
   std::vector<std::string> files;
   for (const auto &e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".py")
-      files.push_back(e.path().string());
+    if (e.path().extension() == ".py") files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -58,11 +57,11 @@ TempDir::~TempDir() {
   fs::remove_all(path, ec);
 }
 
-Run tracelint(const std::string &args, const std::string &stdin_text) {
+Run tracelint(const std::string &args, const std::string &stdin_text, const std::string &prefix) {
   TempDir tmp;
   std::string in = tmp.path + "/stdin", out = tmp.path + "/stdout", err = tmp.path + "/stderr";
   write_file(in, stdin_text);
-  std::string command = std::string("NO_COLOR=1 '") + TRACELINT_BINARY + "' " + args + " < '" +
+  std::string command = "NO_COLOR=1 " + prefix + " '" + TRACELINT_BINARY + "' " + args + " < '" +
                         in + "' > '" + out + "' 2> '" + err + "'";
   int status = std::system(command.c_str());
   Run r;

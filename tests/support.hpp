@@ -17,8 +17,10 @@ struct Run {
   std::string out;
   std::string err;
 };
-// Runs build/tracelint with the arguments (a shell fragment), optionally feeding stdin.
-Run tracelint(const std::string &args, const std::string &stdin_text = "");
+// Runs build/tracelint with the arguments (a shell fragment), optionally feeding stdin;
+// prefix comes before the binary (e.g. a command that drops privileges).
+Run tracelint(const std::string &args, const std::string &stdin_text = "",
+              const std::string &prefix = "");
 
 // A fresh temporary directory, removed at scope exit.
 struct TempDir {

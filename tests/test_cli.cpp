@@ -19,7 +19,9 @@ const std::string kLeak =
     "import thunder.torch as ltorch\n\ndef computation(a, i10):\n"
     "  t0 = ltorch.getitem(a, (..., slice(None, [IntegerProxy name=i10, value=1], None)))\n"
     "  return t0\n";
-std::string q(const std::string &s) { return "'" + s + "'"; }
+std::string q(const std::string &s) {
+  return "'" + s + "'";
+}
 } // namespace
 
 TEST_CASE("cli: exit codes 0 clean, 1 findings, 2 usage or I/O error") {
@@ -62,7 +64,9 @@ TEST_CASE("cli: directories, stdin, binary files, broken links, warnings and --f
   CHECK(in.exit_code == 1);
   CHECK(in.out.find("trace.py:4:44: error[TL002]") != std::string::npos);
 
-  test::write_file(dir.path + "/binary.py", std::string("\x7f" "ELF\0\0\x01", 7));
+  test::write_file(dir.path + "/binary.py", std::string("\x7f"
+                                                        "ELF\0\0\x01",
+                                                        7));
   auto binary = test::tracelint("check --isolated " + q(dir.path + "/binary.py"));
   CHECK(binary.exit_code == 2);
   CHECK(binary.out.find("binary file") != std::string::npos);
@@ -75,9 +79,12 @@ TEST_CASE("cli: directories, stdin, binary files, broken links, warnings and --f
   std::string warn_only = "def computation(a):\n  t0 = nvFusion0(a)\n  return t0\n";
   test::write_file(dir.path + "/warn.py", warn_only);
   CHECK(test::tracelint("check --isolated " + q(dir.path + "/warn.py")).exit_code == 0);
-  CHECK(test::tracelint("check --isolated --fail-on warning " + q(dir.path + "/warn.py")).exit_code == 1);
+  CHECK(
+      test::tracelint("check --isolated --fail-on warning " + q(dir.path + "/warn.py")).exit_code ==
+      1);
   CHECK(test::tracelint("check --isolated --context-name nvFusion0 --fail-on warning " +
-                        q(dir.path + "/warn.py")).exit_code == 0);
+                        q(dir.path + "/warn.py"))
+            .exit_code == 0);
 }
 
 TEST_CASE("cli: --fix rewrites atomically and keeps the mode; --diff writes nothing") {
@@ -86,8 +93,10 @@ TEST_CASE("cli: --fix rewrites atomically and keeps the mode; --diff writes noth
   test::write_file(path, kLeak);
   ::chmod(path.c_str(), 0640);
   auto diff = test::tracelint("check --isolated --diff " + q(path));
-  CHECK(diff.out.find("-  t0 = ltorch.getitem(a, (..., slice(None, [IntegerProxy") != std::string::npos);
-  CHECK(diff.out.find("+  t0 = ltorch.getitem(a, (..., slice(None, i10, None)))") != std::string::npos);
+  CHECK(diff.out.find("-  t0 = ltorch.getitem(a, (..., slice(None, [IntegerProxy") !=
+        std::string::npos);
+  CHECK(diff.out.find("+  t0 = ltorch.getitem(a, (..., slice(None, i10, None)))") !=
+        std::string::npos);
   CHECK(test::read_file(path) == kLeak);
 
   auto fixed = test::tracelint("check --isolated --fix " + q(path));
@@ -121,7 +130,8 @@ TEST_CASE("cli: pyproject.toml [tool.tracelint] found by walking up, flags win")
   CHECK(diags[0]["code"] == "TL005");
   CHECK(diags[0]["severity"] == "warning");
   CHECK(r.exit_code == 1); // fail-on = "warning"
-  CHECK(test::tracelint("check --isolated --format json " + q(path)).out.find("TL003") != std::string::npos);
+  CHECK(test::tracelint("check --isolated --format json " + q(path)).out.find("TL003") !=
+        std::string::npos);
 
   test::write_file(dir.path + "/pyproject.toml", "[tool.tracelint]\nfail-on = \"sometimes\"\n");
   auto bad = test::tracelint("check " + q(path));
@@ -144,7 +154,8 @@ TEST_CASE("cli: rules, explain, print, and the seed trace passes check") {
 
   test::TempDir dir;
   std::string seed = dir.path + "/seed.py";
-  REQUIRE(std::system((std::string("'") + TRACELINT_SEED_TRACE + "' > '" + seed + "'").c_str()) == 0);
+  REQUIRE(std::system((std::string("'") + TRACELINT_SEED_TRACE + "' > '" + seed + "'").c_str()) ==
+          0);
   std::string text = test::read_file(seed);
   CHECK(text.find("t37 = ltorch.getitem(a, (..., slice(None, i10, None)))") != std::string::npos);
   auto check = test::tracelint("check --isolated --fail-on info " + q(seed));
@@ -170,7 +181,9 @@ TEST_CASE("cli: awkward input gets a clear diagnostic, never a crash") {
     crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
   CHECK(check("crlf.py", crlf).exit_code == 0);
   CHECK(check("bom.py", "\xEF\xBB\xBF" + body).exit_code == 0);
-  CHECK(check("tabs.py", "import torch\n\ndef f(a):\n\tt0 = torch.exp(a)\n\treturn t0\n").exit_code == 0);
+  CHECK(
+      check("tabs.py", "import torch\n\ndef f(a):\n\tt0 = torch.exp(a)\n\treturn t0\n").exit_code ==
+      0);
   CHECK(check("empty.py", "").exit_code == 0);
 
   auto utf8 = check("utf8.py", "def f(a):\n  t0 = g(a, '\xff')\n  return t0\n");
@@ -195,4 +208,36 @@ TEST_CASE("cli: awkward input gets a clear diagnostic, never a crash") {
   CHECK(text.out.find("a, a,...\n") != std::string::npos);
   for (std::size_t at = 0, nl; (nl = text.out.find('\n', at)) != std::string::npos; at = nl + 1)
     CHECK(nl - at < 260);
+}
+
+TEST_CASE(
+    "cli: an unreadable file is exit 2, and --fix leaves a file it cannot replace untouched") {
+  // Root reads everything: these run the binary as the unprivileged user 65534.
+  const std::string as_nobody = "setpriv --reuid=65534 --regid=65534 --clear-groups";
+  if (test::tracelint("--version", "", as_nobody).exit_code != 0) {
+    MESSAGE("skipped: cannot run the binary as an unprivileged user here (setpriv, or a path "
+            "that user cannot reach)");
+    return;
+  }
+  test::TempDir dir;
+  fs::permissions(dir.path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                fs::perms::others_read | fs::perms::others_exec);
+  test::write_file(dir.path + "/secret.py", kClean);
+  fs::permissions(dir.path + "/secret.py", fs::perms::none);
+  auto unreadable = test::tracelint("check --isolated '" + dir.path + "/secret.py'", "", as_nobody);
+  CHECK(unreadable.exit_code == 2);
+  CHECK(unreadable.out.find("secret.py: error: cannot open: Permission denied") !=
+        std::string::npos);
+
+  // Readable, but its directory is not writable: the fix cannot be written, nothing is lost.
+  test::write_file(dir.path + "/leak.py", kLeak);
+  fs::permissions(dir.path + "/leak.py", fs::perms::owner_all | fs::perms::others_read);
+  auto fix = test::tracelint("check --isolated --fix '" + dir.path + "/leak.py'", "", as_nobody);
+  CHECK(fix.exit_code == 2);
+  CHECK(fix.err.find("cannot create a temporary file") != std::string::npos);
+  CHECK(test::read_file(dir.path + "/leak.py") == kLeak);
+  std::vector<std::string> left;
+  for (const auto &entry : fs::directory_iterator(dir.path))
+    left.push_back(entry.path().filename().string());
+  CHECK(left.size() == 2); // no temporary file left behind
 }
