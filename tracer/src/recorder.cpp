@@ -10,21 +10,6 @@ namespace tracelint::tracer {
 
 namespace {
 
-std::string prefix_of(const Obj &o) {
-  switch (o.kind) {
-  case Obj::Kind::Tensor:
-    return "t";
-  case Obj::Kind::Int:
-    return "i";
-  case Obj::Kind::Float:
-    return "f";
-  case Obj::Kind::Bool:
-    return "b";
-  default:
-    return "C";
-  }
-}
-
 Value list_of(const std::vector<Obj> &items) {
   std::vector<Value> values;
   for (const Obj &o : items)
@@ -79,6 +64,21 @@ std::string promote(const std::string &a, const std::string &b) {
 }
 
 } // namespace
+
+std::string proxy_prefix(const Obj &o) {
+  switch (o.kind) {
+  case Obj::Kind::Tensor:
+    return "t";
+  case Obj::Kind::Int:
+    return "i";
+  case Obj::Kind::Float:
+    return "f";
+  case Obj::Kind::Bool:
+    return "b";
+  default:
+    return "C";
+  }
+}
 
 std::string type_string(const Obj &o) {
   ProxyType t;
@@ -145,17 +145,21 @@ void Recorder::at_statement(const Stmt &s) {
   pending_provenance_ = "# " + module_.path + ":" + std::to_string(s.loc.line) + ": " + line;
 }
 
-Obj Recorder::prim(const std::string &name, std::vector<Value> args, Obj out) {
-  out.proxy = fresh(prefix_of(out));
-  Statement s =
-      Statement::bound(Target::named(out.proxy), Value::call("prims." + name, std::move(args)));
-  s.type_comment = TypeComment{out.proxy, TypeText{type_string(out), {}}, {}};
+void Recorder::emit(Statement s) {
   if (sink_ == &body_) {
     push_top(std::move(s));
   } else {
-    s.commented = true;
+    s.commented = true; // a subsymbol of the composite being recorded
     sink_->push_back(std::move(s));
   }
+}
+
+Obj Recorder::prim(const std::string &name, std::vector<Value> args, Obj out) {
+  out.proxy = fresh(proxy_prefix(out));
+  Statement s =
+      Statement::bound(Target::named(out.proxy), Value::call("prims." + name, std::move(args)));
+  s.type_comment = TypeComment{out.proxy, TypeText{type_string(out), {}}, {}};
+  emit(std::move(s));
   return out;
 }
 
@@ -171,12 +175,7 @@ Obj Recorder::composite(const std::string &name, std::vector<Value> args, F &&de
       Statement::bound(Target::named(out.proxy), Value::call("ltorch." + name, std::move(args)));
   s.type_comment = TypeComment{out.proxy, TypeText{type_string(out), {}}, {}};
   s.subsymbols = std::move(subsymbols);
-  if (sink_ == &body_) {
-    push_top(std::move(s));
-  } else {
-    s.commented = true;
-    sink_->push_back(std::move(s));
-  }
+  emit(std::move(s));
   return out;
 }
 
@@ -186,7 +185,7 @@ Obj Recorder::record_number(const std::string &prim_name, std::vector<Value> arg
   std::string key = print_value(call);
   auto seen = number_memo_.find(key);
   if (seen != number_memo_.end()) return seen->second;
-  result.proxy = fresh(prefix_of(result));
+  result.proxy = fresh(proxy_prefix(result));
   number_memo_[key] = result;
   Statement s = Statement::bound(Target::named(result.proxy), std::move(call));
   s.type_comment = TypeComment{result.proxy, TypeText{type_string(result), {}}, {}};

@@ -39,6 +39,7 @@ private:
   Obj prim(const std::string &name, std::vector<Value> args, Obj out);
   template <class F> Obj composite(const std::string &name, std::vector<Value> args, F &&decompose);
   void push_top(Statement s);
+  void emit(Statement s); // into the composite being recorded, or the body
   Obj num(const std::string &op, const Obj &a, const Obj &b, const Loc &loc);
   Obj record_number(const std::string &prim_name, std::vector<Value> args, Obj result);
 
@@ -77,5 +78,7 @@ private:
 };
 
 std::string type_string(const Obj &o);
+// Thunder's name prefixes: t (tensors), i (ints), f (floats), b (bools), C (collections).
+std::string proxy_prefix(const Obj &o);
 
 } // namespace tracelint::tracer

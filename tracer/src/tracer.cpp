@@ -160,7 +160,7 @@ public:
               Value::subscript(self, Value::int_value(static_cast<int64_t>(i))), item));
         } else {
           std::string element =
-              item.proxy.empty() ? recorder_.fresh(element_prefix(item)) : item.proxy;
+              item.proxy.empty() ? recorder_.fresh(proxy_prefix(item)) : item.proxy;
           targets.push_back(Target::named(element));
           named.emplace_back(element, &item);
         }
@@ -201,7 +201,7 @@ public:
       out.push_back(literal_check(std::move(source), item));
       return;
     }
-    std::string element = item.proxy.empty() ? recorder_.fresh(element_prefix(item)) : item.proxy;
+    std::string element = item.proxy.empty() ? recorder_.fresh(proxy_prefix(item)) : item.proxy;
     out.push_back(annotated(element, item, std::move(source)));
     check_input(item, element, out);
   }
@@ -219,20 +219,6 @@ private:
   static bool is_literal(const Obj &o) {
     return o.kind == Obj::Kind::None || o.kind == Obj::Kind::Ellipsis || o.kind == Obj::Kind::Str ||
            o.kind == Obj::Kind::DType || o.kind == Obj::Kind::Device;
-  }
-  static std::string element_prefix(const Obj &o) {
-    switch (o.kind) {
-    case Obj::Kind::Tensor:
-      return "t";
-    case Obj::Kind::Int:
-      return "i";
-    case Obj::Kind::Float:
-      return "f";
-    case Obj::Kind::Bool:
-      return "b";
-    default:
-      return "C";
-    }
   }
   static Statement literal_check(Value source, const Obj &o) {
     return Statement::bound(
@@ -271,7 +257,7 @@ void collect_names(const Statement &s, std::unordered_set<std::string> &names) {
 // provenance comments left without a statement.
 // `live` receives every name the kept statements and the return read.
 std::vector<Statement> eliminate_dead_code(std::vector<Statement> body, const Value &returned,
-                                          std::unordered_set<std::string> &live) {
+                                           std::unordered_set<std::string> &live) {
   for_each_name(returned, [&](const Value &v) { live.insert(v.text); });
   std::vector<bool> keep(body.size(), true);
   for (std::size_t k = body.size(); k-- > 0;) {

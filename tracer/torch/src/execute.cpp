@@ -215,6 +215,40 @@ const std::map<std::string, ScalarBinary> &scalar_prims() {
   return scalar;
 }
 
+// A Value without names as a runtime value (constants of a trace, literal inputs).
+RtValue literal(const Value &v) {
+  RtValue out;
+  switch (v.kind) {
+  case ValueKind::None:
+    return out;
+  case ValueKind::Ellipsis:
+    out.kind = RtValue::Kind::Ellipsis;
+    return out;
+  case ValueKind::Bool:
+    return RtValue::of_bool(v.boolean);
+  case ValueKind::Int:
+    return RtValue::of_int(v.integer);
+  case ValueKind::Float:
+    return RtValue::of_float(v.real);
+  case ValueKind::String:
+  case ValueKind::DType:
+  case ValueKind::Device:
+    out.kind = v.kind == ValueKind::String  ? RtValue::Kind::Str
+               : v.kind == ValueKind::DType ? RtValue::Kind::DType
+                                            : RtValue::Kind::Device;
+    out.text = v.text;
+    return out;
+  default:
+    out.kind = v.kind == ValueKind::Tuple  ? RtValue::Kind::Tuple
+               : v.kind == ValueKind::List ? RtValue::Kind::List
+               : v.kind == ValueKind::Dict ? RtValue::Kind::Dict
+                                           : RtValue::Kind::Slice;
+    for (const Value &item : v.items)
+      out.items.push_back(literal(item));
+    return out;
+  }
+}
+
 // An expression of a statement with its names resolved to slots and its constant parts
 // evaluated once: running a step then costs no name lookups and no string work.
 struct Operand {
@@ -374,36 +408,6 @@ private:
     return out;
   }
 
-  static RtValue constant_of(const Value &v) {
-    RtValue out;
-    switch (v.kind) {
-    case ValueKind::None:
-      return out;
-    case ValueKind::Ellipsis:
-      out.kind = RtValue::Kind::Ellipsis;
-      return out;
-    case ValueKind::Bool:
-      return RtValue::of_bool(v.boolean);
-    case ValueKind::Int:
-      return RtValue::of_int(v.integer);
-    case ValueKind::Float:
-      return RtValue::of_float(v.real);
-    case ValueKind::String:
-      out.kind = RtValue::Kind::Str;
-      break;
-    case ValueKind::DType:
-      out.kind = RtValue::Kind::DType;
-      break;
-    case ValueKind::Device:
-      out.kind = RtValue::Kind::Device;
-      break;
-    default:
-      throw ExecError("cannot evaluate this value");
-    }
-    out.text = v.text;
-    return out;
-  }
-
   Operand operand(const Value &v) {
     Operand op;
     switch (v.kind) {
@@ -471,7 +475,7 @@ private:
     case ValueKind::Complex:
       throw ExecError("complex numbers are not supported");
     default:
-      op.constant = constant_of(v);
+      op.constant = literal(v);
       return op;
     }
   }
@@ -1052,39 +1056,6 @@ RtValue from_obj(const Obj &o) {
     return v;
   default:
     throw ExecError("the function returned " + o.describe() + ", which is not a value");
-  }
-}
-
-RtValue literal(const Value &v) {
-  RtValue out;
-  switch (v.kind) {
-  case ValueKind::None:
-    return out;
-  case ValueKind::Ellipsis:
-    out.kind = RtValue::Kind::Ellipsis;
-    return out;
-  case ValueKind::Bool:
-    return RtValue::of_bool(v.boolean);
-  case ValueKind::Int:
-    return RtValue::of_int(v.integer);
-  case ValueKind::Float:
-    return RtValue::of_float(v.real);
-  case ValueKind::String:
-  case ValueKind::DType:
-  case ValueKind::Device:
-    out.kind = v.kind == ValueKind::String  ? RtValue::Kind::Str
-               : v.kind == ValueKind::DType ? RtValue::Kind::DType
-                                            : RtValue::Kind::Device;
-    out.text = v.text;
-    return out;
-  default:
-    out.kind = v.kind == ValueKind::Tuple  ? RtValue::Kind::Tuple
-               : v.kind == ValueKind::List ? RtValue::Kind::List
-               : v.kind == ValueKind::Dict ? RtValue::Kind::Dict
-                                           : RtValue::Kind::Slice;
-    for (const Value &item : v.items)
-      out.items.push_back(literal(item));
-    return out;
   }
 }
 
