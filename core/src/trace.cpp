@@ -5,8 +5,7 @@ namespace tracelint {
 namespace {
 void collect_names(const Target &t, std::vector<const Target *> &out) {
   if (t.kind == Target::Kind::Name) {
-    if (!t.is_placeholder())
-      out.push_back(&t);
+    if (!t.is_placeholder()) out.push_back(&t);
     return;
   }
   for (const Target &e : t.elements)
@@ -27,9 +26,32 @@ std::vector<std::string> Import::bound_names() const {
       out.push_back(alias.empty() ? name : alias);
     return out;
   }
-  if (!alias.empty())
-    return {alias};
+  if (!alias.empty()) return {alias};
   return {module.substr(0, module.find('.'))};
+}
+
+PreambleItem PreambleItem::comment_line(std::string text) {
+  PreambleItem item;
+  item.comment = std::move(text);
+  return item;
+}
+
+PreambleItem PreambleItem::import_line(std::string module, std::string alias, std::string name) {
+  PreambleItem item;
+  item.kind = Kind::Import;
+  item.import.module = std::move(module);
+  item.import.alias = std::move(alias);
+  if (!name.empty()) {
+    item.import.from = true;
+    item.import.names = {{std::move(name), ""}};
+  }
+  return item;
+}
+
+PreambleItem PreambleItem::blank() {
+  PreambleItem item;
+  item.kind = Kind::Blank;
+  return item;
 }
 
 Statement Statement::bound(std::optional<Target> target, Value value) {
@@ -59,8 +81,7 @@ Statement Statement::annotation_comment(std::string name, std::optional<std::str
   Statement s;
   s.kind = Kind::AnnotationComment;
   s.annotated_name = std::move(name);
-  if (type)
-    s.annotation = TypeText{*type, {}};
+  if (type) s.annotation = TypeText{*type, {}};
   return s;
 }
 
@@ -79,19 +100,17 @@ Statement Statement::blank() {
 
 bool operator==(const Statement &a, const Statement &b) {
   return a.kind == b.kind && a.target == b.target && a.style == b.style &&
-         a.trailing_comma == b.trailing_comma && a.value == b.value &&
-         a.has_value == b.has_value && a.annotation == b.annotation &&
-         a.annotated_name == b.annotated_name && a.type_comment == b.type_comment &&
-         a.trailing_comment == b.trailing_comment && a.deleted == b.deleted &&
-         a.delete_list_form == b.delete_list_form && a.text == b.text &&
+         a.trailing_comma == b.trailing_comma && a.value == b.value && a.has_value == b.has_value &&
+         a.annotation == b.annotation && a.annotated_name == b.annotated_name &&
+         a.type_comment == b.type_comment && a.trailing_comment == b.trailing_comment &&
+         a.deleted == b.deleted && a.delete_list_form == b.delete_list_form && a.text == b.text &&
          a.subsymbols == b.subsymbols && a.commented == b.commented;
 }
 
 std::vector<const Import *> Trace::imports() const {
   std::vector<const Import *> out;
   for (const PreambleItem &item : preamble)
-    if (item.kind == PreambleItem::Kind::Import)
-      out.push_back(&item.import);
+    if (item.kind == PreambleItem::Kind::Import) out.push_back(&item.import);
   return out;
 }
 

@@ -300,32 +300,18 @@ void flatten(Statement s, std::vector<Statement> &out) {
 }
 
 std::vector<PreambleItem> preamble(const TraceRequest &request, const std::string &what) {
-  auto comment = [](std::string text) {
-    PreambleItem item;
-    item.comment = std::move(text);
-    return item;
-  };
-  auto import = [](std::string module, std::string alias = "", std::string name = "") {
-    PreambleItem item;
-    item.kind = PreambleItem::Kind::Import;
-    item.import.module = std::move(module);
-    item.import.alias = std::move(alias);
-    if (!name.empty()) {
-      item.import.from = true;
-      item.import.names = {{name, ""}};
-    }
-    return item;
-  };
-  return {comment("# Constructed by tracelint trace (" + what + ", cache=\"" +
-                  to_string(request.cache) + "\", level " + to_string(request.level) + ")"),
-          import("thunder"),
-          import("thunder.core.devices", "devices"),
-          import("thunder.core.dtypes", "dtypes"),
-          import("thunder.core.prims", "prims"),
-          import("thunder.torch", "ltorch"),
-          import("torch"),
+  auto import = PreambleItem::import_line;
+  return {PreambleItem::comment_line("# Constructed by tracelint trace (" + what + ", cache=\"" +
+                                     to_string(request.cache) + "\", level " +
+                                     to_string(request.level) + ")"),
+          import("thunder", "", ""),
+          import("thunder.core.devices", "devices", ""),
+          import("thunder.core.dtypes", "dtypes", ""),
+          import("thunder.core.prims", "prims", ""),
+          import("thunder.torch", "ltorch", ""),
+          import("torch", "", ""),
           import("thunder.executors.torchex", "", "no_autocast"),
-          PreambleItem{PreambleItem::Kind::Blank, {}, {}, {}}};
+          PreambleItem::blank()};
 }
 
 std::vector<Value> decorators() {
@@ -471,7 +457,7 @@ Result<TracedProgram> trace(const TraceRequest &request) {
     for (const auto &[name, o] : inputs)
       collect_proxies(o, proxies);
     Trace computation;
-    computation.preamble = {PreambleItem{PreambleItem::Kind::Blank, {}, {}, {}}};
+    computation.preamble = {PreambleItem::blank()};
     computation.decorators = decorators();
     computation.name = "computation";
     std::vector<Statement> header;

@@ -69,9 +69,9 @@ struct Statement {
 
   std::optional<Target> target; // BoundSymbol / AnnotatedAssign
   UnpackStyle style = UnpackStyle::Parenthesized;
-  bool trailing_comma = false; // Bare style: "a, b, = x" vs "a, b = x"
-  Value value;                 // the right side, the expression, or the returned value
-  bool has_value = true;       // Return: false for a bare "return"
+  bool trailing_comma = false;             // Bare style: "a, b, = x" vs "a, b = x"
+  Value value;                             // the right side, the expression, or the returned value
+  bool has_value = true;                   // Return: false for a bare "return"
   std::optional<TypeText> annotation;      // AnnotatedAssign / AnnotationComment
   std::string annotated_name;              // AnnotationComment
   Span annotated_name_span;                // AnnotationComment
@@ -107,9 +107,9 @@ struct Parameter {
 };
 
 struct Import {
-  std::string module;                                    // thunder.torch
+  std::string module;                                     // thunder.torch
   std::vector<std::pair<std::string, std::string>> names; // from-import: (name, alias or "")
-  std::string alias;                                     // import thunder.torch as ltorch
+  std::string alias;                                      // import thunder.torch as ltorch
   bool from = false;
   Span span;
   // Names this import binds in the module's namespace.
@@ -126,6 +126,12 @@ struct PreambleItem {
   std::string comment; // the whole comment, "#" included
   Import import;
   Span span;
+
+  static PreambleItem comment_line(std::string text); // text starts with "#"
+  // import module [as alias], or from module import name (name non-empty).
+  static PreambleItem import_line(std::string module, std::string alias = "",
+                                  std::string name = "");
+  static PreambleItem blank();
   friend bool operator==(const PreambleItem &a, const PreambleItem &b) {
     return a.kind == b.kind && a.comment == b.comment && a.import == b.import;
   }
