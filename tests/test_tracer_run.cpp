@@ -119,6 +119,13 @@ TEST_CASE("run: libtorch errors become messages naming the statement") {
   Result<RtValue> u = execute_trace(unknown->traces[0], {RtValue::of_tensor(at::randn({2}))}, {});
   REQUIRE_FALSE(u.ok());
   CHECK(u.error().message.find("ltorch.frobnicate cannot be executed") != std::string::npos);
+
+  // Inputs too large to allocate: an error, not an abort.
+  TraceRequest huge = request_for("slice_half");
+  huge.args = {{"a", "f32[100000000, 100000000]"}};
+  Result<RunReport> report = run_and_compare(huge, traced(huge), {});
+  REQUIRE_FALSE(report.ok());
+  CHECK(report.error().message.find("creating the random inputs") != std::string::npos);
 }
 
 TEST_CASE("run: cuda annotations on a machine without CUDA run on cpu with a notice") {

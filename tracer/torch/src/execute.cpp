@@ -1249,7 +1249,16 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
   report.device = wants_cuda && have_cuda ? "cuda:0" : "cpu";
   std::string device = wants_cuda && have_cuda ? "cuda" : "cpu";
 
-  std::vector<RtValue> inputs = make_inputs(program.inputs, options.seed, device);
+  std::vector<RtValue> inputs;
+  try {
+    inputs = make_inputs(program.inputs, options.seed, device);
+  } catch (const c10::Error &e) {
+    return Error{std::string("creating the random inputs: libtorch: ") + e.what_without_backtrace(),
+                 request.path, 0, 0};
+  } catch (const std::bad_alloc &) {
+    return Error{"creating the random inputs: out of memory (are the shapes what you meant?)",
+                 request.path, 0, 0};
+  }
   Result<RtValue> expected = run_eager(request, inputs);
   if (!expected)
     return Error{"eager run: " + expected.error().message, expected.error().path,
