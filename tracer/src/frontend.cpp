@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 #include <string_view>
+#include <unordered_map>
 
 extern "C" const TSLanguage *tree_sitter_python();
 
@@ -30,8 +31,20 @@ TreePtr parse_python(const std::string &text) {
 bool is(TSNode n, const char *type) {
   return std::string_view(ts_node_type(n)) == type;
 }
+// tree-sitter finds a field's id by scanning every field name; the ids are looked up once here.
 TSNode field(TSNode n, const char *name) {
-  return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
+  static const std::unordered_map<std::string_view, TSFieldId> ids = [] {
+    std::unordered_map<std::string_view, TSFieldId> m;
+    const TSLanguage *language = tree_sitter_python();
+    for (TSFieldId id = 1; id <= ts_language_field_count(language); ++id)
+      if (const char *field_name = ts_language_field_name_for_id(language, id))
+        m.emplace(field_name, id);
+    return m;
+  }();
+  auto it = ids.find(name);
+  return it == ids.end()
+             ? ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)))
+             : ts_node_child_by_field_id(n, it->second);
 }
 
 std::vector<TSNode> children(TSNode n, bool named_only) {

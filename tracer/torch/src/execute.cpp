@@ -551,6 +551,18 @@ private:
       assign(t.elements[i], std::move(v.items[i]));
   }
 
+  // A slot's value without copying it; anything else is evaluated into scratch.
+  const RtValue &read(const Operand &op, RtValue &scratch) {
+    if (op.kind == Operand::Kind::Slot) {
+      if (!defined_[static_cast<std::size_t>(op.slot)])
+        throw ExecError("name `" + op.text + "` is not defined");
+      return slots_[static_cast<std::size_t>(op.slot)];
+    }
+    if (op.kind == Operand::Kind::Constant) return op.constant;
+    scratch = eval(op);
+    return scratch;
+  }
+
   RtValue eval(const Operand &op) {
     switch (op.kind) {
     case Operand::Kind::Constant:
@@ -595,20 +607,22 @@ private:
       throw ExecError("cannot subscript " + describe(base));
     }
     case Operand::Kind::Call: {
-      // Elementwise prims on tensors go straight to libtorch.
+      // Elementwise prims on tensors go straight to libtorch, reading the slots in place.
       if (op.unary && op.items.size() == 1) {
-        RtValue a = eval(op.items[0]);
+        RtValue scratch;
+        const RtValue &a = read(op.items[0], scratch);
         if (a.kind == RtValue::Kind::Tensor) return RtValue::of_tensor(op.unary(a.tensor));
-        return call_prim(op.text, {std::move(a)});
+        return call_prim(op.text, {a});
       }
       if (op.binary && op.items.size() == 2) {
-        RtValue a = eval(op.items[0]);
-        RtValue b = eval(op.items[1]);
+        RtValue scratch_a, scratch_b;
+        const RtValue &a = read(op.items[0], scratch_a);
+        const RtValue &b = read(op.items[1], scratch_b);
         if (a.kind == RtValue::Kind::Tensor && b.kind == RtValue::Kind::Tensor)
           return RtValue::of_tensor(op.binary(a.tensor, b.tensor));
         if (op.scalar && a.kind == RtValue::Kind::Tensor && is_number(b))
           return RtValue::of_tensor(op.scalar(a.tensor, as_scalar(b)));
-        return call_prim(op.text, {std::move(a), std::move(b)});
+        return call_prim(op.text, {a, b});
       }
       std::vector<RtValue> args;
       args.reserve(op.items.size());
