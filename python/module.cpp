@@ -1,9 +1,13 @@
 // tracelint's Python module: tracelint.check(source) -> Report, as a pytest harness calls it on
 // str(trace) for every trace it produces.
+#include "tracelint/core/printer.hpp"
 #include "tracelint/tracelint.hpp"
+#include "tracelint/tracer/tracer.hpp"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+
+#include <map>
 
 namespace py = pybind11;
 using namespace tracelint;
@@ -12,15 +16,15 @@ namespace {
 
 Severity severity_of(const std::string &name) {
   std::optional<Severity> s = parse_severity(name);
-  if (!s)
-    throw py::value_error("fail_on must be 'error', 'warning' or 'info', not '" + name + "'");
+  if (!s) throw py::value_error("fail_on must be 'error', 'warning' or 'info', not '" + name + "'");
   return *s;
 }
 
 Format format_of(const std::string &name) {
   std::optional<Format> f = parse_format(name);
   if (!f)
-    throw py::value_error("format must be one of text, json, sarif, junit, github; not '" + name + "'");
+    throw py::value_error("format must be one of text, json, sarif, junit, github; not '" + name +
+                          "'");
   return *f;
 }
 
@@ -31,18 +35,19 @@ PYBIND11_MODULE(_tracelint, m) {
 
   py::class_<Diagnostic>(m, "Diagnostic")
       .def_readonly("code", &Diagnostic::code)
-      .def_property_readonly("severity", [](const Diagnostic &d) { return std::string(severity_name(d.severity)); })
+      .def_property_readonly(
+          "severity", [](const Diagnostic &d) { return std::string(severity_name(d.severity)); })
       .def_readonly("message", &Diagnostic::message)
       .def_property_readonly("line", [](const Diagnostic &d) { return d.span.line; })
       .def_property_readonly("end_line", [](const Diagnostic &d) { return d.span.end_line; })
       // Columns are 1-based byte columns here; Report.render("json") also gives code points.
       .def_property_readonly("column", [](const Diagnostic &d) { return d.span.column; })
       .def_property_readonly("end_column", [](const Diagnostic &d) { return d.span.end_column; })
-      .def_property_readonly("fix", [](const Diagnostic &d) -> py::object {
-        if (!d.fix)
-          return py::none();
-        return py::str(d.fix->description);
-      })
+      .def_property_readonly("fix",
+                             [](const Diagnostic &d) -> py::object {
+                               if (!d.fix) return py::none();
+                               return py::str(d.fix->description);
+                             })
       .def("__repr__", [](const Diagnostic &d) {
         return "<Diagnostic " + d.code + " " + std::to_string(d.span.line) + ":" +
                std::to_string(d.span.column) + " " + d.message + ">";
@@ -50,24 +55,25 @@ PYBIND11_MODULE(_tracelint, m) {
 
   py::class_<Report>(m, "Report")
       .def_property_readonly("ok", &Report::ok)
-      .def_property_readonly("diagnostics", [](const Report &r) {
-        return std::vector<Diagnostic>(r.begin(), r.end());
-      })
-      .def("render", [](const Report &r, const std::string &fmt) { return r.render(format_of(fmt)); },
-           py::arg("fmt") = "text")
+      .def_property_readonly(
+          "diagnostics",
+          [](const Report &r) { return std::vector<Diagnostic>(r.begin(), r.end()); })
+      .def(
+          "render",
+          [](const Report &r, const std::string &fmt) { return r.render(format_of(fmt)); },
+          py::arg("fmt") = "text")
       .def("__len__", &Report::size)
       .def("__bool__", &Report::ok);
 
   m.def(
       "check",
-      [](const std::string &source, const std::string &path, std::optional<std::vector<std::string>> select,
-         std::optional<std::vector<std::string>> ignore, std::optional<std::vector<std::string>> context_names,
-         const std::string &fail_on) {
+      [](const std::string &source, const std::string &path,
+         std::optional<std::vector<std::string>> select,
+         std::optional<std::vector<std::string>> ignore,
+         std::optional<std::vector<std::string>> context_names, const std::string &fail_on) {
         Options options;
-        if (select)
-          options.select = *select;
-        if (ignore)
-          options.ignore = *ignore;
+        if (select) options.select = *select;
+        if (ignore) options.ignore = *ignore;
         if (context_names)
           options.context_names.insert(context_names->begin(), context_names->end());
         options.fail_on = severity_of(fail_on);
@@ -78,4 +84,44 @@ PYBIND11_MODULE(_tracelint, m) {
       py::arg("ignore") = py::none(), py::arg("context_names") = py::none(),
       py::arg("fail_on") = "error",
       "Checks one trace; select/ignore take rule codes or prefixes (TL003, TL0).");
+
+  m.def(
+      "trace",
+      [](const std::string &source, const std::string &function,
+         const std::map<std::string, std::string> &args, const std::string &cache,
+         const std::string &level, const std::string &path) {
+        tracer::TraceRequest request;
+        request.source = source;
+        request.function = function;
+        request.path = path;
+        for (const auto &[name, value] : args)
+          request.args.push_back({name, value});
+        if (cache != "symbolic-values" && cache != "constant-values")
+          throw py::value_error("cache must be 'symbolic-values' or 'constant-values', not '" +
+                                cache + "'");
+        if (level != "ltorch" && level != "prims")
+          throw py::value_error("level must be 'ltorch' or 'prims', not '" + level + "'");
+        request.cache = cache == "constant-values" ? tracer::CacheMode::ConstantValues
+                                                   : tracer::CacheMode::SymbolicValues;
+        request.level = level == "prims" ? tracer::Level::Prims : tracer::Level::Ltorch;
+        Result<tracer::TracedProgram> program = [&] {
+          py::gil_scoped_release release; // tracing is thread-safe
+          return tracer::trace(request);
+        }();
+        if (!program) {
+          const Error &e = program.error();
+          std::string where = e.line ? (e.path.empty() ? path : e.path) + ":" +
+                                           std::to_string(e.line) + ":" + std::to_string(e.column) +
+                                           ": "
+                                     : "";
+          throw py::value_error(where + e.message);
+        }
+        return print_trace_file(program->file);
+      },
+      py::arg("source"), py::arg("function"), py::arg("args"), py::arg("cache") = "symbolic-values",
+      py::arg("level") = "ltorch", py::arg("path") = "<source>",
+      "Traces `function` of a Python source into Thunder-style prologue and computation traces "
+      "(the text `tracelint trace` prints). args maps parameter names to inputs: 'f32[2, 3]', "
+      "'bf16[4]@cuda', or a Python literal such as '(..., slice(None, 8, None))'. Raises "
+      "ValueError (with file:line:col) outside the supported subset.");
 }

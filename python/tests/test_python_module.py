@@ -60,3 +60,30 @@ def test_pytest_plugin_checks_each_trace_as_an_item(tmp_path):
     assert result.returncode == 1, result.stdout + result.stderr
     assert "1 failed, 1 passed" in result.stdout
     assert "error[TL002]" in result.stdout
+
+
+SEED = "def foo(a, key):\n    return a[..., : (a.shape[-1] // 2)][key]\n"
+
+
+def test_trace_prints_thunder_style_traces_the_validator_accepts():
+    text = tracelint.trace(SEED, "foo", {"a": "f32[2, 8]", "key": "(..., slice(None, 2, None))"})
+    assert "def prologue(*args, **kwargs):" in text
+    assert "def computation(" in text
+    assert "slice(None, i" in text
+    assert "IntegerProxy" not in text
+    report = tracelint.check(text, "traced.py", fail_on="info")
+    assert report.ok and len(report) == 0, report.render()
+    prims = tracelint.trace(SEED, "foo", {"a": "f32[2, 8]", "key": "(..., slice(None, 2, None))"},
+                            cache="constant-values", level="prims")
+    assert "ltorch." not in prims.split("def computation")[1]
+    assert "slice(None, 4, None)" not in prims  # the constant stop is in the prims' indices
+    assert "prims.slice_prim(" in prims
+
+
+def test_trace_errors_name_the_position():
+    with pytest.raises(ValueError, match=r"^model.py:2:5: unsupported construct: while statement"):
+        tracelint.trace("def f(x):\n    while x:\n        pass\n", "f", {"x": "3"}, path="model.py")
+    with pytest.raises(ValueError, match="missing --arg for parameter `a`"):
+        tracelint.trace(SEED, "foo", {"key": "(1,)"})
+    with pytest.raises(ValueError, match="cache must be"):
+        tracelint.trace(SEED, "foo", {}, cache="sometimes")

@@ -4,10 +4,11 @@
     report = tracelint.check(str(trace))
     assert report.ok, report.render()
     tracelint.assert_valid(str(trace))   # raises AssertionError with the rendered findings
+    text = tracelint.trace(source, "foo", {"a": "f32[2, 4]"})   # what `tracelint trace` prints
 """
-from ._tracelint import Diagnostic, Report, check
+from ._tracelint import Diagnostic, Report, check, trace
 
-__all__ = ["Diagnostic", "Report", "check", "assert_valid"]
+__all__ = ["Diagnostic", "Report", "check", "assert_valid", "trace"]
 
 
 def assert_valid(source, path="<trace>", **options):
