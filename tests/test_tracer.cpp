@@ -292,6 +292,13 @@ TEST_CASE("tracer: errors name the file, line, column and construct") {
 
   e = trace_error("def f(a):\n    return a[\n", "f", {{"a", "f32[2]"}});
   CHECK(e.message.find("syntax error") != std::string::npos);
+  CHECK(e.message.find('\n') == std::string::npos);
+
+  e = trace_error("def f(*args):\n    return args\n", "f", {});
+  CHECK(e.message.find("*args and **kwargs parameters") != std::string::npos);
+
+  e = trace_error("def f(a):\n    return a[::0]\n", "f", {{"a", "f32[4]"}});
+  CHECK(e.message.find("slice step cannot be zero") != std::string::npos);
 
   e = trace_error("def f(a):\n    return f(a)\n", "f", {{"a", "f32[2]"}});
   CHECK(e.message.find("recursion") != std::string::npos);

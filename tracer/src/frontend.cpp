@@ -109,6 +109,7 @@ public:
       stack.pop_back();
       if (is(n, "ERROR") || ts_node_is_missing(n)) {
         std::string near = text(n).substr(0, 40);
+        near = near.substr(0, near.find('\n'));
         throw TraceError(loc(n), ts_node_is_missing(n)
                                      ? "syntax error: missing " + std::string(ts_node_type(n))
                                      : "syntax error near `" + near + "`");
@@ -422,6 +423,8 @@ public:
       } else if (is(p, "typed_default_parameter")) {
         param.name = text(field(p, "name"));
         param.default_value = expr(field(p, "value"));
+      } else if (is(p, "list_splat_pattern") || is(p, "dictionary_splat_pattern")) {
+        unsupported(p, "*args and **kwargs parameters (give each input its own parameter)");
       } else {
         unsupported(p,
                     "a " + construct_name(p) + " parameter (only plain parameters and defaults)");

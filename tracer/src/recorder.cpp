@@ -694,7 +694,8 @@ Obj Recorder::getitem(const Obj &a, const Obj &key, const Loc &loc) {
         guard(step_obj, loc);
         step = step_obj.integer;
       }
-      if (step <= 0)
+      if (step == 0) throw TraceError(loc, "slice step cannot be zero");
+      if (step < 0)
         throw TraceError(loc, "slice steps must be positive (torch has no negative steps)");
       auto bound = [&](const Obj &b, const Obj &dflt) {
         if (b.kind == Obj::Kind::None) return dflt;
