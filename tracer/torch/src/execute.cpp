@@ -484,6 +484,18 @@ private:
   std::unordered_map<std::string, int> slots_;
 };
 
+// A prim's arguments, read where they are (slots, constants, or scratch values).
+class Args {
+public:
+  Args(const RtValue *const *values, std::size_t n) : values_(values), n_(n) {}
+  const RtValue &operator[](std::size_t i) const { return *values_[i]; }
+  std::size_t size() const { return n_; }
+
+private:
+  const RtValue *const *values_;
+  std::size_t n_;
+};
+
 class Executor {
 public:
   explicit Executor(const ExecOptions &options) : options_(options) {}
@@ -612,7 +624,8 @@ private:
         RtValue scratch;
         const RtValue &a = read(op.items[0], scratch);
         if (a.kind == RtValue::Kind::Tensor) return RtValue::of_tensor(op.unary(a.tensor));
-        return call_prim(op.text, {a});
+        const RtValue *one[] = {&a};
+        return call_prim(op.text, Args(one, 1));
       }
       if (op.binary && op.items.size() == 2) {
         RtValue scratch_a, scratch_b;
@@ -622,25 +635,31 @@ private:
           return RtValue::of_tensor(op.binary(a.tensor, b.tensor));
         if (op.scalar && a.kind == RtValue::Kind::Tensor && is_number(b))
           return RtValue::of_tensor(op.scalar(a.tensor, as_scalar(b)));
-        return call_prim(op.text, {a, b});
+        const RtValue *two[] = {&a, &b};
+        return call_prim(op.text, Args(two, 2));
       }
-      std::vector<RtValue> args;
-      args.reserve(op.items.size());
-      for (const Operand &item : op.items)
-        args.push_back(eval(item));
-      return call_prim(op.text, args);
+      // Slots and constants are read in place; only computed operands are materialised.
+      constexpr std::size_t kMaxArgs = 6;
+      if (op.items.size() > kMaxArgs)
+        throw ExecError("prims." + op.text + " cannot take " + std::to_string(op.items.size()) +
+                        " arguments");
+      RtValue scratch[kMaxArgs];
+      const RtValue *values[kMaxArgs];
+      for (std::size_t i = 0; i < op.items.size(); ++i)
+        values[i] = &read(op.items[i], scratch[i]);
+      return call_prim(op.text, Args(values, op.items.size()));
     }
     }
     throw ExecError("cannot evaluate this value");
   }
 
-  at::Device device_of(const std::vector<RtValue> &args) const {
-    for (const RtValue &a : args)
-      if (a.kind == RtValue::Kind::Tensor) return a.tensor.device();
+  at::Device device_of(const Args &args) const {
+    for (std::size_t i = 0; i < args.size(); ++i)
+      if (args[i].kind == RtValue::Kind::Tensor) return args[i].tensor.device();
     return at::kCPU;
   }
 
-  void need(const std::vector<RtValue> &args, std::size_t n, const std::string &name) {
+  void need(const Args &args, std::size_t n, const std::string &name) {
     if (args.size() != n)
       throw ExecError("prims." + name + " takes " + std::to_string(n) + " arguments, got " +
                       std::to_string(args.size()));
@@ -678,7 +697,7 @@ private:
     throw ExecError("prims." + name + " of two numbers is not supported");
   }
 
-  RtValue call_prim(const std::string &name, const std::vector<RtValue> &args) {
+  RtValue call_prim(const std::string &name, const Args &args) {
     const auto &binary = binary_prims();
     const auto &unary = unary_prims();
     if (auto it = binary.find(name); it != binary.end()) {
