@@ -888,14 +888,14 @@ private:
       if (stride == 0) throw TraceError(loc, "slice step cannot be zero");
       int64_t start = bound(index.items[0], stride > 0 ? 0 : n - 1);
       int64_t stop = bound(index.items[1], stride > 0 ? n : -n - 1);
-      auto clamp = [&](int64_t v, bool is_stop) {
+      // Python's rule: a negative bound counts from the end, then both are clamped.
+      auto clamp = [&](int64_t v) {
         if (v < 0) v += n;
         int64_t lo = stride > 0 ? 0 : -1, hi = stride > 0 ? n : n - 1;
-        (void)is_stop;
         return std::max(lo, std::min(v, hi));
       };
-      start = clamp(start, false);
-      stop = clamp(stop, true);
+      start = clamp(start);
+      stop = clamp(stop);
       std::vector<Obj> items;
       for (int64_t i = start; stride > 0 ? i < stop : i > stop; i += stride)
         items.push_back(base.items[static_cast<std::size_t>(i)]);

@@ -414,8 +414,10 @@ Obj Recorder::unary(const std::string &op, const Obj &a, const Loc &loc) {
   });
 }
 
-std::vector<int64_t> reduction_dims(const Obj &dims, std::size_t rank, const Loc &loc,
-                                    const Recorder &) {
+namespace {
+
+// The dims a reduction covers, normalised and sorted; None or () means every dim.
+std::vector<int64_t> reduction_dims(const Obj &dims, std::size_t rank, const Loc &loc) {
   std::vector<int64_t> out;
   if (dims.kind == Obj::Kind::None || dims.items.empty()) {
     for (std::size_t i = 0; i < rank; ++i)
@@ -435,6 +437,8 @@ std::vector<int64_t> reduction_dims(const Obj &dims, std::size_t rank, const Loc
   std::sort(out.begin(), out.end());
   return out;
 }
+
+} // namespace
 
 Obj Recorder::reduce_prims(const std::string &prim_name, const Obj &a,
                            const std::vector<int64_t> &dims, bool keepdim) {
@@ -467,7 +471,7 @@ Obj Recorder::reduce(const std::string &op, const Obj &a, const Obj &dims, bool 
                      const Loc &loc) {
   if (op == "mean" && !is_floating(a.dtype))
     throw TraceError(loc, "`mean` needs a floating-point tensor, got " + a.describe());
-  std::vector<int64_t> d = reduction_dims(dims, a.shape.size(), loc, *this);
+  std::vector<int64_t> d = reduction_dims(dims, a.shape.size(), loc);
   Value printed_dims = dims.kind == Obj::Kind::None ? Value::none() : int_tuple(d);
   // The element count of a mean is a number operation: recorded before the symbol.
   Obj count = Obj::int_of(1);
