@@ -27,10 +27,6 @@ const std::string kSeeds = "import torch\n\n"
                            "def foo2(a, newshape):\n"
                            "    return a.reshape(newshape)\n";
 
-std::string models() {
-  return test::read_file(std::string(TRACELINT_SOURCE_DIR) + "/examples/tracer/models.py");
-}
-
 TracedProgram traced(const std::string &source, const std::string &function,
                      std::vector<ArgSpec> args, CacheMode cache = CacheMode::SymbolicValues,
                      Level level = Level::Ltorch) {
@@ -185,29 +181,23 @@ TEST_CASE("tracer: constant values specialise ints and shapes; prims level flatt
 
 TEST_CASE(
     "tracer: every model function, both caches, both levels: validator-clean and round-trippable") {
-  const std::string source = models();
-  for (const test::TracerCase &c : test::model_cases())
-    for (CacheMode cache : {CacheMode::SymbolicValues, CacheMode::ConstantValues})
-      for (Level level : {Level::Ltorch, Level::Prims}) {
-        CAPTURE(c.function);
-        CAPTURE(to_string(cache));
-        CAPTURE(to_string(level));
-        Result<TracedProgram> p = trace(test::model_request(c, cache, level, source));
-        REQUIRE_MESSAGE(p.ok(), (p.ok() ? std::string() : p.error().message));
-        std::string printed = print_trace_file(p->file);
-        require_clean(printed);
-        Result<TraceFile> back = parse_trace(printed);
-        REQUIRE_MESSAGE(back.ok(), (back.ok() ? std::string() : back.error().message));
-        CHECK(back.value() == p->file);
-        CHECK(print_trace_file(back.value()) == printed);
-        CHECK(p->bound_symbols > 0);
-        if (level == Level::Prims)
-          CHECK(section(printed, "computation").find("ltorch.") == std::string::npos);
-      }
+  test::for_each_model_request([](const TraceRequest &request) {
+    Result<TracedProgram> p = trace(request);
+    REQUIRE_MESSAGE(p.ok(), (p.ok() ? std::string() : p.error().message));
+    std::string printed = print_trace_file(p->file);
+    require_clean(printed);
+    Result<TraceFile> back = parse_trace(printed);
+    REQUIRE_MESSAGE(back.ok(), (back.ok() ? std::string() : back.error().message));
+    CHECK(back.value() == p->file);
+    CHECK(print_trace_file(back.value()) == printed);
+    CHECK(p->bound_symbols > 0);
+    if (request.level == Level::Prims)
+      CHECK(section(printed, "computation").find("ltorch.") == std::string::npos);
+  });
 }
 
 TEST_CASE("tracer: model code decomposes as Thunder does") {
-  const std::string source = models();
+  const std::string source = test::models_source();
   auto printed_for = [&](const std::string &function) {
     for (const test::TracerCase &c : test::model_cases())
       if (c.function == function)
@@ -235,7 +225,7 @@ TEST_CASE("tracer: model code decomposes as Thunder does") {
 
 TEST_CASE(
     "tracer: a branch on a symbolic value is evaluated on the value and guarded in the prologue") {
-  const std::string source = models();
+  const std::string source = test::models_source();
   TracedProgram big = traced(source, "branchy", {{"x", "f32[3, 4]"}, {"n", "3"}});
   std::string printed = print_trace_file(big.file);
   std::string prologue = section(printed, "prologue");
@@ -309,7 +299,7 @@ TEST_CASE("tracer: errors name the file, line, column and construct") {
 }
 
 TEST_CASE("tracer: tracing is thread-safe (same output from parallel traces)") {
-  const std::string source = models();
+  const std::string source = test::models_source();
   std::vector<std::string> outputs(8);
   std::vector<std::thread> threads;
   test::TracerCase c = test::model_cases()[7];

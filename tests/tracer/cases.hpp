@@ -1,6 +1,10 @@
 #pragma once
 // The functions of examples/tracer/models.py with inputs, shared by the tracer tests.
+#include "../support.hpp"
+
 #include "tracelint/tracer/tracer.hpp"
+
+#include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
@@ -61,6 +65,27 @@ inline tracelint::tracer::TraceRequest model_request(const TracerCase &c,
   r.cache = cache;
   r.level = level;
   return r;
+}
+
+inline std::string models_source() {
+  return read_file(std::string(TRACELINT_SOURCE_DIR) + "/examples/tracer/models.py");
+}
+
+// Calls f(request) for every model case in both cache modes and both levels, with the case
+// captured in the test's messages.
+template <class F> void for_each_model_request(F &&f) {
+  const std::string source = models_source();
+  for (const TracerCase &c : model_cases())
+    for (auto cache : {tracelint::tracer::CacheMode::SymbolicValues,
+                       tracelint::tracer::CacheMode::ConstantValues})
+      for (auto level : {tracelint::tracer::Level::Ltorch, tracelint::tracer::Level::Prims}) {
+        // CAPTURE keeps a reference: capture named values, never temporaries.
+        std::string cache_name = to_string(cache), level_name = to_string(level);
+        CAPTURE(c.function);
+        CAPTURE(cache_name);
+        CAPTURE(level_name);
+        f(model_request(c, cache, level, source));
+      }
 }
 
 } // namespace test
