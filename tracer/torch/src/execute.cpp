@@ -56,22 +56,63 @@ struct ExecError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// torch's dtype names and libtorch's scalar types, both ways from one table.
+constexpr std::pair<const char *, at::ScalarType> kScalarTypes[] = {
+    {"float32", at::kFloat},  {"float16", at::kHalf}, {"bfloat16", at::kBFloat16},
+    {"float64", at::kDouble}, {"int64", at::kLong},   {"int32", at::kInt},
+    {"int16", at::kShort},    {"int8", at::kChar},    {"uint8", at::kByte},
+    {"bool", at::kBool}};
+
 at::ScalarType scalar_type(const std::string &torch_name) {
-  static const std::map<std::string, at::ScalarType> types = {
-      {"float32", at::kFloat},  {"float16", at::kHalf}, {"bfloat16", at::kBFloat16},
-      {"float64", at::kDouble}, {"int64", at::kLong},   {"int32", at::kInt},
-      {"int16", at::kShort},    {"int8", at::kChar},    {"uint8", at::kByte},
-      {"bool", at::kBool}};
-  auto it = types.find(torch_name);
-  if (it == types.end()) throw ExecError("unknown dtype " + torch_name);
-  return it->second;
+  for (const auto &[name, type] : kScalarTypes)
+    if (torch_name == name) return type;
+  throw ExecError("unknown dtype " + torch_name);
 }
 
 std::string dtype_name(at::ScalarType t) {
-  for (const char *name : {"float32", "float16", "bfloat16", "float64", "int64", "int32", "int16",
-                           "int8", "uint8", "bool"})
-    if (scalar_type(name) == t) return name;
+  for (const auto &[name, type] : kScalarTypes)
+    if (type == t) return name;
   return c10::toString(t);
+}
+
+// The kinds that a model Value, an interpreter Obj and a runtime value share, mapped once.
+RtValue::Kind runtime_kind(ValueKind k) {
+  switch (k) {
+  case ValueKind::String:
+    return RtValue::Kind::Str;
+  case ValueKind::DType:
+    return RtValue::Kind::DType;
+  case ValueKind::Device:
+    return RtValue::Kind::Device;
+  case ValueKind::Tuple:
+    return RtValue::Kind::Tuple;
+  case ValueKind::List:
+    return RtValue::Kind::List;
+  case ValueKind::Dict:
+    return RtValue::Kind::Dict;
+  case ValueKind::Slice:
+    return RtValue::Kind::Slice;
+  default:
+    throw ExecError("cannot evaluate this value");
+  }
+}
+
+constexpr std::pair<Obj::Kind, RtValue::Kind> kSharedKinds[] = {
+    {Obj::Kind::Str, RtValue::Kind::Str},       {Obj::Kind::DType, RtValue::Kind::DType},
+    {Obj::Kind::Device, RtValue::Kind::Device}, {Obj::Kind::Tuple, RtValue::Kind::Tuple},
+    {Obj::Kind::List, RtValue::Kind::List},     {Obj::Kind::Dict, RtValue::Kind::Dict},
+    {Obj::Kind::Slice, RtValue::Kind::Slice}};
+
+RtValue::Kind runtime_kind(Obj::Kind k) {
+  for (const auto &[obj, runtime] : kSharedKinds)
+    if (obj == k) return runtime;
+  throw ExecError("an interpreter object of this kind is not a value");
+}
+
+Obj::Kind object_kind(RtValue::Kind k) {
+  for (const auto &[obj, runtime] : kSharedKinds)
+    if (runtime == k) return obj;
+  throw ExecError("a runtime value of this kind is not an interpreter object");
 }
 
 bool is_number(const RtValue &v) {
@@ -233,16 +274,11 @@ RtValue literal(const Value &v) {
   case ValueKind::String:
   case ValueKind::DType:
   case ValueKind::Device:
-    out.kind = v.kind == ValueKind::String  ? RtValue::Kind::Str
-               : v.kind == ValueKind::DType ? RtValue::Kind::DType
-                                            : RtValue::Kind::Device;
+    out.kind = runtime_kind(v.kind);
     out.text = v.text;
     return out;
-  default:
-    out.kind = v.kind == ValueKind::Tuple  ? RtValue::Kind::Tuple
-               : v.kind == ValueKind::List ? RtValue::Kind::List
-               : v.kind == ValueKind::Dict ? RtValue::Kind::Dict
-                                           : RtValue::Kind::Slice;
+  default: // a collection; a name or a call is not a constant
+    out.kind = runtime_kind(v.kind);
     for (const Value &item : v.items)
       out.items.push_back(literal(item));
     return out;
@@ -426,10 +462,7 @@ private:
     case ValueKind::Dict:
     case ValueKind::Slice: {
       op.kind = Operand::Kind::Collection;
-      op.collection = v.kind == ValueKind::Tuple  ? RtValue::Kind::Tuple
-                      : v.kind == ValueKind::List ? RtValue::Kind::List
-                      : v.kind == ValueKind::Dict ? RtValue::Kind::Dict
-                                                  : RtValue::Kind::Slice;
+      op.collection = runtime_kind(v.kind);
       bool all_constant = true;
       for (const Value &item : v.items) {
         op.items.push_back(operand(item));
@@ -1041,10 +1074,7 @@ Obj to_obj(const RtValue &v) {
     return Obj::device_of(v.text);
   default: {
     Obj o;
-    o.kind = v.kind == RtValue::Kind::Tuple  ? Obj::Kind::Tuple
-             : v.kind == RtValue::Kind::List ? Obj::Kind::List
-             : v.kind == RtValue::Kind::Dict ? Obj::Kind::Dict
-                                             : Obj::Kind::Slice;
+    o.kind = object_kind(v.kind);
     for (const RtValue &item : v.items)
       o.items.push_back(to_obj(item));
     return o;
@@ -1071,19 +1101,14 @@ RtValue from_obj(const Obj &o) {
   case Obj::Kind::Str:
   case Obj::Kind::DType:
   case Obj::Kind::Device:
-    v.kind = o.kind == Obj::Kind::Str     ? RtValue::Kind::Str
-             : o.kind == Obj::Kind::DType ? RtValue::Kind::DType
-                                          : RtValue::Kind::Device;
+    v.kind = runtime_kind(o.kind);
     v.text = o.text;
     return v;
   case Obj::Kind::Tuple:
   case Obj::Kind::List:
   case Obj::Kind::Dict:
   case Obj::Kind::Slice:
-    v.kind = o.kind == Obj::Kind::Tuple  ? RtValue::Kind::Tuple
-             : o.kind == Obj::Kind::List ? RtValue::Kind::List
-             : o.kind == Obj::Kind::Dict ? RtValue::Kind::Dict
-                                         : RtValue::Kind::Slice;
+    v.kind = runtime_kind(o.kind);
     for (const Obj &item : o.items)
       v.items.push_back(from_obj(item));
     return v;
@@ -1149,15 +1174,14 @@ CompiledProgram::CompiledProgram(CompiledProgram &&) noexcept = default;
 CompiledProgram &CompiledProgram::operator=(CompiledProgram &&) noexcept = default;
 CompiledProgram::~CompiledProgram() = default;
 
-Result<CompiledProgram> CompiledProgram::compile(const TraceFile &file,
-                                                 const ExecOptions &options) {
+Result<CompiledProgram> CompiledProgram::compile(TraceFile file, const ExecOptions &options) {
   if (file.traces.empty() || file.traces.size() > 2)
     return Error{"expected a computation, or a prologue and a computation; got " +
                      std::to_string(file.traces.size()) + " traces",
                  "", 0, 0};
   auto impl = std::make_unique<Impl>();
   impl->options = options;
-  impl->source = file;
+  impl->source = std::move(file);
   try {
     for (const Trace &t : impl->source.traces)
       impl->traces.push_back(Compiler().compile(t));
@@ -1187,7 +1211,7 @@ Result<RtValue> execute_trace(const Trace &trace, std::vector<RtValue> args,
                               const ExecOptions &options) {
   TraceFile single;
   single.traces.push_back(trace);
-  Result<CompiledProgram> compiled = CompiledProgram::compile(single, options);
+  Result<CompiledProgram> compiled = CompiledProgram::compile(std::move(single), options);
   if (!compiled) return compiled.error();
   return compiled->run(std::move(args));
 }

@@ -57,7 +57,7 @@ struct ExecOptions {
 // slots, constants evaluated, ltorch symbols replaced by their subsymbols. Run it many times.
 class CompiledProgram {
 public:
-  static Result<CompiledProgram> compile(const TraceFile &file, const ExecOptions &options);
+  static Result<CompiledProgram> compile(TraceFile file, const ExecOptions &options);
   // One trace: runs it on the inputs. Two: the prologue on the inputs, then the computation on
   // what the prologue returns.
   Result<RtValue> run(std::vector<RtValue> inputs) const;
