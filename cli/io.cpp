@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,20 @@
 namespace fs = std::filesystem;
 
 namespace tracelint::cli {
+
+namespace {
+
+// The process's umask, read without setting it (umask(2) can only swap it, which would race
+// with anything else creating files).
+mode_t current_umask() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("Umask:", 0) == 0)
+      return static_cast<mode_t>(std::strtoul(line.c_str() + 6, nullptr, 8));
+  return 022;
+}
+
+} // namespace
 
 Result<std::string> read_input(const std::string &path) {
   std::ostringstream ss;
@@ -36,16 +51,11 @@ Result<std::string> read_input(const std::string &path) {
 // Writes next to the file, then renames over it: a failure leaves the original intact.
 std::optional<std::string> write_atomically(const std::string &path, const std::string &text) {
   struct stat st {};
-  mode_t mode = 0644; // a new file: 0644 less the umask
+  mode_t mode = 0644 & ~current_umask(); // a new file
   if (::stat(path.c_str(), &st) == 0)
     mode = st.st_mode & 07777;
   else if (errno != ENOENT)
     return std::string("cannot stat: ") + std::strerror(errno);
-  else {
-    mode_t mask = ::umask(0);
-    ::umask(mask);
-    mode &= ~mask;
-  }
   fs::path target(path);
   fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::string tmpl = (dir / ("." + target.filename().string() + ".tracelint-XXXXXX")).string();

@@ -10,6 +10,8 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -330,6 +332,12 @@ TEST_CASE("cli: tracelint trace prints validator-clean traces; errors exit 2 wit
                              dir.path + "/out.py'");
   CHECK(out.exit_code == 0);
   CHECK(test::read_file(dir.path + "/out.py").find("= newshape") != std::string::npos);
+  // A new output file gets 0644 less the umask, like any file the user creates.
+  mode_t mask = ::umask(0);
+  ::umask(mask);
+  struct stat st {};
+  REQUIRE(::stat((dir.path + "/out.py").c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == (0644 & ~mask));
 
   test::write_file(dir.path + "/bad.py", "def f(x):\n    with x:\n        pass\n");
   auto bad = test::tracelint("trace '" + dir.path + "/bad.py' -f f -a x=3");
