@@ -8,6 +8,7 @@
 
 #include "diff.hpp"
 #include "io.hpp"
+#include "modules.hpp"
 #include "trace_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -329,7 +330,14 @@ int main(int argc, char **argv) {
     std::vector<const char *> args = {"tracelint analyze"};
     for (int i = 2; i < argc; ++i)
       args.push_back(argv[i]);
-    return tracelint::analyze_main(static_cast<int>(args.size()), args.data());
+    tracelint::Result<void *> entry = tracelint::cli::load_module_entry(
+        tracelint::kAnalyzerModule, tracelint::kAnalyzeMainEntry, "tracelint analyze (Clang)");
+    if (!entry) {
+      std::cerr << "tracelint: error: " << entry.error().message << "\n";
+      return 2;
+    }
+    auto analyze_main = reinterpret_cast<tracelint::AnalyzeMainEntry>(*entry);
+    return analyze_main(static_cast<int>(args.size()), args.data());
   }
   CLI::App app{"tracelint: finds what breaks in printed PyTorch traces (Lightning Thunder, "
                "torch.fx, nvFuser repros) before anyone runs them.\n\n"

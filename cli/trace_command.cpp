@@ -1,6 +1,7 @@
 #include "trace_command.hpp"
 
 #include "io.hpp"
+#include "modules.hpp"
 
 #include "tracelint/core/printer.hpp"
 #include "tracelint/reports/reports.hpp"
@@ -8,7 +9,6 @@
 #include "tracelint/tracer/tracer.hpp"
 #include "tracelint/validator/validator.hpp"
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -34,29 +34,10 @@ void print_error(const Error &e, const std::string &fallback_path) {
 
 // libtracelint_torch.so, next to the executable or in its lib/tracelint when installed.
 Result<tracer::RunAndCompareEntry> load_torch_module() {
-  std::error_code ec;
-  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  std::vector<std::filesystem::path> candidates;
-  if (!ec) {
-    candidates.push_back(exe.parent_path() / tracer::kTorchModule);
-    candidates.push_back(exe.parent_path().parent_path() / TRACELINT_LIBDIR / "tracelint" /
-                         tracer::kTorchModule);
-  }
-  std::string tried;
-  for (const auto &path : candidates) {
-    if (!std::filesystem::exists(path, ec)) continue;
-    void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle)
-      return Error{std::string("cannot load ") + path.string() + ": " + ::dlerror(), "", 0, 0};
-    void *entry = ::dlsym(handle, tracer::kRunAndCompareEntry);
-    if (!entry) return Error{path.string() + " has no " + tracer::kRunAndCompareEntry, "", 0, 0};
-    return reinterpret_cast<tracer::RunAndCompareEntry>(entry);
-  }
-  for (const auto &path : candidates)
-    tried += (tried.empty() ? "" : ", ") + path.string();
-  return Error{std::string("running traces needs ") + tracer::kTorchModule +
-                   " (libtorch), which is not installed (looked in: " + tried + ")",
-               "", 0, 0};
+  Result<void *> entry = load_module_entry(tracer::kTorchModule, tracer::kRunAndCompareEntry,
+                                           "running traces (libtorch)");
+  if (!entry) return entry.error();
+  return reinterpret_cast<tracer::RunAndCompareEntry>(*entry);
 }
 
 } // namespace

@@ -22,8 +22,7 @@ TEST_CASE("analyzer fixtures: exactly the expected diagnostics") {
   std::string dir = std::string(TRACELINT_SOURCE_DIR) + "/analyzer/fixtures";
   std::vector<std::string> files;
   for (const auto &e : std::filesystem::directory_iterator(dir))
-    if (e.path().extension() == ".cpp")
-      files.push_back(e.path().string());
+    if (e.path().extension() == ".cpp") files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 3);
   for (const std::string &path : files) {
@@ -47,18 +46,19 @@ TEST_CASE("analyzer fixtures: exactly the expected diagnostics") {
       CHECK_MESSAGE(ok, path << ": unexpected " << d.dump());
     }
     for (std::size_t i = 0; i < expected.size(); ++i)
-      CHECK_MESSAGE(matched.count(i), path << ":" << expected[i].line << ": missing " << expected[i].code
-                                           << " '" << expected[i].message << "'");
+      CHECK_MESSAGE(matched.count(i), path << ":" << expected[i].line << ": missing "
+                                           << expected[i].code << " '" << expected[i].message
+                                           << "'");
   }
 }
 
 TEST_CASE("analyzer: tracelint's own printers have no findings") {
   std::string build = std::filesystem::path(TRACELINT_BINARY).parent_path().string();
   std::string src = TRACELINT_SOURCE_DIR;
-  auto run = test::tracelint("analyze -p '" + build + "' '" + src + "/core/src/printer.cpp' '" + src +
-                             "/core/src/value.cpp' '" + src + "/core/src/type_string.cpp' '" + src +
-                             "/examples/seed_trace.cpp' '" + src + "/tracer/src/recorder.cpp' '" +
-                             src + "/tracer/src/tracer.cpp'");
+  auto run = test::tracelint("analyze -p '" + build + "' '" + src + "/core/src/printer.cpp' '" +
+                             src + "/core/src/value.cpp' '" + src + "/core/src/type_string.cpp' '" +
+                             src + "/examples/seed_trace.cpp' '" + src +
+                             "/tracer/src/recorder.cpp' '" + src + "/tracer/src/tracer.cpp'");
   CHECK_MESSAGE(run.exit_code == 0, run.out << run.err);
   CHECK(run.out.find("All checks passed (6 files).") != std::string::npos);
 }
@@ -80,10 +80,13 @@ TEST_CASE("analyzer: a missing compile database or broken C++ is exit 2 with a c
 
 TEST_CASE("analyzer: [tool.tracelint.analyzer] codegen-pattern, overridden by the flag") {
   test::TempDir dir;
-  test::write_file(dir.path + "/pyproject.toml", "[tool.tracelint.analyzer]\ncodegen-pattern = \"^render_\"\n");
-  test::write_file(dir.path + "/p.cpp", "#include <ostream>\n"
-                                        "void render_flag(std::ostream &os, bool b) { os << \"  f(\" << b << \")\\n\"; }\n"
-                                        "void print_flag(std::ostream &os, bool b) { os << \"  f(\" << b << \")\\n\"; }\n");
+  test::write_file(dir.path + "/pyproject.toml",
+                   "[tool.tracelint.analyzer]\ncodegen-pattern = \"^render_\"\n");
+  test::write_file(
+      dir.path + "/p.cpp",
+      "#include <ostream>\n"
+      "void render_flag(std::ostream &os, bool b) { os << \"  f(\" << b << \")\\n\"; }\n"
+      "void print_flag(std::ostream &os, bool b) { os << \"  f(\" << b << \")\\n\"; }\n");
   auto configured = test::tracelint("analyze --format json '" + dir.path + "/p.cpp' -- -std=c++17");
   CHECK(configured.exit_code == 1);
   auto doc = nlohmann::json::parse(configured.out);
@@ -94,4 +97,33 @@ TEST_CASE("analyzer: [tool.tracelint.analyzer] codegen-pattern, overridden by th
   auto doc2 = nlohmann::json::parse(flag.out);
   REQUIRE(doc2["files"][0]["diagnostics"].size() == 1);
   CHECK(doc2["files"][0]["diagnostics"][0]["span"]["start"]["line"] == 3);
+}
+
+TEST_CASE("analyzer: Clang is a module that only `tracelint analyze` loads") {
+  // The executable does not link Clang, LLVM or libtorch: `check` starts small and fast.
+  test::TempDir dir;
+  std::string needed = dir.path + "/needed";
+  REQUIRE(std::system(
+              ("readelf -d '" + std::string(TRACELINT_BINARY) + "' > '" + needed + "'").c_str()) ==
+          0);
+  std::string dynamic = test::read_file(needed);
+  CHECK(dynamic.find("libtree-sitter") != std::string::npos); // the listing is the real one
+  for (const char *heavy : {"clang", "LLVM", "torch", "c10"})
+    CHECK_MESSAGE(dynamic.find(heavy) == std::string::npos, heavy << " is linked:\n" << dynamic);
+
+  // A binary copied without its modules still checks traces, and says what analyze needs.
+  std::filesystem::copy_file(TRACELINT_BINARY, dir.path + "/tracelint");
+  test::write_file(dir.path + "/x.cpp", "void print_x() {}\n");
+  test::write_file(dir.path + "/t.py", "def f(a):\n  return a\n");
+  std::string alone = "'" + dir.path + "/tracelint' ";
+  int check = std::system((alone + "check --isolated '" + dir.path + "/t.py' > /dev/null").c_str());
+  CHECK(WEXITSTATUS(check) == 0);
+  std::string err = dir.path + "/err";
+  int analyze = std::system(
+      (alone + "analyze '" + dir.path + "/x.cpp' -- -std=c++17 2> '" + err + "'").c_str());
+  CHECK(WEXITSTATUS(analyze) == 2);
+  CHECK_MESSAGE(test::read_file(err).find("tracelint analyze (Clang) needs "
+                                          "libtracelint_analyzer.so, which is not installed") !=
+                    std::string::npos,
+                test::read_file(err));
 }
