@@ -172,7 +172,6 @@ int run_check(const CheckArgs &args) {
   }
   ConfigResolver resolver(args);
   std::vector<FileReport> reports(inputs.size());
-  std::vector<std::string> texts(inputs.size());
   std::vector<Severity> fail_on(inputs.size(), Severity::Error);
   unsigned jobs = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
   // One file: its statement chunks share the cores; several: the files do.
@@ -198,7 +197,6 @@ int run_check(const CheckArgs &args) {
         continue;
       }
       fail_on[i] = options->fail_on;
-      texts[i] = text.value();
       Options per_file = options.value();
       per_file.threads = chunk_threads;
       reports[i] = check_source(shown, std::move(text.value()), per_file);
@@ -221,10 +219,11 @@ int run_check(const CheckArgs &args) {
       for (const Diagnostic &d : r.diagnostics)
         if (d.fix) fixes.push_back(&*d.fix);
       if (fixes.empty()) continue;
-      auto [fixed, applied] = apply_fixes(texts[i], fixes);
-      if (fixed == texts[i]) continue;
+      const std::string &original = r.source.text(); // the report holds the checked text
+      auto [fixed, applied] = apply_fixes(original, fixes);
+      if (fixed == original) continue;
       if (args.diff) {
-        std::cout << unified_diff(r.source.path(), texts[i], fixed);
+        std::cout << unified_diff(r.source.path(), original, fixed);
         continue;
       }
       if (inputs[i].path == "-") {

@@ -1,5 +1,5 @@
-#include "tracelint/core/parser.hpp"
 #include "lexing.hpp"
+#include "tracelint/core/parser.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -8,20 +8,19 @@
 
 namespace tracelint {
 
-
 namespace {
 
-bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_word(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 std::string read_name(const std::string &text, std::size_t &i) {
-  if (i < text.size() && (text[i] == '"' || text[i] == '\''))
-    ++i;
+  if (i < text.size() && (text[i] == '"' || text[i] == '\'')) ++i;
   std::size_t begin = i;
   while (i < text.size() && is_word(text[i]))
     ++i;
   std::string name = text.substr(begin, i - begin);
-  if (i < text.size() && (text[i] == '"' || text[i] == '\''))
-    ++i;
+  if (i < text.size() && (text[i] == '"' || text[i] == '\'')) ++i;
   return name;
 }
 
@@ -34,25 +33,28 @@ bool in_trace_comment(std::string_view before) {
   static const std::regex statement(R"re(^#\s*[A-Za-z_(\[][\w, ()\[\]]*=[^=])re");
   std::string text(before);
   std::size_t last = text.rfind('#');
-  if (last != std::string::npos && std::regex_search(text.substr(last), annotation))
-    return true;
+  if (last != std::string::npos && std::regex_search(text.substr(last), annotation)) return true;
   return std::regex_search(text, statement);
 }
 
 std::vector<ReprLeak> find_repr_leaks(const std::string &text) {
+  if (text.find("Proxy") == std::string::npos && text.find(" object at 0x") == std::string::npos)
+    return {};
+  return find_repr_leaks(SourceText("", text));
+}
+
+std::vector<ReprLeak> find_repr_leaks(const SourceText &source) {
+  const std::string &text = source.text();
   // Thunder's NumberProxy repr is "[IntegerProxy name=i10, value=1, static=...]"; TensorProxy's
   // is "<TensorProxy(name="t0", ...)>"; Python's default repr is "<mod.Type object at 0x...>".
   // A repr cut by a line break (a pasted, wrapped trace) ends at the end of its line.
   std::vector<ReprLeak> leaks;
-  std::optional<SourceText> source;
   auto add = [&](std::size_t begin, std::size_t end, std::string kind, std::string name) {
-    if (!source)
-      source.emplace("", text);
     ReprLeak leak;
-    leak.span = source->span(static_cast<uint32_t>(begin), static_cast<uint32_t>(end));
+    leak.span = source.span(static_cast<uint32_t>(begin), static_cast<uint32_t>(end));
     leak.proxy_kind = std::move(kind);
     leak.name = std::move(name);
-    std::string_view line = source->line(leak.span.line);
+    std::string_view line = source.line(leak.span.line);
     std::size_t column = leak.span.column - 1;
     std::size_t code = lexing::code_end(line);
     leak.in_code = column < code && !lexing::in_string(line, column);
@@ -66,19 +68,18 @@ std::vector<ReprLeak> find_repr_leaks(const std::string &text) {
     std::size_t nl = text.find('\n', i);
     return nl == std::string::npos ? text.size() : nl;
   };
-  for (std::size_t at = text.find("Proxy"); at != std::string::npos; at = text.find("Proxy", at + 5)) {
+  for (std::size_t at = text.find("Proxy"); at != std::string::npos;
+       at = text.find("Proxy", at + 5)) {
     std::size_t kind_begin = at;
     while (kind_begin > 0 && is_word(text[kind_begin - 1]))
       --kind_begin;
-    if (kind_begin == 0)
-      continue;
+    if (kind_begin == 0) continue;
     char opener = text[kind_begin - 1];
     std::string kind = text.substr(kind_begin, at + 5 - kind_begin);
     std::size_t i = at + 5;
     // [IntegerProxy name=i0, ...] or <TensorProxy(name="t0", ...)>
     const char *tail = opener == '[' ? " name=" : opener == '<' ? "(name=" : nullptr;
-    if (!tail || text.compare(i, 6, tail) != 0)
-      continue;
+    if (!tail || text.compare(i, 6, tail) != 0) continue;
     i += 6;
     std::string name = read_name(text, i);
     std::size_t stop = line_end(i);
@@ -92,13 +93,11 @@ std::vector<ReprLeak> find_repr_leaks(const std::string &text) {
     std::size_t begin = at;
     while (begin > 0 && (is_word(text[begin - 1]) || text[begin - 1] == '.'))
       --begin;
-    if (begin == 0 || text[begin - 1] != '<')
-      continue;
+    if (begin == 0 || text[begin - 1] != '<') continue;
     std::size_t i = at + 13;
     while (i < text.size() && std::isxdigit(static_cast<unsigned char>(text[i])))
       ++i;
-    if (i >= text.size() || text[i] != '>')
-      continue;
+    if (i >= text.size() || text[i] != '>') continue;
     add(begin - 1, i + 1, text.substr(begin, at - begin), "");
   }
   std::sort(leaks.begin(), leaks.end(),

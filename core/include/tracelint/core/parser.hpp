@@ -44,10 +44,28 @@ struct ParsedFile {
 };
 
 std::vector<ReprLeak> find_repr_leaks(const std::string &text);
+std::vector<ReprLeak> find_repr_leaks(const SourceText &source);
+
+// Takes the bodies of a file's traces as they are parsed, so that a large trace can be checked
+// without holding its whole model.
+class BodyReader {
+public:
+  virtual ~BodyReader() = default;
+  // Called for each trace in source order, once the file's structure is known; `trace` stays
+  // valid in the returned ParsedFile, without its body.
+  virtual void begin_trace(const ParsedFile &file, const Trace &trace) = 0;
+  // The trace's body statements in order, in one or more runs; they are the reader's.
+  virtual void statements(std::vector<Statement> &&statements) = 0;
+  virtual void end_trace() = 0;
+};
 
 // Never fails on bad Python: syntax errors become SyntaxProblems and parsing goes on.
 // Large function bodies are parsed in statement chunks on up to `threads` threads.
 ParsedFile parse_trace_source(std::string path, std::string text, unsigned threads = 1);
+// The same, handing each trace's body to `reader` instead of keeping it: a large body comes
+// chunk by chunk, and no more than a few chunks are parsed ahead of the reader.
+ParsedFile parse_trace_source(std::string path, std::string text, unsigned threads,
+                              BodyReader *reader);
 
 // Parses text that must be a canonical, fully modellable trace; any problem is an Error
 // naming the first line and column. For round trips and tests.
