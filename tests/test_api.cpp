@@ -1,4 +1,5 @@
 // The library API: check_source is thread-safe and deterministic.
+#include "tracelint/core/parser.hpp"
 #include "tracelint/reports/reports.hpp"
 #include "tracelint/validator/validator.hpp"
 
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <thread>
 
 using namespace tracelint;
@@ -32,7 +34,8 @@ TEST_CASE("check_source gives the same report from many threads at once") {
 }
 
 TEST_CASE("select and ignore take codes and prefixes") {
-  std::string text = "def computation(a):\n  t0 = ltorch.mul(a, t5)\n  t0 = nvFusion0(t0)\n  return t0\n";
+  std::string text =
+      "def computation(a):\n  t0 = ltorch.mul(a, t5)\n  t0 = nvFusion0(t0)\n  return t0\n";
   Options only;
   only.select = {"TL003"};
   FileReport r = check_source("t.py", text, only);
@@ -50,7 +53,8 @@ TEST_CASE("a large trace gets the same diagnostics whether its chunks run on one
     text += "  t" + std::to_string(i) + " = ltorch.mul(" + in + ", x)  # t" + std::to_string(i) +
             ": \"cpu f32[2]\"\n    # t" + std::to_string(i) + " = prims.mul(" + in + ", x)\n";
     if (i == 15000)
-      text += "  t_bad = ltorch.getitem(t1, (..., slice(None, [IntegerProxy name=i7, value=1], None)))\n";
+      text += "  t_bad = ltorch.getitem(t1, (..., slice(None, [IntegerProxy name=i7, value=1], "
+              "None)))\n";
   }
   text += "  return t19999\n";
   Options one, many;
@@ -63,9 +67,88 @@ TEST_CASE("a large trace gets the same diagnostics whether its chunks run on one
   CHECK(a.diagnostics[1].code == "TL003");
 }
 
+namespace {
+// A prologue, then a computation long enough to be parsed in many chunks, with a problem of
+// each kind a rule can only see across statements planted far apart.
+std::string chunked_trace_with_problems() {
+  std::string text = "import thunder\nimport thunder.core.prims as prims\n"
+                     "import thunder.core.dtypes as dtypes\nimport thunder.torch as ltorch\n\n"
+                     "def prologue(*args, **kwargs):\n  x: \"cpu f32[2]\" = args[0]\n"
+                     "  return ((x,), ())\n\n"
+                     "def computation(x):\n  # x: \"cpu f32[2]\"\n";
+  auto line = [&](const std::string &code) { text += "  " + code + "\n"; };
+  for (int i = 0; i < 12000; ++i) {
+    std::string t = "t" + std::to_string(i), in = i ? "t" + std::to_string(i - 1) : "x";
+    line(t + " = ltorch.mul(" + in + ", x)  # " + t + ": \"cpu f32[2]\"");
+    text += "    # " + t + " = prims.mul(" + in + ", x)  # " + t + ": \"cpu f32[2]\"\n";
+    if (i == 100) line("prims.check_tensor_metadata(x, (2,), 'cpu', dtypes.float32, False)");
+    if (i == 9000) // TL016: checked again, chunks later
+      line("prims.check_tensor_metadata(x, (2,), 'cpu', dtypes.float32, False)");
+    if (i == 200) line("del [t150]");
+    if (i == 8000) // TL005: used long after its del
+      line("u0 = ltorch.mul(t150, x)  # u0: \"cpu f32[2]\"");
+    if (i == 7000) // TL004: t300 again
+      line("t300 = ltorch.mul(x, x)  # t300: \"cpu f32[2]\"");
+    if (i == 6000) // TL009 in a late chunk
+      line("c0 = prims.convert_element_type(x, dtypes.thunder.dtypes.float16)  # c0: \"cpu "
+           "f16[2]\"");
+    if (i == 10000) // TL007: a dim nothing defines
+      line("r0 = ltorch.reshape(x, (2,))  # r0: \"cpu f32[i99]\"");
+    if (i == 11000) // TL003
+      line("v0 = ltorch.mul(x, nowhere)  # v0: \"cpu f32[2]\"");
+  }
+  line("return t11999");
+  return text;
+}
+
+// Counts how a body arrives: in how many runs, and how many statements.
+struct CountingReader : BodyReader {
+  std::vector<std::pair<std::size_t, std::size_t>> runs_and_statements;
+  void begin_trace(const ParsedFile &, const Trace &) override {
+    runs_and_statements.emplace_back(0, 0);
+  }
+  void statements(std::vector<Statement> &&statements) override {
+    runs_and_statements.back().first += 1;
+    runs_and_statements.back().second += statements.size();
+  }
+  void end_trace() override {}
+};
+} // namespace
+
+TEST_CASE("a chunked trace checked as it streams gets the diagnostics of the whole file") {
+  std::string text = chunked_trace_with_problems();
+  REQUIRE(text.size() > 1024 * 1024);
+
+  // The computation (the second def) arrives in many runs; the prologue in one.
+  CountingReader counting;
+  ParsedFile streamed = parse_trace_source("big.py", text, 2, &counting);
+  REQUIRE(counting.runs_and_statements.size() == 2);
+  CHECK(counting.runs_and_statements[0].first == 1);
+  CHECK(counting.runs_and_statements[1].first > 20);
+  CHECK(streamed.file.traces[1].body.empty()); // the reader had them
+  ParsedFile whole = parse_trace_source("big.py", text, 2);
+  CHECK(counting.runs_and_statements[1].second == whole.file.traces[1].body.size());
+
+  // A `"""` anywhere turns chunking off: the same file, parsed and checked in one piece.
+  std::string unchunked = text + "# \"\"\"\n";
+  FileReport reference = check_source("big.py", unchunked, Options{});
+  std::set<std::string> codes;
+  for (const Diagnostic &d : reference.diagnostics)
+    codes.insert(d.code);
+  CHECK(codes == std::set<std::string>{"TL003", "TL004", "TL005", "TL007", "TL009", "TL016"});
+  for (unsigned threads : {1u, 2u, 3u}) {
+    CAPTURE(threads);
+    Options options;
+    options.threads = threads;
+    FileReport streamed_report = check_source("big.py", text, options);
+    CHECK(render({streamed_report}, Format::Json) == render({reference}, Format::Json));
+  }
+}
+
 TEST_CASE("fuzzer-found inputs stay fixed (tests/regressions)") {
   // Each file once crashed or tripped a sanitizer; see docs/fuzzing.md.
-  for (const auto &entry : std::filesystem::directory_iterator(std::string(TRACELINT_SOURCE_DIR) + "/tests/regressions")) {
+  for (const auto &entry : std::filesystem::directory_iterator(std::string(TRACELINT_SOURCE_DIR) +
+                                                               "/tests/regressions")) {
     std::ifstream in(entry.path(), std::ios::binary);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     FileReport r = check_source(entry.path().filename().string(), text, Options{});

@@ -8,7 +8,9 @@
 
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <thread>
 
 namespace fs = std::filesystem;
 
@@ -240,4 +242,60 @@ TEST_CASE(
   for (const auto &entry : fs::directory_iterator(dir.path))
     left.push_back(entry.path().filename().string());
   CHECK(left.size() == 2); // no temporary file left behind
+}
+
+TEST_CASE("cli: a 1M-line trace is checked to the end, its finding on the right line") {
+#if defined(__SANITIZE_ADDRESS__)
+  const int lines = 100000; // ten times slower under ASan: the same shape, smaller
+  MESSAGE("sanitizer build: a " << lines << "-line trace instead of 1M lines");
+#else
+  const int lines = 1000000;
+#endif
+  test::TempDir dir;
+  std::string text = "import thunder.torch as ltorch\n\ndef computation(x):\n";
+  text.reserve(static_cast<std::size_t>(lines) * 40);
+  const int statements = lines - 4; // the import, the blank, the def, the return
+  const int undefined_at = statements - 10;
+  for (int i = 0; i < statements; ++i) {
+    std::string in = i ? "t" + std::to_string(i - 1) : "x";
+    if (i == undefined_at) in = "nowhere";
+    text += "  t" + std::to_string(i) + " = ltorch.neg(" + in + ")\n";
+  }
+  text += "  return t" + std::to_string(statements - 1) + "\n";
+  test::write_file(dir.path + "/huge.py", text);
+  text.clear();
+  text.shrink_to_fit();
+  auto run = test::tracelint("check --isolated --format json " + q(dir.path + "/huge.py"));
+  REQUIRE(run.exit_code == 1);
+  auto diagnostics = nlohmann::json::parse(run.out)["files"][0]["diagnostics"];
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(diagnostics[0]["code"] == "TL003");
+  CHECK(diagnostics[0]["span"]["start"]["line"] == 3 + undefined_at + 1);
+  CHECK(diagnostics[0]["message"] == "`nowhere` is used but never defined");
+}
+
+TEST_CASE("cli: a file deleted during the run is an I/O error; the others are still checked") {
+  // The run reads a named pipe first; while it waits there, the next file is deleted, and the
+  // pipe's own name too once it is open.
+  test::TempDir dir;
+  std::string pipe = dir.path + "/first.py", second = dir.path + "/second.py";
+  REQUIRE(::mkfifo(pipe.c_str(), 0600) == 0);
+  test::write_file(second, kClean);
+  std::thread writer([&] {
+    std::FILE *to = std::fopen(pipe.c_str(), "w"); // blocks until tracelint opens it
+    REQUIRE(to != nullptr);
+    fs::remove(second);
+    fs::remove(pipe);
+    std::fputs(kLeak.c_str(), to);
+    std::fclose(to);
+  });
+  auto run = test::tracelint("check --isolated -j 1 --format json " + q(pipe) + " " + q(second));
+  writer.join();
+  CHECK(run.exit_code == 2);
+  auto files = nlohmann::json::parse(run.out)["files"];
+  REQUIRE(files.size() == 2);
+  CHECK(files[0]["diagnostics"].size() == 1); // the pipe's text was read to its end
+  CHECK(files[0]["diagnostics"][0]["code"] == "TL002");
+  CHECK(files[1]["error"].get<std::string>().find("cannot open: No such file or directory") !=
+        std::string::npos);
 }

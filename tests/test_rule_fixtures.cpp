@@ -24,7 +24,9 @@ std::vector<test::Expectation> expectations(const std::string &text) {
   return test::parse_expectations(text, R"(^\s*# expect: (TL\d{3})@(\d+): (.*)$)");
 }
 
-std::string fixtures_dir() { return std::string(TRACELINT_SOURCE_DIR) + "/rules/fixtures"; }
+std::string fixtures_dir() {
+  return std::string(TRACELINT_SOURCE_DIR) + "/rules/fixtures";
+}
 
 } // namespace
 
@@ -54,8 +56,8 @@ TEST_CASE("rule fixtures: every diagnostic is expected and every expectation is 
     }
     for (std::size_t i = 0; i < expected.size(); ++i)
       CHECK_MESSAGE(matched.count(i), name << ":" << expected[i].line << ":" << expected[i].column
-                                          << ": missing " << expected[i].code << " '"
-                                          << expected[i].message << "'");
+                                           << ": missing " << expected[i].code << " '"
+                                           << expected[i].message << "'");
   }
 }
 
@@ -63,9 +65,11 @@ TEST_CASE("every rule has a fixture, and its documented examples behave as docum
   auto files = test::python_files(fixtures_dir());
   for (const Rule *rule : all_rules()) {
     std::string code(rule->code);
-    if (!rule->check) { // an analyzer rule: its fixtures are C++ (tests/test_analyzer.cpp)
+    if (!rule->checks_traces()) { // an analyzer rule: its fixtures are C++
+                                  // (tests/test_analyzer.cpp)
       bool has_fixture = false;
-      for (const auto &e : std::filesystem::directory_iterator(std::string(TRACELINT_SOURCE_DIR) + "/analyzer/fixtures"))
+      for (const auto &e : std::filesystem::directory_iterator(std::string(TRACELINT_SOURCE_DIR) +
+                                                               "/analyzer/fixtures"))
         has_fixture |= e.path().filename().string().rfind(code + "_", 0) == 0;
       CHECK_MESSAGE(has_fixture, code << " has no fixture in analyzer/fixtures");
       CHECK(rule->explanation.size() > 80);
@@ -89,8 +93,9 @@ TEST_CASE("every rule has a fixture, and its documented examples behave as docum
 
 TEST_CASE("docs/rules.md is generated from the rules and is up to date") {
   std::string committed = test::read_file(std::string(TRACELINT_SOURCE_DIR) + "/docs/rules.md");
-  CHECK_MESSAGE(committed == rules_markdown(),
-                "docs/rules.md is stale: run `make docs` (build/tracelint rules --format markdown)");
+  CHECK_MESSAGE(
+      committed == rules_markdown(),
+      "docs/rules.md is stale: run `make docs` (build/tracelint rules --format markdown)");
   for (const Rule *rule : all_rules()) {
     std::string text = explain_rule(*rule);
     CHECK(text.find(std::string(rule->code)) == 0);

@@ -8,16 +8,19 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <set>
+#include <iterator>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <regex>
+#include <set>
 #include <stdexcept>
 #include <thread>
-#include <atomic>
 
 extern "C" const TSLanguage *tree_sitter_python();
 
@@ -42,15 +45,18 @@ struct ParserDeleter {
 std::unique_ptr<TSTree, TreeDeleter> parse_python(const std::string &text) {
   std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
   ts_parser_set_language(parser.get(), tree_sitter_python());
-  TSTree *tree =
-      ts_parser_parse_string(parser.get(), nullptr, text.data(), static_cast<uint32_t>(text.size()));
-  if (!tree)
-    throw std::runtime_error("tree-sitter returned no tree");
+  TSTree *tree = ts_parser_parse_string(parser.get(), nullptr, text.data(),
+                                        static_cast<uint32_t>(text.size()));
+  if (!tree) throw std::runtime_error("tree-sitter returned no tree");
   return std::unique_ptr<TSTree, TreeDeleter>(tree);
 }
 
-std::string type_of(TSNode n) { return ts_node_type(n); }
-bool is(TSNode n, const char *type) { return std::string_view(ts_node_type(n)) == type; }
+std::string type_of(TSNode n) {
+  return ts_node_type(n);
+}
+bool is(TSNode n, const char *type) {
+  return std::string_view(ts_node_type(n)) == type;
+}
 TSNode field(TSNode n, const char *name) {
   return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
 }
@@ -63,8 +69,7 @@ std::vector<TSNode> named_children(TSNode n) {
   if (ts_tree_cursor_goto_first_child(&cursor)) {
     do {
       TSNode c = ts_tree_cursor_current_node(&cursor);
-      if (ts_node_is_named(c) && !is(c, "comment") && !is(c, "line_continuation"))
-        out.push_back(c);
+      if (ts_node_is_named(c) && !is(c, "comment") && !is(c, "line_continuation")) out.push_back(c);
     } while (ts_tree_cursor_goto_next_sibling(&cursor));
   }
   ts_tree_cursor_delete(&cursor);
@@ -84,8 +89,7 @@ template <class F> void walk(TSNode root, F &&visit) {
       descend = true;
       continue;
     }
-    if (!ts_tree_cursor_goto_parent(&cursor))
-      break;
+    if (!ts_tree_cursor_goto_parent(&cursor)) break;
     descend = false;
   }
   ts_tree_cursor_delete(&cursor);
@@ -94,16 +98,14 @@ template <class F> void walk(TSNode root, F &&visit) {
 // Comments anywhere below root, in source order.
 void collect_comments(TSNode root, std::vector<TSNode> &out) {
   walk(root, [&](TSNode n) {
-    if (is(n, "comment"))
-      out.push_back(n);
+    if (is(n, "comment")) out.push_back(n);
     return true;
   });
 }
 
 // The outermost ERROR and MISSING nodes below root.
 void collect_errors(TSNode root, std::vector<TSNode> &out) {
-  if (!ts_node_has_error(root))
-    return;
+  if (!ts_node_has_error(root)) return;
   walk(root, [&](TSNode n) {
     if (is(n, "ERROR") || ts_node_is_missing(n)) {
       out.push_back(n);
@@ -158,8 +160,7 @@ private:
 };
 
 std::optional<std::string> View::string_literal(TSNode n) const {
-  if (!is(n, "string"))
-    return unmodelled(n, "expected a string literal");
+  if (!is(n, "string")) return unmodelled(n, "expected a string literal");
   std::string raw = text(n);
   std::size_t quote = raw.find_first_of("'\"");
   if (quote == std::string::npos || raw.size() < quote + 2)
@@ -174,8 +175,7 @@ std::optional<std::string> View::string_literal(TSNode n) const {
   if (raw.size() < quote + 2 * qlen || raw.back() != raw[quote])
     return unmodelled(n, "a malformed string literal");
   std::string body = raw.substr(quote + qlen, raw.size() - quote - 2 * qlen);
-  if (is_raw)
-    return body;
+  if (is_raw) return body;
   std::string out;
   for (std::size_t i = 0; i < body.size(); ++i) {
     char c = body[i];
@@ -185,14 +185,29 @@ std::optional<std::string> View::string_literal(TSNode n) const {
     }
     char e = body[++i];
     switch (e) {
-    case 'n': out += '\n'; break;
-    case 't': out += '\t'; break;
-    case 'r': out += '\r'; break;
-    case '0': out += '\0'; break;
-    case '\\': out += '\\'; break;
-    case '\'': out += '\''; break;
-    case '"': out += '"'; break;
-    case '\n': break;
+    case 'n':
+      out += '\n';
+      break;
+    case 't':
+      out += '\t';
+      break;
+    case 'r':
+      out += '\r';
+      break;
+    case '0':
+      out += '\0';
+      break;
+    case '\\':
+      out += '\\';
+      break;
+    case '\'':
+      out += '\'';
+      break;
+    case '"':
+      out += '"';
+      break;
+    case '\n':
+      break;
     case 'x':
       if (i + 2 < body.size() && std::isxdigit(static_cast<unsigned char>(body[i + 1])) &&
           std::isxdigit(static_cast<unsigned char>(body[i + 2]))) {
@@ -213,8 +228,7 @@ std::optional<Value> View::number(TSNode n, bool negative) const {
   std::string raw = text(n);
   raw.erase(std::remove(raw.begin(), raw.end(), '_'), raw.end());
   bool imaginary = !raw.empty() && (raw.back() == 'j' || raw.back() == 'J');
-  if (imaginary)
-    raw.pop_back();
+  if (imaginary) raw.pop_back();
   if (is(n, "integer") && !imaginary) {
     int base = 10;
     std::string digits = raw;
@@ -227,13 +241,13 @@ std::optional<Value> View::number(TSNode n, bool negative) const {
     char *end = nullptr;
     long long v = std::strtoll(digits.c_str(), &end, base);
     if (errno == ERANGE || *end != '\0')
-      return unmodelled(n, "the integer " + (text(n).size() > 24 ? text(n).substr(0, 20) + "..." : text(n)) +
+      return unmodelled(n, "the integer " +
+                               (text(n).size() > 24 ? text(n).substr(0, 20) + "..." : text(n)) +
                                " does not fit in 64 bits");
     return Value::int_value(negative ? -v : v);
   }
   double d = std::strtod(raw.c_str(), nullptr);
-  if (negative)
-    d = -d;
+  if (negative) d = -d;
   return imaginary ? Value::complex_value(0.0, d) : Value::float_value(d);
 }
 
@@ -243,15 +257,13 @@ std::optional<Value> View::call(TSNode n, unsigned depth) const {
   if (!is(args, "argument_list"))
     return unmodelled(args, "a generator argument is not a trace value");
   std::optional<Value> callee = value(fn, depth + 1);
-  if (!callee)
-    return std::nullopt;
+  if (!callee) return std::nullopt;
   std::vector<Value> positional;
   std::vector<std::pair<std::string, Value>> keywords;
   for (TSNode a : named_children(args)) {
     if (is(a, "keyword_argument")) {
       std::optional<Value> v = value(field(a, "value"), depth + 1);
-      if (!v)
-        return std::nullopt;
+      if (!v) return std::nullopt;
       keywords.emplace_back(text(field(a, "name")), std::move(*v));
     } else if (is(a, "list_splat") || is(a, "dictionary_splat")) {
       return unmodelled(a, "argument unpacking (*x, **x) is not a trace value");
@@ -259,8 +271,7 @@ std::optional<Value> View::call(TSNode n, unsigned depth) const {
       if (!keywords.empty())
         return unmodelled(a, "a positional argument follows keyword arguments");
       std::optional<Value> v = value(a, depth + 1);
-      if (!v)
-        return std::nullopt;
+      if (!v) return std::nullopt;
       positional.push_back(std::move(*v));
     }
   }
@@ -269,10 +280,8 @@ std::optional<Value> View::call(TSNode n, unsigned depth) const {
     return v.kind == ValueKind::Int || v.kind == ValueKind::Float;
   };
   if (name == "slice" && keywords.empty() && !positional.empty() && positional.size() <= 3) {
-    if (positional.size() == 1)
-      return Value::slice(Value::none(), positional[0], Value::none());
-    if (positional.size() == 2)
-      return Value::slice(positional[0], positional[1], Value::none());
+    if (positional.size() == 1) return Value::slice(Value::none(), positional[0], Value::none());
+    if (positional.size() == 2) return Value::slice(positional[0], positional[1], Value::none());
     return Value::slice(positional[0], positional[1], positional[2]);
   }
   if ((name == "devices.Device" || name == "torch.device") && keywords.empty() &&
@@ -282,12 +291,9 @@ std::optional<Value> View::call(TSNode n, unsigned depth) const {
   if (name == "float" && keywords.empty() && positional.size() == 1 &&
       positional[0].kind == ValueKind::String) {
     const std::string &s = positional[0].text;
-    if (s == "inf" || s == "+inf")
-      return Value::float_value(INFINITY);
-    if (s == "-inf")
-      return Value::float_value(-INFINITY);
-    if (s == "nan")
-      return Value::float_value(NAN);
+    if (s == "inf" || s == "+inf") return Value::float_value(INFINITY);
+    if (s == "-inf") return Value::float_value(-INFINITY);
+    if (s == "nan") return Value::float_value(NAN);
   }
   if (name == "complex" && keywords.empty() && positional.size() == 2 &&
       is_literal(positional[0]) && is_literal(positional[1])) {
@@ -300,20 +306,17 @@ std::optional<Value> View::call(TSNode n, unsigned depth) const {
 }
 
 std::optional<Value> View::value(TSNode n, unsigned depth) const {
-  if (ts_node_is_null(n))
-    return std::nullopt;
+  if (ts_node_is_null(n)) return std::nullopt;
   if (depth > kMaxDepth)
     return unmodelled(n, "values nested more than " + std::to_string(kMaxDepth) +
                              " deep are not modelled");
-  if (ts_node_has_error(n))
-    return unmodelled(n, "the expression has a syntax error");
+  if (ts_node_has_error(n)) return unmodelled(n, "the expression has a syntax error");
   std::optional<Value> result;
   std::string type = type_of(n);
   auto children = [&](std::vector<Value> &out) {
     for (TSNode c : named_children(n)) {
       std::optional<Value> v = value(c, depth + 1);
-      if (!v)
-        return false;
+      if (!v) return false;
       out.push_back(std::move(*v));
     }
     return true;
@@ -330,8 +333,7 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
     result = Value::ellipsis();
   } else if (type == "string") {
     std::optional<std::string> s = string_literal(n);
-    if (!s)
-      return std::nullopt;
+    if (!s) return std::nullopt;
     result = Value::string(std::move(*s));
   } else if (type == "unary_operator") {
     std::string op = text(field(n, "operator"));
@@ -340,8 +342,7 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
       result = number(arg, op == "-");
     } else if (op == "-") {
       std::optional<Value> inner = value(arg, depth + 1);
-      if (!inner)
-        return std::nullopt;
+      if (!inner) return std::nullopt;
       if (inner->kind != ValueKind::Float)
         return unmodelled(n, "negation of a non-literal is not a trace value");
       inner->real = -inner->real;
@@ -351,14 +352,12 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
     }
   } else if (type == "tuple" || type == "expression_list") {
     std::vector<Value> items;
-    if (!children(items))
-      return std::nullopt;
+    if (!children(items)) return std::nullopt;
     result = Value::tuple(std::move(items));
     result->bare = type == "expression_list";
   } else if (type == "list") {
     std::vector<Value> items;
-    if (!children(items))
-      return std::nullopt;
+    if (!children(items)) return std::nullopt;
     result = Value::list(std::move(items));
   } else if (type == "dictionary") {
     std::vector<std::pair<Value, Value>> entries;
@@ -366,23 +365,19 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
       if (!is(pair, "pair"))
         return unmodelled(pair, "only key: value entries are modelled in a dict");
       std::optional<Value> k = value(field(pair, "key"), depth + 1);
-      if (!k)
-        return std::nullopt;
+      if (!k) return std::nullopt;
       std::optional<Value> v = value(field(pair, "value"), depth + 1);
-      if (!v)
-        return std::nullopt;
+      if (!v) return std::nullopt;
       entries.emplace_back(std::move(*k), std::move(*v));
     }
     result = Value::dict(std::move(entries));
   } else if (type == "parenthesized_expression") {
     std::vector<TSNode> inner = named_children(n);
-    if (inner.size() != 1)
-      return unmodelled(n, "unexpected parenthesized expression");
+    if (inner.size() != 1) return unmodelled(n, "unexpected parenthesized expression");
     return value(inner[0], depth + 1);
   } else if (type == "attribute") {
     std::optional<Value> base = value(field(n, "object"), depth + 1);
-    if (!base)
-      return std::nullopt;
+    if (!base) return std::nullopt;
     std::string attr = text(field(n, "attribute"));
     if (base->kind == ValueKind::Name && base->text == "dtypes" &&
         is_dtype_name(attr, Namespace::Thunder))
@@ -396,14 +391,12 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
     result = call(n, depth);
   } else if (type == "subscript") {
     std::optional<Value> base = value(field(n, "value"), depth + 1);
-    if (!base)
-      return std::nullopt;
+    if (!base) return std::nullopt;
     std::vector<Value> indices;
     uint32_t count = ts_node_child_count(n);
     for (uint32_t i = 0; i < count; ++i) {
       const char *f = ts_node_field_name_for_child(n, i);
-      if (!f || std::string_view(f) != "subscript")
-        continue;
+      if (!f || std::string_view(f) != "subscript") continue;
       TSNode c = ts_node_child(n, i);
       std::optional<Value> v;
       if (is(c, "slice")) {
@@ -418,16 +411,14 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
             continue;
           }
           std::optional<Value> pv = value(t, depth + 1);
-          if (!pv)
-            return std::nullopt;
+          if (!pv) return std::nullopt;
           parts[std::min(part, 2)] = std::move(*pv);
         }
         v = Value::slice(parts[0], parts[1], parts[2]);
       } else {
         v = value(c, depth + 1);
       }
-      if (!v)
-        return std::nullopt;
+      if (!v) return std::nullopt;
       indices.push_back(std::move(*v));
     }
     if (indices.size() == 1) {
@@ -441,14 +432,12 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
     return unmodelled(n, "'" + text(n).substr(0, 40) + "' (" + type +
                              ") is not part of the trace model");
   }
-  if (result)
-    result->span = span(n);
+  if (result) result->span = span(n);
   return result;
 }
 
 std::optional<Target> View::target(TSNode n, unsigned depth) const {
-  if (depth > kMaxDepth)
-    return unmodelled(n, "targets nested too deeply");
+  if (depth > kMaxDepth) return unmodelled(n, "targets nested too deeply");
   std::string type = type_of(n);
   Target t;
   if (type == "identifier") {
@@ -458,14 +447,12 @@ std::optional<Target> View::target(TSNode n, unsigned depth) const {
     t.kind = (type == "list_pattern" || type == "list") ? Target::Kind::List : Target::Kind::Tuple;
     for (TSNode c : named_children(n)) {
       std::optional<Target> e = target(c, depth + 1);
-      if (!e)
-        return std::nullopt;
+      if (!e) return std::nullopt;
       t.elements.push_back(std::move(*e));
     }
   } else if (type == "parenthesized_expression") {
     std::vector<TSNode> inner = named_children(n);
-    if (inner.size() != 1)
-      return unmodelled(n, "unexpected target");
+    if (inner.size() != 1) return unmodelled(n, "unexpected target");
     return target(inner[0], depth + 1);
   } else {
     return unmodelled(n, "assigning to " + type + " '" + text(n).substr(0, 40) +
@@ -485,27 +472,22 @@ std::optional<Statement> View::statement(TSNode n) const {
   Statement s;
   s.span = span(n);
   std::string type = type_of(n);
-  if (ts_node_has_error(n))
-    return std::nullopt; // reported as a syntax problem
+  if (ts_node_has_error(n)) return std::nullopt; // reported as a syntax problem
   if (type == "expression_statement") {
     std::vector<TSNode> parts = named_children(n);
-    if (parts.size() != 1)
-      return unmodelled(n, "an expression statement with several expressions");
+    if (parts.size() != 1) return unmodelled(n, "an expression statement with several expressions");
     TSNode e = parts[0];
     if (is(e, "assignment")) {
       TSNode left = field(e, "left");
       TSNode right = field(e, "right");
       TSNode annotation = field(e, "type");
-      if (ts_node_is_null(right))
-        return unmodelled(e, "an annotation without a value");
+      if (ts_node_is_null(right)) return unmodelled(e, "an annotation without a value");
       if (is(right, "assignment") || is(right, "augmented_assignment"))
         return unmodelled(e, "chained assignment is not a trace statement");
       std::optional<Target> t = target(left);
-      if (!t)
-        return std::nullopt;
+      if (!t) return std::nullopt;
       std::optional<Value> v = value(right);
-      if (!v)
-        return std::nullopt;
+      if (!v) return std::nullopt;
       s.target = std::move(t);
       s.value = std::move(*v);
       if (is(left, "pattern_list")) {
@@ -521,8 +503,7 @@ std::optional<Statement> View::statement(TSNode n) const {
                          ? ts_node_named_child(annotation, 0)
                          : annotation;
         std::optional<std::string> ann = string_literal(str);
-        if (!ann)
-          return std::nullopt;
+        if (!ann) return std::nullopt;
         s.kind = Statement::Kind::AnnotatedAssign;
         Span text_span = span(str);
         s.annotation = TypeText{*ann, text_span};
@@ -536,8 +517,7 @@ std::optional<Statement> View::statement(TSNode n) const {
     if (is(e, "augmented_assignment"))
       return unmodelled(e, "augmented assignment is not a trace statement");
     std::optional<Value> v = value(e);
-    if (!v)
-      return std::nullopt;
+    if (!v) return std::nullopt;
     s.kind = Statement::Kind::BoundSymbol;
     s.value = std::move(*v);
     return s;
@@ -550,16 +530,14 @@ std::optional<Statement> View::statement(TSNode n) const {
       return s;
     }
     std::optional<Value> v = value(parts[0]);
-    if (!v)
-      return std::nullopt;
+    if (!v) return std::nullopt;
     s.value = std::move(*v);
     return s;
   }
   if (type == "delete_statement") {
     s.kind = Statement::Kind::Delete;
     std::vector<TSNode> parts = named_children(n);
-    if (parts.size() != 1)
-      return unmodelled(n, "unexpected del statement");
+    if (parts.size() != 1) return unmodelled(n, "unexpected del statement");
     TSNode what = parts[0];
     std::vector<TSNode> names;
     if (is(what, "identifier")) {
@@ -573,8 +551,7 @@ std::optional<Statement> View::statement(TSNode n) const {
       return unmodelled(what, "del of " + type_of(what) + " is not a trace statement");
     }
     for (TSNode name : names) {
-      if (!is(name, "identifier"))
-        return unmodelled(name, "only names are deleted in traces");
+      if (!is(name, "identifier")) return unmodelled(name, "only names are deleted in traces");
       Target t = Target::named(text(name));
       t.span = span(name);
       s.deleted.push_back(std::move(t));
@@ -592,7 +569,9 @@ struct AnnotationMatch {
   std::size_t type_offset = 0;
 };
 
-bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_word(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 // Hand-written rather than std::regex: it runs on every comment of the file.
 std::optional<AnnotationMatch> match_annotation(const std::string &comment) {
@@ -601,8 +580,7 @@ std::optional<AnnotationMatch> match_annotation(const std::string &comment) {
     while (i < n && std::isspace(static_cast<unsigned char>(comment[i])))
       ++i;
   };
-  if (i == n || comment[i] != '#')
-    return std::nullopt;
+  if (i == n || comment[i] != '#') return std::nullopt;
   ++i;
   skip_space();
   if (i == n || !(std::isalpha(static_cast<unsigned char>(comment[i])) || comment[i] == '_'))
@@ -613,31 +591,25 @@ std::optional<AnnotationMatch> match_annotation(const std::string &comment) {
     ++i;
   m.name = comment.substr(m.name_offset, i - m.name_offset);
   skip_space();
-  if (i == n)
-    return m; // "# t0": untyped, old style
-  if (comment[i] != ':')
-    return std::nullopt;
+  if (i == n) return m; // "# t0": untyped, old style
+  if (comment[i] != ':') return std::nullopt;
   ++i;
   skip_space();
-  if (i == n || comment[i] != '"')
-    return std::nullopt;
+  if (i == n || comment[i] != '"') return std::nullopt;
   std::size_t close = comment.find('"', i + 1);
-  if (close == std::string::npos)
-    return std::nullopt;
+  if (close == std::string::npos) return std::nullopt;
   m.type_offset = i + 1;
   m.type = comment.substr(i + 1, close - i - 1);
   i = close + 1;
   skip_space();
-  if (i != n)
-    return std::nullopt;
+  if (i != n) return std::nullopt;
   return m;
 }
 
 std::optional<TypeComment> type_comment_of(const View &view, TSNode comment) {
   std::string text = view.text(comment);
   std::optional<AnnotationMatch> m = match_annotation(text);
-  if (!m)
-    return std::nullopt;
+  if (!m) return std::nullopt;
   TypeComment c;
   c.name = m->name;
   uint32_t base = ts_node_start_byte(comment);
@@ -659,8 +631,7 @@ void attach_trailing(const View &view, Statement &s, TSNode comment) {
 
 // "t0 = f(...)", "(a, b) = f(x)", "prims.check_len(args, 1)": a single self-contained line.
 bool looks_like_bound_symbol(std::string_view text) {
-  if (text.empty())
-    return false;
+  if (text.empty()) return false;
   char first = text[0];
   if (!(std::isalpha(static_cast<unsigned char>(first)) || first == '_' || first == '(' ||
         first == '['))
@@ -668,10 +639,11 @@ bool looks_like_bound_symbol(std::string_view text) {
   // A target list of names, brackets, commas and spaces, then "=" (not "=="); or a dotted
   // callee then "(".
   std::size_t i = 0;
-  while (i < text.size() && (is_word(text[i]) || std::string_view(", ()[]").find(text[i]) !=
-                                                     std::string_view::npos))
+  while (i < text.size() &&
+         (is_word(text[i]) || std::string_view(", ()[]").find(text[i]) != std::string_view::npos))
     ++i;
-  bool assignment = i < text.size() && text[i] == '=' && (i + 1 == text.size() || text[i + 1] != '=');
+  bool assignment =
+      i < text.size() && text[i] == '=' && (i + 1 == text.size() || text[i + 1] != '=');
   bool call = false;
   if (!assignment && first != '(' && first != '[') {
     std::size_t j = 0;
@@ -691,18 +663,15 @@ public:
     std::vector<uint32_t> file_starts;
     std::vector<std::size_t> included;
     for (auto &[offset, text] : contents) {
-      if (looks_like_bound_symbol(text))
-        included.push_back(synthetic_starts_.size());
+      if (looks_like_bound_symbol(text)) included.push_back(synthetic_starts_.size());
       synthetic_starts_.push_back(static_cast<uint32_t>(synthetic_.size()));
       file_starts.push_back(offset);
       // Only lines shaped like bound symbols go in: prose could run into the next line or
       // make tree-sitter's error recovery swallow it.
-      if (looks_like_bound_symbol(text))
-        synthetic_ += text;
+      if (looks_like_bound_symbol(text)) synthetic_ += text;
       synthetic_ += '\n';
     }
-    if (contents.empty())
-      return;
+    if (contents.empty()) return;
     tree_ = parse_python(synthetic_);
     const std::vector<uint32_t> &starts = synthetic_starts_;
     TSNode root = ts_tree_root_node(tree_.get());
@@ -722,11 +691,9 @@ public:
     for (TSNode n : named_children(root)) {
       TSPoint start = ts_node_start_point(n);
       TSPoint end = ts_node_end_point(n);
-      if (start.row != end.row || start.column != 0 || !accepted(n))
-        continue;
+      if (start.row != end.row || start.column != 0 || !accepted(n)) continue;
       std::optional<Statement> s = quiet.statement(n);
-      if (!s)
-        continue;
+      if (!s) continue;
       if (auto it = trailing.find(start.row); it != trailing.end())
         attach_trailing(quiet, *s, it->second);
       s->commented = true;
@@ -735,25 +702,21 @@ public:
     // tree-sitter's error recovery can fold a good line into the error of a bad neighbour:
     // a line that did not come out as a statement gets a parse of its own.
     for (std::size_t i : included) {
-      if (by_line_.count(static_cast<uint32_t>(i)))
-        continue;
+      if (by_line_.count(static_cast<uint32_t>(i))) continue;
       ParsedFile alone;
       alone.source = SourceText("", contents[i].second);
       std::string text = contents[i].second;
       auto tree = parse_python(text);
       TSNode line_root = ts_tree_root_node(tree.get());
       std::vector<TSNode> nodes = named_children(line_root);
-      if (nodes.size() != 1 || !accepted(nodes[0]))
-        continue;
+      if (nodes.size() != 1 || !accepted(nodes[0])) continue;
       uint32_t file_start = file_starts[i];
       View single(text, source, scratch, [file_start](uint32_t o) { return file_start + o; });
       std::optional<Statement> s = single.statement(nodes[0]);
-      if (!s)
-        continue;
+      if (!s) continue;
       std::vector<TSNode> line_comments;
       collect_comments(line_root, line_comments);
-      if (!line_comments.empty())
-        attach_trailing(single, *s, line_comments.front());
+      if (!line_comments.empty()) attach_trailing(single, *s, line_comments.front());
       s->commented = true;
       by_line_.emplace(static_cast<uint32_t>(i), std::move(*s));
     }
@@ -762,8 +725,7 @@ public:
   // The statement spelled by the i-th comment, if it is one.
   std::optional<Statement> take(std::size_t i) {
     auto it = by_line_.find(static_cast<uint32_t>(i));
-    if (it == by_line_.end())
-      return std::nullopt;
+    if (it == by_line_.end()) return std::nullopt;
     Statement s = std::move(it->second);
     by_line_.erase(it);
     return s;
@@ -772,11 +734,9 @@ public:
 private:
   // Bound symbols only: an assignment with a value, or a call.
   static bool accepted(TSNode n) {
-    if (!is(n, "expression_statement") || ts_node_has_error(n))
-      return false;
+    if (!is(n, "expression_statement") || ts_node_has_error(n)) return false;
     std::vector<TSNode> parts = named_children(n); // a trailing comment may sit inside
-    if (parts.size() != 1)
-      return false;
+    if (parts.size() != 1) return false;
     TSNode e = parts[0];
     if (is(e, "assignment"))
       return ts_node_is_null(field(e, "type")) && !ts_node_is_null(field(e, "right"));
@@ -791,8 +751,8 @@ private:
 
 struct CommentInfo {
   TSNode node;
-  uint32_t row = 0;     // in the parsed text
-  uint32_t column = 0;  // 0-based byte column in the parsed text
+  uint32_t row = 0;    // in the parsed text
+  uint32_t column = 0; // 0-based byte column in the parsed text
   bool own_line = false;
   std::size_t batch_index = 0; // own-line comments: index in CommentStatements
 };
@@ -805,8 +765,7 @@ public:
   FileBuilder(const ParsedFile &file, ParsedFile &out, const std::string &parsed,
               uint32_t prefix_len, uint32_t skipped, uint32_t hole_at = UINT32_MAX,
               uint32_t hole_len = 0)
-      : file_(file), out_(out), parsed_(parsed),
-        view_(parsed, file.source, out, [=](uint32_t o) {
+      : file_(file), out_(out), parsed_(parsed), view_(parsed, file.source, out, [=](uint32_t o) {
           uint32_t f = o < prefix_len ? skipped : o - prefix_len + skipped;
           return o >= hole_at ? f + hole_len : f;
         }) {}
@@ -824,8 +783,9 @@ public:
         std::string text = view_.text(c);
         std::size_t skip = text.rfind("# ", 0) == 0 ? 2 : 1;
         info.batch_index = contents.size();
-        contents.emplace_back(view_.file_offset(ts_node_start_byte(c) + static_cast<uint32_t>(skip)),
-                              text.substr(skip));
+        contents.emplace_back(
+            view_.file_offset(ts_node_start_byte(c) + static_cast<uint32_t>(skip)),
+            text.substr(skip));
       }
       comments_.push_back(info);
     }
@@ -836,8 +796,7 @@ public:
           continue;
         std::size_t at = leak.span.begin - offset;
         std::string_view code(text);
-        if (at >= lexing::code_end(code) || lexing::in_string(code, at))
-          continue;
+        if (at >= lexing::code_end(code) || lexing::in_string(code, at)) continue;
         std::size_t len = leak.span.end - leak.span.begin;
         text.replace(at, len, leak.name + std::string(len - leak.name.size(), ' '));
       }
@@ -903,15 +862,13 @@ private:
     std::size_t next_comment = 0;
     Trace *fragment = nullptr;
     auto gap = [&](uint32_t row) {
-      if (last_row && row > *last_row + 1)
-        add_blank_lines(pending, *last_row + 1, row);
+      if (last_row && row > *last_row + 1) add_blank_lines(pending, *last_row + 1, row);
     };
     auto flush_comments_before = [&](uint32_t byte) {
       while (next_comment < comments_.size() &&
              ts_node_start_byte(comments_[next_comment].node) < byte) {
         const CommentInfo &c = comments_[next_comment++];
-        if (consumed_.count(ts_node_start_byte(c.node)))
-          continue;
+        if (consumed_.count(ts_node_start_byte(c.node))) continue;
         gap(c.row);
         if (c.own_line)
           if (std::optional<Statement> s = batch_->take(c.batch_index))
@@ -992,8 +949,7 @@ private:
     TSNode module = field(n, "module_name");
     import.module = view_.text(module);
     for (TSNode c : named_children(n)) {
-      if (ts_node_start_byte(c) == ts_node_start_byte(module))
-        continue;
+      if (ts_node_start_byte(c) == ts_node_start_byte(module)) continue;
       if (is(c, "aliased_import"))
         import.names.emplace_back(view_.text(field(c, "name")), view_.text(field(c, "alias")));
       else if (is(c, "wildcard_import"))
@@ -1023,7 +979,8 @@ private:
     t.name = view_.text(field(def, "name"));
     t.name_span = view_.span(field(def, "name"));
     TSNode body = field(def, "body");
-    t.def_span = view_.span(ts_node_start_byte(def), ts_node_end_byte(field(def, "parameters")) + 1);
+    t.def_span =
+        view_.span(ts_node_start_byte(def), ts_node_end_byte(field(def, "parameters")) + 1);
     parameters(field(def, "parameters"), t);
     std::string line = file_.source.text().substr(t.def_span.begin, kNoSignature.size());
     if (t.name == "_" && line == kNoSignature) {
@@ -1031,11 +988,10 @@ private:
       t.parameters.clear();
       t.name.clear();
       t.def_span = file_.source.span(t.def_span.begin,
-                                    t.def_span.begin + static_cast<uint32_t>(kNoSignature.size()));
+                                     t.def_span.begin + static_cast<uint32_t>(kNoSignature.size()));
     }
     std::vector<TSNode> statements;
-    if (!ts_node_is_null(body))
-      statements = named_children(body);
+    if (!ts_node_is_null(body)) statements = named_children(body);
     uint32_t def_row = ts_node_start_point(def).row;
     uint32_t end = region_end == UINT32_MAX ? static_cast<uint32_t>(parsed_.size()) : region_end;
     std::optional<uint32_t> last_row = def_row;
@@ -1074,8 +1030,7 @@ private:
         view_.reset_failure();
         view_.unmodelled(p, "a " + type + " parameter is not part of the trace model");
         std::vector<TSNode> inner = named_children(p);
-        if (inner.empty())
-          continue;
+        if (inner.empty()) continue;
         param.name = view_.text(inner[0]);
       }
       t.parameters.push_back(std::move(param));
@@ -1108,16 +1063,15 @@ private:
         open.pop_back();
       // Blank lines inside a block of subsymbol comments are not modelled; inserting them into
       // the body would also move the statements `open` points at.
-      if (open.empty())
-        blank_gap(c.row);
+      if (open.empty()) blank_gap(c.row);
       last_row = c.row;
       if (!open.empty()) {
         std::optional<Statement> sub = batch_->take(c.batch_index);
-        Statement s = sub ? std::move(*sub) : Statement::comment(view_.text(c.node).substr(
-                                                  view_.text(c.node).rfind("# ", 0) == 0 ? 2 : 1));
+        Statement s = sub ? std::move(*sub)
+                          : Statement::comment(view_.text(c.node).substr(
+                                view_.text(c.node).rfind("# ", 0) == 0 ? 2 : 1));
         s.commented = true;
-        if (!sub)
-          s.span = view_.span(c.node);
+        if (!sub) s.span = view_.span(c.node);
         Statement *parent = open.back().second;
         parent->subsymbols.push_back(std::move(s));
         open.emplace_back(c.column, &parent->subsymbols.back());
@@ -1127,8 +1081,9 @@ private:
       if (std::optional<AnnotationMatch> m = match_annotation(text)) {
         Statement s = Statement::annotation_comment(m->name, m->type);
         uint32_t base = ts_node_start_byte(c.node);
-        s.annotated_name_span = view_.span(base + static_cast<uint32_t>(m->name_offset),
-                                           base + static_cast<uint32_t>(m->name_offset + m->name.size()));
+        s.annotated_name_span =
+            view_.span(base + static_cast<uint32_t>(m->name_offset),
+                       base + static_cast<uint32_t>(m->name_offset + m->name.size()));
         if (m->type) {
           uint32_t b = base + static_cast<uint32_t>(m->type_offset);
           s.annotation->span = view_.span(b, b + static_cast<uint32_t>(m->type->size()));
@@ -1166,19 +1121,16 @@ private:
     }
     while (ci < comments.size()) {
       const CommentInfo &c = comments[ci++];
-      if (c.own_line && c.column < min_column)
-        break;
+      if (c.own_line && c.column < min_column) break;
       take_comment(c);
     }
   }
 
   // The target of an assignment whose value the model cannot represent.
   std::optional<Target> assigned_target(TSNode n) {
-    if (!is(n, "expression_statement"))
-      return std::nullopt;
+    if (!is(n, "expression_statement")) return std::nullopt;
     std::vector<TSNode> parts = named_children(n);
-    if (parts.size() != 1 || !is(parts[0], "assignment"))
-      return std::nullopt;
+    if (parts.size() != 1 || !is(parts[0], "assignment")) return std::nullopt;
     ParsedFile scratch;
     View quiet(parsed_, file_.source, scratch, [this](uint32_t o) { return view_.file_offset(o); });
     return quiet.target(field(parts[0], "left"));
@@ -1199,14 +1151,15 @@ std::optional<std::size_t> first_invalid_utf8(const std::string &text) {
   std::size_t i = 0, n = text.size();
   while (i < n) {
     auto c = static_cast<unsigned char>(text[i]);
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    if (len == 0 || i + len > n)
-      return i;
+    std::size_t len = c < 0x80           ? 1
+                      : (c >> 5) == 0x6  ? 2
+                      : (c >> 4) == 0xE  ? 3
+                      : (c >> 3) == 0x1E ? 4
+                                         : 0;
+    if (len == 0 || i + len > n) return i;
     for (std::size_t k = 1; k < len; ++k)
-      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80)
-        return i;
-    if ((len == 2 && c < 0xC2) || (len == 4 && c > 0xF4))
-      return i; // overlong or beyond U+10FFFF
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return i;
+    if ((len == 2 && c < 0xC2) || (len == 4 && c > 0xF4)) return i; // overlong or beyond U+10FFFF
     i += len;
   }
   return std::nullopt;
@@ -1218,10 +1171,48 @@ std::string hex_byte(char c) {
   return {digits[u >> 4], digits[u & 0xF]};
 }
 
+// What tree-sitter sees: the source with same-length replacements (a repr in code by its
+// name, "# No signature available" by a def, an unterminated string's line by spaces), kept as
+// a list rather than a second copy of a large file.
+class EditedText {
+public:
+  explicit EditedText(const std::string &original) : original_(original) {}
+
+  std::size_t size() const { return original_.size(); }
+  bool edited() const { return !edits_.empty(); }
+  // Later replacements win where they overlap earlier ones.
+  void replace(std::size_t at, std::string text) { edits_.push_back({at, std::move(text)}); }
+
+  // [begin, end) with the replacements.
+  std::string substr(std::size_t begin, std::size_t end) const {
+    std::string out = original_.substr(begin, end - begin);
+    for (const auto &[at, text] : edits_) {
+      std::size_t from = std::max(at, begin), to = std::min(at + text.size(), end);
+      if (from < to) out.replace(from - begin, to - from, text, from - at, to - from);
+    }
+    return out;
+  }
+  // The line [begin, end): a view of the source, or of `scratch` where a replacement touches it.
+  std::string_view line(std::size_t begin, std::size_t end, std::string &scratch) const {
+    for (const auto &[at, text] : edits_)
+      if (at < end && at + text.size() > begin) {
+        scratch = substr(begin, end);
+        return scratch;
+      }
+    return std::string_view(original_).substr(begin, end - begin);
+  }
+
+private:
+  const std::string &original_;
+  std::vector<std::pair<std::size_t, std::string>> edits_;
+};
+
 // Bodies of large traces are split into chunks of whole statements (a statement with its
-// subsymbol comments never straddles two chunks), parsed separately and in parallel: each
-// tree is smaller, and the cores share the work.
-constexpr std::size_t kChunkBytes = 256 * 1024;
+// subsymbol comments never straddles two chunks), parsed separately and in parallel, and
+// handed on in order: each tree is small, the cores share the work, and a reader that drops
+// statements once checked never holds more than a few chunks of the model.
+constexpr std::size_t kChunkBytes = 8 * 1024;
+constexpr std::size_t kChunkedFileBytes = 2 * kChunkBytes;
 
 struct BodyChunks {
   std::size_t def_offset = 0;                            // the def whose body is split
@@ -1229,39 +1220,42 @@ struct BodyChunks {
   uint32_t indent = 0;
 };
 
-std::optional<BodyChunks> find_chunks(const std::string &text) {
-  if (text.size() < 2 * kChunkBytes || text.find("\"\"\"") != std::string::npos ||
-      text.find("\'\'\'") != std::string::npos)
+// The chunks of the first def whose body is large enough to split.
+std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string &original) {
+  if (text.size() < kChunkedFileBytes || original.find("\"\"\"") != std::string::npos ||
+      original.find("\'\'\'") != std::string::npos)
     return std::nullopt;
   BodyChunks chunks;
   int depth = 0;
   bool in_def = false, continued = false, previous_blank = true;
-  std::optional<uint32_t> indent;
+  constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t indent = kNone; // of the current def's body
   std::size_t chunk_start = 0, line_start = 0, body_end = std::string::npos;
+  std::string scratch;
   while (line_start < text.size()) {
-    std::size_t nl = text.find('\n', line_start);
+    std::size_t nl = original.find('\n', line_start);
     std::size_t line_end = nl == std::string::npos ? text.size() : nl;
-    std::string_view line(text.data() + line_start, line_end - line_start);
+    std::string_view line = text.line(line_start, line_end, scratch);
     std::size_t first = line.find_first_not_of(" \t\r");
     bool blank = first == std::string_view::npos;
     bool comment = !blank && line[first] == '#';
     bool statement_start = depth == 0 && !continued && !blank && !comment;
     if (statement_start && first == 0) {
-      if (in_def && indent) {
+      if (in_def && indent != kNone && !chunks.rest.empty()) {
         body_end = line_start;
         break;
       }
+      indent = kNone; // a small def before: look at the next one
       in_def = line.rfind("def ", 0) == 0;
       if (in_def) {
         chunks.def_offset = line_start;
         chunk_start = nl == std::string::npos ? text.size() : nl + 1;
       }
     } else if (statement_start && in_def) {
-      if (!indent) {
+      if (indent == kNone) {
         indent = static_cast<uint32_t>(first);
-      } else if (first == *indent && !previous_blank && line_start - chunk_start >= kChunkBytes) {
-        if (!chunks.rest.empty())
-          chunks.rest.back().second = line_start;
+      } else if (first == indent && !previous_blank && line_start - chunk_start >= kChunkBytes) {
+        if (!chunks.rest.empty()) chunks.rest.back().second = line_start;
         chunks.rest.emplace_back(line_start, std::string::npos);
         chunk_start = line_start;
       }
@@ -1275,8 +1269,7 @@ std::optional<BodyChunks> find_chunks(const std::string &text) {
         if (c == '\'' || c == '"') {
           char q = c;
           for (++i; i < code && line[i] != q; ++i)
-            if (line[i] == '\\')
-              ++i;
+            if (line[i] == '\\') ++i;
         } else if (c == '(' || c == '[' || c == '{') {
           ++depth;
         } else if (c == ')' || c == ']' || c == '}') {
@@ -1287,28 +1280,26 @@ std::optional<BodyChunks> find_chunks(const std::string &text) {
       continued = !trimmed.empty() && trimmed.back() == '\\';
     }
     previous_blank = blank;
-    if (nl == std::string::npos)
-      break;
+    if (nl == std::string::npos) break;
     line_start = nl + 1;
   }
-  if (chunks.rest.empty() || !indent)
-    return std::nullopt;
+  if (chunks.rest.empty() || indent == kNone) return std::nullopt;
   chunks.rest.back().second = body_end == std::string::npos ? text.size() : body_end;
-  chunks.indent = *indent;
+  chunks.indent = indent;
   return chunks;
 }
 
 // Whether the first line of code is indented: body lines copied out of a trace.
-std::optional<uint32_t> indented_fragment(const std::string &text) {
-  std::size_t pos = 0;
+std::optional<uint32_t> indented_fragment(const EditedText &text, const std::string &original) {
+  std::size_t pos = original.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;
+  std::string scratch;
   while (pos < text.size()) {
-    std::size_t nl = text.find('\n', pos);
+    std::size_t nl = original.find('\n', pos);
     std::size_t end = nl == std::string::npos ? text.size() : nl;
-    std::string_view line(text.data() + pos, end - pos);
+    std::string_view line = text.line(pos, end, scratch);
     std::size_t first = line.find_first_not_of(" \t\r");
     if (first != std::string_view::npos && line[first] != '#') {
-      if (first == 0)
-        return std::nullopt;
+      if (first == 0) return std::nullopt;
       return static_cast<uint32_t>(first);
     }
     pos = end + 1;
@@ -1316,43 +1307,139 @@ std::optional<uint32_t> indented_fragment(const std::string &text) {
   return std::nullopt;
 }
 
+// Parses the chunks of a body on worker threads and on the thread that takes them, which
+// takes them in order. Workers stay at most `window` chunks ahead of the taker.
+class ChunkParser {
+public:
+  ChunkParser(const ParsedFile &file, const EditedText &text, const BodyChunks &chunks,
+              unsigned threads)
+      : file_(file), text_(text), chunks_(chunks), parts_(chunks.rest.size()),
+        window_(threads + 1) {
+    unsigned extra = threads > 1 ? threads - 1 : 0;
+    for (unsigned i = 0; i < extra && i < parts_.size(); ++i)
+      workers_.emplace_back([this] { work(); });
+  }
+  ~ChunkParser() {
+    {
+      std::lock_guard lock(mutex_);
+      next_ = parts_.size(); // nothing more to start
+      taken_ = parts_.size();
+    }
+    changed_.notify_all();
+    for (std::thread &w : workers_)
+      w.join();
+  }
+  std::size_t size() const { return parts_.size(); }
+
+  // The i-th chunk's model; call with i = 0, 1, 2, ... and `done(i)` once it is used. While
+  // chunk i is not ready, this thread parses the next unclaimed chunk inside the window.
+  ParsedFile take(std::size_t i) {
+    std::unique_lock lock(mutex_);
+    while (!parts_[i]) {
+      if (claimable()) {
+        std::size_t j = next_++;
+        lock.unlock();
+        ParsedFile part = parse(j);
+        lock.lock();
+        parts_[j] = std::move(part);
+        changed_.notify_all();
+        continue;
+      }
+      changed_.wait(lock, [&] { return parts_[i].has_value() || claimable(); });
+    }
+    ParsedFile part = std::move(*parts_[i]);
+    parts_[i].reset();
+    return part;
+  }
+  void done(std::size_t i) {
+    {
+      std::lock_guard lock(mutex_);
+      taken_ = i + 1;
+    }
+    changed_.notify_all();
+  }
+
+private:
+  bool claimable() const { return next_ < parts_.size() && next_ < taken_ + window_; }
+
+  ParsedFile parse(std::size_t i) const {
+    auto [begin, end] = chunks_.rest[i];
+    std::string text = kFragmentPrefix + text_.substr(begin, end);
+    auto tree = parse_python(text);
+    ParsedFile part;
+    FileBuilder builder(file_, part, text, static_cast<uint32_t>(kFragmentPrefix.size()),
+                        static_cast<uint32_t>(begin));
+    builder.build(ts_tree_root_node(tree.get()), true, chunks_.indent);
+    return part;
+  }
+
+  void work() {
+    std::unique_lock lock(mutex_);
+    while (true) {
+      changed_.wait(lock, [&] { return next_ >= parts_.size() || claimable(); });
+      if (next_ >= parts_.size()) return;
+      std::size_t i = next_++;
+      lock.unlock();
+      ParsedFile part = parse(i);
+      lock.lock();
+      parts_[i] = std::move(part);
+      changed_.notify_all();
+    }
+  }
+
+  const ParsedFile &file_;
+  const EditedText &text_;
+  const BodyChunks &chunks_;
+  std::vector<std::optional<ParsedFile>> parts_;
+  std::size_t window_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::size_t next_ = 0;  // the first chunk nobody has started
+  std::size_t taken_ = 0; // chunks the taker is done with
+  std::vector<std::thread> workers_;
+};
+
 } // namespace
 
 ParsedFile parse_trace_source(std::string path, std::string text, unsigned threads) {
+  return parse_trace_source(std::move(path), std::move(text), threads, nullptr);
+}
+
+ParsedFile parse_trace_source(std::string path, std::string text, unsigned threads,
+                              BodyReader *reader) {
   ParsedFile out;
   out.source = SourceText(std::move(path), std::move(text));
   const std::string &original = out.source.text();
-  out.leaks = find_repr_leaks(original);
+  out.leaks = find_repr_leaks(out.source);
 
   // What tree-sitter sees: the text with reprs in code replaced by their names (same
   // length, so offsets hold), "# No signature available" by a def of the same length,
   // a UTF-8 byte-order mark dropped, and indented fragments wrapped in a def.
-  std::string parsed = original;
+  EditedText edited(original);
   for (const ReprLeak &leak : out.leaks) {
-    if (!leak.in_code)
-      continue;
+    if (!leak.in_code) continue;
     std::size_t len = leak.span.end - leak.span.begin;
     std::string name = leak.name.empty() ? "None" : leak.name;
     if (name.size() <= len)
-      parsed.replace(leak.span.begin, len, name + std::string(len - name.size(), ' '));
+      edited.replace(leak.span.begin, name + std::string(len - name.size(), ' '));
   }
-  for (std::size_t at = parsed.find(kNoSignature); at != std::string::npos;
-       at = parsed.find(kNoSignature, at + 1)) {
-    bool line_start = at == 0 || parsed[at - 1] == '\n';
+  for (std::size_t at = original.find(kNoSignature); at != std::string::npos;
+       at = original.find(kNoSignature, at + 1)) {
+    bool line_start = at == 0 || original[at - 1] == '\n';
     std::size_t after = at + kNoSignature.size();
-    bool line_end = after == parsed.size() || parsed[after] == '\n' || parsed[after] == '\r';
-    if (line_start && line_end)
-      parsed.replace(at, kNoSignature.size(), kNoSignatureDef);
+    bool line_end = after == original.size() || original[after] == '\n' || original[after] == '\r';
+    if (line_start && line_end) edited.replace(at, kNoSignatureDef);
   }
   // Python source is UTF-8; CPython rejects a file with an invalid byte sequence.
   if (std::optional<std::size_t> bad = first_invalid_utf8(original)) {
-    out.syntax.push_back({out.source.span(static_cast<uint32_t>(*bad), static_cast<uint32_t>(*bad + 1)),
-                          "invalid UTF-8 byte 0x" + hex_byte(original[*bad]) +
-                              " (Python source must be UTF-8)"});
+    out.syntax.push_back(
+        {out.source.span(static_cast<uint32_t>(*bad), static_cast<uint32_t>(*bad + 1)),
+         "invalid UTF-8 byte 0x" + hex_byte(original[*bad]) + " (Python source must be UTF-8)"});
   }
   // tree-sitter recovers badly from an unterminated string (a pasted, wrapped line): report
   // it here and blank the line, so the rest of the file is still checked.
-  if (parsed.find("\"\"\"") == std::string::npos && parsed.find("\'\'\'") == std::string::npos) {
+  if (original.find("\"\"\"") == std::string::npos &&
+      original.find("\'\'\'") == std::string::npos) {
     for (uint32_t line = 1; line <= out.source.line_count(); ++line) {
       std::string_view text = out.source.line(line);
       std::size_t code = lexing::code_end(text);
@@ -1367,76 +1454,73 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
         out.syntax.push_back({out.source.span(begin + static_cast<uint32_t>(quote),
                                               begin + static_cast<uint32_t>(text.size())),
                               "unterminated string literal"});
-        for (std::size_t i = 0; i < text.size(); ++i)
-          parsed[begin + i] = ' ';
+        edited.replace(begin, std::string(text.size(), ' '));
       }
     }
   }
-  uint32_t skipped = 0;
-  if (parsed.rfind("\xEF\xBB\xBF", 0) == 0) {
-    parsed.erase(0, 3);
-    skipped = 3;
-  }
-  std::optional<uint32_t> fragment_indent = indented_fragment(parsed);
-  uint32_t prefix = 0;
-  if (fragment_indent) {
-    parsed.insert(0, kFragmentPrefix);
-    prefix = static_cast<uint32_t>(kFragmentPrefix.size());
-    out.fragment_was_indented = true;
-  }
+  bool bom = original.rfind("\xEF\xBB\xBF", 0) == 0;
+  std::optional<uint32_t> fragment_indent = indented_fragment(edited, original);
   std::optional<BodyChunks> chunks;
-  if (!fragment_indent && skipped == 0)
-    chunks = find_chunks(parsed);
-  std::vector<ParsedFile> parts;
-  std::vector<std::string> chunk_texts;
-  uint32_t hole_at = UINT32_MAX, hole_len = 0;
-  if (chunks) {
-    for (auto [begin, end] : chunks->rest)
-      chunk_texts.push_back(kFragmentPrefix + parsed.substr(begin, end - begin));
-    parts.resize(chunk_texts.size());
-    // The main parse sees the file without the chunks (cut, not blanked: tree-sitter would
-    // still lex every blank line).
-    hole_at = static_cast<uint32_t>(chunks->rest.front().first);
-    hole_len = static_cast<uint32_t>(chunks->rest.back().second) - hole_at;
-    parsed.erase(hole_at, hole_len);
-  }
-  // The chunks after the first are parsed by workers while this thread parses the rest.
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < chunk_texts.size(); i = next++) {
-      auto tree = parse_python(chunk_texts[i]);
-      FileBuilder builder(out, parts[i], chunk_texts[i],
-                          static_cast<uint32_t>(kFragmentPrefix.size()),
-                          static_cast<uint32_t>(chunks->rest[i].first));
-      builder.build(ts_tree_root_node(tree.get()), true, chunks->indent);
-    }
-  };
-  std::vector<std::thread> workers;
-  unsigned extra = threads > 1 ? threads - 1 : 0;
-  for (unsigned i = 0; i < extra && i < chunk_texts.size(); ++i)
-    workers.emplace_back(work);
+  if (!fragment_indent && !bom) chunks = find_chunks(edited, original);
+
+  // The chunks after the first are parsed by workers while this thread parses the rest of
+  // the file: the file without the chunks (cut, not blanked: tree-sitter would still lex
+  // every blank line).
+  std::optional<ChunkParser> chunk_parser;
+  if (chunks) chunk_parser.emplace(out, edited, *chunks, threads);
   {
+    std::string parsed;
+    uint32_t skipped = 0, prefix = 0, hole_at = UINT32_MAX, hole_len = 0;
+    if (chunks) {
+      hole_at = static_cast<uint32_t>(chunks->rest.front().first);
+      hole_len = static_cast<uint32_t>(chunks->rest.back().second) - hole_at;
+      parsed = edited.substr(0, hole_at) + edited.substr(hole_at + hole_len, edited.size());
+    } else {
+      skipped = bom ? 3 : 0;
+      parsed = edited.substr(skipped, edited.size());
+      if (fragment_indent) {
+        parsed.insert(0, kFragmentPrefix);
+        prefix = static_cast<uint32_t>(kFragmentPrefix.size());
+        out.fragment_was_indented = true;
+      }
+    }
     auto tree = parse_python(parsed);
     FileBuilder builder(out, out, parsed, prefix, skipped, hole_at, hole_len);
     builder.build(ts_tree_root_node(tree.get()), fragment_indent.has_value(),
                   fragment_indent.value_or(0));
   }
-  work();
-  for (std::thread &w : workers)
-    w.join();
-  if (chunks) {
-    Trace *owner = nullptr;
-    for (Trace &t : out.file.traces)
-      if (t.kind != Trace::Kind::Fragment && t.def_span.begin == chunks->def_offset)
-        owner = &t;
-    for (ParsedFile &part : parts) {
+
+  // Bodies go to the reader trace by trace in source order, the split body chunk by chunk;
+  // without a reader the chunks join their trace's body.
+  const Trace *owner = nullptr;
+  if (chunks)
+    for (const Trace &t : out.file.traces)
+      if (t.kind != Trace::Kind::Fragment && t.def_span.begin == chunks->def_offset) owner = &t;
+  auto deliver_chunks = [&](Trace *into, bool to_reader) {
+    for (std::size_t i = 0; chunk_parser && i < chunk_parser->size(); ++i) {
+      ParsedFile part = chunk_parser->take(i);
       out.syntax.insert(out.syntax.end(), part.syntax.begin(), part.syntax.end());
       out.model.insert(out.model.end(), part.model.begin(), part.model.end());
-      if (owner && !part.file.traces.empty())
-        for (Statement &s : part.file.traces.front().body)
-          owner->body.push_back(std::move(s));
+      if (!part.file.traces.empty()) {
+        std::vector<Statement> &body = part.file.traces.front().body;
+        if (to_reader)
+          reader->statements(std::move(body));
+        else if (into)
+          std::move(body.begin(), body.end(), std::back_inserter(into->body));
+      }
+      part = ParsedFile{}; // before the next chunk is started
+      chunk_parser->done(i);
     }
+  };
+  for (Trace &t : out.file.traces) {
+    if (reader) {
+      reader->begin_trace(out, t);
+      reader->statements(std::exchange(t.body, {}));
+    }
+    if (&t == owner) deliver_chunks(&t, reader != nullptr);
+    if (reader) reader->end_trace();
   }
+  if (!owner) deliver_chunks(nullptr, false); // no trace to give them to (not expected)
   return out;
 }
 
@@ -1454,8 +1538,7 @@ Result<TraceFile> parse_trace(const std::string &text) {
     return fail(parsed.syntax.front().span, "syntax error: " + parsed.syntax.front().message);
   if (!parsed.leaks.empty())
     return fail(parsed.leaks.front().span, "debug repr of " + parsed.leaks.front().proxy_kind);
-  if (!parsed.model.empty())
-    return fail(parsed.model.front().span, parsed.model.front().message);
+  if (!parsed.model.empty()) return fail(parsed.model.front().span, parsed.model.front().message);
   return std::move(parsed.file);
 }
 

@@ -4,7 +4,8 @@ namespace tracelint {
 
 namespace {
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out);
-}
+std::unique_ptr<StatementCheck> statement_check();
+} // namespace
 
 extern const Rule kTL009{
     "TL009",
@@ -18,15 +19,16 @@ extern const Rule kTL009{
     "Python but not a trace value; other tools that re-read the trace will misread it.",
     "t0 = prims.convert_element_type(x, dtypes.thunder.dtypes.float16)\n",
     "t0 = prims.convert_element_type(x, dtypes.float16)\n",
-    check};
+    check,
+    statement_check};
 
 namespace {
 void values(const Value &v, std::vector<Diagnostic> &out) {
   if (v.kind == ValueKind::Attribute) {
     const Value *root = v.root_name();
     std::string qualified = v.qualified_name();
-    if (root && (root->text == "dtypes" || root->text == "torch") && v.items.front().kind ==
-        ValueKind::Attribute) {
+    if (root && (root->text == "dtypes" || root->text == "torch") &&
+        v.items.front().kind == ValueKind::Attribute) {
       Namespace ns = root->text == "dtypes" ? Namespace::Thunder : Namespace::Torch;
       if (is_dtype_name(v.text, ns)) {
         std::string fixed = root->text + "." + v.text;
@@ -58,12 +60,20 @@ void values(const Value &v, std::vector<Diagnostic> &out) {
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
   for (const ModelProblem &p : ctx.parsed.model)
     out.push_back(kTL009.diagnostic(p.span, p.message));
-  for (const Trace &t : ctx.parsed.file.traces)
-    for_each_statement(t.body, [&](const Statement &s) {
+}
+
+class ValuesCheck : public StatementCheck {
+  void statement(const Trace &, const Statement &statement, std::vector<Diagnostic> &out) override {
+    for_each_statement(statement, [&](const Statement &s) {
       if (s.kind == Statement::Kind::BoundSymbol || s.kind == Statement::Kind::AnnotatedAssign ||
           s.kind == Statement::Kind::Return)
         values(s.value, out);
     });
+  }
+};
+
+std::unique_ptr<StatementCheck> statement_check() {
+  return std::make_unique<ValuesCheck>();
 }
 } // namespace
 

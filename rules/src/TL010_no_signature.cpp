@@ -1,9 +1,12 @@
 #include "tracelint/rules/rule.hpp"
 
+#include <map>
+#include <set>
+
 namespace tracelint {
 
 namespace {
-void check(const CheckContext &ctx, std::vector<Diagnostic> &out);
+std::unique_ptr<StatementCheck> statement_check();
 }
 
 extern const Rule kTL010{
@@ -19,16 +22,10 @@ extern const Rule kTL010{
     "give it a signature.",
     "@torch.no_grad()\n@no_autocast\n# No signature available\n",
     "@torch.no_grad()\n@no_autocast\ndef computation(*args, **kwargs):\n  return None\n",
-    check};
+    nullptr,
+    statement_check};
 
 namespace {
-bool has_code(const std::vector<Statement> &body) {
-  for (const Statement &s : body)
-    if (s.kind != Statement::Kind::Comment && s.kind != Statement::Kind::AnnotationComment &&
-        s.kind != Statement::Kind::Blank)
-      return true;
-  return false;
-}
 
 // A body whose statements did not parse is not empty: TL001 reports it.
 bool syntax_error_after(const CheckContext &ctx, const Trace &t, const Trace *next) {
@@ -38,18 +35,33 @@ bool syntax_error_after(const CheckContext &ctx, const Trace &t, const Trace *ne
   return false;
 }
 
-void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
-  const auto &traces = ctx.parsed.file.traces;
-  for (std::size_t i = 0; i < traces.size(); ++i) {
-    const Trace &t = traces[i];
-    const Trace *next = i + 1 < traces.size() ? &traces[i + 1] : nullptr;
-    if (t.kind == Trace::Kind::NoSignature)
-      out.push_back(kTL010.diagnostic(
-          t.def_span, "no signature: `# No signature available` stands where the def line belongs"));
-    else if (t.kind == Trace::Kind::Function && !has_code(t.body) &&
-             !syntax_error_after(ctx, t, next))
-      out.push_back(kTL010.diagnostic(t.def_span, "`def " + t.name + "` has an empty body"));
+class EmptyBodyCheck : public StatementCheck {
+  void statement(const Trace &t, const Statement &s, std::vector<Diagnostic> &) override {
+    if (s.kind != Statement::Kind::Comment && s.kind != Statement::Kind::AnnotationComment &&
+        s.kind != Statement::Kind::Blank)
+      with_code_.insert(&t);
   }
+
+  void finish(const CheckContext &ctx, std::vector<Diagnostic> &out) override {
+    const auto &traces = ctx.parsed.file.traces;
+    for (std::size_t i = 0; i < traces.size(); ++i) {
+      const Trace &t = traces[i];
+      const Trace *next = i + 1 < traces.size() ? &traces[i + 1] : nullptr;
+      if (t.kind == Trace::Kind::NoSignature)
+        out.push_back(kTL010.diagnostic(
+            t.def_span,
+            "no signature: `# No signature available` stands where the def line belongs"));
+      else if (t.kind == Trace::Kind::Function && !with_code_.count(&t) &&
+               !syntax_error_after(ctx, t, next))
+        out.push_back(kTL010.diagnostic(t.def_span, "`def " + t.name + "` has an empty body"));
+    }
+  }
+
+  std::set<const Trace *> with_code_;
+};
+
+std::unique_ptr<StatementCheck> statement_check() {
+  return std::make_unique<EmptyBodyCheck>();
 }
 } // namespace
 

@@ -1,9 +1,12 @@
 #include "tracelint/rules/rule.hpp"
 
+#include <map>
+#include <set>
+
 namespace tracelint {
 
 namespace {
-void check(const CheckContext &ctx, std::vector<Diagnostic> &out);
+std::unique_ptr<StatementCheck> statement_check();
 }
 
 extern const Rule kTL013{
@@ -18,24 +21,35 @@ extern const Rule kTL013{
     "  t107 = torch_slice_prim_impl(t53, [0, 0], [4, 2], [1, 1])\n",
     "def computation(t53):\n  t107 = torch_slice_prim_impl(t53, [0, 0], [4, 2], [1, 1])\n"
     "  return t107\n",
-    check};
+    nullptr,
+    statement_check};
 
 namespace {
-void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
-  for (const Trace &t : ctx.parsed.file.traces) {
-    if (t.kind != Trace::Kind::Fragment)
-      continue;
-    for (const Statement &s : t.body)
-      if (s.kind != Statement::Kind::Blank && s.kind != Statement::Kind::Comment) {
-        out.push_back(kTL013.diagnostic(
-            s.span, std::string("a fragment of a trace: no def binds its inputs") +
-                        (ctx.parsed.fragment_was_indented ? " (and its lines are indented)" : "")));
-        break;
-      }
+// Reported once per fragment, at its first line of code.
+class FragmentCheck : public StatementCheck {
+  void statement(const Trace &t, const Statement &s, std::vector<Diagnostic> &) override {
+    if (t.kind == Trace::Kind::Fragment && s.kind != Statement::Kind::Blank &&
+        s.kind != Statement::Kind::Comment)
+      first_code_.emplace(&t, s.span);
   }
-  if (ctx.parsed.file.traces.empty() && !ctx.parsed.orphan_subsymbols.empty())
-    out.push_back(kTL013.diagnostic(ctx.parsed.orphan_subsymbols.front().span,
-                                    "subsymbol lines without the trace they belong to"));
+
+  void finish(const CheckContext &ctx, std::vector<Diagnostic> &out) override {
+    for (const Trace &t : ctx.parsed.file.traces)
+      if (auto it = first_code_.find(&t); it != first_code_.end())
+        out.push_back(kTL013.diagnostic(
+            it->second,
+            std::string("a fragment of a trace: no def binds its inputs") +
+                (ctx.parsed.fragment_was_indented ? " (and its lines are indented)" : "")));
+    if (ctx.parsed.file.traces.empty() && !ctx.parsed.orphan_subsymbols.empty())
+      out.push_back(kTL013.diagnostic(ctx.parsed.orphan_subsymbols.front().span,
+                                      "subsymbol lines without the trace they belong to"));
+  }
+
+  std::map<const Trace *, Span> first_code_;
+};
+
+std::unique_ptr<StatementCheck> statement_check() {
+  return std::make_unique<FragmentCheck>();
 }
 } // namespace
 

@@ -6,7 +6,7 @@
 namespace tracelint {
 
 namespace {
-void check(const CheckContext &ctx, std::vector<Diagnostic> &out);
+std::unique_ptr<StatementCheck> statement_check();
 }
 
 extern const Rule kTL016{
@@ -23,7 +23,8 @@ extern const Rule kTL016{
     "  prims.check_tensor_metadata(x, (3,), 'cpu', torch.float32, False)\n  return (x,)\n",
     "def prologue(*args, **kwargs):\n  x: \"cpu f32[3]\" = args[0]\n"
     "  prims.check_tensor_metadata(x, (3,), 'cpu', torch.float32, False)\n  return (x,)\n",
-    check};
+    nullptr,
+    statement_check};
 
 namespace {
 bool is_metadata_check(const std::string &callee) {
@@ -34,24 +35,30 @@ bool is_metadata_check(const std::string &callee) {
   return checks.count(dot == std::string::npos ? callee : callee.substr(dot + 1)) > 0;
 }
 
-void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
-  for (const Trace &t : ctx.parsed.file.traces) {
-    std::map<std::string, Span> checked;
-    for (const Statement &s : t.body) {
-      if (s.kind != Statement::Kind::BoundSymbol || s.target || s.value.kind != ValueKind::Call ||
-          s.value.positional_count() == 0 || s.value.arg(0).kind != ValueKind::Name ||
-          !is_metadata_check(s.value.callee().qualified_name()))
-        continue;
-      const std::string &tensor = s.value.arg(0).text;
-      auto [it, fresh] = checked.emplace(tensor, s.span);
-      if (fresh)
-        continue;
-      Diagnostic d = kTL016.diagnostic(s.span, "the metadata of `" + tensor +
-                                                   "` is checked again");
-      d.related.push_back({it->second, "first checked here"});
-      out.push_back(std::move(d));
+class DuplicateCheckCheck : public StatementCheck {
+  void statement(const Trace &t, const Statement &s, std::vector<Diagnostic> &out) override {
+    if (s.kind != Statement::Kind::BoundSymbol || s.target || s.value.kind != ValueKind::Call ||
+        s.value.positional_count() == 0 || s.value.arg(0).kind != ValueKind::Name ||
+        !is_metadata_check(s.value.callee().qualified_name()))
+      return;
+    if (&t != trace_) {
+      trace_ = &t;
+      checked_.clear();
     }
+    const std::string &tensor = s.value.arg(0).text;
+    auto [it, fresh] = checked_.emplace(tensor, s.span);
+    if (fresh) return;
+    Diagnostic d = kTL016.diagnostic(s.span, "the metadata of `" + tensor + "` is checked again");
+    d.related.push_back({it->second, "first checked here"});
+    out.push_back(std::move(d));
   }
+
+  const Trace *trace_ = nullptr; // the trace `checked_` is about
+  std::map<std::string, Span> checked_;
+};
+
+std::unique_ptr<StatementCheck> statement_check() {
+  return std::make_unique<DuplicateCheckCheck>();
 }
 } // namespace
 

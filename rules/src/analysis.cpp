@@ -2,6 +2,8 @@
 
 #include "tracelint/core/type_string.hpp"
 
+#include "name_table.hpp"
+
 #include <cctype>
 #include <map>
 
@@ -28,33 +30,31 @@ const std::map<std::string, std::string> &module_imports() {
 
 // Thunder names context objects <qualified type>_<n>: _torch_memory_format_0.
 bool looks_like_context_object(const std::string &name) {
-  if (name.size() < 4 || name[0] != '_')
-    return false;
+  if (name.size() < 4 || name[0] != '_') return false;
   std::size_t underscore = name.rfind('_');
-  if (underscore == 0 || underscore + 1 == name.size())
-    return false;
+  if (underscore == 0 || underscore + 1 == name.size()) return false;
   for (std::size_t i = underscore + 1; i < name.size(); ++i)
-    if (!std::isdigit(static_cast<unsigned char>(name[i])))
-      return false;
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
   return true;
 }
 
 // Thunder's generated proxy names: a letter and a number (i0, t12, C0).
 bool looks_like_proxy_name(const std::string &name) {
-  if (name.size() < 2 || !std::isalpha(static_cast<unsigned char>(name[0])))
-    return false;
+  if (name.size() < 2 || !std::isalpha(static_cast<unsigned char>(name[0]))) return false;
   for (std::size_t i = 1; i < name.size(); ++i)
-    if (!std::isdigit(static_cast<unsigned char>(name[i])))
-      return false;
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
   return true;
 }
 
+} // namespace
+
+// Follows one trace's names statement by statement.
 class TraceWalker {
 public:
   TraceWalker(const SourceText &source, const AnalysisOptions &options, TraceFacts &facts)
       : source_(source), options_(options), facts_(facts) {}
 
-  void define_import(const std::string &name, Span span) { defined_[name] = span; }
+  void define_import(const std::string &name, Span span) { set_defined(name, span); }
 
   void decorators(const Trace &t) {
     for (const Value &d : t.decorators)
@@ -63,7 +63,7 @@ public:
 
   void parameters(const Trace &t) {
     for (const Parameter &p : t.parameters)
-      defined_[p.name] = p.span;
+      set_defined(p.name, p.span);
   }
 
   void body(const std::vector<Statement> &statements) {
@@ -110,17 +110,16 @@ private:
     case Statement::Kind::Delete:
       for (const Target &t : s.deleted) {
         check(t.name, t.span, false);
-        defined_.erase(t.name);
-        deleted_[t.name] = s.span;
+        NameState &state = names_[t.name];
+        state.defined = {};
+        state.deleted = Where::of(s.span);
       }
       break;
     case Statement::Kind::Return:
-      if (s.has_value)
-        use(s.value, false);
+      if (s.has_value) use(s.value, false);
       break;
     case Statement::Kind::Raw: // not modelled (TL009), but what it assigns is defined
-      if (s.target)
-        define(*s.target);
+      if (s.target) define(*s.target);
       break;
     default:
       break;
@@ -128,9 +127,8 @@ private:
   }
 
   void annotation_comment(const Statement &s) {
-    if (!s.annotation)
-      return; // untyped old-style "# a": nothing to check
-    if (!defined_.count(s.annotated_name) && !options_.context_names.count(s.annotated_name))
+    if (!s.annotation) return; // untyped old-style "# a": nothing to check
+    if (!is_defined(s.annotated_name) && !options_.context_names.count(s.annotated_name))
       facts_.stray_annotations.push_back({s.annotated_name, s.annotated_name_span});
     annotate(s.annotated_name, *s.annotation);
   }
@@ -139,19 +137,24 @@ private:
   // must be unpacked before its elements are used.
   void annotate(const std::string &name, const TypeText &text) {
     Result<ProxyType> type = parse_type_string(text.text);
-    if (!type)
-      return;
-    types_[name] = *type;
-    if (type->kind == ProxyKind::Collection && defined_.count(name))
-      collections_[name] = text.span;
+    if (!type) return;
+    remember_rank(name, *type);
+    if (type->kind == ProxyKind::Collection && is_defined(name)) collections_[name] = text.span;
     for (const Dim &d : type->shape)
-      if (d.symbolic && !defined_.count(d.symbol))
+      if (d.symbolic && !is_defined(d.symbol))
         shape_symbols_.emplace(d.symbol, std::make_pair(dim_span(text, d), name));
   }
 
   void remember_type(const std::string &name, const TypeText &text) {
-    if (Result<ProxyType> type = parse_type_string(text.text))
-      types_[name] = *type;
+    if (Result<ProxyType> type = parse_type_string(text.text)) remember_rank(name, *type);
+  }
+
+  // Of a type, only a tensor's rank is ever needed (the length of its shape).
+  void remember_rank(const std::string &name, const ProxyType &type) {
+    int rank = type.kind == ProxyKind::Tensor && type.shape.size() <= INT16_MAX
+                   ? static_cast<int>(type.shape.size())
+                   : -1;
+    if (rank >= 0 || names_.find(name)) names_[name].rank = static_cast<int16_t>(rank);
   }
 
   Span dim_span(const TypeText &text, const Dim &d) const {
@@ -160,35 +163,28 @@ private:
 
   // obj = a.shape: obj has a's rank.
   void remember_shape_alias(const Statement &s) {
-    if (!s.target || s.target->kind != Target::Kind::Name)
-      return;
+    if (!s.target || s.target->kind != Target::Kind::Name) return;
     if (std::optional<std::size_t> n = known_length(s.value))
       lengths_[s.target->name] = {*n, length_span(s.value)};
   }
 
   std::optional<std::size_t> rank_of(const Value &v) const {
-    if (v.kind != ValueKind::Name)
-      return std::nullopt;
-    auto it = types_.find(v.text);
-    if (it == types_.end() || it->second.kind != ProxyKind::Tensor)
-      return std::nullopt;
-    return it->second.shape.size();
+    if (v.kind != ValueKind::Name) return std::nullopt;
+    const NameState *state = names_.find(v.text);
+    if (!state || state->rank < 0) return std::nullopt;
+    return static_cast<std::size_t>(state->rank);
   }
 
   std::optional<std::size_t> known_length(const Value &v) const {
-    if (v.kind == ValueKind::Tuple || v.kind == ValueKind::List)
-      return v.items.size();
-    if (v.kind == ValueKind::Attribute && v.text == "shape")
-      return rank_of(v.items.front());
+    if (v.kind == ValueKind::Tuple || v.kind == ValueKind::List) return v.items.size();
+    if (v.kind == ValueKind::Attribute && v.text == "shape") return rank_of(v.items.front());
     if (v.kind == ValueKind::Call && v.positional_count() == 1) {
       std::string callee = v.callee().qualified_name();
-      if (callee == "prims.shape" || callee == "ltorch.shape")
-        return rank_of(v.arg(0));
+      if (callee == "prims.shape" || callee == "ltorch.shape") return rank_of(v.arg(0));
     }
     if (v.kind == ValueKind::Name) {
       auto it = lengths_.find(v.text);
-      if (it != lengths_.end())
-        return it->second.first;
+      if (it != lengths_.end()) return it->second.first;
     }
     return std::nullopt;
   }
@@ -205,35 +201,32 @@ private:
   }
 
   void arity(const Statement &s) {
-    if (s.target->kind == Target::Kind::Name)
-      return;
+    if (s.target->kind == Target::Kind::Name) return;
     std::optional<std::size_t> expected = known_length(s.value);
     if (expected && *expected != s.target->elements.size())
       facts_.arity.push_back({s.target->span, s.target->elements.size(), *expected,
-                              s.value.kind == ValueKind::Name ? s.value.text
-                                                              : print_value(s.value),
+                              s.value.kind == ValueKind::Name ? s.value.text : print_value(s.value),
                               length_span(s.value)});
   }
 
   void unpack_source(const Statement &s) {
-    if (s.target->kind == Target::Kind::Name || s.value.kind != ValueKind::Name)
-      return;
+    if (s.target->kind == Target::Kind::Name || s.value.kind != ValueKind::Name) return;
     collections_.erase(s.value.text);
     bool placeholder = false;
     for (const Target &e : s.target->elements)
       placeholder |= e.is_placeholder();
-    if (placeholder && !dropping_unpack_)
-      dropping_unpack_ = std::make_pair(s.span, s.value.text);
+    if (placeholder && !dropping_unpack_) dropping_unpack_ = std::make_pair(s.span, s.value.text);
   }
 
   void define(const Target &t) {
     for (const Target *n : t.bound_names()) {
-      if (auto it = defined_.find(n->name); it != defined_.end())
-        facts_.redefinitions.push_back({n->name, n->span, it->second, false, false});
-      else if (auto d = deleted_.find(n->name); d != deleted_.end())
-        facts_.redefinitions.push_back({n->name, n->span, d->second, false, true});
-      defined_[n->name] = n->span;
-      deleted_.erase(n->name);
+      NameState &state = names_[n->name];
+      if (state.defined)
+        facts_.redefinitions.push_back({n->name, n->span, span(state.defined), false, false});
+      else if (state.deleted)
+        facts_.redefinitions.push_back({n->name, n->span, span(state.deleted), false, true});
+      state.defined = Where::of(n->span);
+      state.deleted = {};
     }
   }
 
@@ -256,23 +249,32 @@ private:
     }
   }
 
+  // What subsymbols bind only matters as a dim symbol, and a dim is a number: a name the
+  // subsymbol's own type comment calls a tensor is left out (a large trace has tens of
+  // thousands of those).
   void bind_subsymbol_names(const Statement &s) {
-    if (s.target)
+    if (s.target && !names_a_tensor(s))
       for (const Target *n : s.target->bound_names())
-        subsymbol_bound_.insert(n->name);
+        names_[n->name].subsymbol_bound = true;
     for (const Statement &sub : s.subsymbols)
       bind_subsymbol_names(sub);
   }
 
-  void check_type_comment(const Statement &s) {
-    if (!s.type_comment || !s.type_comment->type)
-      return;
+  static bool names_a_tensor(const Statement &s) {
+    if (s.target->kind != Target::Kind::Name || !s.type_comment || !s.type_comment->type ||
+        s.type_comment->name != s.target->name)
+      return false;
     Result<ProxyType> type = parse_type_string(s.type_comment->type->text);
-    if (!type)
-      return;
+    return type && type->kind == ProxyKind::Tensor;
+  }
+
+  void check_type_comment(const Statement &s) {
+    if (!s.type_comment || !s.type_comment->type) return;
+    Result<ProxyType> type = parse_type_string(s.type_comment->type->text);
+    if (!type) return;
     for (const Dim &d : type->shape) {
-      if (!d.symbolic || defined_.count(d.symbol) || shape_symbols_.count(d.symbol) ||
-          subsymbol_bound_.count(d.symbol) || options_.context_names.count(d.symbol))
+      if (!d.symbolic || is_defined(d.symbol) || shape_symbols_.count(d.symbol) ||
+          is_subsymbol_bound(d.symbol) || options_.context_names.count(d.symbol))
         continue;
       facts_.undefined_symbols.push_back(
           {d.symbol, dim_span(*s.type_comment->type, d), s.type_comment->name});
@@ -299,14 +301,14 @@ private:
   }
 
   void check(const std::string &name, Span span, bool callee) {
-    if (defined_.count(name) || options_.context_names.count(name))
-      return;
-    if (auto d = deleted_.find(name); d != deleted_.end()) {
-      facts_.undefined.push_back({name, span, UseProblem::AfterDelete, d->second, ""});
+    const NameState *state = names_.find(name);
+    if ((state && state->defined) || options_.context_names.count(name)) return;
+    if (state && state->deleted) {
+      facts_.undefined.push_back(
+          {name, span, UseProblem::AfterDelete, this->span(state->deleted), ""});
       return;
     }
-    if (is_python_builtin(name))
-      return;
+    if (is_python_builtin(name)) return;
     if (module_imports().count(name)) {
       facts_.context.push_back({ContextName::Kind::Module, name, span});
       return;
@@ -341,17 +343,40 @@ private:
   const SourceText &source_;
   const AnalysisOptions &options_;
   TraceFacts &facts_;
-  std::map<std::string, Span> defined_;
-  std::map<std::string, Span> deleted_;
+  // A span kept as its byte range (the lines are found again when it is reported): a large
+  // trace has tens of thousands of names.
+  struct Where {
+    static constexpr uint32_t kAbsent = UINT32_MAX, kNoSpan = UINT32_MAX - 1;
+    uint32_t begin = kAbsent, end = 0;
+    static Where of(const Span &s) { return s.valid() ? Where{s.begin, s.end} : Where{kNoSpan}; }
+    explicit operator bool() const { return begin != kAbsent; }
+  };
+  struct NameState {
+    Where defined;     // its live definition
+    Where deleted;     // the del since which it is undefined
+    int16_t rank = -1; // a tensor's rank, from its type (-1: unknown)
+    bool subsymbol_bound = false;
+  };
+
+  Span span(Where w) const {
+    return w && w.begin != Where::kNoSpan ? source_.span(w.begin, w.end) : Span{};
+  }
+  void set_defined(const std::string &name, const Span &s) { names_[name].defined = Where::of(s); }
+  bool is_defined(const std::string &name) const {
+    const NameState *state = names_.find(name);
+    return state && state->defined;
+  }
+  bool is_subsymbol_bound(const std::string &name) const {
+    const NameState *state = names_.find(name);
+    return state && state->subsymbol_bound;
+  }
+
   std::map<std::string, std::pair<Span, std::string>> shape_symbols_;
   std::map<std::string, Span> collections_;
-  std::map<std::string, ProxyType> types_;
   std::map<std::string, std::pair<std::size_t, Span>> lengths_;
-  std::set<std::string> subsymbol_bound_;
+  NameTable<NameState> names_;
   std::optional<std::pair<Span, std::string>> dropping_unpack_;
 };
-
-} // namespace
 
 const std::string *known_module_import(const std::string &name) {
   auto it = module_imports().find(name);
@@ -360,38 +385,51 @@ const std::string *known_module_import(const std::string &name) {
 
 bool is_python_builtin(const std::string &name) {
   static const std::set<std::string> builtins = {
-      "abs",      "all",       "any",        "bool",      "bytes",    "callable", "chr",
-      "complex",  "dict",      "dir",        "divmod",    "enumerate", "Ellipsis", "False",
-      "filter",   "float",     "frozenset",  "getattr",   "globals",  "hasattr",  "hash",
-      "id",       "int",       "isinstance", "issubclass", "iter",    "len",      "list",
-      "locals",   "map",       "max",        "min",       "next",     "None",     "object",
-      "ord",      "pow",       "print",      "range",     "repr",     "reversed", "round",
-      "set",      "setattr",   "slice",      "sorted",    "str",      "sum",      "super",
-      "True",     "tuple",     "type",       "vars",      "zip",      "NotImplemented",
-      "Exception", "ValueError", "TypeError", "RuntimeError", "AssertionError", "__import__"};
+      "abs",       "all",        "any",       "bool",         "bytes",
+      "callable",  "chr",        "complex",   "dict",         "dir",
+      "divmod",    "enumerate",  "Ellipsis",  "False",        "filter",
+      "float",     "frozenset",  "getattr",   "globals",      "hasattr",
+      "hash",      "id",         "int",       "isinstance",   "issubclass",
+      "iter",      "len",        "list",      "locals",       "map",
+      "max",       "min",        "next",      "None",         "object",
+      "ord",       "pow",        "print",     "range",        "repr",
+      "reversed",  "round",      "set",       "setattr",      "slice",
+      "sorted",    "str",        "sum",       "super",        "True",
+      "tuple",     "type",       "vars",      "zip",          "NotImplemented",
+      "Exception", "ValueError", "TypeError", "RuntimeError", "AssertionError",
+      "__import__"};
   return builtins.count(name) > 0;
 }
 
-Analysis analyze(const ParsedFile &parsed, const AnalysisOptions &options) {
-  Analysis analysis;
-  std::vector<std::pair<std::string, Span>> module_names; // imports seen so far in the file
-  for (const Trace &trace : parsed.file.traces) {
-    for (const Import *import : trace.imports())
-      for (const std::string &name : import->bound_names())
-        module_names.emplace_back(name, import->span);
-    TraceFacts facts;
-    facts.trace = &trace;
-    TraceWalker walker(parsed.source, options, facts);
-    for (auto &[name, span] : module_names)
-      walker.define_import(name, span);
-    walker.decorators(trace);
-    walker.parameters(trace);
-    walker.body(trace.body);
-    analysis.traces.push_back(std::move(facts));
-  }
-  TraceWalker orphans(parsed.source, options, analysis.orphans);
+NameAnalysis::NameAnalysis(AnalysisOptions options) : options_(std::move(options)) {}
+NameAnalysis::~NameAnalysis() = default;
+
+void NameAnalysis::begin_trace(const ParsedFile &file, const Trace &trace) {
+  source_ = &file.source;
+  for (const Import *import : trace.imports())
+    for (const std::string &name : import->bound_names())
+      module_names_.emplace_back(name, import->span);
+  analysis_.traces.emplace_back();
+  analysis_.traces.back().trace = &trace;
+  walker_ = std::make_unique<TraceWalker>(*source_, options_, analysis_.traces.back());
+  for (auto &[name, span] : module_names_)
+    walker_->define_import(name, span);
+  walker_->decorators(trace);
+  walker_->parameters(trace);
+}
+
+void NameAnalysis::statements(std::vector<Statement> &&statements) {
+  walker_->body(statements);
+}
+
+void NameAnalysis::end_trace() {
+  walker_.reset();
+}
+
+Analysis NameAnalysis::finish(const ParsedFile &parsed) {
+  TraceWalker orphans(parsed.source, options_, analysis_.orphans);
   orphans.orphans(parsed.orphan_subsymbols);
-  return analysis;
+  return std::move(analysis_);
 }
 
 } // namespace tracelint

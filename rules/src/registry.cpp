@@ -2,21 +2,19 @@
 
 namespace tracelint {
 
-extern const Rule kTL001, kTL002, kTL003, kTL004, kTL005, kTL006, kTL007, kTL008, kTL009,
-    kTL010, kTL011, kTL012, kTL013, kTL014, kTL015, kTL016, kTLA001, kTLA002, kTLA003;
+extern const Rule kTL001, kTL002, kTL003, kTL004, kTL005, kTL006, kTL007, kTL008, kTL009, kTL010,
+    kTL011, kTL012, kTL013, kTL014, kTL015, kTL016, kTLA001, kTLA002, kTLA003;
 
 const std::vector<const Rule *> &all_rules() {
   static const std::vector<const Rule *> rules = {
-      &kTL001, &kTL002, &kTL003, &kTL004, &kTL005, &kTL006, &kTL007, &kTL008,
-      &kTL009, &kTL010, &kTL011, &kTL012, &kTL013, &kTL014, &kTL015, &kTL016,
-      &kTLA001, &kTLA002, &kTLA003};
+      &kTL001, &kTL002, &kTL003, &kTL004, &kTL005, &kTL006, &kTL007,  &kTL008,  &kTL009, &kTL010,
+      &kTL011, &kTL012, &kTL013, &kTL014, &kTL015, &kTL016, &kTLA001, &kTLA002, &kTLA003};
   return rules;
 }
 
 const Rule *find_rule(std::string_view code) {
   for (const Rule *r : all_rules())
-    if (r->code == code)
-      return r;
+    if (r->code == code) return r;
   return nullptr;
 }
 
@@ -26,12 +24,12 @@ std::string indent_block(std::string_view text, const std::string &pad) {
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t nl = text.find('\n', start);
-    std::string_view line = text.substr(start, nl == std::string_view::npos ? text.npos : nl - start);
+    std::string_view line =
+        text.substr(start, nl == std::string_view::npos ? text.npos : nl - start);
     out += pad;
     out += line;
     out += '\n';
-    if (nl == std::string_view::npos)
-      break;
+    if (nl == std::string_view::npos) break;
     start = nl + 1;
   }
   return out;
@@ -49,11 +47,11 @@ std::string rules_markdown() {
            std::string(severity_name(r->severity)) + " | " + std::string(r->summary) + " |\n";
   for (const Rule *r : all_rules()) {
     out += "\n## " + std::string(r->code) + " " + std::string(r->name) + "\n\n";
-    out += "Severity: " + std::string(severity_name(r->severity)) + ". " +
-           std::string(r->summary) + "\n\n" + std::string(r->explanation) + "\n\n";
-    out += "Bad:\n\n```" + std::string(r->check ? "python" : "cpp") + "\n" +
+    out += "Severity: " + std::string(severity_name(r->severity)) + ". " + std::string(r->summary) +
+           "\n\n" + std::string(r->explanation) + "\n\n";
+    out += "Bad:\n\n```" + std::string(r->checks_traces() ? "python" : "cpp") + "\n" +
            std::string(r->bad_example) + "```\n\n";
-    out += "Good:\n\n```" + std::string(r->check ? "python" : "cpp") + "\n" +
+    out += "Good:\n\n```" + std::string(r->checks_traces() ? "python" : "cpp") + "\n" +
            std::string(r->good_example) + "```\n";
   }
   return out;

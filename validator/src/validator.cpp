@@ -20,8 +20,7 @@ bool matches(std::string_view code, const std::vector<std::string> &patterns) {
 } // namespace
 
 bool Options::enabled(std::string_view code) const {
-  if (!select.empty() && !matches(code, select))
-    return false;
+  if (!select.empty() && !matches(code, select)) return false;
   return !matches(code, ignore);
 }
 
@@ -33,16 +32,14 @@ bool FileReport::has_at_least(Severity s) const {
 std::map<uint32_t, std::set<std::string>> noqa_lines(const SourceText &source) {
   std::map<uint32_t, std::set<std::string>> lines;
   const std::string &text = source.text();
-  if (text.find("noqa") == std::string::npos)
-    return lines;
+  if (text.find("noqa") == std::string::npos) return lines;
   static const std::regex noqa(R"(#\s*noqa(?::\s*([A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?)",
                                std::regex::icase);
   static const std::regex code(R"([A-Z]+[0-9]+)");
   for (uint32_t line = 1; line <= source.line_count(); ++line) {
     std::string l(source.line(line));
     std::smatch m;
-    if (l.find("noqa") == std::string::npos || !std::regex_search(l, m, noqa))
-      continue;
+    if (l.find("noqa") == std::string::npos || !std::regex_search(l, m, noqa)) continue;
     std::set<std::string> codes;
     std::string list = m[1];
     for (auto it = std::sregex_iterator(list.begin(), list.end(), code);
@@ -53,18 +50,56 @@ std::map<uint32_t, std::set<std::string>> noqa_lines(const SourceText &source) {
   return lines;
 }
 
+namespace {
+// Hands each body statement to the name analysis and to the rules that read statements, then
+// drops it: checking a large trace holds a few chunks of its model, not all of it.
+class StatementFanOut : public BodyReader {
+public:
+  StatementFanOut(NameAnalysis &analysis, std::vector<std::unique_ptr<StatementCheck>> &checks,
+                  std::vector<Diagnostic> &out)
+      : analysis_(analysis), checks_(checks), out_(out) {}
+
+  void begin_trace(const ParsedFile &file, const Trace &trace) override {
+    analysis_.begin_trace(file, trace);
+    trace_ = &trace;
+  }
+  void statements(std::vector<Statement> &&statements) override {
+    for (const Statement &s : statements)
+      for (auto &check : checks_)
+        check->statement(*trace_, s, out_);
+    analysis_.statements(std::move(statements));
+  }
+  void end_trace() override { analysis_.end_trace(); }
+
+private:
+  NameAnalysis &analysis_;
+  std::vector<std::unique_ptr<StatementCheck>> &checks_;
+  std::vector<Diagnostic> &out_;
+  const Trace *trace_ = nullptr;
+};
+} // namespace
+
 FileReport check_source(std::string path, std::string text, const Options &options) {
-  ParsedFile parsed = parse_trace_source(std::move(path), std::move(text), options.threads);
+  FileReport report;
+  std::vector<const Rule *> rules;
+  std::vector<std::unique_ptr<StatementCheck>> statement_checks;
+  for (const Rule *rule : all_rules()) {
+    if (!rule->checks_traces() || !options.enabled(rule->code)) continue;
+    rules.push_back(rule);
+    if (rule->statement_check) statement_checks.push_back(rule->statement_check());
+  }
   AnalysisOptions analysis_options;
   analysis_options.context_names = options.context_names;
-  Analysis analysis = analyze(parsed, analysis_options);
+  NameAnalysis names(std::move(analysis_options));
+  StatementFanOut reader(names, statement_checks, report.diagnostics);
+  ParsedFile parsed =
+      parse_trace_source(std::move(path), std::move(text), options.threads, &reader);
+  Analysis analysis = names.finish(parsed);
   CheckContext ctx{parsed, analysis};
-  FileReport report;
-  for (const Rule *rule : all_rules()) {
-    if (!rule->check || !options.enabled(rule->code))
-      continue;
-    rule->check(ctx, report.diagnostics);
-  }
+  for (const Rule *rule : rules)
+    if (rule->check) rule->check(ctx, report.diagnostics);
+  for (auto &check : statement_checks)
+    check->finish(ctx, report.diagnostics);
   auto noqa = noqa_lines(parsed.source);
   std::erase_if(report.diagnostics, [&](const Diagnostic &d) {
     auto it = noqa.find(d.span.line);
@@ -86,21 +121,18 @@ std::optional<std::string> find_config(const std::string &dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path at = fs::absolute(dir, ec);
-  if (ec)
-    return std::nullopt;
+  if (ec) return std::nullopt;
   while (true) {
     fs::path candidate = at / "pyproject.toml";
     if (fs::is_regular_file(candidate, ec)) {
       try {
         toml::table table = toml::parse_file(candidate.string());
-        if (table["tool"]["tracelint"].is_table())
-          return candidate.string();
+        if (table["tool"]["tracelint"].is_table()) return candidate.string();
       } catch (const toml::parse_error &) {
         return candidate.string(); // let load_config report the error
       }
     }
-    if (!at.has_parent_path() || at.parent_path() == at)
-      return std::nullopt;
+    if (!at.has_parent_path() || at.parent_path() == at) return std::nullopt;
     at = at.parent_path();
   }
 }
@@ -116,12 +148,10 @@ Result<Options> load_config(const std::string &pyproject_path, Options base) {
     return fail(std::string(e.description()), e.source().begin.line, e.source().begin.column);
   }
   const toml::table *section = table["tool"]["tracelint"].as_table();
-  if (!section)
-    return base;
+  if (!section) return base;
   auto strings = [&](const char *key, std::vector<std::string> &into) -> std::optional<Error> {
     const toml::node *node = section->get(key);
-    if (!node)
-      return std::nullopt;
+    if (!node) return std::nullopt;
     const toml::array *array = node->as_array();
     if (!array)
       return fail(std::string("[tool.tracelint] ") + key + " must be an array of strings",
@@ -135,11 +165,11 @@ Result<Options> load_config(const std::string &pyproject_path, Options base) {
     return std::nullopt;
   };
   std::vector<std::string> context;
-  for (auto [key, into] : {std::pair<const char *, std::vector<std::string> *>{"select", &base.select},
-                           {"ignore", &base.ignore},
-                           {"context-names", &context}})
-    if (std::optional<Error> e = strings(key, *into))
-      return *e;
+  for (auto [key, into] :
+       {std::pair<const char *, std::vector<std::string> *>{"select", &base.select},
+        {"ignore", &base.ignore},
+        {"context-names", &context}})
+    if (std::optional<Error> e = strings(key, *into)) return *e;
   base.context_names.insert(context.begin(), context.end());
   for (const std::string &code : base.select)
     if (code != "ALL" && code.rfind("TL", 0) != 0)

@@ -3,6 +3,7 @@
 // before it is defined, what is defined twice, which names only the trace's context knows.
 #include "tracelint/core/parser.hpp"
 
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,10 +16,10 @@ struct AnalysisOptions {
 };
 
 enum class UseProblem {
-  NeverDefined,       // TL003
-  ImplicitShapeSymbol, // TL003: only an input's annotation carries it
-  AfterDelete,        // TL005
-  DroppedByUnpack,    // TL006: a collection was unpacked with "_" placeholders
+  NeverDefined,          // TL003
+  ImplicitShapeSymbol,   // TL003: only an input's annotation carries it
+  AfterDelete,           // TL005
+  DroppedByUnpack,       // TL006: a collection was unpacked with "_" placeholders
   CollectionNotUnpacked, // TL006: a collection input was never unpacked
 };
 
@@ -26,7 +27,7 @@ struct UndefinedUse {
   std::string name;
   Span span;
   UseProblem problem = UseProblem::NeverDefined;
-  Span related;        // the del, the unpack line, the input's annotation
+  Span related;             // the del, the unpack line, the input's annotation
   std::string related_name; // the collection, or the tensor whose shape carries the symbol
 };
 
@@ -81,18 +82,42 @@ struct Analysis {
   TraceFacts orphans;
 };
 
-Analysis analyze(const ParsedFile &parsed, const AnalysisOptions &options);
+class TraceWalker;
+
+// Computes the Analysis of a file while parse_trace_source hands it the bodies, statement by
+// statement, so the names of a large trace are known without holding its model.
+class NameAnalysis : public BodyReader {
+public:
+  explicit NameAnalysis(AnalysisOptions options);
+  ~NameAnalysis() override;
+  void begin_trace(const ParsedFile &file, const Trace &trace) override;
+  void statements(std::vector<Statement> &&statements) override;
+  void end_trace() override;
+  // Once the file is parsed: adds what its module-level subsymbol lines define and use.
+  Analysis finish(const ParsedFile &parsed);
+
+private:
+  AnalysisOptions options_;
+  Analysis analysis_;
+  const SourceText *source_ = nullptr;
+  std::vector<std::pair<std::string, Span>> module_names_; // imports seen so far in the file
+  std::unique_ptr<TraceWalker> walker_;
+};
 
 // Module names Thunder traces use, and the import that binds each.
 const std::string *known_module_import(const std::string &name);
 bool is_python_builtin(const std::string &name);
 
-// Calls f(statement) for every statement and subsymbol of a body, depth first.
+// Calls f(statement) for a statement or every statement of a body, and their subsymbols,
+// depth first.
+template <class F> void for_each_statement(const Statement &s, F &&f) {
+  f(s);
+  for (const Statement &sub : s.subsymbols)
+    for_each_statement(sub, f);
+}
 template <class F> void for_each_statement(const std::vector<Statement> &body, F &&f) {
-  for (const Statement &s : body) {
-    f(s);
-    for_each_statement(s.subsymbols, f);
-  }
+  for (const Statement &s : body)
+    for_each_statement(s, f);
 }
 
 } // namespace tracelint

@@ -4,6 +4,7 @@
 #include "tracelint/core/parser.hpp"
 #include "tracelint/rules/analysis.hpp"
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,17 @@ struct CheckContext {
   const Analysis &analysis;
 };
 
+// The part of a rule that reads statements. It sees each body statement (subsymbols inside)
+// once, in order, while the file is parsed, and keeps what it needs: the model of a large
+// trace is never held whole. One instance per checked file.
+class StatementCheck {
+public:
+  virtual ~StatementCheck() = default;
+  virtual void statement(const Trace &trace, const Statement &s, std::vector<Diagnostic> &out) = 0;
+  // After the whole file is parsed and analysed.
+  virtual void finish(const CheckContext &, std::vector<Diagnostic> &) {}
+};
+
 struct Rule {
   std::string_view code;
   std::string_view name;
@@ -23,9 +35,14 @@ struct Rule {
   std::string_view explanation;
   std::string_view bad_example;
   std::string_view good_example;
-  // Trace rules check a parsed trace; analyzer rules (TLA*) have no check here: their checks
-  // need Clang and live in analyzer/.
+  // Trace rules check the parsed file (its traces without their bodies) and its analysis,
+  // and may read statements too; analyzer rules (TLA*) have neither here: their checks need
+  // Clang and live in analyzer/.
   void (*check)(const CheckContext &, std::vector<Diagnostic> &);
+  // Rules that read body statements: makes the per-file StatementCheck.
+  std::unique_ptr<StatementCheck> (*statement_check)() = nullptr;
+
+  bool checks_traces() const { return check || statement_check; }
 
   Diagnostic diagnostic(Span span, std::string message) const {
     Diagnostic d;
