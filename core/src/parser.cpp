@@ -1337,12 +1337,7 @@ public:
     std::unique_lock lock(mutex_);
     while (!parts_[i]) {
       if (claimable()) {
-        std::size_t j = next_++;
-        lock.unlock();
-        ParsedFile part = parse(j);
-        lock.lock();
-        parts_[j] = std::move(part);
-        changed_.notify_all();
+        parse_next(lock);
         continue;
       }
       changed_.wait(lock, [&] { return parts_[i].has_value() || claimable(); });
@@ -1378,13 +1373,18 @@ private:
     while (true) {
       changed_.wait(lock, [&] { return next_ >= parts_.size() || claimable(); });
       if (next_ >= parts_.size()) return;
-      std::size_t i = next_++;
-      lock.unlock();
-      ParsedFile part = parse(i);
-      lock.lock();
-      parts_[i] = std::move(part);
-      changed_.notify_all();
+      parse_next(lock);
     }
+  }
+
+  // Claims the next chunk, parses it without the lock, and publishes it.
+  void parse_next(std::unique_lock<std::mutex> &lock) {
+    std::size_t i = next_++;
+    lock.unlock();
+    ParsedFile part = parse(i);
+    lock.lock();
+    parts_[i] = std::move(part);
+    changed_.notify_all();
   }
 
   const ParsedFile &file_;
