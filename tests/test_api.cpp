@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -142,6 +143,68 @@ TEST_CASE("a chunked trace checked as it streams gets the diagnostics of the who
     options.threads = threads;
     FileReport streamed_report = check_source("big.py", text, options);
     CHECK(render({streamed_report}, Format::Json) == render({reference}, Format::Json));
+  }
+}
+
+TEST_CASE("streamed and whole-file checks agree on randomly edited chunked traces") {
+  // Line edits that keep the file valid Python but move definitions, uses and dels across
+  // chunk boundaries; syntax errors are left out (tree-sitter's recovery may differ between
+  // one parse and many).
+  std::vector<std::string> lines;
+  lines.push_back("import thunder.torch as ltorch");
+  lines.push_back("");
+  lines.push_back("def computation(x):");
+  lines.push_back("  # x: \"cpu f32[2]\"");
+  const int statements = 2500;
+  for (int i = 0; i < statements; ++i) {
+    std::string t = "t" + std::to_string(i), in = i ? "t" + std::to_string(i - 1) : "x";
+    lines.push_back("  " + t + " = ltorch.mul(" + in + ", x)  # " + t + ": \"cpu f32[2]\"");
+    lines.push_back("    # " + t + " = prims.mul(" + in + ", x)  # " + t + ": \"cpu f32[2]\"");
+  }
+  lines.push_back("  return t" + std::to_string(statements - 1));
+  std::mt19937 random(20261202);
+  auto body_line = [&](std::size_t size) {
+    return 4 + std::uniform_int_distribution<std::size_t>(0, size - 6)(random);
+  };
+  for (int round = 0; round < 12; ++round) {
+    std::vector<std::string> edited = lines;
+    for (int e = 0; e < 40; ++e) {
+      std::size_t at = body_line(edited.size());
+      std::string victim =
+          "t" + std::to_string(std::uniform_int_distribution<int>(0, statements - 1)(random));
+      switch (std::uniform_int_distribution<int>(0, 5)(random)) {
+      case 0:
+        edited.erase(edited.begin() + static_cast<long>(at));
+        break;
+      case 1:
+        edited.insert(edited.begin() + static_cast<long>(at), edited[at]);
+        break;
+      case 2:
+        std::swap(edited[at], edited[body_line(edited.size())]);
+        break;
+      case 3:
+        edited.insert(edited.begin() + static_cast<long>(at), "  del " + victim);
+        break;
+      case 4:
+        edited.insert(edited.begin() + static_cast<long>(at), "");
+        break;
+      default:
+        edited.insert(edited.begin() + static_cast<long>(at),
+                      "  u" + std::to_string(e) + " = ltorch.mul(" + victim +
+                          ", [IntegerProxy name=i" + std::to_string(e) + ", value=1])");
+      }
+    }
+    std::string text;
+    for (const std::string &l : edited)
+      text += l + "\n";
+    REQUIRE(text.size() > 64 * 1024); // large enough to be chunked
+    CAPTURE(round);
+    FileReport whole = check_source("e.py", text + "# \"\"\"\n", Options{});
+    Options two;
+    two.threads = 2;
+    FileReport streamed = check_source("e.py", text, two);
+    CHECK(whole.diagnostics.size() > 10);
+    CHECK(render({streamed}, Format::Json) == render({whole}, Format::Json));
   }
 }
 
