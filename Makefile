@@ -28,7 +28,7 @@ test: build fuzz-smoke test-sanitize
 # fuzz runs them longer: make fuzz FUZZ_SECONDS=600.
 FUZZ_SECONDS ?= 300
 fuzz-smoke: bootstrap
-	@FUZZ_SEED=1 scripts/fuzz.sh build-fuzz 15
+	@FUZZ_SEED=1 scripts/fuzz.sh build-fuzz 12
 
 fuzz: bootstrap
 	@scripts/fuzz.sh build-fuzz $(FUZZ_SECONDS)

@@ -208,6 +208,46 @@ TEST_CASE("streamed and whole-file checks agree on randomly edited chunked trace
   }
 }
 
+TEST_CASE("chunks never start at an else, an except or a decorated def") {
+  // Such a line continues the statement before it: a chunk starting there is a syntax error.
+  std::string text = "import thunder.torch as ltorch\n\ndef computation(x):\n";
+  for (int i = 0; i < 1500; ++i) {
+    std::string n = std::to_string(i);
+    text += "  if x:\n    a" + n + " = ltorch.neg(x)\n  elif x:\n    b" + n +
+            " = ltorch.neg(x)\n  else:\n    c" + n + " = ltorch.neg(x)\n";
+    text += "  try:\n    d" + n +
+            " = ltorch.neg(x)\n  except Exception:\n    pass\n"
+            "  finally:\n    pass\n";
+    text += "  @no_autocast\n  def f" + n + "():\n    return x\n";
+  }
+  text += "  return x\n";
+  REQUIRE(text.size() > 256 * 1024);
+  FileReport whole = check_source("c.py", text + "# \"\"\"\n", Options{});
+  Options two;
+  two.threads = 2;
+  FileReport streamed = check_source("c.py", text, two);
+  auto syntax_errors = std::count_if(streamed.diagnostics.begin(), streamed.diagnostics.end(),
+                                     [](const Diagnostic &d) { return d.code == "TL001"; });
+  CHECK(syntax_errors == 0);
+  CHECK(render({streamed}, Format::Json) == render({whole}, Format::Json));
+}
+
+TEST_CASE("a large body with a dedent to no enclosing level loses no statement when streamed") {
+  // Found by fuzz_streaming: tree-sitter ends the def at `  return t0` (4-space body), so it is
+  // a fragment after the def; a chunk parsed inside its own wrapper def used to drop it.
+  std::string text = "def computation(x):\n";
+  for (int i = 0; text.size() < 128 * 1024; ++i)
+    text += "    t" + std::to_string(i) + " = ltorch.neg(x)\n";
+  text += "  return t0\n";
+  FileReport whole = check_source("d.py", text + "# \"\"\"\n", Options{});
+  Options two;
+  two.threads = 2;
+  FileReport streamed = check_source("d.py", text, two);
+  CHECK(render({streamed}, Format::Json) == render({whole}, Format::Json));
+  CHECK(std::any_of(streamed.diagnostics.begin(), streamed.diagnostics.end(),
+                    [](const Diagnostic &d) { return d.code == "TL013"; }));
+}
+
 TEST_CASE("fuzzer-found inputs stay fixed (tests/regressions)") {
   // Each file once crashed or tripped a sanitizer; see docs/fuzzing.md.
   for (const auto &entry : std::filesystem::directory_iterator(std::string(TRACELINT_SOURCE_DIR) +

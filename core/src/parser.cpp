@@ -1220,6 +1220,15 @@ struct BodyChunks {
   uint32_t indent = 0;
 };
 
+// A clause that belongs to the statement before it (else:, except ...:): no chunk starts there.
+bool continues_compound(std::string_view code) {
+  for (std::string_view word : {"else", "elif", "except", "finally"})
+    if (code.substr(0, word.size()) == word &&
+        (code.size() == word.size() || !is_word(code[word.size()])))
+      return true;
+  return false;
+}
+
 // The chunks of the first def whose body is large enough to split.
 std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string &original) {
   if (text.size() < kChunkedFileBytes || original.find("\"\"\"") != std::string::npos ||
@@ -1227,7 +1236,7 @@ std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string 
     return std::nullopt;
   BodyChunks chunks;
   int depth = 0;
-  bool in_def = false, continued = false, previous_blank = true;
+  bool in_def = false, continued = false, previous_blank = true, after_decorator = false;
   constexpr uint32_t kNone = UINT32_MAX;
   uint32_t indent = kNone; // of the current def's body
   std::size_t chunk_start = 0, line_start = 0, body_end = std::string::npos;
@@ -1254,11 +1263,18 @@ std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string 
     } else if (statement_start && in_def) {
       if (indent == kNone) {
         indent = static_cast<uint32_t>(first);
-      } else if (first == indent && !previous_blank && line_start - chunk_start >= kChunkBytes) {
+      } else if (first < indent) {
+        // A dedent to no enclosing level (Python's IndentationError): tree-sitter closes the
+        // def there, which a chunk's own wrapper def would not show. Parse it whole.
+        return std::nullopt;
+      } else if (first == indent && !previous_blank && !after_decorator &&
+                 !continues_compound(line.substr(first)) &&
+                 line_start - chunk_start >= kChunkBytes) {
         if (!chunks.rest.empty()) chunks.rest.back().second = line_start;
         chunks.rest.emplace_back(line_start, std::string::npos);
         chunk_start = line_start;
       }
+      if (first == indent) after_decorator = line[first] == '@';
     }
     if (!blank && !comment) {
       std::size_t code = lexing::code_end(line);

@@ -1,0 +1,49 @@
+// Checking as the file streams (its body parsed in chunks on two threads) against checking it
+// in one piece: the input's lines, indented, are repeated as the body of a def until the body
+// is split into chunks. When the whole file is valid Python the two reports must agree; with
+// a syntax error they may differ (tree-sitter recovers differently from one parse than from
+// many), but neither may crash, and a valid file must not gain a syntax error from chunking.
+#include "tracelint/validator/validator.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <tuple>
+
+namespace {
+bool has_syntax_error(const tracelint::FileReport &r) {
+  return std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                     [](const tracelint::Diagnostic &d) { return d.code == "TL001"; });
+}
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size == 0 || size > 8192) return 0;
+  std::string input(reinterpret_cast<const char *>(data), size);
+  std::string body;
+  for (std::size_t at = 0; at < input.size();) {
+    std::size_t nl = input.find('\n', at);
+    std::size_t end = nl == std::string::npos ? input.size() : nl;
+    body += "  " + input.substr(at, end - at) + "\n";
+    at = end + 1;
+  }
+  std::string text = "def computation(x):\n";
+  while (text.size() < 72 * 1024)
+    text += body;
+  text += "  return x\n";
+
+  // A `"""` anywhere turns chunking off.
+  tracelint::FileReport whole = tracelint::check_source("f.py", text + "# \"\"\"\n", {});
+  tracelint::Options two;
+  two.threads = 2;
+  tracelint::FileReport streamed = tracelint::check_source("f.py", text, two);
+  if (has_syntax_error(whole)) return 0;
+  if (has_syntax_error(streamed)) __builtin_trap(); // chunking broke a valid file
+  auto key = [](const tracelint::Diagnostic &d) {
+    return std::tie(d.code, d.span.begin, d.span.end, d.message);
+  };
+  if (whole.diagnostics.size() != streamed.diagnostics.size()) __builtin_trap();
+  for (std::size_t i = 0; i < whole.diagnostics.size(); ++i)
+    if (key(whole.diagnostics[i]) != key(streamed.diagnostics[i])) __builtin_trap();
+  return 0;
+}
