@@ -286,6 +286,12 @@ TEST_CASE("tracer: errors name the file, line, column and construct") {
   CHECK(e.message.find("syntax error") != std::string::npos);
   CHECK(e.message.find('\n') == std::string::npos);
 
+  // tree-sitter reads `3t` as `3`, a newline it hides and reports missing, then `t`.
+  e = trace_error("def f(a):\n    b = a\n    3t\n    return b\n", "f", {{"a", "f32[2]"}});
+  CHECK(e.message == "syntax error near `t` (a newline or an operator is missing before it)");
+  CHECK(e.line == 3);
+  CHECK(e.column == 6);
+
   e = trace_error("def f(*args):\n    return args\n", "f", {});
   CHECK(e.message.find("*args and **kwargs parameters") != std::string::npos);
 

@@ -2,6 +2,7 @@
 #include "tracelint/core/printer.hpp"
 
 #include "lexing.hpp"
+#include "syntax_errors.hpp"
 
 #include <tree_sitter/api.h>
 
@@ -100,18 +101,6 @@ void collect_comments(TSNode root, std::vector<TSNode> &out) {
   walk(root, [&](TSNode n) {
     if (is(n, "comment")) out.push_back(n);
     return true;
-  });
-}
-
-// The outermost ERROR and MISSING nodes below root.
-void collect_errors(TSNode root, std::vector<TSNode> &out) {
-  if (!ts_node_has_error(root)) return;
-  walk(root, [&](TSNode n) {
-    if (is(n, "ERROR") || ts_node_is_missing(n)) {
-      out.push_back(n);
-      return false;
-    }
-    return ts_node_has_error(n);
   });
 }
 
@@ -803,10 +792,8 @@ public:
     }
     batch_ = std::make_unique<CommentStatements>(contents, file_.source);
 
-    std::vector<TSNode> errors;
-    collect_errors(root, errors);
-    for (TSNode e : errors)
-      report_syntax(e);
+    for (const syntax::ErrorNode &e : syntax::find_errors(root))
+      report_syntax(e.node, e.hidden_missing);
 
     if (fragment_wrapper) {
       std::vector<TSNode> top = named_children(root);
@@ -824,7 +811,7 @@ public:
   }
 
 private:
-  void report_syntax(TSNode e) {
+  void report_syntax(TSNode e, bool hidden_missing) {
     Span s = view_.span(e);
     std::string message;
     if (ts_node_is_missing(e)) {
@@ -834,6 +821,7 @@ private:
       std::size_t nl = text.find('\n');
       std::string first = text.substr(0, std::min<std::size_t>(nl, 40));
       message = first.empty() ? "invalid syntax" : "invalid syntax near '" + first + "'";
+      if (hidden_missing) message += " (a newline or an operator is missing before it)";
     }
     if (s.begin == s.end && s.end < file_.source.text().size()) {
       // Zero-width errors (a missing token) point at the next character.

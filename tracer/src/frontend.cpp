@@ -1,5 +1,7 @@
 #include "frontend.hpp"
 
+#include "syntax_errors.hpp"
+
 #include <tree_sitter/api.h>
 
 #include <cstring>
@@ -100,24 +102,19 @@ public:
                                  "`tracelint trace --help`)");
   }
 
-  // The first ERROR or MISSING node, as a syntax error.
+  // The first place tree-sitter recovered from a syntax error.
   void check_syntax(TSNode root) const {
-    if (!ts_node_has_error(root)) return;
-    std::vector<TSNode> stack{root};
-    while (!stack.empty()) {
-      TSNode n = stack.back();
-      stack.pop_back();
-      if (is(n, "ERROR") || ts_node_is_missing(n)) {
-        std::string near = text(n).substr(0, 40);
-        near = near.substr(0, near.find('\n'));
-        throw TraceError(loc(n), ts_node_is_missing(n)
-                                     ? "syntax error: missing " + std::string(ts_node_type(n))
-                                     : "syntax error near `" + near + "`");
-      }
-      auto kids = children(n, false);
-      for (auto it = kids.rbegin(); it != kids.rend(); ++it)
-        if (ts_node_has_error(*it) || ts_node_is_missing(*it)) stack.push_back(*it);
-    }
+    std::vector<syntax::ErrorNode> errors = syntax::find_errors(root);
+    if (errors.empty()) return;
+    TSNode n = errors.front().node;
+    if (ts_node_is_missing(n))
+      throw TraceError(loc(n), "syntax error: missing " + std::string(ts_node_type(n)));
+    std::string near = text(n).substr(0, 40);
+    near = near.substr(0, near.find('\n'));
+    throw TraceError(loc(n), "syntax error near `" + near + "`" +
+                                 (errors.front().hidden_missing
+                                      ? " (a newline or an operator is missing before it)"
+                                      : ""));
   }
 
   Expr expr(TSNode n) const {
