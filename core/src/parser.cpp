@@ -1208,6 +1208,77 @@ struct BodyChunks {
   uint32_t indent = 0;
 };
 
+// After a line of code: how deep in brackets the next line starts, and whether it continues
+// this one (a trailing backslash).
+void track_brackets(std::string_view line, int &depth, bool &continued) {
+  std::size_t code = lexing::code_end(line);
+  for (std::size_t i = 0; i < code; ++i) {
+    char c = line[i];
+    if (c == '\'' || c == '"') {
+      char q = c;
+      for (++i; i < code && line[i] != q; ++i)
+        if (line[i] == '\\') ++i;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      depth = std::max(0, depth - 1);
+    }
+  }
+  std::string_view trimmed = line.substr(0, line.find_last_not_of(" \t\r") + 1);
+  continued = !trimmed.empty() && trimmed.back() == '\\';
+}
+
+// Python's IndentationError: a line dedented to a column that no enclosing block starts at.
+// tree-sitter closes the blocks and goes on without an error node, so it is checked here.
+std::vector<SyntaxProblem> bad_dedents(const EditedText &text, const std::string &original,
+                                       const SourceText &source) {
+  std::vector<SyntaxProblem> out;
+  // A line inside a triple-quoted string is not code: with one in the code, no check (one in
+  // a comment does not count).
+  if (original.find("\"\"\"") != std::string::npos || original.find("\'\'\'") != std::string::npos)
+    for (uint32_t n = 1; n <= source.line_count(); ++n) {
+      std::string_view line = source.line(n);
+      std::string_view code = line.substr(0, lexing::code_end(line));
+      if (code.find("\"\"\"") != std::string_view::npos ||
+          code.find("\'\'\'") != std::string_view::npos)
+        return out;
+    }
+  std::vector<std::size_t> levels{0};
+  int depth = 0;
+  bool continued = false;
+  std::string scratch;
+  for (uint32_t n = 1; n <= source.line_count(); ++n) {
+    std::size_t begin = source.line_start(n);
+    std::string_view line = text.line(begin, begin + source.line(n).size(), scratch);
+    if (n == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) {
+      line.remove_prefix(3);
+      begin += 3;
+    }
+    std::size_t first = line.find_first_not_of(" \t\f");
+    if (first == std::string_view::npos || line[first] == '#') continue;
+    if (depth == 0 && !continued) {
+      std::size_t width = 0;
+      for (std::size_t i = 0; i < first; ++i)
+        width = line[i] == '\t' ? (width / 8 + 1) * 8 : width + 1;
+      if (width > levels.back()) {
+        levels.push_back(width);
+      } else if (width < levels.back()) {
+        while (levels.back() > width)
+          levels.pop_back(); // levels[0] is 0, never above width
+        if (levels.back() != width) {
+          auto at = static_cast<uint32_t>(begin);
+          out.push_back({source.span(at, at + static_cast<uint32_t>(first)),
+                         "unindent does not match any outer indentation level (Python's "
+                         "IndentationError)"});
+          levels.push_back(width);
+        }
+      }
+    }
+    track_brackets(line, depth, continued);
+  }
+  return out;
+}
+
 // A clause that belongs to the statement before it (else:, except ...:): no chunk starts there.
 bool continues_compound(std::string_view code) {
   for (std::string_view word : {"else", "elif", "except", "finally"})
@@ -1265,23 +1336,9 @@ std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string 
       if (first == indent) after_decorator = line[first] == '@';
     }
     if (!blank && !comment) {
-      std::size_t code = lexing::code_end(line);
       if (lexing::in_string(line, line.size()))
         return std::nullopt; // an unterminated string: no safe split
-      for (std::size_t i = 0; i < code; ++i) {
-        char c = line[i];
-        if (c == '\'' || c == '"') {
-          char q = c;
-          for (++i; i < code && line[i] != q; ++i)
-            if (line[i] == '\\') ++i;
-        } else if (c == '(' || c == '[' || c == '{') {
-          ++depth;
-        } else if (c == ')' || c == ']' || c == '}') {
-          depth = std::max(0, depth - 1);
-        }
-      }
-      std::string_view trimmed = line.substr(0, line.find_last_not_of(" \t\r") + 1);
-      continued = !trimmed.empty() && trimmed.back() == '\\';
+      track_brackets(line, depth, continued);
     }
     previous_blank = blank;
     if (nl == std::string::npos) break;
@@ -1462,6 +1519,8 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
       }
     }
   }
+  for (SyntaxProblem &p : bad_dedents(edited, original, out.source))
+    out.syntax.push_back(std::move(p));
   bool bom = original.rfind("\xEF\xBB\xBF", 0) == 0;
   std::optional<uint32_t> fragment_indent = indented_fragment(edited, original);
   std::optional<BodyChunks> chunks;
