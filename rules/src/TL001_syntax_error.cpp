@@ -14,7 +14,9 @@ extern const Rule kTL001{
     "tree-sitter-python cannot parse this region, and no other rule explains why (a debug repr "
     "in code is TL002, a missing signature TL010). Python would refuse the whole file with a "
     "SyntaxError; tracelint reports the region and keeps checking the rest of the file, so one "
-    "broken line does not hide the findings below it.",
+    "broken line does not hide the findings below it. Also reported: what tree-sitter accepts "
+    "but Python does not, such as a line dedented to a column no enclosing block starts at "
+    "(Python's IndentationError).",
     "def computation(a):\n  t0 = ltorch.getitem(a, (..., slice(None, 8, None))\n  return t0\n",
     "def computation(a):\n  t0 = ltorch.getitem(a, (..., slice(None, 8, None)))\n  return t0\n",
     check};
