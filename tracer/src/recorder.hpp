@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace tracelint::tracer {
@@ -65,7 +66,7 @@ private:
   const Module &module_;
   bool provenance_;
   int counter_ = 0;
-  std::set<std::string> used_;
+  std::unordered_set<std::string> used_;
   std::set<std::string> inputs_;
   std::vector<Statement> body_;
   std::vector<Statement> *sink_ = &body_;

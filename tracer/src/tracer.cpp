@@ -258,6 +258,7 @@ void collect_names(const Statement &s, std::unordered_set<std::string> &names) {
 // `live` receives every name the kept statements and the return read.
 std::vector<Statement> eliminate_dead_code(std::vector<Statement> body, const Value &returned,
                                            std::unordered_set<std::string> &live) {
+  live.reserve(body.size() * 2);
   for_each_name(returned, [&](const Value &v) { live.insert(v.text); });
   std::vector<bool> keep(body.size(), true);
   for (std::size_t k = body.size(); k-- > 0;) {
@@ -270,15 +271,19 @@ std::vector<Statement> eliminate_dead_code(std::vector<Statement> body, const Va
     keep[k] = used;
     if (used) collect_names(s, live);
   }
-  std::vector<Statement> kept;
-  for (std::size_t k = 0; k < body.size(); ++k)
-    if (keep[k]) kept.push_back(std::move(body[k]));
-  std::vector<Statement> out;
-  for (std::size_t k = 0; k < kept.size(); ++k) {
-    bool orphan = kept[k].kind == Statement::Kind::Comment &&
-                  (k + 1 == kept.size() || kept[k + 1].kind == Statement::Kind::Comment);
-    if (!orphan) out.push_back(std::move(kept[k]));
+  // A comment is provenance for the statement after it: it goes when that one went.
+  for (std::size_t k = body.size(), next_kept = body.size(); k-- > 0;) {
+    if (!keep[k]) continue;
+    if (body[k].kind == Statement::Kind::Comment &&
+        (next_kept == body.size() || body[next_kept].kind == Statement::Kind::Comment))
+      keep[k] = false;
+    else
+      next_kept = k;
   }
+  std::vector<Statement> out;
+  out.reserve(static_cast<std::size_t>(std::count(keep.begin(), keep.end(), true)));
+  for (std::size_t k = 0; k < body.size(); ++k)
+    if (keep[k]) out.push_back(std::move(body[k]));
   return out;
 }
 
@@ -481,6 +486,7 @@ Result<TracedProgram> trace(const TraceRequest &request) {
         program.all_bound_symbols += 1 + count_subsymbols(s);
       }
     computation.body = std::move(header);
+    computation.body.reserve(computation.body.size() + body.size() + 1);
     for (Statement &s : body)
       computation.body.push_back(std::move(s));
     computation.body.push_back(Statement::ret(returned));
