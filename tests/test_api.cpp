@@ -114,6 +114,18 @@ struct CountingReader : BodyReader {
   }
   void end_trace() override {}
 };
+
+// The file checked in one piece: a `"""` anywhere (here in a trailing comment, which changes no
+// finding) turns chunking off.
+FileReport check_whole(const std::string &path, const std::string &text) {
+  return check_source(path, text + "# \"\"\"\n", Options{});
+}
+// The file checked as it streams, its chunks parsed on `threads` threads.
+FileReport check_streamed(const std::string &path, const std::string &text, unsigned threads) {
+  Options options;
+  options.threads = threads;
+  return check_source(path, text, options);
+}
 } // namespace
 
 TEST_CASE("a chunked trace checked as it streams gets the diagnostics of the whole file") {
@@ -130,18 +142,14 @@ TEST_CASE("a chunked trace checked as it streams gets the diagnostics of the who
   ParsedFile whole = parse_trace_source("big.py", text, 2);
   CHECK(counting.runs_and_statements[1].second == whole.file.traces[1].body.size());
 
-  // A `"""` anywhere turns chunking off: the same file, parsed and checked in one piece.
-  std::string unchunked = text + "# \"\"\"\n";
-  FileReport reference = check_source("big.py", unchunked, Options{});
+  FileReport reference = check_whole("big.py", text);
   std::set<std::string> codes;
   for (const Diagnostic &d : reference.diagnostics)
     codes.insert(d.code);
   CHECK(codes == std::set<std::string>{"TL003", "TL004", "TL005", "TL007", "TL009", "TL016"});
   for (unsigned threads : {1u, 2u, 3u}) {
     CAPTURE(threads);
-    Options options;
-    options.threads = threads;
-    FileReport streamed_report = check_source("big.py", text, options);
+    FileReport streamed_report = check_streamed("big.py", text, threads);
     CHECK(render({streamed_report}, Format::Json) == render({reference}, Format::Json));
   }
 }
@@ -199,10 +207,8 @@ TEST_CASE("streamed and whole-file checks agree on randomly edited chunked trace
       text += l + "\n";
     REQUIRE(text.size() > 64 * 1024); // large enough to be chunked
     CAPTURE(round);
-    FileReport whole = check_source("e.py", text + "# \"\"\"\n", Options{});
-    Options two;
-    two.threads = 2;
-    FileReport streamed = check_source("e.py", text, two);
+    FileReport whole = check_whole("e.py", text);
+    FileReport streamed = check_streamed("e.py", text, 2);
     CHECK(whole.diagnostics.size() > 10);
     CHECK(render({streamed}, Format::Json) == render({whole}, Format::Json));
   }
@@ -222,10 +228,8 @@ TEST_CASE("chunks never start at an else, an except or a decorated def") {
   }
   text += "  return x\n";
   REQUIRE(text.size() > 256 * 1024);
-  FileReport whole = check_source("c.py", text + "# \"\"\"\n", Options{});
-  Options two;
-  two.threads = 2;
-  FileReport streamed = check_source("c.py", text, two);
+  FileReport whole = check_whole("c.py", text);
+  FileReport streamed = check_streamed("c.py", text, 2);
   auto syntax_errors = std::count_if(streamed.diagnostics.begin(), streamed.diagnostics.end(),
                                      [](const Diagnostic &d) { return d.code == "TL001"; });
   CHECK(syntax_errors == 0);
@@ -239,10 +243,8 @@ TEST_CASE("a large body with a dedent to no enclosing level loses no statement w
   for (int i = 0; text.size() < 128 * 1024; ++i)
     text += "    t" + std::to_string(i) + " = ltorch.neg(x)\n";
   text += "  return t0\n";
-  FileReport whole = check_source("d.py", text + "# \"\"\"\n", Options{});
-  Options two;
-  two.threads = 2;
-  FileReport streamed = check_source("d.py", text, two);
+  FileReport whole = check_whole("d.py", text);
+  FileReport streamed = check_streamed("d.py", text, 2);
   CHECK(render({streamed}, Format::Json) == render({whole}, Format::Json));
   CHECK(std::any_of(streamed.diagnostics.begin(), streamed.diagnostics.end(),
                     [](const Diagnostic &d) { return d.code == "TL013"; }));
