@@ -1167,7 +1167,6 @@ public:
   explicit EditedText(const std::string &original) : original_(original) {}
 
   std::size_t size() const { return original_.size(); }
-  bool edited() const { return !edits_.empty(); }
   // Later replacements win where they overlap earlier ones.
   void replace(std::size_t at, std::string text) { edits_.push_back({at, std::move(text)}); }
 
@@ -1208,22 +1207,23 @@ struct BodyChunks {
   uint32_t indent = 0;
 };
 
+// A triple-quoted string can span lines, which the line-by-line passes cannot follow.
+bool has_triple_quote(std::string_view text) {
+  return text.find("\"\"\"") != std::string_view::npos ||
+         text.find("\'\'\'") != std::string_view::npos;
+}
+
 // After a line of code: how deep in brackets the next line starts, and whether it continues
 // this one (a trailing backslash).
 void track_brackets(std::string_view line, int &depth, bool &continued) {
-  std::size_t code = lexing::code_end(line);
-  for (std::size_t i = 0; i < code; ++i) {
-    char c = line[i];
-    if (c == '\'' || c == '"') {
-      char q = c;
-      for (++i; i < code && line[i] != q; ++i)
-        if (line[i] == '\\') ++i;
-    } else if (c == '(' || c == '[' || c == '{') {
+  lexing::walk_code(line, line.size(), [&](std::size_t, char c) {
+    if (c == '#') return false;
+    if (c == '(' || c == '[' || c == '{')
       ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
+    else if (c == ')' || c == ']' || c == '}')
       depth = std::max(0, depth - 1);
-    }
-  }
+    return true;
+  });
   std::string_view trimmed = line.substr(0, line.find_last_not_of(" \t\r") + 1);
   continued = !trimmed.empty() && trimmed.back() == '\\';
 }
@@ -1235,13 +1235,10 @@ std::vector<SyntaxProblem> bad_dedents(const EditedText &text, const std::string
   std::vector<SyntaxProblem> out;
   // A line inside a triple-quoted string is not code: with one in the code, no check (one in
   // a comment does not count).
-  if (original.find("\"\"\"") != std::string::npos || original.find("\'\'\'") != std::string::npos)
+  if (has_triple_quote(original))
     for (uint32_t n = 1; n <= source.line_count(); ++n) {
       std::string_view line = source.line(n);
-      std::string_view code = line.substr(0, lexing::code_end(line));
-      if (code.find("\"\"\"") != std::string_view::npos ||
-          code.find("\'\'\'") != std::string_view::npos)
-        return out;
+      if (has_triple_quote(line.substr(0, lexing::code_end(line)))) return out;
     }
   std::vector<std::size_t> levels{0};
   int depth = 0;
@@ -1290,9 +1287,7 @@ bool continues_compound(std::string_view code) {
 
 // The chunks of the first def whose body is large enough to split.
 std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string &original) {
-  if (text.size() < kChunkedFileBytes || original.find("\"\"\"") != std::string::npos ||
-      original.find("\'\'\'") != std::string::npos)
-    return std::nullopt;
+  if (text.size() < kChunkedFileBytes || has_triple_quote(original)) return std::nullopt;
   BodyChunks chunks;
   int depth = 0;
   bool in_def = false, continued = false, previous_blank = true, after_decorator = false;
@@ -1384,7 +1379,6 @@ public:
     {
       std::lock_guard lock(mutex_);
       next_ = parts_.size(); // nothing more to start
-      taken_ = parts_.size();
     }
     changed_.notify_all();
     for (std::thread &w : workers_)
@@ -1499,8 +1493,7 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
   }
   // tree-sitter recovers badly from an unterminated string (a pasted, wrapped line): report
   // it here and blank the line, so the rest of the file is still checked.
-  if (original.find("\"\"\"") == std::string::npos &&
-      original.find("\'\'\'") == std::string::npos) {
+  if (!has_triple_quote(original)) {
     for (uint32_t line = 1; line <= out.source.line_count(); ++line) {
       std::string_view text = out.source.line(line);
       std::size_t code = lexing::code_end(text);
@@ -1559,14 +1552,15 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
   if (chunks)
     for (const Trace &t : out.file.traces)
       if (t.kind != Trace::Kind::Fragment && t.def_span.begin == chunks->def_offset) owner = &t;
-  auto deliver_chunks = [&](Trace *into, bool to_reader) {
+  // Without a trace to take them (not expected), the chunks are parsed and dropped.
+  auto deliver_chunks = [&](Trace *into) {
     for (std::size_t i = 0; chunk_parser && i < chunk_parser->size(); ++i) {
       ParsedFile part = chunk_parser->take(i);
       out.syntax.insert(out.syntax.end(), part.syntax.begin(), part.syntax.end());
       out.model.insert(out.model.end(), part.model.begin(), part.model.end());
       if (!part.file.traces.empty()) {
         std::vector<Statement> &body = part.file.traces.front().body;
-        if (to_reader)
+        if (into && reader)
           reader->statements(std::move(body));
         else if (into)
           std::move(body.begin(), body.end(), std::back_inserter(into->body));
@@ -1580,10 +1574,10 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
       reader->begin_trace(out, t);
       reader->statements(std::exchange(t.body, {}));
     }
-    if (&t == owner) deliver_chunks(&t, reader != nullptr);
+    if (&t == owner) deliver_chunks(&t);
     if (reader) reader->end_trace();
   }
-  if (!owner) deliver_chunks(nullptr, false); // no trace to give them to (not expected)
+  if (!owner) deliver_chunks(nullptr);
   return out;
 }
 
