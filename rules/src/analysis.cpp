@@ -74,9 +74,12 @@ public:
   // Subsymbol lines alone: only their own bindings count as definitions.
   void orphans(const std::vector<Statement> &statements) {
     duplicate_siblings(statements);
-    for (const Statement &s : statements)
-      bind_subsymbol_names(s);
-    for_each_statement(statements, [&](const Statement &s) { check_type_comment(s); });
+    std::vector<Typed> typed;
+    for_each_statement(statements, [&](const Statement &s) { typed.push_back(typed_of(s)); });
+    for (const Typed &t : typed)
+      bind_subsymbol_names(t);
+    for (const Typed &t : typed)
+      check_type_comment(t);
   }
 
 private:
@@ -90,7 +93,7 @@ private:
       define(*s.target);
       annotate(s.target->name, *s.annotation);
       break;
-    case Statement::Kind::BoundSymbol:
+    case Statement::Kind::BoundSymbol: {
       use(s.value, false);
       if (s.target) {
         arity(s);
@@ -98,15 +101,18 @@ private:
         define(*s.target);
       }
       duplicate_siblings(s.subsymbols, s.target ? &*s.target : nullptr);
-      for (const Statement &sub : s.subsymbols)
-        bind_subsymbol_names(sub);
-      check_type_comment(s);
-      for_each_statement(s.subsymbols, [&](const Statement &sub) { check_type_comment(sub); });
-      if (s.target && s.target->kind == Target::Kind::Name && s.type_comment &&
-          s.type_comment->type)
-        remember_type(s.target->name, *s.type_comment->type);
+      // The statement, then its subsymbols depth first, each type comment parsed once.
+      std::vector<Typed> typed;
+      for_each_statement(s, [&](const Statement &t) { typed.push_back(typed_of(t)); });
+      for (std::size_t i = 1; i < typed.size(); ++i)
+        bind_subsymbol_names(typed[i]);
+      for (const Typed &t : typed)
+        check_type_comment(t);
+      if (s.target && s.target->kind == Target::Kind::Name && typed.front().type)
+        remember_rank(s.target->name, *typed.front().type);
       remember_shape_alias(s);
       break;
+    }
     case Statement::Kind::Delete:
       for (const Target &t : s.deleted) {
         check(t.name, t.span, false);
@@ -145,8 +151,17 @@ private:
         shape_symbols_.emplace(d.symbol, std::make_pair(dim_span(text, d), name));
   }
 
-  void remember_type(const std::string &name, const TypeText &text) {
-    if (Result<ProxyType> type = parse_type_string(text.text)) remember_rank(name, *type);
+  // A statement with the type its trailing type comment gives, when there is one that parses.
+  struct Typed {
+    const Statement *statement;
+    std::optional<ProxyType> type;
+  };
+  static Typed typed_of(const Statement &s) {
+    Typed t{&s, std::nullopt};
+    if (s.type_comment && s.type_comment->type)
+      if (Result<ProxyType> type = parse_type_string(s.type_comment->type->text))
+        t.type = std::move(type.value());
+    return t;
   }
 
   // Of a type, only a tensor's rank is ever needed (the length of its shape).
@@ -252,27 +267,21 @@ private:
   // What subsymbols bind only matters as a dim symbol, and a dim is a number: a name the
   // subsymbol's own type comment calls a tensor is left out (a large trace has tens of
   // thousands of those).
-  void bind_subsymbol_names(const Statement &s) {
-    if (s.target && !names_a_tensor(s))
+  void bind_subsymbol_names(const Typed &t) {
+    const Statement &s = *t.statement;
+    if (!s.target) return;
+    bool names_a_tensor = s.target->kind == Target::Kind::Name && t.type &&
+                          t.type->kind == ProxyKind::Tensor &&
+                          s.type_comment->name == s.target->name;
+    if (!names_a_tensor)
       for (const Target *n : s.target->bound_names())
         names_[n->name].subsymbol_bound = true;
-    for (const Statement &sub : s.subsymbols)
-      bind_subsymbol_names(sub);
   }
 
-  static bool names_a_tensor(const Statement &s) {
-    if (s.target->kind != Target::Kind::Name || !s.type_comment || !s.type_comment->type ||
-        s.type_comment->name != s.target->name)
-      return false;
-    Result<ProxyType> type = parse_type_string(s.type_comment->type->text);
-    return type && type->kind == ProxyKind::Tensor;
-  }
-
-  void check_type_comment(const Statement &s) {
-    if (!s.type_comment || !s.type_comment->type) return;
-    Result<ProxyType> type = parse_type_string(s.type_comment->type->text);
-    if (!type) return;
-    for (const Dim &d : type->shape) {
+  void check_type_comment(const Typed &t) {
+    if (!t.type) return;
+    const Statement &s = *t.statement;
+    for (const Dim &d : t.type->shape) {
       if (!d.symbolic || is_defined(d.symbol) || shape_symbols_.count(d.symbol) ||
           is_subsymbol_bound(d.symbol) || options_.context_names.count(d.symbol))
         continue;
