@@ -242,6 +242,23 @@ TEST_CASE(
   CHECK(section(other, "prologue").find(", False)") != std::string::npos);
 }
 
+TEST_CASE("tracer: number literals in every spelling Python has") {
+  // The tracer and the trace parser read literals with one function (parse_python_number).
+  TracedProgram p = traced("def f(a):\n    return a * 0b101 + 0o17 - 0x1F + 1_000 + 2.5e1\n", "f",
+                           {{"a", "f32[2]"}}, CacheMode::ConstantValues);
+  std::string computation = section(print_trace_file(p.file), "computation");
+  CAPTURE(computation);
+  CHECK(computation.find("ltorch.mul(a, 5)") != std::string::npos);
+  CHECK(computation.find("ltorch.add(t0, 15)") != std::string::npos);
+  CHECK(computation.find("ltorch.sub(t1, 31)") != std::string::npos);
+  CHECK(computation.find("ltorch.add(t2, 1000)") != std::string::npos);
+  CHECK(computation.find("ltorch.add(t3, 25.0)") != std::string::npos);
+  Error e = trace_error("def f(a):\n    return a * 2j\n", "f", {{"a", "f32[2]"}});
+  CHECK(e.message.find("complex literal") != std::string::npos);
+  e = trace_error("def f(a):\n    return a * 99999999999999999999\n", "f", {{"a", "f32[2]"}});
+  CHECK(e.message.find("integer literal out of the 64-bit range") != std::string::npos);
+}
+
 TEST_CASE("tracer: errors name the file, line, column and construct") {
   Error e = trace_error("def f(x):\n    while x:\n        pass\n", "f", {{"x", "3"}});
   CHECK(e.path == "bad.py");

@@ -214,30 +214,20 @@ std::optional<std::string> View::string_literal(TSNode n) const {
 }
 
 std::optional<Value> View::number(TSNode n, bool negative) const {
-  std::string raw = text(n);
-  raw.erase(std::remove(raw.begin(), raw.end(), '_'), raw.end());
-  bool imaginary = !raw.empty() && (raw.back() == 'j' || raw.back() == 'J');
-  if (imaginary) raw.pop_back();
-  if (is(n, "integer") && !imaginary) {
-    int base = 10;
-    std::string digits = raw;
-    if (raw.size() > 2 && raw[0] == '0' && std::isalpha(static_cast<unsigned char>(raw[1]))) {
-      char b = static_cast<char>(std::tolower(raw[1]));
-      base = b == 'x' ? 16 : b == 'o' ? 8 : b == 'b' ? 2 : 10;
-      digits = raw.substr(2);
-    }
-    errno = 0;
-    char *end = nullptr;
-    long long v = std::strtoll(digits.c_str(), &end, base);
-    if (errno == ERANGE || *end != '\0')
-      return unmodelled(n, "the integer " +
-                               (text(n).size() > 24 ? text(n).substr(0, 20) + "..." : text(n)) +
-                               " does not fit in 64 bits");
-    return Value::int_value(negative ? -v : v);
+  std::optional<Value> v = parse_python_number(text(n), is(n, "integer"));
+  if (!v)
+    return unmodelled(n, "the integer " +
+                             (text(n).size() > 24 ? text(n).substr(0, 20) + "..." : text(n)) +
+                             " does not fit in 64 bits");
+  if (negative) {
+    if (v->kind == ValueKind::Int)
+      v->integer = -v->integer;
+    else if (v->kind == ValueKind::Float)
+      v->real = -v->real;
+    else
+      v->imag = -v->imag; // -2j: the real part stays 0.0
   }
-  double d = std::strtod(raw.c_str(), nullptr);
-  if (negative) d = -d;
-  return imaginary ? Value::complex_value(0.0, d) : Value::float_value(d);
+  return v;
 }
 
 std::optional<Value> View::call(TSNode n, unsigned depth) const {

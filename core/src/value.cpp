@@ -1,9 +1,12 @@
 #include "tracelint/core/value.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 
 namespace tracelint {
@@ -16,8 +19,12 @@ Value make(ValueKind kind) {
 }
 } // namespace
 
-Value Value::none() { return make(ValueKind::None); }
-Value Value::ellipsis() { return make(ValueKind::Ellipsis); }
+Value Value::none() {
+  return make(ValueKind::None);
+}
+Value Value::ellipsis() {
+  return make(ValueKind::Ellipsis);
+}
 Value Value::boolean_value(bool b) {
   Value v = make(ValueKind::Bool);
   v.boolean = b;
@@ -69,8 +76,7 @@ Value Value::attribute(Value base, std::string attr) {
 }
 Value Value::dotted(const std::string &qualified) {
   std::size_t dot = qualified.rfind('.');
-  if (dot == std::string::npos)
-    return name(qualified);
+  if (dot == std::string::npos) return name(qualified);
   return attribute(dotted(qualified.substr(0, dot)), qualified.substr(dot + 1));
 }
 Value Value::call(Value callee, std::vector<Value> args,
@@ -120,8 +126,7 @@ Value Value::slice(Value start, Value stop, Value step) {
 }
 
 std::string Value::qualified_name() const {
-  if (kind == ValueKind::Name)
-    return text;
+  if (kind == ValueKind::Name) return text;
   if (kind == ValueKind::Attribute) {
     std::string base = items.front().qualified_name();
     return base.empty() ? std::string() : base + "." + text;
@@ -130,16 +135,13 @@ std::string Value::qualified_name() const {
 }
 
 const Value *Value::root_name() const {
-  if (kind == ValueKind::Name)
-    return this;
-  if (kind == ValueKind::Attribute)
-    return items.front().root_name();
+  if (kind == ValueKind::Name) return this;
+  if (kind == ValueKind::Attribute) return items.front().root_name();
   return nullptr;
 }
 
 bool operator==(const Value &a, const Value &b) {
-  if (a.kind != b.kind)
-    return false;
+  if (a.kind != b.kind) return false;
   switch (a.kind) {
   case ValueKind::None:
   case ValueKind::Ellipsis:
@@ -162,26 +164,45 @@ bool operator==(const Value &a, const Value &b) {
   }
 }
 
+std::optional<Value> parse_python_number(std::string_view literal, bool integer_token) {
+  std::string raw(literal);
+  raw.erase(std::remove(raw.begin(), raw.end(), '_'), raw.end());
+  bool imaginary = !raw.empty() && (raw.back() == 'j' || raw.back() == 'J');
+  if (imaginary) raw.pop_back();
+  if (integer_token && !imaginary) {
+    int base = 10;
+    std::string digits = raw;
+    if (raw.size() > 2 && raw[0] == '0' && std::isalpha(static_cast<unsigned char>(raw[1]))) {
+      char b = static_cast<char>(std::tolower(raw[1]));
+      base = b == 'x' ? 16 : b == 'o' ? 8 : b == 'b' ? 2 : 10;
+      digits = raw.substr(2);
+    }
+    errno = 0;
+    char *end = nullptr;
+    long long v = std::strtoll(digits.c_str(), &end, base);
+    if (errno == ERANGE || *end != '\0') return std::nullopt;
+    return Value::int_value(v);
+  }
+  double d = std::strtod(raw.c_str(), nullptr);
+  return imaginary ? Value::complex_value(0.0, d) : Value::float_value(d);
+}
+
 std::string python_float(double d) {
-  if (std::isnan(d))
-    return "float('nan')";
-  if (std::isinf(d))
-    return d > 0 ? "float('inf')" : "-float('inf')";
+  if (std::isnan(d)) return "float('nan')";
+  if (std::isinf(d)) return d > 0 ? "float('inf')" : "-float('inf')";
   char buf[64];
   // Shortest round-trip digits in scientific form: d.ddde[+-]x
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
   (void)ec;
   std::string sci(buf, end);
   bool negative = sci[0] == '-';
-  if (negative)
-    sci.erase(0, 1);
+  if (negative) sci.erase(0, 1);
   std::size_t e = sci.find('e');
   std::string mantissa = sci.substr(0, e);
   int exponent = std::stoi(sci.substr(e + 1));
   std::string digits;
   for (char c : mantissa)
-    if (c != '.')
-      digits += c;
+    if (c != '.') digits += c;
   std::string out;
   if (exponent >= -4 && exponent < 16) { // Python repr: fixed for 1e-4 <= |d| < 1e16
     if (exponent >= 0) {
@@ -196,8 +217,7 @@ std::string python_float(double d) {
     }
   } else {
     out = digits.substr(0, 1);
-    if (digits.size() > 1)
-      out += "." + digits.substr(1);
+    if (digits.size() > 1) out += "." + digits.substr(1);
     char exp_buf[16];
     std::snprintf(exp_buf, sizeof exp_buf, "e%c%02d", exponent < 0 ? '-' : '+',
                   exponent < 0 ? -exponent : exponent);
@@ -243,26 +263,24 @@ std::string python_string(const std::string &s) {
 }
 
 bool is_python_identifier(std::string_view s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
-    return false;
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
   for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
-      return false;
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
   return true;
 }
 
 bool is_dtype_name(const std::string &name, Namespace ns) {
   static const std::set<std::string> thunder = {
-      "bool8",   "uint8",     "uint8_",     "int8",        "int8_",         "int16",
-      "int16_",  "int32",     "int32_",     "int64",       "int64_",        "bfloat16",
-      "bfloat16_", "float8_e5m2", "float8_e5m2_", "float8_e4m3fn", "float8_e4m3fn_", "float16",
-      "float16_", "float32",  "float32_",   "float64",     "float64_",      "complex32",
-      "complex32_", "complex64", "complex64_", "complex128", "complex128_"};
+      "bool8",      "uint8",       "uint8_",       "int8",          "int8_",          "int16",
+      "int16_",     "int32",       "int32_",       "int64",         "int64_",         "bfloat16",
+      "bfloat16_",  "float8_e5m2", "float8_e5m2_", "float8_e4m3fn", "float8_e4m3fn_", "float16",
+      "float16_",   "float32",     "float32_",     "float64",       "float64_",       "complex32",
+      "complex32_", "complex64",   "complex64_",   "complex128",    "complex128_"};
   static const std::set<std::string> torch = {
-      "bool",    "uint8",   "int8",     "int16",    "short",         "int32",   "int",
-      "int64",   "long",    "bfloat16", "float16",  "half",          "float32", "float",
-      "float64", "double",  "complex32", "complex64", "cfloat",      "complex128",
-      "cdouble", "float8_e5m2", "float8_e4m3fn"};
+      "bool",    "uint8",      "int8",    "int16",       "short",        "int32",
+      "int",     "int64",      "long",    "bfloat16",    "float16",      "half",
+      "float32", "float",      "float64", "double",      "complex32",    "complex64",
+      "cfloat",  "complex128", "cdouble", "float8_e5m2", "float8_e4m3fn"};
   return ns == Namespace::Thunder ? thunder.count(name) > 0 : torch.count(name) > 0;
 }
 
@@ -270,8 +288,7 @@ namespace {
 void print_list(std::string &out, const std::vector<Value> &items, std::size_t from,
                 std::size_t to) {
   for (std::size_t i = from; i < to; ++i) {
-    if (i > from)
-      out += ", ";
+    if (i > from) out += ", ";
     out += print_value(items[i]);
   }
 }
@@ -295,8 +312,7 @@ std::string print_value(const Value &v) {
     return python_string(v.text);
   case ValueKind::DType:
     return (v.ns == Namespace::Thunder ? "dtypes." : "torch.") + v.text;
-  case ValueKind::Device:
-  {
+  case ValueKind::Device: {
     // Thunder spells device strings with double quotes; fall back to repr when that needs escapes.
     bool plain = v.text.find_first_of("\"\\\n\r\t") == std::string::npos;
     std::string quoted = plain ? "\"" + v.text + "\"" : python_string(v.text);
@@ -311,8 +327,7 @@ std::string print_value(const Value &v) {
     std::size_t positional = v.positional_count();
     print_list(out, v.items, 1, 1 + positional);
     for (std::size_t k = 0; k < v.keywords.size(); ++k) {
-      if (positional + k > 0)
-        out += ", ";
+      if (positional + k > 0) out += ", ";
       out += v.keywords[k] + "=" + print_value(v.kwarg(k));
     }
     return out + ")";
@@ -322,8 +337,7 @@ std::string print_value(const Value &v) {
   case ValueKind::Tuple: {
     std::string out = v.bare ? "" : "(";
     print_list(out, v.items, 0, v.items.size());
-    if (v.items.size() == 1)
-      out += ",";
+    if (v.items.size() == 1) out += ",";
     return v.bare ? out : out + ")";
   }
   case ValueKind::List: {
@@ -334,8 +348,7 @@ std::string print_value(const Value &v) {
   case ValueKind::Dict: {
     std::string out = "{";
     for (std::size_t i = 0; i + 1 < v.items.size(); i += 2) {
-      if (i > 0)
-        out += ", ";
+      if (i > 0) out += ", ";
       out += print_value(v.items[i]) + ": " + print_value(v.items[i + 1]);
     }
     return out + "}";

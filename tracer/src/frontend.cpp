@@ -1,6 +1,7 @@
 #include "frontend.hpp"
 
 #include "syntax_errors.hpp"
+#include "tracelint/core/value.hpp"
 
 #include <tree_sitter/api.h>
 
@@ -124,25 +125,13 @@ public:
     if (type == "identifier") {
       e.kind = Expr::Kind::Name;
       e.text = text(n);
-    } else if (type == "integer") {
-      e.kind = Expr::Kind::Int;
-      std::string digits;
-      for (char c : text(n))
-        if (c != '_') digits += c;
-      if (!digits.empty() && (digits.back() == 'j' || digits.back() == 'J'))
-        unsupported(n, "complex literal");
-      errno = 0;
-      e.integer = static_cast<int64_t>(std::strtoll(digits.c_str(), nullptr, 0));
-      if (errno == ERANGE)
-        throw TraceError(e.loc, "integer literal out of the 64-bit range: " + text(n));
-    } else if (type == "float") {
-      e.kind = Expr::Kind::Float;
-      std::string digits;
-      for (char c : text(n))
-        if (c != '_') digits += c;
-      if (!digits.empty() && (digits.back() == 'j' || digits.back() == 'J'))
-        unsupported(n, "complex literal");
-      e.real = std::strtod(digits.c_str(), nullptr);
+    } else if (type == "integer" || type == "float") {
+      std::optional<Value> v = parse_python_number(text(n), type == "integer");
+      if (!v) throw TraceError(e.loc, "integer literal out of the 64-bit range: " + text(n));
+      if (v->kind == ValueKind::Complex) unsupported(n, "complex literal");
+      e.kind = v->kind == ValueKind::Int ? Expr::Kind::Int : Expr::Kind::Float;
+      e.integer = v->integer;
+      e.real = v->real;
     } else if (type == "string") {
       e.kind = Expr::Kind::Str;
       for (TSNode c : children(n, true)) {

@@ -4,6 +4,7 @@
 #include "tracelint/core/source.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -93,6 +94,10 @@ struct Value {
 // Python's repr of a float (shortest round-trip digits, 1e-05, 1e+16, 2.0), and
 // float('inf') / float('nan') for the values repr cannot spell as literals.
 std::string python_float(double d);
+// A Python number literal as tree-sitter-python tokenizes it (an `integer` token: 1_000, 0x1F,
+// 0o17, 0b101, 2j; a `float` token: 1.5, 1e-05, 2.5j), without a sign, as an Int, Float or
+// Complex value; nullopt for an integer that does not fit in 64 bits.
+std::optional<Value> parse_python_number(std::string_view literal, bool integer_token);
 // Python's repr of a str: single quotes unless only double quotes avoid escapes.
 std::string python_string(const std::string &s);
 // Python source for a value, never a debug repr.
