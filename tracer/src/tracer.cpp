@@ -231,7 +231,8 @@ private:
 
 // The names a statement reads, the symbolic dims of its annotation included: a size that
 // only an annotation mentions must still be computed (TL007).
-void collect_names(const Statement &s, std::unordered_set<std::string> &names) {
+// Views into the statements, which outlive the set.
+void collect_names(const Statement &s, std::unordered_set<std::string_view> &names) {
   for_each_name(s.value, [&](const Value &v) { names.insert(v.text); });
   if (s.type_comment && s.type_comment->type) {
     // The tracer's own type strings: identifiers inside the brackets are symbols.
@@ -243,7 +244,7 @@ void collect_names(const Statement &s, std::unordered_set<std::string> &names) {
         while (i < text.size() &&
                (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_'))
           ++i;
-        names.insert(text.substr(begin, i - begin));
+        names.insert(std::string_view(text).substr(begin, i - begin));
       } else {
         ++i;
       }
@@ -255,9 +256,10 @@ void collect_names(const Statement &s, std::unordered_set<std::string> &names) {
 
 // Drops bound symbols whose outputs nothing uses (every symbol recorded is pure), then
 // provenance comments left without a statement.
-// `live` receives every name the kept statements and the return read.
+// `inputs` keeps the names among them that the kept statements or the return read.
 std::vector<Statement> eliminate_dead_code(std::vector<Statement> body, const Value &returned,
-                                           std::unordered_set<std::string> &live) {
+                                           std::unordered_set<std::string> &inputs) {
+  std::unordered_set<std::string_view> live;
   live.reserve(body.size() * 2);
   for_each_name(returned, [&](const Value &v) { live.insert(v.text); });
   std::vector<bool> keep(body.size(), true);
@@ -271,6 +273,8 @@ std::vector<Statement> eliminate_dead_code(std::vector<Statement> body, const Va
     keep[k] = used;
     if (used) collect_names(s, live);
   }
+  // Before the statements move: `live` views their strings.
+  std::erase_if(inputs, [&](const std::string &name) { return !live.count(name); });
   // A comment is provenance for the statement after it: it goes when that one went.
   for (std::size_t k = body.size(), next_kept = body.size(); k-- > 0;) {
     if (!keep[k]) continue;
@@ -456,11 +460,13 @@ Result<TracedProgram> trace(const TraceRequest &request) {
     Value returned = to_value(result);
 
     // ---- computation
-    std::unordered_set<std::string> used;
-    std::vector<Statement> body = eliminate_dead_code(recorder.take_body(), returned, used);
     std::vector<const Obj *> proxies;
     for (const auto &[name, o] : inputs)
       collect_proxies(o, proxies);
+    std::unordered_set<std::string> used;
+    for (const Obj *o : proxies)
+      used.insert(o->proxy);
+    std::vector<Statement> body = eliminate_dead_code(recorder.take_body(), returned, used);
     Trace computation;
     computation.preamble = {PreambleItem::blank()};
     computation.decorators = decorators();
