@@ -1,6 +1,7 @@
 #include "tracelint/core/parser.hpp"
 #include "tracelint/core/printer.hpp"
 
+#include "chunking.hpp"
 #include "lexing.hpp"
 #include "syntax_errors.hpp"
 
@@ -35,6 +36,11 @@ const std::string kNoSignature = "# No signature available";
 // Same length as kNoSignature, so every offset after it stays where it was.
 const std::string kNoSignatureDef = "def _(*args, **kwargs): ";
 const std::string kFragmentPrefix = "def _():\n";
+
+using chunking::BodyChunks;
+using chunking::EditedText;
+using chunking::has_triple_quote;
+using chunking::track_brackets;
 
 struct TreeDeleter {
   void operator()(TSTree *t) const { ts_tree_delete(t); }
@@ -1149,75 +1155,6 @@ std::string hex_byte(char c) {
   return {digits[u >> 4], digits[u & 0xF]};
 }
 
-// What tree-sitter sees: the source with same-length replacements (a repr in code by its
-// name, "# No signature available" by a def, an unterminated string's line by spaces), kept as
-// a list rather than a second copy of a large file.
-class EditedText {
-public:
-  explicit EditedText(const std::string &original) : original_(original) {}
-
-  std::size_t size() const { return original_.size(); }
-  // Later replacements win where they overlap earlier ones.
-  void replace(std::size_t at, std::string text) { edits_.push_back({at, std::move(text)}); }
-
-  // [begin, end) with the replacements.
-  std::string substr(std::size_t begin, std::size_t end) const {
-    std::string out = original_.substr(begin, end - begin);
-    for (const auto &[at, text] : edits_) {
-      std::size_t from = std::max(at, begin), to = std::min(at + text.size(), end);
-      if (from < to) out.replace(from - begin, to - from, text, from - at, to - from);
-    }
-    return out;
-  }
-  // The line [begin, end): a view of the source, or of `scratch` where a replacement touches it.
-  std::string_view line(std::size_t begin, std::size_t end, std::string &scratch) const {
-    for (const auto &[at, text] : edits_)
-      if (at < end && at + text.size() > begin) {
-        scratch = substr(begin, end);
-        return scratch;
-      }
-    return std::string_view(original_).substr(begin, end - begin);
-  }
-
-private:
-  const std::string &original_;
-  std::vector<std::pair<std::size_t, std::string>> edits_;
-};
-
-// Bodies of large traces are split into chunks of whole statements (a statement with its
-// subsymbol comments never straddles two chunks), parsed separately and in parallel, and
-// handed on in order: each tree is small, the cores share the work, and a reader that drops
-// statements once checked never holds more than a few chunks of the model.
-constexpr std::size_t kChunkBytes = 8 * 1024;
-constexpr std::size_t kChunkedFileBytes = 2 * kChunkBytes;
-
-struct BodyChunks {
-  std::size_t def_offset = 0;                            // the def whose body is split
-  std::vector<std::pair<std::size_t, std::size_t>> rest; // byte ranges after the first chunk
-  uint32_t indent = 0;
-};
-
-// A triple-quoted string can span lines, which the line-by-line passes cannot follow.
-bool has_triple_quote(std::string_view text) {
-  return text.find("\"\"\"") != std::string_view::npos ||
-         text.find("\'\'\'") != std::string_view::npos;
-}
-
-// After a line of code: how deep in brackets the next line starts, and whether it continues
-// this one (a trailing backslash).
-void track_brackets(std::string_view line, int &depth, bool &continued) {
-  lexing::walk_code(line, line.size(), [&](std::size_t, char c) {
-    if (c == '#') return false;
-    if (c == '(' || c == '[' || c == '{')
-      ++depth;
-    else if (c == ')' || c == ']' || c == '}')
-      depth = std::max(0, depth - 1);
-    return true;
-  });
-  std::string_view trimmed = line.substr(0, line.find_last_not_of(" \t\r") + 1);
-  continued = !trimmed.empty() && trimmed.back() == '\\';
-}
-
 // Python's IndentationError: a line dedented to a column that no enclosing block starts at.
 // tree-sitter closes the blocks and goes on without an error node, so it is checked here.
 std::vector<SyntaxProblem> bad_dedents(const EditedText &text, const std::string &original,
@@ -1266,75 +1203,6 @@ std::vector<SyntaxProblem> bad_dedents(const EditedText &text, const std::string
   return out;
 }
 
-// A clause that belongs to the statement before it (else:, except ...:): no chunk starts there.
-bool continues_compound(std::string_view code) {
-  for (std::string_view word : {"else", "elif", "except", "finally"})
-    if (code.substr(0, word.size()) == word &&
-        (code.size() == word.size() || !is_word(code[word.size()])))
-      return true;
-  return false;
-}
-
-// The chunks of the first def whose body is large enough to split.
-std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string &original) {
-  if (text.size() < kChunkedFileBytes || has_triple_quote(original)) return std::nullopt;
-  BodyChunks chunks;
-  int depth = 0;
-  bool in_def = false, continued = false, previous_blank = true, after_decorator = false;
-  constexpr uint32_t kNone = UINT32_MAX;
-  uint32_t indent = kNone; // of the current def's body
-  std::size_t chunk_start = 0, line_start = 0, body_end = std::string::npos;
-  std::string scratch;
-  while (line_start < text.size()) {
-    std::size_t nl = original.find('\n', line_start);
-    std::size_t line_end = nl == std::string::npos ? text.size() : nl;
-    std::string_view line = text.line(line_start, line_end, scratch);
-    std::size_t first = line.find_first_not_of(" \t\r");
-    bool blank = first == std::string_view::npos;
-    bool comment = !blank && line[first] == '#';
-    bool statement_start = depth == 0 && !continued && !blank && !comment;
-    if (statement_start && first == 0) {
-      if (in_def && indent != kNone && !chunks.rest.empty()) {
-        body_end = line_start;
-        break;
-      }
-      indent = kNone; // a small def before: look at the next one
-      in_def = line.rfind("def ", 0) == 0;
-      if (in_def) {
-        chunks.def_offset = line_start;
-        chunk_start = nl == std::string::npos ? text.size() : nl + 1;
-      }
-    } else if (statement_start && in_def) {
-      if (indent == kNone) {
-        indent = static_cast<uint32_t>(first);
-      } else if (first < indent) {
-        // A dedent to no enclosing level (Python's IndentationError): tree-sitter closes the
-        // def there, which a chunk's own wrapper def would not show. Parse it whole.
-        return std::nullopt;
-      } else if (first == indent && !previous_blank && !after_decorator &&
-                 !continues_compound(line.substr(first)) &&
-                 line_start - chunk_start >= kChunkBytes) {
-        if (!chunks.rest.empty()) chunks.rest.back().second = line_start;
-        chunks.rest.emplace_back(line_start, std::string::npos);
-        chunk_start = line_start;
-      }
-      if (first == indent) after_decorator = line[first] == '@';
-    }
-    if (!blank && !comment) {
-      if (lexing::in_string(line, line.size()))
-        return std::nullopt; // an unterminated string: no safe split
-      track_brackets(line, depth, continued);
-    }
-    previous_blank = blank;
-    if (nl == std::string::npos) break;
-    line_start = nl + 1;
-  }
-  if (chunks.rest.empty() || indent == kNone) return std::nullopt;
-  chunks.rest.back().second = body_end == std::string::npos ? text.size() : body_end;
-  chunks.indent = indent;
-  return chunks;
-}
-
 // Whether the first line of code is indented: body lines copied out of a trace.
 std::optional<uint32_t> indented_fragment(const EditedText &text, const std::string &original) {
   std::size_t pos = original.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;
@@ -1352,97 +1220,6 @@ std::optional<uint32_t> indented_fragment(const EditedText &text, const std::str
   }
   return std::nullopt;
 }
-
-// Parses the chunks of a body on worker threads and on the thread that takes them, which
-// takes them in order. Workers stay at most `window` chunks ahead of the taker.
-class ChunkParser {
-public:
-  ChunkParser(const ParsedFile &file, const EditedText &text, const BodyChunks &chunks,
-              unsigned threads)
-      : file_(file), text_(text), chunks_(chunks), parts_(chunks.rest.size()),
-        window_(threads + 1) {
-    unsigned extra = threads > 1 ? threads - 1 : 0;
-    for (unsigned i = 0; i < extra && i < parts_.size(); ++i)
-      workers_.emplace_back([this] { work(); });
-  }
-  ~ChunkParser() {
-    {
-      std::lock_guard lock(mutex_);
-      next_ = parts_.size(); // nothing more to start
-    }
-    changed_.notify_all();
-    for (std::thread &w : workers_)
-      w.join();
-  }
-  std::size_t size() const { return parts_.size(); }
-
-  // The i-th chunk's model; call with i = 0, 1, 2, ... and `done(i)` once it is used. While
-  // chunk i is not ready, this thread parses the next unclaimed chunk inside the window.
-  ParsedFile take(std::size_t i) {
-    std::unique_lock lock(mutex_);
-    while (!parts_[i]) {
-      if (claimable()) {
-        parse_next(lock);
-        continue;
-      }
-      changed_.wait(lock, [&] { return parts_[i].has_value() || claimable(); });
-    }
-    ParsedFile part = std::move(*parts_[i]);
-    parts_[i].reset();
-    return part;
-  }
-  void done(std::size_t i) {
-    {
-      std::lock_guard lock(mutex_);
-      taken_ = i + 1;
-    }
-    changed_.notify_all();
-  }
-
-private:
-  bool claimable() const { return next_ < parts_.size() && next_ < taken_ + window_; }
-
-  ParsedFile parse(std::size_t i) const {
-    auto [begin, end] = chunks_.rest[i];
-    std::string text = kFragmentPrefix + text_.substr(begin, end);
-    auto tree = parse_python(text);
-    ParsedFile part;
-    FileBuilder builder(file_, part, text, static_cast<uint32_t>(kFragmentPrefix.size()),
-                        static_cast<uint32_t>(begin));
-    builder.build(ts_tree_root_node(tree.get()), true, chunks_.indent);
-    return part;
-  }
-
-  void work() {
-    std::unique_lock lock(mutex_);
-    while (true) {
-      changed_.wait(lock, [&] { return next_ >= parts_.size() || claimable(); });
-      if (next_ >= parts_.size()) return;
-      parse_next(lock);
-    }
-  }
-
-  // Claims the next chunk, parses it without the lock, and publishes it.
-  void parse_next(std::unique_lock<std::mutex> &lock) {
-    std::size_t i = next_++;
-    lock.unlock();
-    ParsedFile part = parse(i);
-    lock.lock();
-    parts_[i] = std::move(part);
-    changed_.notify_all();
-  }
-
-  const ParsedFile &file_;
-  const EditedText &text_;
-  const BodyChunks &chunks_;
-  std::vector<std::optional<ParsedFile>> parts_;
-  std::size_t window_;
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::size_t next_ = 0;  // the first chunk nobody has started
-  std::size_t taken_ = 0; // chunks the taker is done with
-  std::vector<std::thread> workers_;
-};
 
 } // namespace
 
@@ -1507,13 +1284,23 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
   bool bom = original.rfind("\xEF\xBB\xBF", 0) == 0;
   std::optional<uint32_t> fragment_indent = indented_fragment(edited, original);
   std::optional<BodyChunks> chunks;
-  if (!fragment_indent && !bom) chunks = find_chunks(edited, original);
+  if (!fragment_indent && !bom) chunks = chunking::find_chunks(edited, original);
 
   // The chunks after the first are parsed by workers while this thread parses the rest of
   // the file: the file without the chunks (cut, not blanked: tree-sitter would still lex
   // every blank line).
-  std::optional<ChunkParser> chunk_parser;
-  if (chunks) chunk_parser.emplace(out, edited, *chunks, threads);
+  std::optional<chunking::ChunkPipeline<ParsedFile>> chunk_parser;
+  if (chunks)
+    chunk_parser.emplace(chunks->rest.size(), threads, [&](std::size_t i) {
+      auto [begin, end] = chunks->rest[i];
+      std::string text = chunking::kChunkPrefix + edited.substr(begin, end);
+      auto tree = parse_python(text);
+      ParsedFile part;
+      FileBuilder builder(out, part, text, static_cast<uint32_t>(chunking::kChunkPrefix.size()),
+                          static_cast<uint32_t>(begin));
+      builder.build(ts_tree_root_node(tree.get()), true, chunks->indent);
+      return part;
+    });
   {
     std::string parsed;
     uint32_t skipped = 0, prefix = 0, hole_at = UINT32_MAX, hole_len = 0;

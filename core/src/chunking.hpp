@@ -1,0 +1,163 @@
+#pragma once
+// Splitting a large function body into chunks of whole statements that are parsed separately,
+// in parallel, and taken in order. Shared by the trace parser and the tracer's frontend
+// (an implementation detail, so not a public header).
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace tracelint::chunking {
+
+// What tree-sitter sees: the source with same-length replacements (a repr in code by its
+// name, "# No signature available" by a def, an unterminated string's line by spaces), kept as
+// a list rather than a second copy of a large file.
+class EditedText {
+public:
+  explicit EditedText(const std::string &original) : original_(original) {}
+
+  std::size_t size() const { return original_.size(); }
+  // Later replacements win where they overlap earlier ones.
+  void replace(std::size_t at, std::string text) { edits_.push_back({at, std::move(text)}); }
+
+  // [begin, end) with the replacements.
+  std::string substr(std::size_t begin, std::size_t end) const {
+    std::string out = original_.substr(begin, end - begin);
+    for (const auto &[at, text] : edits_) {
+      std::size_t from = std::max(at, begin), to = std::min(at + text.size(), end);
+      if (from < to) out.replace(from - begin, to - from, text, from - at, to - from);
+    }
+    return out;
+  }
+  // The line [begin, end): a view of the source, or of `scratch` where a replacement touches it.
+  std::string_view line(std::size_t begin, std::size_t end, std::string &scratch) const {
+    for (const auto &[at, text] : edits_)
+      if (at < end && at + text.size() > begin) {
+        scratch = substr(begin, end);
+        return scratch;
+      }
+    return std::string_view(original_).substr(begin, end - begin);
+  }
+
+private:
+  const std::string &original_;
+  std::vector<std::pair<std::size_t, std::string>> edits_;
+};
+
+// Bodies of large files are split into chunks of whole statements (a statement with its
+// comments never straddles two chunks), parsed separately and in parallel, and handed on in
+// order: each tree is small, the cores share the work, and a reader that drops statements once
+// used never holds more than a few chunks.
+constexpr std::size_t kChunkBytes = 8 * 1024;
+constexpr std::size_t kChunkedFileBytes = 2 * kChunkBytes;
+
+// A chunk is parsed as the body of this def, so that its indented statements are valid.
+inline const std::string kChunkPrefix = "def _():\n";
+
+struct BodyChunks {
+  std::size_t def_offset = 0;                            // the def whose body is split
+  std::vector<std::pair<std::size_t, std::size_t>> rest; // byte ranges after the first chunk
+  uint32_t indent = 0;
+};
+
+// A triple-quoted string can span lines, which the line-by-line passes cannot follow.
+inline bool has_triple_quote(std::string_view text) {
+  return text.find("\"\"\"") != std::string_view::npos ||
+         text.find("\'\'\'") != std::string_view::npos;
+}
+
+// After a line of code: how deep in brackets the next line starts, and whether it continues
+// this one (a trailing backslash).
+void track_brackets(std::string_view line, int &depth, bool &continued);
+
+// The chunks of the first def whose body is large enough to split, or none where no split is
+// safe (a triple-quoted string, an unterminated string, a dedent to no enclosing level).
+std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string &original);
+
+// Parses `count` chunks with `parse(i)` on worker threads and on the thread that takes them,
+// which takes them in order. Workers stay at most threads + 1 chunks ahead of the taker, so
+// that a taker that drops each chunk once used holds only a few. `parse` must not throw.
+template <class Part> class ChunkPipeline {
+public:
+  ChunkPipeline(std::size_t count, unsigned threads, std::function<Part(std::size_t)> parse)
+      : parse_(std::move(parse)), parts_(count), window_(threads + 1) {
+    unsigned extra = threads > 1 ? threads - 1 : 0;
+    for (unsigned i = 0; i < extra && i < parts_.size(); ++i)
+      workers_.emplace_back([this] { work(); });
+  }
+  ChunkPipeline(const ChunkPipeline &) = delete;
+  ChunkPipeline &operator=(const ChunkPipeline &) = delete;
+  ~ChunkPipeline() {
+    {
+      std::lock_guard lock(mutex_);
+      next_ = parts_.size(); // nothing more to start
+    }
+    changed_.notify_all();
+    for (std::thread &w : workers_)
+      w.join();
+  }
+  std::size_t size() const { return parts_.size(); }
+
+  // The i-th chunk; call with i = 0, 1, 2, ... and `done(i)` once it is used. While chunk i is
+  // not ready, this thread parses the next unclaimed chunk inside the window.
+  Part take(std::size_t i) {
+    std::unique_lock lock(mutex_);
+    while (!parts_[i]) {
+      if (claimable()) {
+        parse_next(lock);
+        continue;
+      }
+      changed_.wait(lock, [&] { return parts_[i].has_value() || claimable(); });
+    }
+    Part part = std::move(*parts_[i]);
+    parts_[i].reset();
+    return part;
+  }
+  void done(std::size_t i) {
+    {
+      std::lock_guard lock(mutex_);
+      taken_ = i + 1;
+    }
+    changed_.notify_all();
+  }
+
+private:
+  bool claimable() const { return next_ < parts_.size() && next_ < taken_ + window_; }
+
+  void work() {
+    std::unique_lock lock(mutex_);
+    while (true) {
+      changed_.wait(lock, [&] { return next_ >= parts_.size() || claimable(); });
+      if (next_ >= parts_.size()) return;
+      parse_next(lock);
+    }
+  }
+
+  // Claims the next chunk, parses it without the lock, and publishes it.
+  void parse_next(std::unique_lock<std::mutex> &lock) {
+    std::size_t i = next_++;
+    lock.unlock();
+    Part part = parse_(i);
+    lock.lock();
+    parts_[i] = std::move(part);
+    changed_.notify_all();
+  }
+
+  std::function<Part(std::size_t)> parse_;
+  std::vector<std::optional<Part>> parts_;
+  std::size_t window_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::size_t next_ = 0;  // the first chunk nobody has started
+  std::size_t taken_ = 0; // chunks the taker is done with
+  std::vector<std::thread> workers_;
+};
+
+} // namespace tracelint::chunking
