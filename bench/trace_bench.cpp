@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace tracelint;
@@ -61,6 +62,7 @@ TraceRequest request(const std::string &source, int64_t side, CacheMode cache) {
             {"w", "f32[" + std::to_string(side) + "]"}};
   r.cache = cache;
   r.provenance = false;
+  r.threads = std::max(1u, std::thread::hardware_concurrency());
   return r;
 }
 
@@ -124,8 +126,7 @@ int main(int argc, char **argv) {
               ops / 10, last_cost / first_cost);
   std::printf("target: >= 100000 symbols/s (top-level symbols; each carries its prims)\n\n");
 
-  if (side <= 0)
-    return 0;
+  if (side <= 0) return 0;
   std::printf("== executor overhead, %zu ops on f32[%lld, %lld] (prims level)\n", ops / 10,
               static_cast<long long>(side), static_cast<long long>(side));
   TraceRequest r = request(generate(ops / 10), side, CacheMode::ConstantValues);

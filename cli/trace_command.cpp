@@ -11,8 +11,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 namespace tracelint::cli {
 
@@ -64,6 +66,9 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
       ->capture_default_str();
   command.add_option("--seed", args.seed, "Seed of the random inputs of --run")
       ->capture_default_str();
+  command.add_option("-j,--jobs", args.jobs,
+                     "Threads that parse a large function body while it is traced, and check "
+                     "the emitted trace (default: all cores)");
   command.add_flag("--no-provenance", args.no_provenance,
                    "Leave out the `# file.py:LINE: source` comments");
   if (!is_run) {
@@ -100,6 +105,7 @@ int run_trace(const TraceArgs &args, bool is_run) {
                                                   : tracer::CacheMode::SymbolicValues;
   request.level = args.level == "prims" ? tracer::Level::Prims : tracer::Level::Ltorch;
   request.provenance = !args.no_provenance;
+  request.threads = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
   for (const std::string &a : args.args) {
     std::size_t eq = a.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -119,6 +125,7 @@ int run_trace(const TraceArgs &args, bool is_run) {
 
   // The tracer's output must pass the validator: a finding here is a tracer bug, shown as such.
   Options options;
+  options.threads = request.threads;
   FileReport report = check_source("<traced " + args.function + ">", printed, options);
   int rc = kClean;
   if (report.has_at_least(Severity::Error)) {

@@ -18,6 +18,7 @@ struct TraceArgs {
   bool run = false;
   bool no_provenance = false;
   uint64_t seed = 0;
+  unsigned jobs = 0; // 0: all cores
   std::string output;
 };
 

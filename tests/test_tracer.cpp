@@ -3,6 +3,8 @@
 #include "support.hpp"
 #include "tracer/cases.hpp"
 
+#include "frontend.hpp" // tracer/src: the chunked parse, to check that it happens
+
 #include "tracelint/core/parser.hpp"
 #include "tracelint/core/printer.hpp"
 #include "tracelint/tracer/tracer.hpp"
@@ -346,6 +348,8 @@ TEST_CASE("cli: tracelint trace prints validator-clean traces; errors exit 2 wit
   CHECK(ok.exit_code == 0);
   CHECK(ok.out.find("slice(None, i10, None)") != std::string::npos);
   CHECK(ok.err.empty());
+  CHECK(test::tracelint("trace '" + dir.path + "/seed.py' -f foo -a 'a=f32[2, 2]@cuda' -j 3").out ==
+        ok.out);
   test::write_file(dir.path + "/traced.py", ok.out);
   CHECK(test::tracelint("check --isolated --fail-on info '" + dir.path + "/traced.py'").exit_code ==
         0);
@@ -399,4 +403,115 @@ TEST_CASE("tracer: symbolic values make float inputs proxies; constant values ba
   CHECK(run.exit_code == 0);
   CHECK(run.err.find("note: what the validator says") != std::string::npos);
   CHECK(run.err.find("TL015") != std::string::npos);
+}
+
+namespace {
+
+// A module whose `big` body is long enough to be parsed in chunks: every statement kind of the
+// subset, multi-line statements, comments and blank lines, calls to functions defined before
+// and after it. `middle` is planted about halfway through the body and `late` near its end.
+std::string chunked_module(const std::string &middle = "", const std::string &late = "") {
+  std::string body;
+  for (int i = 0; i < 240; ++i) {
+    body += "    # block " + std::to_string(i) + "\n";
+    body += "    for k in range(2):\n        y = y + w\n";
+    body += "    if n > " + std::to_string(i % 7) + ":\n        y = torch.tanh(y)\n";
+    body += "    elif n > 100:\n        y = y * 3\n    else:\n        y = y * 0.5\n\n";
+    body += "    a, b = y, w\n    y = helper(a, SCALE) - b\n";
+    body += "    y = y.reshape(\n        -1\n    ).view(y.shape)\n";
+    body += "    y = y - y.mean(-1, keepdim=True)\n";
+    if (i == 120) body += middle;
+    if (i == 230) body += late;
+  }
+  return "import torch\n\nSCALE = 2\n\n"
+         "def helper(y, k):\n    if k > 1:\n        return y * k\n    return y + 1\n\n"
+         "def big(x, w, n):\n    y = x\n" +
+         body + "    return after(y)\n\ndef after(y):\n    return y.sum(-1)\n";
+}
+
+TraceRequest big_request(const std::string &source, unsigned threads) {
+  TraceRequest r;
+  r.path = "big.py";
+  r.source = source;
+  r.function = "big";
+  r.args = {{"x", "f32[4, 8]"}, {"w", "f32[8]"}, {"n", "5"}};
+  r.threads = threads;
+  return r;
+}
+
+// A comment holding a triple quote turns chunking off: the reference is the whole-file parse.
+std::string unchunked(const std::string &source) {
+  return source + "# \"\"\"\n";
+}
+
+} // namespace
+
+TEST_CASE("tracer: a large body traced while its chunks parse gives the whole file's traces") {
+  const std::string source = chunked_module();
+  Result<Module> chunked = parse_module_chunked("big.py", source, 2);
+  REQUIRE(chunked.ok());
+  REQUIRE(chunked->functions.at("big").rest);
+  CHECK(chunked->functions.at("big").rest->size() >= 4);
+  Result<Module> whole = parse_module_chunked("big.py", unchunked(source), 2);
+  REQUIRE(whole.ok());
+  CHECK_FALSE(whole->functions.at("big").rest);
+
+  for (CacheMode cache : {CacheMode::SymbolicValues, CacheMode::ConstantValues})
+    for (Level level : {Level::Ltorch, Level::Prims}) {
+      TraceRequest reference = big_request(unchunked(source), 1);
+      reference.cache = cache;
+      reference.level = level;
+      Result<TracedProgram> expected = trace(reference);
+      REQUIRE(expected.ok());
+      // Provenance comments name each statement's line: the chunks' lines map back right.
+      std::string printed = print_trace_file(expected->file);
+      CHECK(printed.find("# big.py:") != std::string::npos);
+      for (unsigned threads : {1u, 2u, 3u}) {
+        TraceRequest r = big_request(source, threads);
+        r.cache = cache;
+        r.level = level;
+        Result<TracedProgram> got = trace(r);
+        REQUIRE(got.ok());
+        CHECK(print_trace_file(got->file) == printed);
+        CHECK(got->bound_symbols == expected->bound_symbols);
+      }
+    }
+}
+
+TEST_CASE("tracer: errors in or after a chunked body are the whole file's errors") {
+  struct Planted {
+    std::string what;
+    std::string source;
+  };
+  std::vector<Planted> cases = {
+      {"a syntax error near the end", chunked_module("", "    y = y +* 2\n")},
+      {"an unsupported construct late, an interpretation error before it",
+       chunked_module("    y = undefined_name\n", "    while n:\n        pass\n")},
+      {"an unsupported construct after an early return",
+       chunked_module("    return y\n", "    with y:\n        pass\n")},
+      {"an interpretation error in a late chunk", chunked_module("", "    y = y + nowhere\n")},
+      {"a bad function after the chunked one",
+       chunked_module() + "\ndef later(y):\n    while y:\n        pass\n"},
+      {"a syntax error after the chunked one", chunked_module() + "\ndef later(y):\n    y +* 2\n"},
+  };
+  for (const Planted &c : cases) {
+    CAPTURE(c.what);
+    Result<TracedProgram> expected = trace(big_request(unchunked(c.source), 1));
+    REQUIRE_FALSE(expected.ok());
+    for (unsigned threads : {1u, 2u}) {
+      Result<TracedProgram> got = trace(big_request(c.source, threads));
+      REQUIRE_FALSE(got.ok());
+      CHECK(got.error().message == expected.error().message);
+      CHECK(got.error().line == expected.error().line);
+      CHECK(got.error().column == expected.error().column);
+    }
+  }
+  // A later def of the same name replaces the chunked one, as in Python.
+  std::string replaced = chunked_module() + "\ndef big(x, w, n):\n    return x * n\n";
+  Result<TracedProgram> expected = trace(big_request(unchunked(replaced), 1));
+  Result<TracedProgram> got = trace(big_request(replaced, 2));
+  REQUIRE(expected.ok());
+  REQUIRE(got.ok());
+  CHECK(print_trace_file(got->file) == print_trace_file(expected->file));
+  CHECK(got->bound_symbols == 1);
 }

@@ -1,10 +1,12 @@
 #include "frontend.hpp"
 
+#include "chunking.hpp"
 #include "syntax_errors.hpp"
 #include "tracelint/core/value.hpp"
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string_view>
@@ -89,10 +91,14 @@ std::string construct_name(TSNode n) {
 class Reader {
 public:
   Reader(const std::string &text) : text_(text) {}
+  // Reads a cut or prefixed text: rows from `from_row` on are `add_rows` further down the file.
+  Reader(const std::string &text, uint32_t from_row, int64_t add_rows)
+      : text_(text), from_row_(from_row), add_rows_(add_rows) {}
 
   Loc loc(TSNode n) const {
     TSPoint p = ts_node_start_point(n);
-    return Loc{p.row + 1, p.column + 1};
+    int64_t row = p.row >= from_row_ ? p.row + add_rows_ : p.row;
+    return Loc{static_cast<uint32_t>(row + 1), p.column + 1};
   }
   std::string text(TSNode n) const {
     return text_.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
@@ -452,6 +458,8 @@ private:
   }
 
   const std::string &text_;
+  uint32_t from_row_ = UINT32_MAX;
+  int64_t add_rows_ = 0;
 };
 
 template <class F> auto guarded(F &&f, const std::string &path) -> decltype(f()) {
@@ -462,7 +470,148 @@ template <class F> auto guarded(F &&f, const std::string &path) -> decltype(f())
   }
 }
 
+// The module's imports, functions and constants from the tree of `text` (the source, or the
+// source with a chunked body cut out), its lines from the source.
+Module read_module(const std::string &path, const std::string &source, const Reader &reader,
+                   TSNode root) {
+  reader.check_syntax(root);
+  Module m;
+  m.path = path;
+  for (TSNode n : children(root, true)) {
+    if (is(n, "import_statement")) {
+      for (TSNode name : field_children(n, "name")) {
+        if (is(name, "aliased_import"))
+          m.imports[reader.text(field(name, "alias"))] = reader.text(field(name, "name"));
+        else {
+          std::string dotted = reader.text(name);
+          m.imports[dotted.substr(0, dotted.find('.'))] = dotted.substr(0, dotted.find('.'));
+        }
+      }
+    } else if (is(n, "import_from_statement")) {
+      std::string module = reader.text(field(n, "module_name"));
+      for (TSNode name : field_children(n, "name")) {
+        if (is(name, "aliased_import"))
+          m.imports[reader.text(field(name, "alias"))] =
+              module + "." + reader.text(field(name, "name"));
+        else
+          m.imports[reader.text(name)] = module + "." + reader.text(name);
+      }
+    } else if (is(n, "future_import_statement")) {
+      continue;
+    } else if (is(n, "function_definition") || is(n, "decorated_definition")) {
+      TSNode def = is(n, "decorated_definition") ? field(n, "definition") : n;
+      if (!is(def, "function_definition")) reader.unsupported(def);
+      Function f = reader.function(def);
+      std::string name = f.name;
+      m.functions[name] = std::move(f);
+    } else if (is(n, "expression_statement")) {
+      Stmt s = reader.stmt(n);
+      if (s.kind == Stmt::Kind::Expr && s.value.kind == Expr::Kind::Str) continue; // a docstring
+      if (s.kind != Stmt::Kind::Assign || s.targets.size() != 1 ||
+          s.targets[0].kind != Expr::Kind::Name)
+        reader.unsupported(n, "a module-level statement other than imports, functions and "
+                              "NAME = constant");
+      m.constants[s.targets[0].text] = s.value;
+    } else {
+      reader.unsupported(n, "a module-level " + construct_name(n));
+    }
+  }
+  std::size_t begin = 0;
+  while (begin <= source.size()) {
+    std::size_t end = source.find('\n', begin);
+    if (end == std::string::npos) {
+      m.lines.push_back(source.substr(begin));
+      break;
+    }
+    m.lines.push_back(source.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return m;
+}
+
+uint32_t rows_in(const std::string &text, std::size_t begin, std::size_t end) {
+  return static_cast<uint32_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(begin),
+                                          text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+}
+
 } // namespace
+
+struct BodyRest::Impl {
+  struct Part {
+    std::vector<Stmt> body;
+    bool failed = false;
+  };
+
+  Impl(std::string source_text, chunking::BodyChunks body_chunks, unsigned threads)
+      : source(std::move(source_text)), chunks(std::move(body_chunks)) {
+    uint32_t row = 0;
+    std::size_t at = 0;
+    for (const auto &[begin, end] : chunks.rest) {
+      row += rows_in(source, at, begin);
+      at = begin;
+      start_rows.push_back(row);
+    }
+    pipeline.emplace(chunks.rest.size(), threads, [this](std::size_t i) { return parse(i); });
+  }
+
+  // Chunk i, parsed as the body of a def on the line before it.
+  Part parse(std::size_t i) const {
+    Part part;
+    auto [begin, end] = chunks.rest[i];
+    std::string text = chunking::kChunkPrefix;
+    text.append(source, begin, end - begin);
+    try {
+      TreePtr tree = parse_python(text);
+      if (!tree) throw TraceError(Loc{}, "tree-sitter returned no tree");
+      Reader reader(text, 1, static_cast<int64_t>(start_rows[i]) - 1);
+      TSNode root = ts_tree_root_node(tree.get());
+      reader.check_syntax(root);
+      std::vector<TSNode> defs = children(root, true);
+      if (defs.size() != 1 || !is(defs[0], "function_definition"))
+        throw TraceError(Loc{}, "the chunk is not one body");
+      part.body = reader.block(field(defs[0], "body"));
+    } catch (const TraceError &) {
+      part.failed = true;
+    }
+    return part;
+  }
+
+  const std::string source;
+  const chunking::BodyChunks chunks;
+  std::vector<uint32_t> start_rows; // the 0-based row each chunk starts on
+  std::vector<std::vector<Stmt>> taken;
+  bool failed = false;
+  // Last: its workers read the members above.
+  std::optional<chunking::ChunkPipeline<Part>> pipeline;
+};
+
+BodyRest::BodyRest(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+BodyRest::~BodyRest() = default;
+
+std::size_t BodyRest::size() const {
+  return impl_->chunks.rest.size();
+}
+
+const std::vector<Stmt> &BodyRest::chunk(std::size_t i) {
+  while (!impl_->failed && impl_->taken.size() <= i) {
+    std::size_t next = impl_->taken.size();
+    Impl::Part part = impl_->pipeline->take(next);
+    impl_->pipeline->done(next);
+    impl_->failed = part.failed;
+    impl_->taken.push_back(std::move(part.body));
+  }
+  if (impl_->failed) throw Failed{};
+  return impl_->taken[i];
+}
+
+bool BodyRest::parses_cleanly() {
+  try {
+    if (size() > 0) chunk(size() - 1);
+    return true;
+  } catch (const Failed &) {
+    return false;
+  }
+}
 
 Result<Module> parse_module(const std::string &path, const std::string &source) {
   return guarded(
@@ -470,63 +619,43 @@ Result<Module> parse_module(const std::string &path, const std::string &source) 
         TreePtr tree = parse_python(source);
         if (!tree) return Error{"tree-sitter returned no tree", path, 0, 0};
         Reader reader(source);
+        return read_module(path, source, reader, ts_tree_root_node(tree.get()));
+      },
+      path);
+}
+
+Result<Module> parse_module_chunked(const std::string &path, const std::string &source,
+                                    unsigned threads) {
+  chunking::EditedText text(source);
+  std::optional<chunking::BodyChunks> chunks = chunking::find_chunks(text, source);
+  if (!chunks) return parse_module(path, source);
+  auto rest = std::make_shared<BodyRest>(
+      std::make_unique<BodyRest::Impl>(source, *chunks, std::max(1u, threads)));
+  // This thread parses the file without the chunks (cut, not blanked: tree-sitter would still
+  // lex every blank line) while the workers start on them.
+  std::size_t hole_at = chunks->rest.front().first, hole_end = chunks->rest.back().second;
+  std::string cut = source.substr(0, hole_at) + source.substr(hole_end);
+  Result<Module> head = guarded(
+      [&]() -> Result<Module> {
+        TreePtr tree = parse_python(cut);
+        if (!tree) return Error{"tree-sitter returned no tree", path, 0, 0};
+        Reader reader(cut, rows_in(source, 0, hole_at), rows_in(source, hole_at, hole_end));
         TSNode root = ts_tree_root_node(tree.get());
-        reader.check_syntax(root);
-        Module m;
-        m.path = path;
+        Module m = read_module(path, source, reader, root);
         for (TSNode n : children(root, true)) {
-          if (is(n, "import_statement")) {
-            for (TSNode name : field_children(n, "name")) {
-              if (is(name, "aliased_import"))
-                m.imports[reader.text(field(name, "alias"))] = reader.text(field(name, "name"));
-              else {
-                std::string dotted = reader.text(name);
-                m.imports[dotted.substr(0, dotted.find('.'))] = dotted.substr(0, dotted.find('.'));
-              }
-            }
-          } else if (is(n, "import_from_statement")) {
-            std::string module = reader.text(field(n, "module_name"));
-            for (TSNode name : field_children(n, "name")) {
-              if (is(name, "aliased_import"))
-                m.imports[reader.text(field(name, "alias"))] =
-                    module + "." + reader.text(field(name, "name"));
-              else
-                m.imports[reader.text(name)] = module + "." + reader.text(name);
-            }
-          } else if (is(n, "future_import_statement")) {
+          TSNode def = is(n, "decorated_definition") ? field(n, "definition") : n;
+          if (!is(def, "function_definition") || ts_node_start_byte(def) != chunks->def_offset)
             continue;
-          } else if (is(n, "function_definition") || is(n, "decorated_definition")) {
-            TSNode def = is(n, "decorated_definition") ? field(n, "definition") : n;
-            if (!is(def, "function_definition")) reader.unsupported(def);
-            Function f = reader.function(def);
-            std::string name = f.name;
-            m.functions[name] = std::move(f);
-          } else if (is(n, "expression_statement")) {
-            Stmt s = reader.stmt(n);
-            if (s.kind == Stmt::Kind::Expr && s.value.kind == Expr::Kind::Str)
-              continue; // a docstring
-            if (s.kind != Stmt::Kind::Assign || s.targets.size() != 1 ||
-                s.targets[0].kind != Expr::Kind::Name)
-              reader.unsupported(n, "a module-level statement other than imports, functions and "
-                                    "NAME = constant");
-            m.constants[s.targets[0].text] = s.value;
-          } else {
-            reader.unsupported(n, "a module-level " + construct_name(n));
-          }
-        }
-        std::size_t begin = 0;
-        while (begin <= source.size()) {
-          std::size_t end = source.find('\n', begin);
-          if (end == std::string::npos) {
-            m.lines.push_back(source.substr(begin));
-            break;
-          }
-          m.lines.push_back(source.substr(begin, end - begin));
-          begin = end + 1;
+          // Unless a later def of the same name replaced it.
+          Function &f = m.functions.at(reader.text(field(def, "name")));
+          Loc at = reader.loc(def);
+          if (f.loc.line == at.line && f.loc.column == at.column) f.rest = rest;
         }
         return m;
       },
       path);
+  if (!head) return parse_module(path, source);
+  return head;
 }
 
 Result<Expr> parse_expression(const std::string &source) {

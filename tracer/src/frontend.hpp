@@ -72,6 +72,28 @@ struct Stmt {
   std::string def_name; // Def: a nested function's name (see Module::functions)
 };
 
+// The statements of a large function body after its first chunk: parsed on other threads
+// while the interpreter runs the first ones, and taken in order (see core/src/chunking.hpp).
+// Used by one thread at a time.
+class BodyRest {
+public:
+  struct Impl;
+  // A chunk that tree-sitter or the subset rejects: the caller parses the whole file again,
+  // whose error is the one to report (a cut file can fail where the whole one would not).
+  struct Failed {};
+
+  explicit BodyRest(std::unique_ptr<Impl> impl);
+  ~BodyRest();
+  std::size_t size() const;
+  // Chunk i's statements, parsing them if no thread has; throws Failed.
+  const std::vector<Stmt> &chunk(std::size_t i);
+  // Parses what is left: whether every chunk parsed without error.
+  bool parses_cleanly();
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
 struct Param {
   std::string name;
   std::optional<Expr> default_value;
@@ -82,6 +104,7 @@ struct Function {
   std::string name;
   std::vector<Param> params;
   std::vector<Stmt> body;
+  std::shared_ptr<BodyRest> rest; // the body goes on here where it was parsed in chunks
   Loc loc;
 };
 
@@ -95,6 +118,12 @@ struct Module {
 
 // Parses a module: imports, function definitions and constant assignments at top level.
 Result<Module> parse_module(const std::string &path, const std::string &source);
+// The same, except that a large function body may be left partly unparsed in `rest`, whose
+// chunks `threads` threads parse while the caller goes on. Whoever uses such a module must
+// call rest->parses_cleanly() before trusting what it did with it, and use parse_module's
+// result where that is false.
+Result<Module> parse_module_chunked(const std::string &path, const std::string &source,
+                                    unsigned threads);
 // Parses one Python expression (an --arg value).
 Result<Expr> parse_expression(const std::string &source);
 

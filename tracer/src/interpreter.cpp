@@ -360,6 +360,8 @@ public:
       frame.locals[p.name] = eval(*p.default_value, frame);
     }
     run_block(f.body, frame);
+    for (std::size_t i = 0; f.rest && i < f.rest->size() && !frame.returned; ++i)
+      run_block(f.rest->chunk(i), frame);
     --depth_;
     return frame.returned ? frame.result : Obj::none();
   }

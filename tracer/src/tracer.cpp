@@ -388,10 +388,9 @@ Result<InputSpec> parse_arg(const ArgSpec &arg) {
   return spec;
 }
 
-Result<TracedProgram> trace(const TraceRequest &request) {
-  Result<Module> parsed = parse_module(request.path, request.source);
-  if (!parsed) return parsed.error();
-  const Module &module = parsed.value();
+namespace {
+
+Result<TracedProgram> trace_module(const TraceRequest &request, const Module &module) {
   auto fn = module.functions.find(request.function);
   if (fn == module.functions.end()) {
     std::string known;
@@ -531,8 +530,27 @@ Result<TracedProgram> trace(const TraceRequest &request) {
     program.file.traces.push_back(std::move(computation));
   } catch (const TraceError &e) {
     return Error{e.what(), request.path, e.loc.line, e.loc.column};
+  } catch (const BodyRest::Failed &) {
+    return Error{"part of a function body does not parse", request.path, 0, 0}; // see trace()
   }
   return program;
+}
+
+} // namespace
+
+Result<TracedProgram> trace(const TraceRequest &request) {
+  Result<Module> parsed = parse_module_chunked(request.path, request.source, request.threads);
+  if (!parsed) return parsed.error();
+  Result<TracedProgram> traced = trace_module(request, parsed.value());
+  // A trace from a chunked body stands only if all of the body parses (a function may return
+  // before its end, or not be the one traced); otherwise the whole file's error is the answer.
+  for (const auto &[name, f] : parsed->functions)
+    if (f.rest && !f.rest->parses_cleanly()) {
+      Result<Module> whole = parse_module(request.path, request.source);
+      if (!whole) return whole.error();
+      return trace_module(request, whole.value());
+    }
+  return traced;
 }
 
 } // namespace tracelint::tracer

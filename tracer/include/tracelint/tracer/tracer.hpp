@@ -36,6 +36,8 @@ struct TraceRequest {
   CacheMode cache = CacheMode::SymbolicValues;
   Level level = Level::Ltorch;
   bool provenance = true; // "# file.py:3: <source line>" comments before each line's symbols
+  // A large function body is parsed in chunks on this many threads while it is traced.
+  unsigned threads = 1;
 };
 
 // What an input is, as given: the tracer builds proxies from it, the executor random data.
