@@ -9,11 +9,9 @@ std::string print_import(const Import &import) {
     return "import " + import.module + (import.alias.empty() ? "" : " as " + import.alias);
   std::string out = "from " + import.module + " import ";
   for (std::size_t i = 0; i < import.names.size(); ++i) {
-    if (i)
-      out += ", ";
+    if (i) out += ", ";
     out += import.names[i].first;
-    if (!import.names[i].second.empty())
-      out += " as " + import.names[i].second;
+    if (!import.names[i].second.empty()) out += " as " + import.names[i].second;
   }
   return out;
 }
@@ -39,8 +37,7 @@ std::string print_parameters(const std::vector<Parameter> &params) {
   bool star_seen = false;
   for (std::size_t i = 0; i < params.size(); ++i) {
     const Parameter &p = params[i];
-    if (i)
-      out += ", ";
+    if (i) out += ", ";
     switch (p.kind) {
     case ParamKind::Positional:
       out += p.name;
@@ -60,89 +57,132 @@ std::string print_parameters(const std::vector<Parameter> &params) {
       out += "**" + p.name;
       break;
     }
-    if (p.default_value)
-      out += "=" + print_value(*p.default_value);
+    if (p.default_value) out += "=" + print_value(*p.default_value);
   }
   return out;
 }
 
-std::string type_comment_text(const TypeComment &c) {
-  return "# " + c.name + (c.type ? ": \"" + c.type->text + "\"" : "");
+void print_target_to(std::string &out, const Target &target, UnpackStyle style,
+                     bool trailing_comma) {
+  if (target.kind == Target::Kind::Name) {
+    out += target.name;
+    return;
+  }
+  bool list = target.kind == Target::Kind::List, bare = !list && style == UnpackStyle::Bare;
+  out += list ? "[" : bare ? "" : "(";
+  for (std::size_t i = 0; i < target.elements.size(); ++i) {
+    if (i) out += ", ";
+    print_target_to(out, target.elements[i], UnpackStyle::Parenthesized, false);
+  }
+  bool one = target.elements.size() == 1;
+  if (list)
+    out += "]";
+  else if (bare)
+    out += trailing_comma || one ? "," : "";
+  else
+    out += one ? ",)" : ")";
 }
 
-std::string print_code(const Statement &s, unsigned indent) {
-  std::string pad(indent, ' ');
+void print_code_to(std::string &out, const Statement &s, unsigned indent) {
   switch (s.kind) {
-  case Statement::Kind::BoundSymbol: {
-    std::string lhs;
-    if (s.target) {
-      if (s.style == UnpackStyle::Continued && s.target->kind == Target::Kind::Tuple) {
-        for (const Target &e : s.target->elements)
-          lhs += print_target(e, UnpackStyle::Parenthesized, false) + ", \\\n" + pad;
-        lhs += "= ";
-        return lhs + print_value(s.value);
+  case Statement::Kind::BoundSymbol:
+    if (s.target && s.style == UnpackStyle::Continued && s.target->kind == Target::Kind::Tuple) {
+      for (const Target &e : s.target->elements) {
+        print_target_to(out, e, UnpackStyle::Parenthesized, false);
+        out += ", \\\n";
+        out.append(indent, ' ');
       }
-      lhs = print_target(*s.target, s.style, s.trailing_comma) + " = ";
+      out += "= ";
+    } else if (s.target) {
+      print_target_to(out, *s.target, s.style, s.trailing_comma);
+      out += " = ";
     }
-    return lhs + print_value(s.value);
-  }
+    print_value_to(out, s.value);
+    return;
   case Statement::Kind::AnnotatedAssign:
-    return print_target(*s.target, s.style, s.trailing_comma) + ": \"" + s.annotation->text +
-           "\" = " + print_value(s.value);
-  case Statement::Kind::Delete: {
-    std::string out = s.delete_list_form ? "del [" : "del ";
-    for (std::size_t i = 0; i < s.deleted.size(); ++i)
-      out += (i ? ", " : "") + s.deleted[i].name;
-    return s.delete_list_form ? out + "]" : out;
-  }
+    print_target_to(out, *s.target, s.style, s.trailing_comma);
+    out += ": \"";
+    out += s.annotation->text;
+    out += "\" = ";
+    print_value_to(out, s.value);
+    return;
+  case Statement::Kind::Delete:
+    out += s.delete_list_form ? "del [" : "del ";
+    for (std::size_t i = 0; i < s.deleted.size(); ++i) {
+      if (i) out += ", ";
+      out += s.deleted[i].name;
+    }
+    if (s.delete_list_form) out += "]";
+    return;
   case Statement::Kind::Return:
-    return s.has_value ? "return " + print_value(s.value) : "return";
+    out += s.has_value ? "return " : "return";
+    if (s.has_value) print_value_to(out, s.value);
+    return;
   case Statement::Kind::AnnotationComment:
-    return "# " + s.annotated_name + (s.annotation ? ": \"" + s.annotation->text + "\"" : "");
+    out += "# ";
+    out += s.annotated_name;
+    if (s.annotation) {
+      out += ": \"";
+      out += s.annotation->text;
+      out += "\"";
+    }
+    return;
   case Statement::Kind::Comment:
   case Statement::Kind::Raw:
-    return s.text;
+    out += s.text;
+    return;
   case Statement::Kind::Blank:
-    return "";
+    return;
   }
-  return {};
+}
+
+void print_statement_to(std::string &out, const Statement &s, unsigned indent) {
+  if (s.kind == Statement::Kind::Blank) {
+    out += "\n";
+    return;
+  }
+  out.append(indent, ' ');
+  if (s.commented) out += "# ";
+  print_code_to(out, s, indent);
+  if (s.type_comment) {
+    out += "  # ";
+    out += s.type_comment->name;
+    if (s.type_comment->type) {
+      out += ": \"";
+      out += s.type_comment->type->text;
+      out += "\"";
+    }
+  } else if (!s.trailing_comment.empty()) {
+    out += "  ";
+    out += s.trailing_comment;
+  }
+  out += "\n";
+  for (const Statement &sub : s.subsymbols)
+    print_statement_to(out, sub, indent + 2);
 }
 
 } // namespace
 
 std::string print_target(const Target &target, UnpackStyle style, bool trailing_comma) {
-  if (target.kind == Target::Kind::Name)
-    return target.name;
-  std::string inner;
-  for (std::size_t i = 0; i < target.elements.size(); ++i)
-    inner += (i ? ", " : "") + print_target(target.elements[i], UnpackStyle::Parenthesized, false);
-  if (target.kind == Target::Kind::List)
-    return "[" + inner + "]";
-  if (style == UnpackStyle::Bare)
-    return inner + (trailing_comma || target.elements.size() == 1 ? "," : "");
-  return "(" + inner + (target.elements.size() == 1 ? ",)" : ")");
+  std::string out;
+  print_target_to(out, target, style, trailing_comma);
+  return out;
 }
 
 std::string print_statement(const Statement &s, unsigned indent) {
-  if (s.kind == Statement::Kind::Blank)
-    return "\n";
-  std::string pad(indent, ' ');
-  std::string line = pad + (s.commented ? "# " : "") + print_code(s, indent);
-  if (s.type_comment)
-    line += "  " + type_comment_text(*s.type_comment);
-  else if (!s.trailing_comment.empty())
-    line += "  " + s.trailing_comment;
-  line += "\n";
-  for (const Statement &sub : s.subsymbols)
-    line += print_statement(sub, indent + 2);
-  return line;
+  std::string out;
+  print_statement_to(out, s, indent);
+  return out;
 }
 
 std::string print_trace(const Trace &trace) {
   std::string out;
   print_preamble(out, trace.preamble);
-  for (const Value &d : trace.decorators)
-    out += "@" + print_value(d) + "\n";
+  for (const Value &d : trace.decorators) {
+    out += "@";
+    print_value_to(out, d);
+    out += "\n";
+  }
   unsigned indent = 2;
   switch (trace.kind) {
   case Trace::Kind::Function:
@@ -156,7 +196,7 @@ std::string print_trace(const Trace &trace) {
     break;
   }
   for (const Statement &s : trace.body)
-    out += print_statement(s, indent);
+    print_statement_to(out, s, indent);
   return out;
 }
 

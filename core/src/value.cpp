@@ -289,75 +289,110 @@ void print_list(std::string &out, const std::vector<Value> &items, std::size_t f
                 std::size_t to) {
   for (std::size_t i = from; i < to; ++i) {
     if (i > from) out += ", ";
-    out += print_value(items[i]);
+    print_value_to(out, items[i]);
   }
 }
 } // namespace
 
 std::string print_value(const Value &v) {
+  std::string out;
+  print_value_to(out, v);
+  return out;
+}
+
+void print_value_to(std::string &out, const Value &v) {
   switch (v.kind) {
   case ValueKind::None:
-    return "None";
+    out += "None";
+    return;
   case ValueKind::Ellipsis:
-    return "...";
+    out += "...";
+    return;
   case ValueKind::Bool:
-    return v.boolean ? "True" : "False";
-  case ValueKind::Int:
-    return std::to_string(v.integer);
+    out += v.boolean ? "True" : "False";
+    return;
+  case ValueKind::Int: {
+    char digits[24];
+    auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v.integer);
+    out.append(digits, end);
+    return;
+  }
   case ValueKind::Float:
-    return python_float(v.real);
+    out += python_float(v.real);
+    return;
   case ValueKind::Complex:
-    return "complex(" + python_float(v.real) + ", " + python_float(v.imag) + ")";
+    out += "complex(" + python_float(v.real) + ", " + python_float(v.imag) + ")";
+    return;
   case ValueKind::String:
-    return python_string(v.text);
+    out += python_string(v.text);
+    return;
   case ValueKind::DType:
-    return (v.ns == Namespace::Thunder ? "dtypes." : "torch.") + v.text;
+    out += v.ns == Namespace::Thunder ? "dtypes." : "torch.";
+    out += v.text;
+    return;
   case ValueKind::Device: {
     // Thunder spells device strings with double quotes; fall back to repr when that needs escapes.
     bool plain = v.text.find_first_of("\"\\\n\r\t") == std::string::npos;
-    std::string quoted = plain ? "\"" + v.text + "\"" : python_string(v.text);
-    return (v.ns == Namespace::Thunder ? "devices.Device(" : "torch.device(") + quoted + ")";
+    out += v.ns == Namespace::Thunder ? "devices.Device(" : "torch.device(";
+    out += plain ? "\"" + v.text + "\"" : python_string(v.text);
+    out += ")";
+    return;
   }
   case ValueKind::Name:
-    return v.text;
+    out += v.text;
+    return;
   case ValueKind::Attribute:
-    return print_value(v.items.front()) + "." + v.text;
+    print_value_to(out, v.items.front());
+    out += ".";
+    out += v.text;
+    return;
   case ValueKind::Call: {
-    std::string out = print_value(v.callee()) + "(";
+    print_value_to(out, v.callee());
+    out += "(";
     std::size_t positional = v.positional_count();
     print_list(out, v.items, 1, 1 + positional);
     for (std::size_t k = 0; k < v.keywords.size(); ++k) {
       if (positional + k > 0) out += ", ";
-      out += v.keywords[k] + "=" + print_value(v.kwarg(k));
+      out += v.keywords[k];
+      out += "=";
+      print_value_to(out, v.kwarg(k));
     }
-    return out + ")";
+    out += ")";
+    return;
   }
   case ValueKind::Subscript:
-    return print_value(v.items[0]) + "[" + print_value(v.items[1]) + "]";
-  case ValueKind::Tuple: {
-    std::string out = v.bare ? "" : "(";
+    print_value_to(out, v.items[0]);
+    out += "[";
+    print_value_to(out, v.items[1]);
+    out += "]";
+    return;
+  case ValueKind::Tuple:
+    if (!v.bare) out += "(";
     print_list(out, v.items, 0, v.items.size());
     if (v.items.size() == 1) out += ",";
-    return v.bare ? out : out + ")";
-  }
-  case ValueKind::List: {
-    std::string out = "[";
+    if (!v.bare) out += ")";
+    return;
+  case ValueKind::List:
+    out += "[";
     print_list(out, v.items, 0, v.items.size());
-    return out + "]";
-  }
-  case ValueKind::Dict: {
-    std::string out = "{";
+    out += "]";
+    return;
+  case ValueKind::Dict:
+    out += "{";
     for (std::size_t i = 0; i + 1 < v.items.size(); i += 2) {
       if (i > 0) out += ", ";
-      out += print_value(v.items[i]) + ": " + print_value(v.items[i + 1]);
+      print_value_to(out, v.items[i]);
+      out += ": ";
+      print_value_to(out, v.items[i + 1]);
     }
-    return out + "}";
-  }
+    out += "}";
+    return;
   case ValueKind::Slice:
-    return "slice(" + print_value(v.items[0]) + ", " + print_value(v.items[1]) + ", " +
-           print_value(v.items[2]) + ")";
+    out += "slice(";
+    print_list(out, v.items, 0, 3);
+    out += ")";
+    return;
   }
-  return {};
 }
 
 } // namespace tracelint

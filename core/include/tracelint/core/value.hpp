@@ -102,6 +102,8 @@ std::optional<Value> parse_python_number(std::string_view literal, bool integer_
 std::string python_string(const std::string &s);
 // Python source for a value, never a debug repr.
 std::string print_value(const Value &v);
+// Appends print_value(v) to out: the printer's way, without a string per sub-value.
+void print_value_to(std::string &out, const Value &v);
 
 // A Python identifier (ASCII): a letter or underscore, then letters, digits, underscores.
 bool is_python_identifier(std::string_view s);
