@@ -123,9 +123,10 @@ std::string type_string(const Obj &o) {
 }
 
 std::string Recorder::fresh(const std::string &prefix) {
+  // One counter for every prefix, so generated names never repeat: only reserved ones can be hit.
   while (true) {
     std::string name = prefix + std::to_string(counter_++);
-    if (used_.insert(name).second) return name;
+    if (!reserved_.count(name)) return name;
   }
 }
 

@@ -28,7 +28,7 @@ public:
 
   // A fresh name with Thunder's prefixes: t (tensors), i, f, b (numbers), C (collections).
   std::string fresh(const std::string &prefix);
-  void reserve(const std::string &name) { used_.insert(name); }
+  void reserve(const std::string &name) { reserved_.insert(name); }
   // An input proxy: defined by the prologue, passed to the computation when it is used.
   void add_input_proxy(const std::string &name) { inputs_.insert(name); }
 
@@ -66,7 +66,7 @@ private:
   const Module &module_;
   bool provenance_;
   int counter_ = 0;
-  std::unordered_set<std::string> used_;
+  std::unordered_set<std::string> reserved_;
   std::set<std::string> inputs_;
   std::vector<Statement> body_;
   std::vector<Statement> *sink_ = &body_;
