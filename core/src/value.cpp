@@ -82,6 +82,8 @@ Value Value::dotted(const std::string &qualified) {
 Value Value::call(Value callee, std::vector<Value> args,
                   std::vector<std::pair<std::string, Value>> kwargs) {
   Value v = make(ValueKind::Call);
+  v.items.reserve(1 + args.size() + kwargs.size());
+  v.keywords.reserve(kwargs.size());
   v.items.push_back(std::move(callee));
   for (Value &a : args)
     v.items.push_back(std::move(a));
@@ -97,6 +99,7 @@ Value Value::call(const std::string &callee, std::vector<Value> args,
 }
 Value Value::subscript(Value base, Value index) {
   Value v = make(ValueKind::Subscript);
+  v.items.reserve(2);
   v.items.push_back(std::move(base));
   v.items.push_back(std::move(index));
   return v;
@@ -113,6 +116,7 @@ Value Value::list(std::vector<Value> elements) {
 }
 Value Value::dict(std::vector<std::pair<Value, Value>> entries) {
   Value v = make(ValueKind::Dict);
+  v.items.reserve(2 * entries.size());
   for (auto &[k, e] : entries) {
     v.items.push_back(std::move(k));
     v.items.push_back(std::move(e));

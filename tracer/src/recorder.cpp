@@ -87,6 +87,7 @@ std::string type_string(const Obj &o) {
     t.kind = ProxyKind::Tensor;
     t.device = o.device;
     t.dtype = short_dtype(o.dtype);
+    t.shape.reserve(o.shape.size());
     for (const Obj &d : o.shape) {
       Dim dim;
       dim.symbolic = !d.proxy.empty();
@@ -167,6 +168,7 @@ Obj Recorder::prim(const std::string &name, std::vector<Value> args, Obj out) {
 template <class F>
 Obj Recorder::composite(const std::string &name, std::vector<Value> args, F &&decompose) {
   std::vector<Statement> subsymbols;
+  subsymbols.reserve(4); // most decompositions; a Statement is large to move
   std::vector<Statement> *outer = sink_;
   sink_ = &subsymbols;
   Obj out = decompose();

@@ -18,7 +18,10 @@ namespace tracelint::tracer {
 class Recorder : public Backend {
 public:
   Recorder(CacheMode cache, const Module &module, bool provenance)
-      : cache_(cache), module_(module), provenance_(provenance) {}
+      : cache_(cache), module_(module), provenance_(provenance) {
+    // About a symbol per source line, and its provenance comment: fewer moves of the body.
+    body_.reserve(module.lines.size() * (provenance ? 2 : 1));
+  }
 
   Obj tensor_op(const std::string &op, const std::vector<Obj> &args, const Loc &loc) override;
   Obj number_op(const std::string &op, const std::vector<Obj> &args, Obj result,
