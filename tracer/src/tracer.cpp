@@ -229,10 +229,54 @@ private:
   Recorder &recorder_;
 };
 
+// A set of views of names for dead-code elimination, which looks up every name every symbol
+// reads: open addressing over one array, where std::unordered_set allocates a node per name.
+class NameSet {
+public:
+  explicit NameSet(std::size_t expected) {
+    std::size_t capacity = 64;
+    while (capacity < 2 * expected)
+      capacity *= 2;
+    slots_.resize(capacity);
+  }
+  void insert(std::string_view name) {
+    std::size_t i = find(name);
+    if (slots_[i].data()) return;
+    slots_[i] = name;
+    if (++size_ * 2 > slots_.size()) grow();
+  }
+  bool contains(std::string_view name) const { return slots_[find(name)].data() != nullptr; }
+
+private:
+  static std::size_t hash(std::string_view name) {
+    std::size_t h = 1469598103934665603ull; // FNV-1a
+    for (char c : name)
+      h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return h;
+  }
+  // The slot holding `name`, or the empty slot where it would go. An empty slot has no data
+  // (a view of an empty name still points into its string).
+  std::size_t find(std::string_view name) const {
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash(name) & mask;; i = (i + 1) & mask)
+      if (!slots_[i].data() || slots_[i] == name) return i;
+  }
+  void grow() {
+    std::vector<std::string_view> old(slots_.size() * 2);
+    old.swap(slots_);
+    size_ = 0;
+    for (std::string_view name : old)
+      if (name.data()) insert(name);
+  }
+
+  std::vector<std::string_view> slots_;
+  std::size_t size_ = 0;
+};
+
 // The names a statement reads, the symbolic dims of its annotation included: a size that
 // only an annotation mentions must still be computed (TL007).
 // Views into the statements, which outlive the set.
-void collect_names(const Statement &s, std::unordered_set<std::string_view> &names) {
+void collect_names(const Statement &s, NameSet &names) {
   for_each_name(s.value, [&](const Value &v) { names.insert(v.text); });
   if (s.type_comment && s.type_comment->type) {
     // The tracer's own type strings: identifiers inside the brackets are symbols.
@@ -259,8 +303,7 @@ void collect_names(const Statement &s, std::unordered_set<std::string_view> &nam
 // `inputs` keeps the names among them that the kept statements or the return read.
 std::vector<Statement> eliminate_dead_code(std::vector<Statement> body, const Value &returned,
                                            std::unordered_set<std::string> &inputs) {
-  std::unordered_set<std::string_view> live;
-  live.reserve(body.size() * 2);
+  NameSet live(body.size() * 2);
   for_each_name(returned, [&](const Value &v) { live.insert(v.text); });
   std::vector<bool> keep(body.size(), true);
   for (std::size_t k = body.size(); k-- > 0;) {
@@ -269,12 +312,12 @@ std::vector<Statement> eliminate_dead_code(std::vector<Statement> body, const Va
     bool used = !s.target;
     if (s.target)
       for (const Target *t : s.target->bound_names())
-        used = used || live.count(t->name);
+        used = used || live.contains(t->name);
     keep[k] = used;
     if (used) collect_names(s, live);
   }
   // Before the statements move: `live` views their strings.
-  std::erase_if(inputs, [&](const std::string &name) { return !live.count(name); });
+  std::erase_if(inputs, [&](const std::string &name) { return !live.contains(name); });
   // A comment is provenance for the statement after it: it goes when that one went.
   for (std::size_t k = body.size(), next_kept = body.size(); k-- > 0;) {
     if (!keep[k]) continue;
