@@ -515,3 +515,29 @@ TEST_CASE("tracer: errors in or after a chunked body are the whole file's errors
   CHECK(print_trace_file(got->file) == print_trace_file(expected->file));
   CHECK(got->bound_symbols == 1);
 }
+
+TEST_CASE("tracer: symbols whose outputs nothing uses are dropped, with their provenance") {
+  const std::string source = "import torch\n\n"
+                             "def f(x, w):\n"
+                             "    unused = torch.exp(x)\n"
+                             "    half = x.shape[0] // 2\n"
+                             "    y = x * 2\n"
+                             "    z = y.reshape(x.shape[0] * 2, -1)\n"
+                             "    return z + w\n";
+  TracedProgram p = traced(source, "f", {{"x", "f32[4, 6]"}, {"w", "f32[3]"}});
+  std::string printed = print_trace_file(p.file);
+  std::string computation = section(printed, "computation");
+  CHECK(computation.find("exp") == std::string::npos);
+  CHECK(computation.find("unused") == std::string::npos); // the provenance comment went too
+  CHECK(computation.find("fmod") == std::string::npos);   // half's floor division
+  CHECK(computation.find("half") == std::string::npos);
+  CHECK(computation.find("ltorch.mul(x, 2") != std::string::npos);
+  CHECK(computation.find("ltorch.reshape(") != std::string::npos);
+  // The size the reshape computes from a symbolic dim stays, and is defined before use.
+  std::smatch m;
+  REQUIRE(std::regex_search(computation, m, std::regex(R"((i\d+) = prims\.mul\((i\d+), 2\))")));
+  std::string signature = computation.substr(0, computation.find('\n'));
+  CHECK(signature.find(" " + std::string(m[2]) + ",") != std::string::npos);
+  CHECK(signature.find(", w)") != std::string::npos);
+  require_clean(printed);
+}
