@@ -302,7 +302,6 @@ public:
   Stmt stmt(TSNode n) const {
     Stmt s;
     s.loc = loc(n);
-    s.source_line = line_of(n);
     std::string_view type = ts_node_type(n);
     if (type == "expression_statement") {
       auto kids = children(n, true);
@@ -356,7 +355,6 @@ public:
           Stmt nested;
           nested.kind = Stmt::Kind::If;
           nested.loc = loc(alt);
-          nested.source_line = line_of(alt);
           nested.value = expr(field(alt, "condition"));
           nested.body = block(field(alt, "consequence"));
           tail->push_back(std::move(nested));
@@ -425,14 +423,6 @@ public:
     }
     f.body = block(field(n, "body"));
     return f;
-  }
-
-  std::string line_of(TSNode n) const {
-    uint32_t begin = ts_node_start_byte(n);
-    while (begin > 0 && text_[begin - 1] != '\n')
-      --begin;
-    std::size_t end = text_.find('\n', begin);
-    return text_.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
   }
 
 private:

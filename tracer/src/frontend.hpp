@@ -67,7 +67,6 @@ struct Stmt {
   std::string op;            // AugAssign: + - * ...
   std::vector<Stmt> body;
   std::vector<Stmt> orelse;
-  std::string source_line; // the statement's first line, for provenance comments
   Loc loc;
   std::string def_name; // Def: a nested function's name (see Module::functions)
 };

@@ -131,37 +131,41 @@ std::string Recorder::fresh(const std::string &prefix) {
   }
 }
 
-void Recorder::push_top(Statement s) {
+Statement &Recorder::top_statement() {
   if (!pending_provenance_.empty()) {
     body_.push_back(Statement::comment(std::move(pending_provenance_)));
     pending_provenance_.clear();
   }
-  body_.push_back(std::move(s));
+  return body_.emplace_back();
 }
 
 void Recorder::at_statement(const Stmt &s) {
   if (!provenance_) return;
-  std::string line = s.source_line;
+  if (s.loc.line == 0 || s.loc.line > module_.lines.size()) return;
+  std::string line = module_.lines[s.loc.line - 1];
   while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
     line.pop_back();
   pending_provenance_ = "# " + module_.path + ":" + std::to_string(s.loc.line) + ": " + line;
 }
 
-void Recorder::emit(Statement s) {
+Statement &Recorder::bind(const std::string &name, Value value, const Obj &out) {
+  Statement *s;
   if (sink_ == &body_) {
-    push_top(std::move(s));
+    s = &top_statement();
   } else {
-    s.commented = true; // a subsymbol of the composite being recorded
-    sink_->push_back(std::move(s));
+    s = &sink_->emplace_back();
+    s->commented = true; // a subsymbol of the composite being recorded
   }
+  s->kind = Statement::Kind::BoundSymbol;
+  s->target = Target::named(name);
+  s->value = std::move(value);
+  s->type_comment = TypeComment{name, TypeText{type_string(out), {}}, {}};
+  return *s;
 }
 
 Obj Recorder::prim(const std::string &name, std::vector<Value> args, Obj out) {
   out.proxy = fresh(proxy_prefix(out));
-  Statement s =
-      Statement::bound(Target::named(out.proxy), Value::call("prims." + name, std::move(args)));
-  s.type_comment = TypeComment{out.proxy, TypeText{type_string(out), {}}, {}};
-  emit(std::move(s));
+  bind(out.proxy, Value::call("prims." + name, std::move(args)), out);
   return out;
 }
 
@@ -174,11 +178,8 @@ Obj Recorder::composite(const std::string &name, std::vector<Value> args, F &&de
   Obj out = decompose();
   sink_ = outer;
   if (subsymbols.empty()) return out; // the operation was the identity: nothing to record
-  Statement s =
-      Statement::bound(Target::named(out.proxy), Value::call("ltorch." + name, std::move(args)));
-  s.type_comment = TypeComment{out.proxy, TypeText{type_string(out), {}}, {}};
-  s.subsymbols = std::move(subsymbols);
-  emit(std::move(s));
+  bind(out.proxy, Value::call("ltorch." + name, std::move(args)), out).subsymbols =
+      std::move(subsymbols);
   return out;
 }
 
@@ -194,7 +195,7 @@ Obj Recorder::record_number(const std::string &prim_name, std::vector<Value> arg
   s.type_comment = TypeComment{result.proxy, TypeText{type_string(result), {}}, {}};
   number_index_[result.proxy] = number_defs_.size();
   number_defs_.push_back(s);
-  push_top(std::move(s));
+  top_statement() = std::move(s);
   return result;
 }
 

@@ -42,8 +42,11 @@ public:
 private:
   Obj prim(const std::string &name, std::vector<Value> args, Obj out);
   template <class F> Obj composite(const std::string &name, std::vector<Value> args, F &&decompose);
-  void push_top(Statement s);
-  void emit(Statement s); // into the composite being recorded, or the body
+  // A new statement at the end of the body, after the provenance comment it waits for.
+  Statement &top_statement();
+  // `name = value  # name: "type of out"`, built where it goes (a Statement is large to move):
+  // in the composite being recorded, or the body. Valid until the next statement is recorded.
+  Statement &bind(const std::string &name, Value value, const Obj &out);
   Obj num(const std::string &op, const Obj &a, const Obj &b, const Loc &loc);
   Obj record_number(const std::string &prim_name, std::vector<Value> args, Obj result);
 
