@@ -11,7 +11,8 @@ cmake -S . -B "$build" -G Ninja -DTRACELINT_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDe
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" > "$build.configure.log" 2>&1 ||
   { cat "$build.configure.log"; exit 2; }
-cmake --build "$build" --target fuzz_validator fuzz_roundtrip fuzz_type_string fuzz_tracer fuzz_streaming
+cmake --build "$build" --target fuzz_validator fuzz_roundtrip fuzz_type_string fuzz_tracer fuzz_streaming \
+  fuzz_tracer_chunked
 
 seeds="$build/seeds"
 rm -rf "$seeds"
@@ -52,3 +53,4 @@ run fuzz_roundtrip
 run fuzz_type_string "$seeds/types"
 run fuzz_tracer "$seeds/python"
 run fuzz_streaming "$seeds/traces"
+run fuzz_tracer_chunked "$seeds/python"

@@ -4,6 +4,7 @@
 #include "tracer/cases.hpp"
 
 #include "frontend.hpp" // tracer/src: the chunked parse, to check that it happens
+#include "tracing.hpp"  // tracer/src: trace_unchunked, the reference
 
 #include "tracelint/core/parser.hpp"
 #include "tracelint/core/printer.hpp"
@@ -439,8 +440,8 @@ TraceRequest big_request(const std::string &source, unsigned threads) {
   return r;
 }
 
-// A comment holding a triple quote turns chunking off: the reference is the whole-file parse.
-std::string unchunked(const std::string &source) {
+// A comment holding a triple quote turns chunking off.
+std::string with_triple_quote(const std::string &source) {
   return source + "# \"\"\"\n";
 }
 
@@ -452,16 +453,16 @@ TEST_CASE("tracer: a large body traced while its chunks parse gives the whole fi
   REQUIRE(chunked.ok());
   REQUIRE(chunked->functions.at("big").rest);
   CHECK(chunked->functions.at("big").rest->size() >= 4);
-  Result<Module> whole = parse_module_chunked("big.py", unchunked(source), 2);
+  Result<Module> whole = parse_module_chunked("big.py", with_triple_quote(source), 2);
   REQUIRE(whole.ok());
   CHECK_FALSE(whole->functions.at("big").rest);
 
   for (CacheMode cache : {CacheMode::SymbolicValues, CacheMode::ConstantValues})
     for (Level level : {Level::Ltorch, Level::Prims}) {
-      TraceRequest reference = big_request(unchunked(source), 1);
+      TraceRequest reference = big_request(source, 1);
       reference.cache = cache;
       reference.level = level;
-      Result<TracedProgram> expected = trace(reference);
+      Result<TracedProgram> expected = trace_unchunked(reference);
       REQUIRE(expected.ok());
       // Provenance comments name each statement's line: the chunks' lines map back right.
       std::string printed = print_trace_file(expected->file);
@@ -496,7 +497,7 @@ TEST_CASE("tracer: errors in or after a chunked body are the whole file's errors
   };
   for (const Planted &c : cases) {
     CAPTURE(c.what);
-    Result<TracedProgram> expected = trace(big_request(unchunked(c.source), 1));
+    Result<TracedProgram> expected = trace_unchunked(big_request(c.source, 1));
     REQUIRE_FALSE(expected.ok());
     for (unsigned threads : {1u, 2u}) {
       Result<TracedProgram> got = trace(big_request(c.source, threads));
@@ -508,7 +509,7 @@ TEST_CASE("tracer: errors in or after a chunked body are the whole file's errors
   }
   // A later def of the same name replaces the chunked one, as in Python.
   std::string replaced = chunked_module() + "\ndef big(x, w, n):\n    return x * n\n";
-  Result<TracedProgram> expected = trace(big_request(unchunked(replaced), 1));
+  Result<TracedProgram> expected = trace_unchunked(big_request(replaced, 1));
   Result<TracedProgram> got = trace(big_request(replaced, 2));
   REQUIRE(expected.ok());
   REQUIRE(got.ok());

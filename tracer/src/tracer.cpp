@@ -4,6 +4,7 @@
 
 #include "frontend.hpp"
 #include "recorder.hpp"
+#include "tracing.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -588,12 +589,14 @@ Result<TracedProgram> trace(const TraceRequest &request) {
   // A trace from a chunked body stands only if all of the body parses (a function may return
   // before its end, or not be the one traced); otherwise the whole file's error is the answer.
   for (const auto &[name, f] : parsed->functions)
-    if (f.rest && !f.rest->parses_cleanly()) {
-      Result<Module> whole = parse_module(request.path, request.source);
-      if (!whole) return whole.error();
-      return trace_module(request, whole.value());
-    }
+    if (f.rest && !f.rest->parses_cleanly()) return trace_unchunked(request);
   return traced;
+}
+
+Result<TracedProgram> trace_unchunked(const TraceRequest &request) {
+  Result<Module> whole = parse_module(request.path, request.source);
+  if (!whole) return whole.error();
+  return trace_module(request, whole.value());
 }
 
 } // namespace tracelint::tracer
