@@ -178,9 +178,42 @@ Obj Recorder::composite(const std::string &name, std::vector<Value> args, F &&de
   Obj out = decompose();
   sink_ = outer;
   if (subsymbols.empty()) return out; // the operation was the identity: nothing to record
-  bind(out.proxy, Value::call("ltorch." + name, std::move(args)), out).subsymbols =
-      std::move(subsymbols);
+  bool top_level = sink_ == &body_;
+  Statement &s = bind(out.proxy, Value::call("ltorch." + name, std::move(args)), out);
+  s.subsymbols = std::move(subsymbols);
+  if (top_level) note_hidden_reads(s);
   return out;
+}
+
+namespace {
+
+// Reads (code, then annotation symbols) before the names a statement binds, its own
+// subsymbols in between.
+template <class F>
+void visit_subsymbol(const Statement &s, std::vector<std::string_view> &known, F &&read) {
+  for_each_name(s.value, [&](const Value &v) { read(v.text); });
+  if (s.type_comment && s.type_comment->type)
+    for_each_type_symbol(s.type_comment->type->text, read);
+  for (const Statement &sub : s.subsymbols)
+    visit_subsymbol(sub, known, read);
+  if (s.target)
+    for (const Target *t : s.target->bound_names())
+      known.push_back(t->name);
+}
+
+} // namespace
+
+void Recorder::note_hidden_reads(const Statement &composite) {
+  std::size_t index = body_.size() - 1;
+  std::vector<std::string_view> known; // the call's names, then each name seen or bound
+  for_each_name(composite.value, [&](const Value &v) { known.push_back(v.text); });
+  auto read = [&](std::string_view name) {
+    if (std::find(known.begin(), known.end(), name) != known.end()) return;
+    known.push_back(name);
+    hidden_reads_.emplace_back(index, std::string(name));
+  };
+  for (const Statement &sub : composite.subsymbols)
+    visit_subsymbol(sub, known, read);
 }
 
 Obj Recorder::record_number(const std::string &prim_name, std::vector<Value> args, Obj result) {

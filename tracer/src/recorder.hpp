@@ -7,9 +7,11 @@
 
 #include "frontend.hpp"
 
+#include <cctype>
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -36,6 +38,13 @@ public:
   void add_input_proxy(const std::string &name) { inputs_.insert(name); }
 
   std::vector<Statement> take_body() { return std::move(body_); }
+  // For dead-code elimination, which then reads only top-level statements: the names that the
+  // subsymbols of the top-level symbol at a body index read and that neither its call nor its
+  // subsymbols provide (a size recorded at top level during its decomposition, an input's
+  // dim), by body index in increasing order. Collected as each symbol is recorded.
+  std::vector<std::pair<std::size_t, std::string>> take_hidden_reads() {
+    return std::move(hidden_reads_);
+  }
   // The statements that compute each guarded value from the inputs, then the checks.
   std::vector<Statement> guard_statements() const;
 
@@ -47,6 +56,7 @@ private:
   // `name = value  # name: "type of out"`, built where it goes (a Statement is large to move):
   // in the composite being recorded, or the body. Valid until the next statement is recorded.
   Statement &bind(const std::string &name, Value value, const Obj &out);
+  void note_hidden_reads(const Statement &composite);
   Obj num(const std::string &op, const Obj &a, const Obj &b, const Loc &loc);
   Obj record_number(const std::string &prim_name, std::vector<Value> args, Obj result);
 
@@ -76,6 +86,7 @@ private:
   std::set<std::string> inputs_;
   std::vector<Statement> body_;
   std::vector<Statement> *sink_ = &body_;
+  std::vector<std::pair<std::size_t, std::string>> hidden_reads_;
   std::string pending_provenance_;
   // Number proxies computed by the trace: their defining statement, in creation order.
   std::map<std::string, std::size_t> number_index_;
@@ -85,6 +96,27 @@ private:
 };
 
 std::string type_string(const Obj &o);
+
+// Calls f(name) for each symbol of a type string the tracer printed: the identifiers inside
+// the brackets ("cpu f32[i0, 4]" -> i0).
+template <class F> void for_each_type_symbol(std::string_view text, F &&f) {
+  std::size_t open = text.find('[');
+  for (std::size_t i = open == std::string_view::npos ? text.size() : open + 1; i < text.size();) {
+    auto word = [&](std::size_t at, bool first) {
+      char c = text[at];
+      return c == '_' || (first ? std::isalpha(static_cast<unsigned char>(c))
+                                : std::isalnum(static_cast<unsigned char>(c)));
+    };
+    if (!word(i, true)) {
+      ++i;
+      continue;
+    }
+    std::size_t begin = i;
+    while (i < text.size() && word(i, false))
+      ++i;
+    f(text.substr(begin, i - begin));
+  }
+}
 // Thunder's name prefixes: t (tensors), i (ints), f (floats), b (bools), C (collections).
 std::string proxy_prefix(const Obj &o);
 

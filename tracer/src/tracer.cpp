@@ -274,40 +274,30 @@ private:
   std::size_t size_ = 0;
 };
 
-// The names a statement reads, the symbolic dims of its annotation included: a size that
-// only an annotation mentions must still be computed (TL007).
-// Views into the statements, which outlive the set.
+// The names a top-level statement reads, the symbolic dims of its annotation included: a size
+// that only an annotation mentions must still be computed (TL007). Its subsymbols' reads come
+// from the recorder (Recorder::take_hidden_reads). Views into the statement.
 void collect_names(const Statement &s, NameSet &names) {
   for_each_name(s.value, [&](const Value &v) { names.insert(v.text); });
-  if (s.type_comment && s.type_comment->type) {
-    // The tracer's own type strings: identifiers inside the brackets are symbols.
-    const std::string &text = s.type_comment->type->text;
-    std::size_t open = text.find('[');
-    for (std::size_t i = open == std::string::npos ? text.size() : open + 1; i < text.size();) {
-      if (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') {
-        std::size_t begin = i;
-        while (i < text.size() &&
-               (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_'))
-          ++i;
-        names.insert(std::string_view(text).substr(begin, i - begin));
-      } else {
-        ++i;
-      }
-    }
-  }
-  for (const Statement &sub : s.subsymbols)
-    collect_names(sub, names);
+  if (s.type_comment && s.type_comment->type)
+    for_each_type_symbol(s.type_comment->type->text,
+                         [&](std::string_view name) { names.insert(name); });
 }
 
 // Drops bound symbols whose outputs nothing uses (every symbol recorded is pure), then
 // provenance comments left without a statement.
 // `inputs` keeps the names among them that the kept statements or the return read.
-std::vector<Statement> eliminate_dead_code(std::vector<Statement> body, const Value &returned,
-                                           std::unordered_set<std::string> &inputs) {
+std::vector<Statement>
+eliminate_dead_code(std::vector<Statement> body,
+                    const std::vector<std::pair<std::size_t, std::string>> &hidden_reads,
+                    const Value &returned, std::unordered_set<std::string> &inputs) {
   NameSet live(body.size() * 2);
   for_each_name(returned, [&](const Value &v) { live.insert(v.text); });
   std::vector<bool> keep(body.size(), true);
+  std::size_t hidden = hidden_reads.size(); // hidden_reads[hidden..] are after k
   for (std::size_t k = body.size(); k-- > 0;) {
+    while (hidden > 0 && hidden_reads[hidden - 1].first > k)
+      --hidden;
     const Statement &s = body[k];
     if (s.kind != Statement::Kind::BoundSymbol) continue;
     bool used = !s.target;
@@ -315,7 +305,10 @@ std::vector<Statement> eliminate_dead_code(std::vector<Statement> body, const Va
       for (const Target *t : s.target->bound_names())
         used = used || live.contains(t->name);
     keep[k] = used;
-    if (used) collect_names(s, live);
+    if (!used) continue;
+    collect_names(s, live);
+    for (std::size_t h = hidden; h > 0 && hidden_reads[h - 1].first == k; --h)
+      live.insert(hidden_reads[h - 1].second);
   }
   // Before the statements move: `live` views their strings.
   std::erase_if(inputs, [&](const std::string &name) { return !live.contains(name); });
@@ -509,7 +502,9 @@ Result<TracedProgram> trace_module(const TraceRequest &request, const Module &mo
     std::unordered_set<std::string> used;
     for (const Obj *o : proxies)
       used.insert(o->proxy);
-    std::vector<Statement> body = eliminate_dead_code(recorder.take_body(), returned, used);
+    std::vector<std::pair<std::size_t, std::string>> hidden_reads = recorder.take_hidden_reads();
+    std::vector<Statement> body =
+        eliminate_dead_code(recorder.take_body(), hidden_reads, returned, used);
     Trace computation;
     computation.preamble = {PreambleItem::blank()};
     computation.decorators = decorators();
