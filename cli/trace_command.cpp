@@ -121,7 +121,7 @@ int run_trace(const TraceArgs &args, bool is_run) {
     print_error(program.error(), args.file);
     return kUsage;
   }
-  std::string printed = print_trace_file(program->file);
+  std::string printed = print_trace_file(program->file, request.threads);
 
   // The tracer's output must pass the validator: a finding here is a tracer bug, shown as such.
   Options options;

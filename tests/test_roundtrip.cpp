@@ -13,7 +13,6 @@
 
 using namespace tracelint;
 
-
 TEST_CASE("property: parse(print(t)) == t and print(parse(s)) == s for generated traces") {
   for (uint32_t seed = 1; seed <= 400; ++seed) {
     test::TraceGenerator gen(seed);
@@ -22,19 +21,22 @@ TEST_CASE("property: parse(print(t)) == t and print(parse(s)) == s for generated
     Result<TraceFile> parsed = parse_trace(printed);
     REQUIRE_MESSAGE(parsed.ok(), "seed " << seed << ": " << parsed.error().line << ":"
                                          << parsed.error().column << " " << parsed.error().message
-                                         << "\n" << printed);
+                                         << "\n"
+                                         << printed);
     REQUIRE(parsed->traces.size() == 1);
-    CHECK_MESSAGE(parsed->traces[0] == trace, "seed " << seed << "\n" << printed << "\nreprinted:\n"
+    CHECK_MESSAGE(parsed->traces[0] == trace, "seed " << seed << "\n"
+                                                      << printed << "\nreprinted:\n"
                                                       << print_trace(parsed->traces[0]));
     CHECK_MESSAGE(print_trace_file(*parsed) == printed, "seed " << seed);
   }
 }
 
 TEST_CASE("a trace file holding a prologue and a computation round-trips") {
-  std::string text = "import torch\n\ndef prologue(*args, **kwargs):\n  # args: \"Any\"\n"
-                     "  x: \"cpu f32[3]\" = args[0]\n  return (x,)\n\n"
-                     "def computation(x):\n  # x: \"cpu f32[3]\"\n  t0 = torch.exp(x)  # t0: \"cpu f32[3]\"\n"
-                     "  return t0\n";
+  std::string text =
+      "import torch\n\ndef prologue(*args, **kwargs):\n  # args: \"Any\"\n"
+      "  x: \"cpu f32[3]\" = args[0]\n  return (x,)\n\n"
+      "def computation(x):\n  # x: \"cpu f32[3]\"\n  t0 = torch.exp(x)  # t0: \"cpu f32[3]\"\n"
+      "  return t0\n";
   Result<TraceFile> f = parse_trace(text);
   REQUIRE(f.ok());
   CHECK(f->traces.size() == 2);
@@ -49,11 +51,12 @@ TEST_CASE("a large trace is parsed in statement chunks to the same model, spans 
   std::string previous = "x";
   for (int i = 0; i < 12000; ++i) {
     std::string out = "t" + std::to_string(i);
-    Statement s = Statement::bound(Target::named(out),
-                                   Value::call("ltorch.add", {Value::name(previous), Value::name("x")},
-                                               {{"alpha", Value::none()}}));
+    Statement s = Statement::bound(
+        Target::named(out), Value::call("ltorch.add", {Value::name(previous), Value::name("x")},
+                                        {{"alpha", Value::none()}}));
     s.type_comment = TypeComment{out, TypeText{"cuda:0 f32[4, 4096]", {}}, {}};
-    Statement sub = Statement::bound(Target::named(out), Value::call("prims.add", {Value::name(previous), Value::name("x")}));
+    Statement sub = Statement::bound(
+        Target::named(out), Value::call("prims.add", {Value::name(previous), Value::name("x")}));
     sub.commented = true;
     s.subsymbols.push_back(sub);
     trace.body.push_back(s);
@@ -79,4 +82,9 @@ TEST_CASE("a large trace is parsed in statement chunks to the same model, spans 
     CHECK(last.span.line == SourceText("", text).line_count() - 1);
     CHECK(text.compare(last.span.begin, 6, "return") == 0);
   }
+  // Printed in parts on several threads, the body is the same text.
+  TraceFile file;
+  file.traces.push_back(trace);
+  for (unsigned threads : {2u, 3u, 5u})
+    CHECK(print_trace_file(file, threads) == text);
 }
