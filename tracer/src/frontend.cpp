@@ -36,20 +36,68 @@ TreePtr parse_python(const std::string &text) {
 bool is(TSNode n, const char *type) {
   return std::string_view(ts_node_type(n)) == type;
 }
-// tree-sitter finds a field's id by scanning every field name; the ids are looked up once here.
-TSNode field(TSNode n, const char *name) {
-  static const std::unordered_map<std::string_view, TSFieldId> ids = [] {
-    std::unordered_map<std::string_view, TSFieldId> m;
+// The grammar's field ids, looked up once: tree-sitter finds a field by name by scanning every
+// field name, and the frontend asks for several per node.
+struct FieldIds {
+  TSFieldId alias;
+  TSFieldId alternative;
+  TSFieldId argument;
+  TSFieldId arguments;
+  TSFieldId attribute;
+  TSFieldId body;
+  TSFieldId condition;
+  TSFieldId consequence;
+  TSFieldId definition;
+  TSFieldId function;
+  TSFieldId key;
+  TSFieldId left;
+  TSFieldId module_name;
+  TSFieldId name;
+  TSFieldId object;
+  TSFieldId operator_;
+  TSFieldId parameters;
+  TSFieldId right;
+  TSFieldId type;
+  TSFieldId value;
+};
+
+const FieldIds &field_ids() {
+  static const FieldIds ids = [] {
     const TSLanguage *language = tree_sitter_python();
-    for (TSFieldId id = 1; id <= ts_language_field_count(language); ++id)
-      if (const char *field_name = ts_language_field_name_for_id(language, id))
-        m.emplace(field_name, id);
-    return m;
+    auto id = [&](const char *name) {
+      TSFieldId found =
+          ts_language_field_id_for_name(language, name, static_cast<uint32_t>(std::strlen(name)));
+      if (!found) throw std::logic_error(std::string("tree-sitter-python has no field ") + name);
+      return found;
+    };
+    FieldIds ids;
+    ids.alias = id("alias");
+    ids.alternative = id("alternative");
+    ids.argument = id("argument");
+    ids.arguments = id("arguments");
+    ids.attribute = id("attribute");
+    ids.body = id("body");
+    ids.condition = id("condition");
+    ids.consequence = id("consequence");
+    ids.definition = id("definition");
+    ids.function = id("function");
+    ids.key = id("key");
+    ids.left = id("left");
+    ids.module_name = id("module_name");
+    ids.name = id("name");
+    ids.object = id("object");
+    ids.operator_ = id("operator");
+    ids.parameters = id("parameters");
+    ids.right = id("right");
+    ids.type = id("type");
+    ids.value = id("value");
+    return ids;
   }();
-  auto it = ids.find(name);
-  return it == ids.end()
-             ? ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)))
-             : ts_node_child_by_field_id(n, it->second);
+  return ids;
+}
+
+TSNode field(TSNode n, TSFieldId id) {
+  return ts_node_child_by_field_id(n, id);
 }
 
 std::vector<TSNode> children(TSNode n, bool named_only) {
@@ -176,22 +224,22 @@ public:
       e.kind = Expr::Kind::Dict;
       for (TSNode c : children(n, true)) {
         if (!is(c, "pair")) unsupported(c, "dictionary unpacking");
-        e.items.push_back(expr(field(c, "key")));
-        e.items.push_back(expr(field(c, "value")));
+        e.items.push_back(expr(field(c, field_ids().key)));
+        e.items.push_back(expr(field(c, field_ids().value)));
       }
     } else if (type == "attribute") {
       e.kind = Expr::Kind::Attribute;
-      e.items.push_back(expr(field(n, "object")));
-      e.text = text(field(n, "attribute"));
+      e.items.push_back(expr(field(n, field_ids().object)));
+      e.text = text(field(n, field_ids().attribute));
     } else if (type == "call") {
       e.kind = Expr::Kind::Call;
-      e.items.push_back(expr(field(n, "function")));
-      TSNode args = field(n, "arguments");
+      e.items.push_back(expr(field(n, field_ids().function)));
+      TSNode args = field(n, field_ids().arguments);
       if (is(args, "generator_expression")) unsupported(args);
       std::vector<std::pair<std::string, Expr>> kwargs;
       for (TSNode a : children(args, true)) {
         if (is(a, "keyword_argument")) {
-          kwargs.emplace_back(text(field(a, "name")), expr(field(a, "value")));
+          kwargs.emplace_back(text(field(a, field_ids().name)), expr(field(a, field_ids().value)));
         } else if (is(a, "list_splat")) {
           if (!kwargs.empty()) unsupported(a, "*args after a keyword argument");
           Expr star;
@@ -212,7 +260,7 @@ public:
       }
     } else if (type == "subscript") {
       e.kind = Expr::Kind::Subscript;
-      e.items.push_back(expr(field(n, "value")));
+      e.items.push_back(expr(field(n, field_ids().value)));
       auto indices = field_children(n, "subscript");
       bool comma = false;
       for (TSNode c : children(n, false))
@@ -244,26 +292,26 @@ public:
       }
     } else if (type == "binary_operator") {
       e.kind = Expr::Kind::BinOp;
-      e.text = text(field(n, "operator"));
+      e.text = text(field(n, field_ids().operator_));
       if (e.text != "+" && e.text != "-" && e.text != "*" && e.text != "/" && e.text != "//" &&
           e.text != "%" && e.text != "**" && e.text != "@")
-        unsupported(field(n, "operator"), "the `" + e.text + "` operator");
-      e.items.push_back(expr(field(n, "left")));
-      e.items.push_back(expr(field(n, "right")));
+        unsupported(field(n, field_ids().operator_), "the `" + e.text + "` operator");
+      e.items.push_back(expr(field(n, field_ids().left)));
+      e.items.push_back(expr(field(n, field_ids().right)));
     } else if (type == "unary_operator") {
       e.kind = Expr::Kind::UnaryOp;
-      e.text = text(field(n, "operator"));
+      e.text = text(field(n, field_ids().operator_));
       if (e.text == "~") unsupported(n, "the `~` operator");
-      e.items.push_back(expr(field(n, "argument")));
+      e.items.push_back(expr(field(n, field_ids().argument)));
     } else if (type == "not_operator") {
       e.kind = Expr::Kind::UnaryOp;
       e.text = "not";
-      e.items.push_back(expr(field(n, "argument")));
+      e.items.push_back(expr(field(n, field_ids().argument)));
     } else if (type == "boolean_operator") {
       e.kind = Expr::Kind::BoolOp;
-      e.text = text(field(n, "operator"));
-      e.items.push_back(expr(field(n, "left")));
-      e.items.push_back(expr(field(n, "right")));
+      e.text = text(field(n, field_ids().operator_));
+      e.items.push_back(expr(field(n, field_ids().left)));
+      e.items.push_back(expr(field(n, field_ids().right)));
     } else if (type == "comparison_operator") {
       e.kind = Expr::Kind::Compare;
       std::string pending;
@@ -311,9 +359,10 @@ public:
         s.kind = Stmt::Kind::Assign;
         TSNode cur = inner;
         while (true) {
-          if (!ts_node_is_null(field(cur, "type"))) unsupported(cur, "an annotated assignment");
-          s.targets.push_back(target(field(cur, "left")));
-          TSNode right = field(cur, "right");
+          if (!ts_node_is_null(field(cur, field_ids().type)))
+            unsupported(cur, "an annotated assignment");
+          s.targets.push_back(target(field(cur, field_ids().left)));
+          TSNode right = field(cur, field_ids().right);
           if (ts_node_is_null(right)) unsupported(cur);
           if (is(right, "assignment")) {
             cur = right;
@@ -324,15 +373,15 @@ public:
         }
       } else if (is(inner, "augmented_assignment")) {
         s.kind = Stmt::Kind::AugAssign;
-        std::string op = text(field(inner, "operator"));
+        std::string op = text(field(inner, field_ids().operator_));
         s.op = op.substr(0, op.size() - 1);
         if (s.op != "+" && s.op != "-" && s.op != "*" && s.op != "/" && s.op != "//" &&
             s.op != "%" && s.op != "**" && s.op != "@")
           unsupported(inner, "the `" + op + "` operator");
-        s.targets.push_back(target(field(inner, "left")));
+        s.targets.push_back(target(field(inner, field_ids().left)));
         if (s.targets[0].kind != Expr::Kind::Name)
           unsupported(inner, "augmented assignment to anything but a name");
-        s.value = expr(field(inner, "right"));
+        s.value = expr(field(inner, field_ids().right));
       } else {
         s.kind = Stmt::Kind::Expr;
         s.value = expr(inner);
@@ -346,8 +395,8 @@ public:
       s.kind = Stmt::Kind::Pass;
     } else if (type == "if_statement") {
       s.kind = Stmt::Kind::If;
-      s.value = expr(field(n, "condition"));
-      s.body = block(field(n, "consequence"));
+      s.value = expr(field(n, field_ids().condition));
+      s.body = block(field(n, field_ids().consequence));
       // elif clauses become nested ifs in orelse.
       std::vector<Stmt> *tail = &s.orelse;
       for (TSNode alt : field_children(n, "alternative")) {
@@ -355,20 +404,20 @@ public:
           Stmt nested;
           nested.kind = Stmt::Kind::If;
           nested.loc = loc(alt);
-          nested.value = expr(field(alt, "condition"));
-          nested.body = block(field(alt, "consequence"));
+          nested.value = expr(field(alt, field_ids().condition));
+          nested.body = block(field(alt, field_ids().consequence));
           tail->push_back(std::move(nested));
           tail = &tail->back().orelse;
         } else {
-          *tail = block(field(alt, "body"));
+          *tail = block(field(alt, field_ids().body));
         }
       }
     } else if (type == "for_statement") {
       s.kind = Stmt::Kind::For;
-      if (!ts_node_is_null(field(n, "alternative"))) unsupported(n, "for ... else");
-      s.targets.push_back(target(field(n, "left")));
-      s.value = expr(field(n, "right"));
-      s.body = block(field(n, "body"));
+      if (!ts_node_is_null(field(n, field_ids().alternative))) unsupported(n, "for ... else");
+      s.targets.push_back(target(field(n, field_ids().left)));
+      s.value = expr(field(n, field_ids().right));
+      s.body = block(field(n, field_ids().body));
     } else if (type == "function_definition") {
       unsupported(n, "a nested function definition (define helpers at module level)");
     } else {
@@ -399,20 +448,20 @@ public:
   Function function(TSNode n) const {
     Function f;
     f.loc = loc(n);
-    f.name = text(field(n, "name"));
-    for (TSNode p : children(field(n, "parameters"), true)) {
+    f.name = text(field(n, field_ids().name));
+    for (TSNode p : children(field(n, field_ids().parameters), true)) {
       Param param;
       param.loc = loc(p);
       if (is(p, "identifier")) {
         param.name = text(p);
       } else if (is(p, "default_parameter")) {
-        param.name = text(field(p, "name"));
-        param.default_value = expr(field(p, "value"));
+        param.name = text(field(p, field_ids().name));
+        param.default_value = expr(field(p, field_ids().value));
       } else if (is(p, "typed_parameter")) {
         param.name = text(children(p, true).at(0));
       } else if (is(p, "typed_default_parameter")) {
-        param.name = text(field(p, "name"));
-        param.default_value = expr(field(p, "value"));
+        param.name = text(field(p, field_ids().name));
+        param.default_value = expr(field(p, field_ids().value));
       } else if (is(p, "list_splat_pattern") || is(p, "dictionary_splat_pattern")) {
         unsupported(p, "*args and **kwargs parameters (give each input its own parameter)");
       } else {
@@ -421,7 +470,7 @@ public:
       }
       f.params.push_back(std::move(param));
     }
-    f.body = block(field(n, "body"));
+    f.body = block(field(n, field_ids().body));
     return f;
   }
 
@@ -471,25 +520,26 @@ Module read_module(const std::string &path, const std::string &source, const Rea
     if (is(n, "import_statement")) {
       for (TSNode name : field_children(n, "name")) {
         if (is(name, "aliased_import"))
-          m.imports[reader.text(field(name, "alias"))] = reader.text(field(name, "name"));
+          m.imports[reader.text(field(name, field_ids().alias))] =
+              reader.text(field(name, field_ids().name));
         else {
           std::string dotted = reader.text(name);
           m.imports[dotted.substr(0, dotted.find('.'))] = dotted.substr(0, dotted.find('.'));
         }
       }
     } else if (is(n, "import_from_statement")) {
-      std::string module = reader.text(field(n, "module_name"));
+      std::string module = reader.text(field(n, field_ids().module_name));
       for (TSNode name : field_children(n, "name")) {
         if (is(name, "aliased_import"))
-          m.imports[reader.text(field(name, "alias"))] =
-              module + "." + reader.text(field(name, "name"));
+          m.imports[reader.text(field(name, field_ids().alias))] =
+              module + "." + reader.text(field(name, field_ids().name));
         else
           m.imports[reader.text(name)] = module + "." + reader.text(name);
       }
     } else if (is(n, "future_import_statement")) {
       continue;
     } else if (is(n, "function_definition") || is(n, "decorated_definition")) {
-      TSNode def = is(n, "decorated_definition") ? field(n, "definition") : n;
+      TSNode def = is(n, "decorated_definition") ? field(n, field_ids().definition) : n;
       if (!is(def, "function_definition")) reader.unsupported(def);
       Function f = reader.function(def);
       std::string name = f.name;
@@ -559,7 +609,7 @@ struct BodyRest::Impl {
       std::vector<TSNode> defs = children(root, true);
       if (defs.size() != 1 || !is(defs[0], "function_definition"))
         throw TraceError(Loc{}, "the chunk is not one body");
-      part.body = reader.block(field(defs[0], "body"));
+      part.body = reader.block(field(defs[0], field_ids().body));
     } catch (const TraceError &) {
       part.failed = true;
     }
@@ -633,11 +683,11 @@ Result<Module> parse_module_chunked(const std::string &path, const std::string &
         TSNode root = ts_tree_root_node(tree.get());
         Module m = read_module(path, source, reader, root);
         for (TSNode n : children(root, true)) {
-          TSNode def = is(n, "decorated_definition") ? field(n, "definition") : n;
+          TSNode def = is(n, "decorated_definition") ? field(n, field_ids().definition) : n;
           if (!is(def, "function_definition") || ts_node_start_byte(def) != chunks->def_offset)
             continue;
           // Unless a later def of the same name replaced it.
-          Function &f = m.functions.at(reader.text(field(def, "name")));
+          Function &f = m.functions.at(reader.text(field(def, field_ids().name)));
           Loc at = reader.loc(def);
           if (f.loc.line == at.line && f.loc.column == at.column) f.rest = rest;
         }

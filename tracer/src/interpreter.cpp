@@ -392,6 +392,10 @@ private:
     case Stmt::Kind::Assign: {
       backend_.at_statement(s);
       Obj value = eval(s.value, frame);
+      if (s.targets.size() == 1 && s.targets[0].kind == Expr::Kind::Name) {
+        frame.locals[s.targets[0].text] = std::move(value); // the common `y = ...`, no copy
+        return;
+      }
       for (const Expr &t : s.targets)
         assign(t, value, frame);
       return;
@@ -400,7 +404,7 @@ private:
       backend_.at_statement(s);
       Obj left = lookup(s.targets[0], frame);
       Obj right = eval(s.value, frame);
-      assign(s.targets[0], binary(s.op, left, right, s.loc), frame);
+      assign(s.targets[0], binary(s.op, std::move(left), std::move(right), s.loc), frame);
       return;
     }
     case Stmt::Kind::Return:
@@ -919,7 +923,8 @@ private:
     return d < 0 ? d + r : d;
   }
 
-  Obj binary(const std::string &symbol, const Obj &a, const Obj &b, const Loc &loc) {
+  // By value: the operands move into the operation's arguments, tensors are not copied.
+  Obj binary(const std::string &symbol, Obj a, Obj b, const Loc &loc) {
     static const std::map<std::string, std::string> tensor_ops = {
         {"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"}, {"**", "pow"}, {"@", "matmul"}};
     static const std::map<std::string, std::string> number_ops = {
@@ -929,8 +934,11 @@ private:
       auto it = tensor_ops.find(symbol);
       if (it == tensor_ops.end())
         throw TraceError(loc, "the `" + symbol + "` operator on tensors is not supported");
-      if (it->second == "matmul") return tensor_call("matmul", {a, b}, "@", loc);
-      return tensor_call(it->second, {a, b}, symbol, loc);
+      std::vector<Obj> args;
+      args.reserve(2);
+      args.push_back(std::move(a));
+      args.push_back(std::move(b));
+      return tensor_call(it->second, std::move(args), it->second == "matmul" ? "@" : symbol, loc);
     }
     if (a.is_sequence() && b.is_sequence() && symbol == "+" && a.kind == b.kind) {
       std::vector<Obj> items = a.items;
