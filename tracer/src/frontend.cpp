@@ -10,7 +10,6 @@
 #include <cstring>
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 
 extern "C" const TSLanguage *tree_sitter_python();
 
