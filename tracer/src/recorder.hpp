@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -89,9 +90,9 @@ private:
   std::vector<std::pair<std::size_t, std::string>> hidden_reads_;
   std::string pending_provenance_;
   // Number proxies computed by the trace: their defining statement, in creation order.
-  std::map<std::string, std::size_t> number_index_;
+  std::unordered_map<std::string, std::size_t> number_index_;
   std::vector<Statement> number_defs_;
-  std::map<std::string, Obj> number_memo_;
+  std::unordered_map<std::string, Obj> number_memo_; // by the printed call
   std::vector<std::pair<std::string, Obj>> guards_;
 };
 
