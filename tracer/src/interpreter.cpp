@@ -672,7 +672,7 @@ private:
         int64_t d = normalize_dim(concrete_int(args[0], e.loc, "a dim"), self.shape.size(), e.loc);
         return self.shape[static_cast<std::size_t>(d)];
       }
-      args.insert(args.begin(), self);
+      args.insert(args.begin(), std::move(callee.items[0])); // self, not used after this
       return torch_op(callee.text, "Tensor." + callee.text, std::move(args), std::move(kwargs),
                       e.loc);
     }
@@ -718,11 +718,12 @@ private:
       bound[i] = std::move(value);
     }
     std::vector<Obj> normalised;
+    normalised.reserve(spec.params.size());
     for (std::size_t i = 0; i < spec.params.size(); ++i) {
       if (!bound[i] && !spec.params[i].default_value)
         throw TraceError(loc,
                          "`" + spelled + "` is missing the argument `" + spec.params[i].name + "`");
-      normalised.push_back(bound[i] ? *bound[i] : *spec.params[i].default_value);
+      normalised.push_back(bound[i] ? std::move(*bound[i]) : *spec.params[i].default_value);
     }
     return tensor_call(op, std::move(normalised), spelled, loc);
   }
