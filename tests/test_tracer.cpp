@@ -312,6 +312,27 @@ TEST_CASE("tracer: errors name the file, line, column and construct") {
   CHECK(e.line == 3);
   CHECK(e.column == 6);
 
+  // Python's IndentationError, which tree-sitter reads on from (it used to be traced, or to be
+  // reported as "a module-level return statement").
+  const std::string kIndentationError = "syntax error: unindent does not match any outer "
+                                        "indentation level (Python's IndentationError)";
+  e = trace_error("def f(x):\n    if x:\n        y = x\n      return y\n", "f", {{"x", "1"}});
+  CHECK(e.message == kIndentationError);
+  CHECK(e.line == 4);
+  CHECK(e.column == 1);
+  e = trace_error("def f(x):\n    y = x\n  return y\n", "f", {{"x", "1"}});
+  CHECK(e.message == kIndentationError);
+  CHECK(e.line == 3);
+  // Python stops at the first syntax error; an unsupported construct is no syntax error.
+  e = trace_error("def f(x):\n    y = x +* 2\n    if x:\n        y = x\n      return y\n", "f",
+                  {{"x", "1"}});
+  CHECK(e.line == 2);
+  e = trace_error(
+      "def f(x):\n    while x:\n        x = 0\n    if x:\n        y = x\n      return y\n", "f",
+      {{"x", "1"}});
+  CHECK(e.message == kIndentationError);
+  CHECK(e.line == 6);
+
   e = trace_error("def f(*args):\n    return args\n", "f", {});
   CHECK(e.message.find("*args and **kwargs parameters") != std::string::npos);
 
@@ -494,6 +515,10 @@ TEST_CASE("tracer: errors in or after a chunked body are the whole file's errors
       {"a bad function after the chunked one",
        chunked_module() + "\ndef later(y):\n    while y:\n        pass\n"},
       {"a syntax error after the chunked one", chunked_module() + "\ndef later(y):\n    y +* 2\n"},
+      {"an IndentationError after the chunked one",
+       chunked_module() + "\ndef later(y):\n    if y:\n        y = 1\n      return y\n"},
+      {"an IndentationError in the chunked body",
+       chunked_module("", "    if n:\n        n = 1\n      n = 2\n")},
   };
   for (const Planted &c : cases) {
     CAPTURE(c.what);

@@ -1,6 +1,7 @@
 #include "frontend.hpp"
 
 #include "chunking.hpp"
+#include "indentation.hpp"
 #include "syntax_errors.hpp"
 #include "tracelint/core/value.hpp"
 
@@ -652,13 +653,43 @@ bool BodyRest::parses_cleanly() {
   }
 }
 
+namespace {
+
+// The first of Python's IndentationErrors, which tree-sitter accepts (it closes the blocks and
+// reads on), or none.
+std::optional<TraceError> first_bad_dedent(const std::string &path, const std::string &source) {
+  std::vector<SyntaxProblem> found =
+      bad_dedents(chunking::EditedText(source), source, SourceText(path, source));
+  if (found.empty()) return std::nullopt;
+  return TraceError(Loc{found.front().span.line, found.front().span.column},
+                    "syntax error: " + found.front().message);
+}
+
+bool before(const Loc &a, const Loc &b) {
+  return a.line < b.line || (a.line == b.line && a.column < b.column);
+}
+
+} // namespace
+
 Result<Module> parse_module(const std::string &path, const std::string &source) {
   return guarded(
       [&]() -> Result<Module> {
         TreePtr tree = parse_python(source);
         if (!tree) return Error{"tree-sitter returned no tree", path, 0, 0};
         Reader reader(source);
-        return read_module(path, source, reader, ts_tree_root_node(tree.get()));
+        // Python stops at its first syntax error: an IndentationError wins over anything the
+        // frontend finds, except a syntax error before it.
+        std::optional<TraceError> dedent = first_bad_dedent(path, source);
+        try {
+          Module m = read_module(path, source, reader, ts_tree_root_node(tree.get()));
+          if (dedent) throw *dedent;
+          return m;
+        } catch (const TraceError &e) {
+          bool earlier_syntax_error = std::string_view(e.what()).starts_with("syntax error") &&
+                                      (!dedent || before(e.loc, dedent->loc));
+          if (dedent && !earlier_syntax_error) throw *dedent;
+          throw;
+        }
       },
       path);
 }
@@ -670,6 +701,9 @@ Result<Module> parse_module_chunked(const std::string &path, const std::string &
   if (!chunks) return parse_module(path, source);
   auto rest = std::make_shared<BodyRest>(
       std::make_unique<BodyRest::Impl>(source, *chunks, std::max(1u, threads)));
+  // Its errors are the whole file's to report (find_chunks only turns down a bad dedent inside
+  // the body it splits).
+  if (first_bad_dedent(path, source)) return parse_module(path, source);
   // This thread parses the file without the chunks (cut, not blanked: tree-sitter would still
   // lex every blank line) while the workers start on them.
   std::size_t hole_at = chunks->rest.front().first, hole_end = chunks->rest.back().second;
