@@ -284,13 +284,13 @@ void collect_names(const Statement &s, NameSet &names) {
                          [&](std::string_view name) { names.insert(name); });
 }
 
-// Drops bound symbols whose outputs nothing uses (every symbol recorded is pure), then
-// provenance comments left without a statement.
+// Which statements stay: bound symbols whose outputs something uses (every symbol recorded is
+// pure), and provenance comments whose statement stays.
 // `inputs` keeps the names among them that the kept statements or the return read.
-std::vector<Statement>
-eliminate_dead_code(std::vector<Statement> body,
-                    const std::vector<std::pair<std::size_t, std::string>> &hidden_reads,
-                    const Value &returned, std::unordered_set<std::string> &inputs) {
+std::vector<bool>
+live_statements(const std::vector<Statement> &body,
+                const std::vector<std::pair<std::size_t, std::string>> &hidden_reads,
+                const Value &returned, std::unordered_set<std::string> &inputs) {
   NameSet live(body.size() * 2);
   for_each_name(returned, [&](const Value &v) { live.insert(v.text); });
   std::vector<bool> keep(body.size(), true);
@@ -321,11 +321,7 @@ eliminate_dead_code(std::vector<Statement> body,
     else
       next_kept = k;
   }
-  std::vector<Statement> out;
-  out.reserve(static_cast<std::size_t>(std::count(keep.begin(), keep.end(), true)));
-  for (std::size_t k = 0; k < body.size(); ++k)
-    if (keep[k]) out.push_back(std::move(body[k]));
-  return out;
+  return keep;
 }
 
 std::size_t count_subsymbols(const Statement &s) {
@@ -503,8 +499,8 @@ Result<TracedProgram> trace_module(const TraceRequest &request, const Module &mo
     for (const Obj *o : proxies)
       used.insert(o->proxy);
     std::vector<std::pair<std::size_t, std::string>> hidden_reads = recorder.take_hidden_reads();
-    std::vector<Statement> body =
-        eliminate_dead_code(recorder.take_body(), hidden_reads, returned, used);
+    std::vector<Statement> body = recorder.take_body();
+    std::vector<bool> keep = live_statements(body, hidden_reads, returned, used);
     Trace computation;
     computation.preamble = {PreambleItem::blank()};
     computation.decorators = decorators();
@@ -518,22 +514,24 @@ Result<TracedProgram> trace_module(const TraceRequest &request, const Module &mo
       passed.push_back(Value::name(o->proxy));
     }
     if (!header.empty()) header.push_back(Statement::blank());
-    if (request.level == Level::Prims) {
-      std::vector<Statement> flat;
-      for (Statement &s : body)
-        flatten(std::move(s), flat);
-      body = std::move(flat);
+    // Each kept statement moves once, into its place after the header (a Statement is large).
+    std::vector<Statement> &out = computation.body;
+    out = std::move(header);
+    std::size_t first = out.size();
+    out.reserve(first + static_cast<std::size_t>(std::count(keep.begin(), keep.end(), true)) + 1);
+    for (std::size_t k = 0; k < body.size(); ++k) {
+      if (!keep[k]) continue;
+      if (request.level == Level::Prims)
+        flatten(std::move(body[k]), out);
+      else
+        out.push_back(std::move(body[k]));
     }
-    for (const Statement &s : body)
-      if (s.kind == Statement::Kind::BoundSymbol) {
+    for (std::size_t k = first; k < out.size(); ++k)
+      if (out[k].kind == Statement::Kind::BoundSymbol) {
         ++program.bound_symbols;
-        program.all_bound_symbols += 1 + count_subsymbols(s);
+        program.all_bound_symbols += 1 + count_subsymbols(out[k]);
       }
-    computation.body = std::move(header);
-    computation.body.reserve(computation.body.size() + body.size() + 1);
-    for (Statement &s : body)
-      computation.body.push_back(std::move(s));
-    computation.body.push_back(Statement::ret(returned));
+    out.push_back(Statement::ret(returned));
 
     // ---- prologue
     Trace prologue;
