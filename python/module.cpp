@@ -89,8 +89,10 @@ PYBIND11_MODULE(_tracelint, m) {
       "trace",
       [](const std::string &source, const std::string &function,
          const std::map<std::string, std::string> &args, const std::string &cache,
-         const std::string &level, const std::string &path) {
+         const std::string &level, const std::string &path, unsigned threads) {
+        if (threads == 0) throw py::value_error("threads must be at least 1");
         tracer::TraceRequest request;
+        request.threads = threads;
         request.source = source;
         request.function = function;
         request.path = path;
@@ -119,9 +121,11 @@ PYBIND11_MODULE(_tracelint, m) {
         return print_trace_file(program->file);
       },
       py::arg("source"), py::arg("function"), py::arg("args"), py::arg("cache") = "symbolic-values",
-      py::arg("level") = "ltorch", py::arg("path") = "<source>",
+      py::arg("level") = "ltorch", py::arg("path") = "<source>", py::arg("threads") = 1,
       "Traces `function` of a Python source into Thunder-style prologue and computation traces "
       "(the text `tracelint trace` prints). args maps parameter names to inputs: 'f32[2, 3]', "
       "'bf16[4]@cuda', or a Python literal such as '(..., slice(None, 8, None))'. Raises "
-      "ValueError (with file:line:col) outside the supported subset.");
+      "ValueError (with file:line:col) outside the supported subset. threads: a large function "
+      "body "
+      "is parsed on this many threads while it is traced (the same traces for any number).");
 }

@@ -80,6 +80,15 @@ def test_trace_prints_thunder_style_traces_the_validator_accepts():
     assert "prims.slice_prim(" in prims
 
 
+def test_trace_on_several_threads_gives_the_same_traces():
+    # Large enough for the body to be parsed in chunks while it is traced.
+    source = "def f(x):\n" + "    x = x * 2\n    x = x + 1\n" * 1500 + "    return x\n"
+    one = tracelint.trace(source, "f", {"x": "f32[4]"})
+    assert tracelint.trace(source, "f", {"x": "f32[4]"}, threads=2) == one
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        tracelint.trace(source, "f", {"x": "f32[4]"}, threads=0)
+
+
 def test_trace_errors_name_the_position():
     with pytest.raises(ValueError, match=r"^model.py:2:5: unsupported construct: while statement"):
         tracelint.trace("def f(x):\n    while x:\n        pass\n", "f", {"x": "3"}, path="model.py")
