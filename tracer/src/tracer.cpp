@@ -310,7 +310,7 @@ live_statements(const std::vector<Statement> &body,
     for (std::size_t h = hidden; h > 0 && hidden_reads[h - 1].first == k; --h)
       live.insert(hidden_reads[h - 1].second);
   }
-  // Before the statements move: `live` views their strings.
+  // `live` views the statements' strings: what the caller needs of it is kept here.
   std::erase_if(inputs, [&](const std::string &name) { return !live.contains(name); });
   // A comment is provenance for the statement after it: it goes when that one went.
   for (std::size_t k = body.size(), next_kept = body.size(); k-- > 0;) {
