@@ -9,9 +9,7 @@ namespace tracelint::chunking {
 
 namespace {
 
-bool is_word(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
+using lexing::is_word;
 
 // A clause that belongs to the statement before it (else:, except ...:): no chunk starts there.
 bool continues_compound(std::string_view code) {

@@ -17,12 +17,9 @@ std::string_view severity_name(Severity s) {
 }
 
 std::optional<Severity> parse_severity(std::string_view name) {
-  if (name == "info")
-    return Severity::Info;
-  if (name == "warning")
-    return Severity::Warning;
-  if (name == "error")
-    return Severity::Error;
+  if (name == "info") return Severity::Info;
+  if (name == "warning") return Severity::Warning;
+  if (name == "error") return Severity::Error;
   return std::nullopt;
 }
 
@@ -34,8 +31,7 @@ std::pair<std::string, std::size_t> apply_fixes(const std::string &text,
   };
   std::vector<Pending> order;
   for (const Fix *f : fixes) {
-    if (f->edits.empty())
-      continue;
+    if (f->edits.empty()) continue;
     uint32_t begin = f->edits.front().begin;
     for (const Edit &e : f->edits)
       begin = std::min(begin, e.begin);
@@ -54,12 +50,10 @@ std::pair<std::string, std::size_t> apply_fixes(const std::string &text,
     bool overlaps = false;
     uint32_t end = covered_to;
     for (const Edit &e : edits) {
-      if (any && e.begin < end)
-        overlaps = true;
+      if (any && e.begin < end) overlaps = true;
       end = std::max(end, e.end);
     }
-    if (overlaps || edits.back().end > text.size())
-      continue;
+    if (overlaps || edits.back().end > text.size()) continue;
     accepted.insert(accepted.end(), edits.begin(), edits.end());
     covered_to = end;
     any = true;

@@ -1,9 +1,15 @@
 #pragma once
 // Line-level lexing shared by the repr-leak scan and the parser.
+#include <cctype>
 #include <cstddef>
 #include <string_view>
 
 namespace tracelint::lexing {
+
+// A character of a Python identifier (ASCII: what traces use).
+inline bool is_word(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 // Walks the bytes of a line before `limit`, calling on_code(i, c) for each one outside string
 // literals until it returns false. Returns the quote of the string open where the walk ended.
@@ -29,8 +35,7 @@ template <class F> char walk_code(std::string_view line, std::size_t limit, F &&
 inline std::size_t code_end(std::string_view line) {
   std::size_t end = line.size();
   walk_code(line, line.size(), [&](std::size_t i, char c) {
-    if (c != '#')
-      return true;
+    if (c != '#') return true;
     end = i;
     return false;
   });
@@ -48,8 +53,7 @@ inline bool self_contained(std::string_view line) {
   int depth = 0;
   bool balanced = true;
   char open = walk_code(line, line.size(), [&](std::size_t, char c) {
-    if (c == '#')
-      return false;
+    if (c == '#') return false;
     if (c == '(' || c == '[' || c == '{')
       ++depth;
     else if ((c == ')' || c == ']' || c == '}') && --depth < 0)

@@ -31,6 +31,8 @@ namespace tracelint {
 
 namespace {
 
+using lexing::is_word;
+
 constexpr unsigned kMaxDepth = 400; // deeper values are reported, not recursed into
 
 const std::string kNoSignature = "# No signature available";
@@ -554,10 +556,6 @@ struct AnnotationMatch {
   std::size_t name_offset = 0;
   std::size_t type_offset = 0;
 };
-
-bool is_word(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
 
 // Hand-written rather than std::regex: it runs on every comment of the file.
 std::optional<AnnotationMatch> match_annotation(const std::string &comment) {

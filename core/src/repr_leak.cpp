@@ -10,9 +10,7 @@ namespace tracelint {
 
 namespace {
 
-bool is_word(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
+using lexing::is_word;
 
 std::string read_name(const std::string &text, std::size_t &i) {
   if (i < text.size() && (text[i] == '"' || text[i] == '\'')) ++i;

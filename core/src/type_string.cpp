@@ -19,18 +19,15 @@ Error type_error(std::string message, std::size_t offset) {
 
 bool is_integer(const std::string &s) {
   std::size_t i = (!s.empty() && s[0] == '-') ? 1 : 0;
-  if (i == s.size())
-    return false;
+  if (i == s.size()) return false;
   for (; i < s.size(); ++i)
-    if (!std::isdigit(static_cast<unsigned char>(s[i])))
-      return false;
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
   return true;
 }
 
 std::string trim(const std::string &s) {
   std::size_t b = s.find_first_not_of(' ');
-  if (b == std::string::npos)
-    return {};
+  if (b == std::string::npos) return {};
   std::size_t e = s.find_last_not_of(' ');
   return s.substr(b, e - b + 1);
 }
@@ -70,9 +67,11 @@ Result<ProxyType> parse_type_string(const std::string &text) {
     type.text = text;
     return type;
   }
-  static const std::pair<const char *, ProxyKind> numbers[] = {
-      {"int", ProxyKind::Integer},     {"float", ProxyKind::Float}, {"bool", ProxyKind::Bool},
-      {"complex", ProxyKind::Complex}, {"str", ProxyKind::String}};
+  static const std::pair<const char *, ProxyKind> numbers[] = {{"int", ProxyKind::Integer},
+                                                               {"float", ProxyKind::Float},
+                                                               {"bool", ProxyKind::Bool},
+                                                               {"complex", ProxyKind::Complex},
+                                                               {"str", ProxyKind::String}};
   for (auto [word, kind] : numbers) {
     std::string prefix = std::string(word) + " ";
     if (text == word || text.rfind(prefix, 0) == 0) {
@@ -94,11 +93,9 @@ Result<ProxyType> parse_type_string(const std::string &text) {
   if (type.dtype.empty() || !is_python_identifier(type.dtype))
     return type_error("expected a dtype such as f32 after the device '" + type.device + "'",
                       space + 1);
-  if (text.back() != ']')
-    return type_error("a tensor type ends with ']'", text.size());
+  if (text.back() != ']') return type_error("a tensor type ends with ']'", text.size());
   std::string inner = text.substr(open + 1, text.size() - open - 2);
-  if (trim(inner).empty())
-    return type;
+  if (trim(inner).empty()) return type;
   static const std::regex leaked(R"(^\[\w*Proxy name=([A-Za-z_]\w*)(,[^\]]*)?\]$)");
   for (auto &[dim_text, offset] : split_dims(inner, open + 1)) {
     Dim dim;
@@ -119,8 +116,7 @@ Result<ProxyType> parse_type_string(const std::string &text) {
       dim.symbol = m[1];
       dim.leaked = true;
     } else {
-      return type_error("'" + dim_text + "' is not a dimension (an int or a symbol name)",
-                        offset);
+      return type_error("'" + dim_text + "' is not a dimension (an int or a symbol name)", offset);
     }
     type.shape.push_back(dim);
   }
@@ -133,8 +129,7 @@ std::string print_type_string(const ProxyType &type) {
   case ProxyKind::Tensor: {
     std::string out = type.device + " " + type.dtype + "[";
     for (std::size_t i = 0; i < type.shape.size(); ++i) {
-      if (i)
-        out += ", ";
+      if (i) out += ", ";
       out += type.shape[i].symbolic ? type.shape[i].symbol : std::to_string(type.shape[i].size);
     }
     return out + "]";

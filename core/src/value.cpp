@@ -1,5 +1,7 @@
 #include "tracelint/core/value.hpp"
 
+#include "lexing.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -269,7 +271,7 @@ std::string python_string(const std::string &s) {
 bool is_python_identifier(std::string_view s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
   for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    if (!lexing::is_word(c)) return false;
   return true;
 }
 

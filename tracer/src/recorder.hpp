@@ -6,6 +6,7 @@
 #include "tracelint/tracer/tracer.hpp"
 
 #include "frontend.hpp"
+#include "lexing.hpp"
 
 #include <cctype>
 #include <map>
@@ -103,17 +104,12 @@ std::string type_string(const Obj &o);
 template <class F> void for_each_type_symbol(std::string_view text, F &&f) {
   std::size_t open = text.find('[');
   for (std::size_t i = open == std::string_view::npos ? text.size() : open + 1; i < text.size();) {
-    auto word = [&](std::size_t at, bool first) {
-      char c = text[at];
-      return c == '_' || (first ? std::isalpha(static_cast<unsigned char>(c))
-                                : std::isalnum(static_cast<unsigned char>(c)));
-    };
-    if (!word(i, true)) {
+    if (!lexing::is_word(text[i]) || std::isdigit(static_cast<unsigned char>(text[i]))) {
       ++i;
       continue;
     }
     std::size_t begin = i;
-    while (i < text.size() && word(i, false))
+    while (i < text.size() && lexing::is_word(text[i]))
       ++i;
     f(text.substr(begin, i - begin));
   }
