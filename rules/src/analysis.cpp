@@ -2,7 +2,7 @@
 
 #include "tracelint/core/type_string.hpp"
 
-#include "name_table.hpp"
+#include "name_table.hpp" // core/src
 
 #include <cctype>
 #include <map>

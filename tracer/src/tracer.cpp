@@ -6,6 +6,8 @@
 #include "recorder.hpp"
 #include "tracing.hpp"
 
+#include "name_table.hpp" // core/src
+
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -230,53 +232,12 @@ private:
   Recorder &recorder_;
 };
 
-// A set of views of names for dead-code elimination, which looks up every name every symbol
-// reads: open addressing over one array, where std::unordered_set allocates a node per name.
-class NameSet {
-public:
-  explicit NameSet(std::size_t expected) {
-    std::size_t capacity = 64;
-    while (capacity < 2 * expected)
-      capacity *= 2;
-    slots_.resize(capacity);
-  }
-  void insert(std::string_view name) {
-    std::size_t i = find(name);
-    if (slots_[i].data()) return;
-    slots_[i] = name;
-    if (++size_ * 2 > slots_.size()) grow();
-  }
-  bool contains(std::string_view name) const { return slots_[find(name)].data() != nullptr; }
-
-private:
-  static std::size_t hash(std::string_view name) {
-    std::size_t h = 1469598103934665603ull; // FNV-1a
-    for (char c : name)
-      h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-    return h;
-  }
-  // The slot holding `name`, or the empty slot where it would go. An empty slot has no data
-  // (a view of an empty name still points into its string).
-  std::size_t find(std::string_view name) const {
-    std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = hash(name) & mask;; i = (i + 1) & mask)
-      if (!slots_[i].data() || slots_[i] == name) return i;
-  }
-  void grow() {
-    std::vector<std::string_view> old(slots_.size() * 2);
-    old.swap(slots_);
-    size_ = 0;
-    for (std::string_view name : old)
-      if (name.data()) insert(name);
-  }
-
-  std::vector<std::string_view> slots_;
-  std::size_t size_ = 0;
-};
+// A set of names (the state is unused).
+using NameSet = NameTable<char>;
 
 // The names a top-level statement reads, the symbolic dims of its annotation included: a size
 // that only an annotation mentions must still be computed (TL007). Its subsymbols' reads come
-// from the recorder (Recorder::take_hidden_reads). Views into the statement.
+// from the recorder (Recorder::take_hidden_reads).
 void collect_names(const Statement &s, NameSet &names) {
   for_each_name(s.value, [&](const Value &v) { names.insert(v.text); });
   if (s.type_comment && s.type_comment->type)
@@ -291,7 +252,7 @@ std::vector<bool>
 live_statements(const std::vector<Statement> &body,
                 const std::vector<std::pair<std::size_t, std::string>> &hidden_reads,
                 const Value &returned, std::unordered_set<std::string> &inputs) {
-  NameSet live(body.size() * 2);
+  NameSet live;
   for_each_name(returned, [&](const Value &v) { live.insert(v.text); });
   std::vector<bool> keep(body.size(), true);
   std::size_t hidden = hidden_reads.size(); // hidden_reads[hidden..] are after k
@@ -310,7 +271,6 @@ live_statements(const std::vector<Statement> &body,
     for (std::size_t h = hidden; h > 0 && hidden_reads[h - 1].first == k; --h)
       live.insert(hidden_reads[h - 1].second);
   }
-  // `live` views the statements' strings: what the caller needs of it is kept here.
   std::erase_if(inputs, [&](const std::string &name) { return !live.contains(name); });
   // A comment is provenance for the statement after it: it goes when that one went.
   for (std::size_t k = body.size(), next_kept = body.size(); k-- > 0;) {

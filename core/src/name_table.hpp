@@ -2,6 +2,9 @@
 // A map from names to small states, compact enough for the tens of thousands of names of a
 // large trace: keys are copied into blocks of characters, entries live in a deque (neither
 // moves as the table grows), and only the open-addressing index of 4-byte slots is rebuilt.
+// Used by the rules' name analysis and the tracer's dead-code elimination (an implementation
+// detail, so not a public header).
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -36,6 +39,10 @@ public:
     slots_[i] = static_cast<uint32_t>(entries_.size());
     return entries_.back().state;
   }
+
+  // As a set of names: the state is left default.
+  void insert(std::string_view name) { (*this)[name]; }
+  bool contains(std::string_view name) const { return find(name) != nullptr; }
 
   std::size_t size() const { return entries_.size(); }
 
