@@ -86,6 +86,19 @@ void print_target_to(std::string &out, const Target &target, UnpackStyle style,
     out += one ? ",)" : ")";
 }
 
+// `# name: "type"`, or `# name` for an untyped old-style annotation: annotation comments and
+// trailing type comments are spelled alike.
+void print_name_comment(std::string &out, const std::string &name,
+                        const std::optional<TypeText> &type) {
+  out += "# ";
+  out += name;
+  if (type) {
+    out += ": \"";
+    out += type->text;
+    out += "\"";
+  }
+}
+
 void print_code_to(std::string &out, const Statement &s, unsigned indent) {
   switch (s.kind) {
   case Statement::Kind::BoundSymbol:
@@ -122,13 +135,7 @@ void print_code_to(std::string &out, const Statement &s, unsigned indent) {
     if (s.has_value) print_value_to(out, s.value);
     return;
   case Statement::Kind::AnnotationComment:
-    out += "# ";
-    out += s.annotated_name;
-    if (s.annotation) {
-      out += ": \"";
-      out += s.annotation->text;
-      out += "\"";
-    }
+    print_name_comment(out, s.annotated_name, s.annotation);
     return;
   case Statement::Kind::Comment:
   case Statement::Kind::Raw:
@@ -148,13 +155,8 @@ void print_statement_to(std::string &out, const Statement &s, unsigned indent) {
   if (s.commented) out += "# ";
   print_code_to(out, s, indent);
   if (s.type_comment) {
-    out += "  # ";
-    out += s.type_comment->name;
-    if (s.type_comment->type) {
-      out += ": \"";
-      out += s.type_comment->type->text;
-      out += "\"";
-    }
+    out += "  ";
+    print_name_comment(out, s.type_comment->name, s.type_comment->type);
   } else if (!s.trailing_comment.empty()) {
     out += "  ";
     out += s.trailing_comment;
