@@ -567,3 +567,22 @@ TEST_CASE("tracer: symbols whose outputs nothing uses are dropped, with their pr
   CHECK(signature.find(", w)") != std::string::npos);
   require_clean(printed);
 }
+
+TEST_CASE("tracer: chained and tuple assignments bind every target to the value") {
+  // Each target of `a = b = x` gets the value, the last one too; a tuple target takes the items.
+  const std::string source = "def f(x, p):\n"
+                             "    a = b = x * 2\n"
+                             "    (c, d) = e = p\n"
+                             "    return a + b + c + d + e[0]\n";
+  TracedProgram p =
+      traced(source, "f", {{"x", "f32[2]"}, {"p", "(1, 2)"}}, CacheMode::ConstantValues);
+  std::string computation = section(print_trace_file(p.file), "computation");
+  std::smatch m;
+  REQUIRE(std::regex_search(computation, m, std::regex(R"((t\d+) = ltorch\.mul\(x, 2\))")));
+  CHECK(computation.find("ltorch.add(" + std::string(m[1]) + ", " + std::string(m[1]) + ")") !=
+        std::string::npos);
+  CHECK(std::regex_search(computation, std::regex(R"(ltorch\.add\(t\d+, 1\)[^\n]*\n[^\n]*\n)"
+                                                  R"(  t\d+ = ltorch\.add\(t\d+, 2\))")));
+  CHECK(p.bound_symbols == 5);
+  require_clean(print_trace_file(p.file));
+}

@@ -392,12 +392,9 @@ private:
     case Stmt::Kind::Assign: {
       backend_.at_statement(s);
       Obj value = eval(s.value, frame);
-      if (s.targets.size() == 1 && s.targets[0].kind == Expr::Kind::Name) {
-        frame.locals[s.targets[0].text] = std::move(value); // the common `y = ...`, no copy
-        return;
-      }
-      for (const Expr &t : s.targets)
-        assign(t, value, frame);
+      // `a = b = x`: each target in turn; the last takes the value itself.
+      for (std::size_t i = 0; i < s.targets.size(); ++i)
+        assign(s.targets[i], i + 1 < s.targets.size() ? value : std::move(value), frame);
       return;
     }
     case Stmt::Kind::AugAssign: {
@@ -430,7 +427,7 @@ private:
         throw TraceError(s.value.loc, "cannot iterate over " + iterable.describe());
       for (Obj &item : items) {
         step(s.loc);
-        assign(s.targets[0], item, frame);
+        assign(s.targets[0], std::move(item), frame);
         run_block(s.body, frame);
         if (frame.returned) return;
       }
@@ -441,9 +438,10 @@ private:
     }
   }
 
-  void assign(const Expr &target, const Obj &value, Frame &frame) {
+  // By value: the names take the value (or its items) without copies.
+  void assign(const Expr &target, Obj value, Frame &frame) {
     if (target.kind == Expr::Kind::Name) {
-      frame.locals[target.text] = value;
+      frame.locals[target.text] = std::move(value);
       return;
     }
     if (!value.is_sequence())
@@ -456,7 +454,7 @@ private:
                                        " values into " + std::to_string(target.items.size()) +
                                        " names");
     for (std::size_t i = 0; i < target.items.size(); ++i)
-      assign(target.items[i], value.items[i], frame);
+      assign(target.items[i], std::move(value.items[i]), frame);
   }
 
   Obj lookup(const Expr &name, Frame &frame) {
