@@ -29,7 +29,9 @@ std::vector<std::string> lines_of(const std::string &text) {
   return out;
 }
 
-// The parameter names of a one-line `def name(a, b=1):` header, or none.
+// The parameter names of a one-line `def name(a, b=1):` header, or none. Read from the text,
+// not with parse_module as fuzz_tracer does: inputs that do not parse must still be padded, so
+// that the chunked and whole parses are compared on their errors too.
 std::vector<std::string> params_of(const std::string &header) {
   std::vector<std::string> out;
   std::size_t open = header.find('('), close = header.rfind(')');
