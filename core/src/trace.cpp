@@ -2,20 +2,9 @@
 
 namespace tracelint {
 
-namespace {
-void collect_names(const Target &t, std::vector<const Target *> &out) {
-  if (t.kind == Target::Kind::Name) {
-    if (!t.is_placeholder()) out.push_back(&t);
-    return;
-  }
-  for (const Target &e : t.elements)
-    collect_names(e, out);
-}
-} // namespace
-
 std::vector<const Target *> Target::bound_names() const {
   std::vector<const Target *> out;
-  collect_names(*this, out);
+  for_each_bound_name([&](const Target &t) { out.push_back(&t); });
   return out;
 }
 

@@ -77,9 +77,14 @@ Value Value::attribute(Value base, std::string attr) {
   return v;
 }
 Value Value::dotted(const std::string &qualified) {
-  std::size_t dot = qualified.rfind('.');
-  if (dot == std::string::npos) return name(qualified);
-  return attribute(dotted(qualified.substr(0, dot)), qualified.substr(dot + 1));
+  std::size_t dot = qualified.find('.');
+  Value v = name(qualified.substr(0, dot));
+  while (dot != std::string::npos) {
+    std::size_t next = qualified.find('.', dot + 1);
+    v = attribute(std::move(v), qualified.substr(dot + 1, next - dot - 1));
+    dot = next;
+  }
+  return v;
 }
 Value Value::call(Value callee, std::vector<Value> args,
                   std::vector<std::pair<std::string, Value>> kwargs) {

@@ -234,15 +234,15 @@ private:
   }
 
   void define(const Target &t) {
-    for (const Target *n : t.bound_names()) {
-      NameState &state = names_[n->name];
+    t.for_each_bound_name([&](const Target &n) {
+      NameState &state = names_[n.name];
       if (state.defined)
-        facts_.redefinitions.push_back({n->name, n->span, span(state.defined), false, false});
+        facts_.redefinitions.push_back({n.name, n.span, span(state.defined), false, false});
       else if (state.deleted)
-        facts_.redefinitions.push_back({n->name, n->span, span(state.deleted), false, true});
-      state.defined = Where::of(n->span);
+        facts_.redefinitions.push_back({n.name, n.span, span(state.deleted), false, true});
+      state.defined = Where::of(n.span);
       state.deleted = {};
-    }
+    });
   }
 
   // Subsymbols of one bound symbol assign each name once, except the parent's own outputs,
@@ -274,8 +274,8 @@ private:
                           t.type->kind == ProxyKind::Tensor &&
                           s.type_comment->name == s.target->name;
     if (!names_a_tensor)
-      for (const Target *n : s.target->bound_names())
-        names_[n->name].subsymbol_bound = true;
+      s.target->for_each_bound_name(
+          [&](const Target &n) { names_[n.name].subsymbol_bound = true; });
   }
 
   void check_type_comment(const Typed &t) {

@@ -602,7 +602,7 @@ private:
     return o.integer;
   }
 
-  Obj attribute(const Obj &base, const std::string &name, const Loc &loc) {
+  Obj attribute(Obj base, const std::string &name, const Loc &loc) {
     if (base.kind == Obj::Kind::Module) {
       std::string path = base.text + "." + name;
       if (base.text == "torch") {
@@ -625,7 +625,7 @@ private:
         Obj m;
         m.kind = Obj::Kind::Method;
         m.text = name;
-        m.items = {base};
+        m.items.push_back(std::move(base));
         return m;
       }
       throw TraceError(loc, "tensor attribute or method `" + name + "` is not supported");
@@ -780,7 +780,7 @@ private:
           throw TraceError(loc, "`" + spelled + "`: each size must be an int, not " + d.describe());
         else if (op == "permute")
           d = Obj::int_of(concrete_int(d, loc, "dim"));
-      args[1] = Obj::tuple(args[1].items);
+      args[1] = Obj::tuple(std::move(args[1].items));
     } else if (op == "transpose" || op == "unsqueeze") {
       for (std::size_t i = 1; i < args.size(); ++i)
         args[i] = Obj::int_of(concrete_int(args[i], loc, "dim"));

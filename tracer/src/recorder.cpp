@@ -148,6 +148,24 @@ void Recorder::at_statement(const Stmt &s) {
   pending_provenance_ = "# " + module_.path + ":" + std::to_string(s.loc.line) + ": " + line;
 }
 
+namespace {
+
+// The arguments of a call, moved in (an initializer list would copy each Value).
+template <class... V> std::vector<Value> args_of(V &&...v) {
+  std::vector<Value> out;
+  out.reserve(sizeof...(v));
+  (out.push_back(std::forward<V>(v)), ...);
+  return out;
+}
+
+// prims.name: the callee a recorded symbol's call prints, built as the model spells it (an
+// Attribute of a Name) without a dotted string to split again.
+Value member_of(const char *module, const std::string &name) {
+  return Value::attribute(Value::name(module), name);
+}
+
+} // namespace
+
 Statement &Recorder::bind(const std::string &name, Value value, const Obj &out) {
   Statement *s;
   if (sink_ == &body_) {
@@ -165,7 +183,7 @@ Statement &Recorder::bind(const std::string &name, Value value, const Obj &out) 
 
 Obj Recorder::prim(const std::string &name, std::vector<Value> args, Obj out) {
   out.proxy = fresh(proxy_prefix(out));
-  bind(out.proxy, Value::call("prims." + name, std::move(args)), out);
+  bind(out.proxy, Value::call(member_of("prims", name), std::move(args)), out);
   return out;
 }
 
@@ -179,7 +197,7 @@ Obj Recorder::composite(const std::string &name, std::vector<Value> args, F &&de
   sink_ = outer;
   if (subsymbols.empty()) return out; // the operation was the identity: nothing to record
   bool top_level = sink_ == &body_;
-  Statement &s = bind(out.proxy, Value::call("ltorch." + name, std::move(args)), out);
+  Statement &s = bind(out.proxy, Value::call(member_of("ltorch", name), std::move(args)), out);
   s.subsymbols = std::move(subsymbols);
   if (top_level) note_hidden_reads(s);
   return out;
@@ -196,9 +214,7 @@ void visit_subsymbol(const Statement &s, std::vector<std::string_view> &known, F
     for_each_type_symbol(s.type_comment->type->text, read);
   for (const Statement &sub : s.subsymbols)
     visit_subsymbol(sub, known, read);
-  if (s.target)
-    for (const Target *t : s.target->bound_names())
-      known.push_back(t->name);
+  if (s.target) s.target->for_each_bound_name([&](const Target &t) { known.push_back(t.name); });
 }
 
 } // namespace
@@ -218,7 +234,7 @@ void Recorder::note_hidden_reads(const Statement &composite) {
 
 Obj Recorder::record_number(const std::string &prim_name, std::vector<Value> args, Obj result) {
   // The same operation on the same operands is recorded once.
-  Value call = Value::call("prims." + prim_name, std::move(args));
+  Value call = Value::call(member_of("prims", prim_name), std::move(args));
   std::string key = print_value(call);
   auto seen = number_memo_.find(key);
   if (seen != number_memo_.end()) return seen->second;
@@ -233,54 +249,56 @@ Obj Recorder::record_number(const std::string &prim_name, std::vector<Value> arg
 }
 
 Obj Recorder::num(const std::string &op, const Obj &a, const Obj &b, const Loc &loc) {
-  Obj result = compute_number(op, {a, b}, loc);
+  std::vector<Obj> args = {a, b};
+  Obj result = compute_number(op, args, loc);
   if (a.proxy.empty() && b.proxy.empty()) return result;
-  return number_op(op, {a, b}, result, loc);
+  return number_op(op, args, std::move(result), loc);
 }
 
 Obj Recorder::number_op(const std::string &op, const std::vector<Obj> &args, Obj result,
                         const Loc &loc) {
   result.proxy.clear();
-  if (op == "neg") return record_number("neg", {to_value(args[0])}, result);
+  if (op == "neg") return record_number("neg", args_of(to_value(args[0])), result);
   const Obj &a = args[0];
   const Obj &b = args[1];
   if (op == "truediv") {
     auto as_float = [&](const Obj &x) {
       if (x.kind == Obj::Kind::Float) return x;
       if (x.proxy.empty()) return Obj::float_of(x.as_double());
-      return record_number("convert_element_type", {to_value(x), Value::name("float")},
+      return record_number("convert_element_type", args_of(to_value(x), Value::name("float")),
                            Obj::float_of(x.as_double()));
     };
     Obj fa = as_float(a), fb = as_float(b);
-    return record_number("div", {to_value(fa), to_value(fb)}, result);
+    return record_number("div", args_of(to_value(fa), to_value(fb)), result);
   }
   if (op == "floordiv") {
     if (result.kind == Obj::Kind::Float) {
       Obj q = number_op("truediv", args, Obj::float_of(a.as_double() / b.as_double()), loc);
-      return record_number("floor", {to_value(q)}, result);
+      return record_number("floor", args_of(to_value(q)), result);
     }
     // Thunder's integer floor division: truncating division, minus one where the signs
     // differ and the remainder is not zero.
     auto signbit = [&](const Obj &x) {
       Obj value = Obj::boolean_of(x.integer < 0);
-      return x.proxy.empty() ? value : record_number("signbit", {to_value(x)}, value);
+      return x.proxy.empty() ? value : record_number("signbit", args_of(to_value(x)), value);
     };
     Obj sa = signbit(a), sb = signbit(b);
-    Obj differ = record_number("ne", {to_value(sa), to_value(sb)},
+    Obj differ = record_number("ne", args_of(to_value(sa), to_value(sb)),
                                Obj::boolean_of(sa.boolean != sb.boolean));
-    Obj rem = record_number("fmod", {to_value(a), to_value(b)},
+    Obj rem = record_number("fmod", args_of(to_value(a), to_value(b)),
                             Obj::float_of(std::fmod(a.as_double(), b.as_double())));
-    Obj rem_int = record_number("convert_element_type", {to_value(rem), Value::name("int")},
+    Obj rem_int = record_number("convert_element_type", args_of(to_value(rem), Value::name("int")),
                                 Obj::int_of(static_cast<int64_t>(rem.real)));
-    Obj nonzero = record_number("ne", {to_value(rem_int), Value::int_value(0)},
+    Obj nonzero = record_number("ne", args_of(to_value(rem_int), Value::int_value(0)),
                                 Obj::boolean_of(rem_int.integer != 0));
-    Obj offset = record_number("bitwise_and", {to_value(differ), to_value(nonzero)},
+    Obj offset = record_number("bitwise_and", args_of(to_value(differ), to_value(nonzero)),
                                Obj::boolean_of(differ.boolean && nonzero.boolean));
     Obj quotient =
-        record_number("div", {to_value(a), to_value(b)}, Obj::int_of(a.integer / b.integer));
-    Obj offset_int = record_number("convert_element_type", {to_value(offset), Value::name("int")},
-                                   Obj::int_of(offset.boolean ? 1 : 0));
-    return record_number("sub", {to_value(quotient), to_value(offset_int)}, result);
+        record_number("div", args_of(to_value(a), to_value(b)), Obj::int_of(a.integer / b.integer));
+    Obj offset_int =
+        record_number("convert_element_type", args_of(to_value(offset), Value::name("int")),
+                      Obj::int_of(offset.boolean ? 1 : 0));
+    return record_number("sub", args_of(to_value(quotient), to_value(offset_int)), result);
   }
   if (op == "mod") {
     Obj quotient = num("floordiv", a, b, loc);
@@ -290,7 +308,7 @@ Obj Recorder::number_op(const std::string &op, const std::vector<Obj> &args, Obj
     r.real = result.real;
     return r;
   }
-  return record_number(op, {to_value(a), to_value(b)}, result);
+  return record_number(op, args_of(to_value(a), to_value(b)), result);
 }
 
 void Recorder::guard(const Obj &value, const Loc &) {
@@ -358,7 +376,8 @@ Obj Recorder::broadcast_to(const Obj &t, const std::vector<Obj> &shape, const Lo
                                 shape_text(shape));
     dims.push_back(static_cast<int64_t>(offset + i));
   }
-  return prim("broadcast_in_dim", {to_value(t), list_of(shape), int_list(dims)}, like(t, shape));
+  return prim("broadcast_in_dim", args_of(to_value(t), list_of(shape), int_list(dims)),
+              like(t, shape));
 }
 
 Obj Recorder::elementwise(const std::string &op, const Obj &a, const Obj &b, const Loc &loc) {
@@ -398,15 +417,17 @@ Obj Recorder::elementwise(const std::string &op, const Obj &a, const Obj &b, con
   if (op == "div" && !is_floating(dtype)) dtype = "float32";
   Obj out_template = like(tensor, shape, dtype);
   auto operand = [&](const Obj &x) {
+    if (x.kind == Obj::Kind::Tensor && same_shape(x.shape, shape)) return to_value(x);
     if (x.kind == Obj::Kind::Tensor) return to_value(broadcast_to(x, shape, loc));
     // A Python int with a floating tensor is printed as the float it becomes.
     if (x.kind == Obj::Kind::Int && x.proxy.empty() && is_floating(dtype))
       return Value::float_value(static_cast<double>(x.integer));
     return to_value(x);
   };
-  return composite(ltorch_names.at(op), {to_value(a), to_value(b)}, [&] {
-    Value va = operand(a), vb = operand(b);
-    return prim(op, {va, vb}, out_template);
+  return composite(ltorch_names.at(op), args_of(to_value(a), to_value(b)), [&] {
+    Value first = operand(a); // in order: each may record a broadcast
+    Value second = operand(b);
+    return prim(op, args_of(std::move(first), std::move(second)), std::move(out_template));
   });
 }
 
@@ -417,37 +438,37 @@ Obj Recorder::unary(const std::string &op, const Obj &a, const Loc &loc) {
   auto f = [](double d) { return Value::float_value(d); };
   std::vector<Value> args = {x};
   if (op == "gelu")
-    return composite("gelu", {x}, [&] {
-      Obj t1 = prim("mul", {x, f(0.7071067811865476)}, like(a, a.shape));
-      Obj t2 = prim("erf", {to_value(t1)}, like(a, a.shape));
-      Obj t3 = prim("add", {to_value(t2), f(1.0)}, like(a, a.shape));
-      Obj t4 = prim("mul", {x, to_value(t3)}, like(a, a.shape));
-      return prim("mul", {to_value(t4), f(0.5)}, like(a, a.shape));
+    return composite("gelu", args_of(x), [&] {
+      Obj t1 = prim("mul", args_of(x, f(0.7071067811865476)), like(a, a.shape));
+      Obj t2 = prim("erf", args_of(to_value(t1)), like(a, a.shape));
+      Obj t3 = prim("add", args_of(to_value(t2), f(1.0)), like(a, a.shape));
+      Obj t4 = prim("mul", args_of(x, to_value(t3)), like(a, a.shape));
+      return prim("mul", args_of(to_value(t4), f(0.5)), like(a, a.shape));
     });
   if (op == "gelu_tanh")
-    return composite("gelu", {x}, [&] {
-      Obj t1 = prim("mul", {x, x}, like(a, a.shape));
-      Obj t2 = prim("mul", {to_value(t1), x}, like(a, a.shape));
-      Obj t3 = prim("mul", {to_value(t2), f(0.044715)}, like(a, a.shape));
-      Obj t4 = prim("add", {x, to_value(t3)}, like(a, a.shape));
-      Obj t5 = prim("mul", {to_value(t4), f(0.7978845608028654)}, like(a, a.shape));
-      Obj t6 = prim("tanh", {to_value(t5)}, like(a, a.shape));
-      Obj t7 = prim("add", {to_value(t6), f(1.0)}, like(a, a.shape));
-      Obj t8 = prim("mul", {x, to_value(t7)}, like(a, a.shape));
-      return prim("mul", {to_value(t8), f(0.5)}, like(a, a.shape));
+    return composite("gelu", args_of(x), [&] {
+      Obj t1 = prim("mul", args_of(x, x), like(a, a.shape));
+      Obj t2 = prim("mul", args_of(to_value(t1), x), like(a, a.shape));
+      Obj t3 = prim("mul", args_of(to_value(t2), f(0.044715)), like(a, a.shape));
+      Obj t4 = prim("add", args_of(x, to_value(t3)), like(a, a.shape));
+      Obj t5 = prim("mul", args_of(to_value(t4), f(0.7978845608028654)), like(a, a.shape));
+      Obj t6 = prim("tanh", args_of(to_value(t5)), like(a, a.shape));
+      Obj t7 = prim("add", args_of(to_value(t6), f(1.0)), like(a, a.shape));
+      Obj t8 = prim("mul", args_of(x, to_value(t7)), like(a, a.shape));
+      return prim("mul", args_of(to_value(t8), f(0.5)), like(a, a.shape));
     });
   return composite(op, args, [&] {
     if (op == "relu") {
-      Obj positive = prim("gt", {x, f(0.0)}, like(a, a.shape, "bool"));
-      return prim("where", {to_value(positive), x, f(0.0)}, like(a, a.shape));
+      Obj positive = prim("gt", args_of(x, f(0.0)), like(a, a.shape, "bool"));
+      return prim("where", args_of(to_value(positive), x, f(0.0)), like(a, a.shape));
     }
     if (op == "sigmoid" || op == "silu") {
-      Obj t1 = prim("neg", {x}, like(a, a.shape));
-      Obj t2 = prim("exp", {to_value(t1)}, like(a, a.shape));
-      Obj t3 = prim("add", {f(1.0), to_value(t2)}, like(a, a.shape));
-      return prim("div", {op == "silu" ? x : f(1.0), to_value(t3)}, like(a, a.shape));
+      Obj t1 = prim("neg", args_of(x), like(a, a.shape));
+      Obj t2 = prim("exp", args_of(to_value(t1)), like(a, a.shape));
+      Obj t3 = prim("add", args_of(f(1.0), to_value(t2)), like(a, a.shape));
+      return prim("div", args_of(op == "silu" ? x : f(1.0), to_value(t3)), like(a, a.shape));
     }
-    return prim(op, {x}, like(a, a.shape));
+    return prim(op, args_of(x), like(a, a.shape));
   });
 }
 
@@ -485,7 +506,7 @@ Obj Recorder::reduce_prims(const std::string &prim_name, const Obj &a,
       shape.push_back(a.shape[i]);
   std::string dtype = a.dtype;
   if (prim_name == "sum" && !is_floating(dtype)) dtype = "int64";
-  Obj reduced = prim(prim_name, {to_value(a), int_tuple(dims)}, like(a, shape, dtype));
+  Obj reduced = prim(prim_name, args_of(to_value(a), int_tuple(dims)), like(a, shape, dtype));
   return keepdim ? keep_dims(reduced, a, dims) : reduced;
 }
 
@@ -500,7 +521,7 @@ Obj Recorder::keep_dims(const Obj &reduced, const Obj &a, const std::vector<int6
       shape.push_back(Obj::int_of(1));
     }
   }
-  return prim("broadcast_in_dim", {to_value(reduced), list_of(shape), int_list(kept)},
+  return prim("broadcast_in_dim", args_of(to_value(reduced), list_of(shape), int_list(kept)),
               like(reduced, shape));
 }
 
@@ -515,12 +536,12 @@ Obj Recorder::reduce(const std::string &op, const Obj &a, const Obj &dims, bool 
   if (op == "mean")
     for (int64_t i : d)
       count = num("mul", count, a.shape[static_cast<std::size_t>(i)], loc);
-  return composite(op, {to_value(a), printed_dims, Value::boolean_value(keepdim)}, [&] {
+  return composite(op, args_of(to_value(a), printed_dims, Value::boolean_value(keepdim)), [&] {
     if (op != "mean") return reduce_prims(op, a, d, keepdim);
     Obj total = reduce_prims("sum", a, d, false);
     Value divisor = count.proxy.empty() ? Value::float_value(static_cast<double>(count.integer))
                                         : to_value(count);
-    Obj mean = prim("div", {to_value(total), divisor}, like(total, total.shape));
+    Obj mean = prim("div", args_of(to_value(total), divisor), like(total, total.shape));
     return keepdim ? keep_dims(mean, a, d) : mean;
   });
 }
@@ -534,15 +555,15 @@ Obj Recorder::softmax(const Obj &a, int64_t dim, const Loc &loc) {
     std::vector<int64_t> kept;
     for (std::size_t i = 0; i < a.shape.size(); ++i)
       if (static_cast<int64_t>(i) != d[0]) kept.push_back(static_cast<int64_t>(i));
-    return prim("broadcast_in_dim", {to_value(reduced), list_of(a.shape), int_list(kept)},
+    return prim("broadcast_in_dim", args_of(to_value(reduced), list_of(a.shape), int_list(kept)),
                 like(a, a.shape));
   };
-  return composite("softmax", {to_value(a), Value::int_value(dim)}, [&] {
+  return composite("softmax", args_of(to_value(a), Value::int_value(dim)), [&] {
     Obj peak = expand(reduce_prims("amax", a, d, false));
-    Obj shifted = prim("sub", {to_value(a), to_value(peak)}, like(a, a.shape));
-    Obj e = prim("exp", {to_value(shifted)}, like(a, a.shape));
+    Obj shifted = prim("sub", args_of(to_value(a), to_value(peak)), like(a, a.shape));
+    Obj e = prim("exp", args_of(to_value(shifted)), like(a, a.shape));
     Obj total = expand(reduce_prims("sum", e, d, false));
-    return prim("div", {to_value(e), to_value(total)}, like(a, a.shape));
+    return prim("div", args_of(to_value(e), to_value(total)), like(a, a.shape));
   });
 }
 
@@ -571,14 +592,15 @@ Obj Recorder::reshape(const std::string &name, const Obj &a, const Obj &shape, c
                                 std::to_string(numel.integer) + " elements");
     Obj missing = Obj::int_of(numel.integer / known.integer);
     if (!numel.proxy.empty() || !known.proxy.empty())
-      missing = record_number("div", {to_value(numel), to_value(known)}, missing);
+      missing = record_number("div", args_of(to_value(numel), to_value(known)), missing);
     out_shape[static_cast<std::size_t>(inferred)] = missing;
   } else if (known.integer != numel.integer) {
     throw TraceError(loc, "shape " + shape_text(shape.items) + " is invalid for " +
                               std::to_string(numel.integer) + " elements (" + a.describe() + ")");
   }
-  return composite(name, {to_value(a), to_value(shape)}, [&] {
-    return prim("reshape", {to_value(a), to_value(Obj::tuple(out_shape))}, like(a, out_shape));
+  return composite(name, args_of(to_value(a), to_value(shape)), [&] {
+    return prim("reshape", args_of(to_value(a), to_value(Obj::tuple(out_shape))),
+                like(a, out_shape));
   });
 }
 
@@ -619,10 +641,10 @@ Obj Recorder::matmul(const Obj &a, const Obj &b, const Loc &loc) {
   full_b.insert(full_b.end(), b.shape.end() - 2, b.shape.end());
   out_shape.push_back(a.shape[a.shape.size() - 2]);
   out_shape.push_back(b.shape.back());
-  return composite("matmul", {to_value(a), to_value(b)}, [&] {
+  return composite("matmul", args_of(to_value(a), to_value(b)), [&] {
     Obj xa = broadcast_to(a, full_a, loc);
     Obj xb = broadcast_to(b, full_b, loc);
-    return prim("matmul", {to_value(xa), to_value(xb)}, like(a, out_shape));
+    return prim("matmul", args_of(to_value(xa), to_value(xb)), like(a, out_shape));
   });
 }
 
@@ -642,8 +664,8 @@ Obj Recorder::linear(const Obj &x, const Obj &w, const Obj &bias, const Loc &loc
                               " on " + w.device);
   std::vector<Obj> shape(x.shape.begin(), x.shape.end() - 1);
   shape.push_back(w.shape[0]);
-  return composite("linear", {to_value(x), to_value(w), to_value(bias)}, [&] {
-    return prim("linear", {to_value(x), to_value(w), to_value(bias)}, like(x, shape));
+  return composite("linear", args_of(to_value(x), to_value(w), to_value(bias)), [&] {
+    return prim("linear", args_of(to_value(x), to_value(w), to_value(bias)), like(x, shape));
   });
 }
 
@@ -664,8 +686,8 @@ Obj Recorder::cat(const Obj &tensors, int64_t dim, const Loc &loc) {
   }
   std::vector<Obj> shape = first.shape;
   shape[static_cast<std::size_t>(d)] = size;
-  return composite("cat", {Value::list(names), Value::int_value(dim)}, [&] {
-    return prim("cat", {Value::list(names), Value::int_value(d)}, like(first, shape));
+  return composite("cat", args_of(Value::list(names), Value::int_value(dim)), [&] {
+    return prim("cat", args_of(Value::list(names), Value::int_value(d)), like(first, shape));
   });
 }
 
@@ -783,7 +805,7 @@ Obj Recorder::getitem(const Obj &a, const Obj &key, const Loc &loc) {
         final_shape.push_back(out_shape[src++]);
     }
   }
-  return composite("getitem", {to_value(a), to_value(key)}, [&] {
+  return composite("getitem", args_of(to_value(a), to_value(key)), [&] {
     Obj t = a;
     if (!trivial) {
       std::vector<Value> s, e;
@@ -791,18 +813,19 @@ Obj Recorder::getitem(const Obj &a, const Obj &key, const Loc &loc) {
         s.push_back(to_value(o));
       for (const Obj &o : ends)
         e.push_back(to_value(o));
-      t = prim("slice_prim", {to_value(a), Value::list(s), Value::list(e), int_list(strides)},
+      t = prim("slice_prim",
+               args_of(to_value(a), Value::list(s), Value::list(e), int_list(strides)),
                like(a, sliced_shape));
     }
     if (!squeezed.empty())
-      t = prim("squeeze", {to_value(t), int_tuple(squeezed)}, like(a, out_shape));
+      t = prim("squeeze", args_of(to_value(t), int_tuple(squeezed)), like(a, out_shape));
     if (!new_axes.empty()) {
       std::vector<int64_t> kept;
       for (std::size_t pos = 0; pos < final_shape.size(); ++pos)
         if (std::find(new_axes.begin(), new_axes.end(), static_cast<int64_t>(pos)) ==
             new_axes.end())
           kept.push_back(static_cast<int64_t>(pos));
-      t = prim("broadcast_in_dim", {to_value(t), list_of(final_shape), int_list(kept)},
+      t = prim("broadcast_in_dim", args_of(to_value(t), list_of(final_shape), int_list(kept)),
                like(a, final_shape));
     }
     return t;
@@ -848,7 +871,7 @@ Obj Recorder::tensor_op(const std::string &op, const std::vector<Obj> &args, con
     for (int64_t p : perm)
       shape.push_back(a.shape[static_cast<std::size_t>(p)]);
     return composite(op, printed, [&] {
-      return prim("transpose", {to_value(a), int_tuple(perm)}, like(a, shape));
+      return prim("transpose", args_of(to_value(a), int_tuple(perm)), like(a, shape));
     });
   }
   if (op == "unsqueeze") {
@@ -859,8 +882,8 @@ Obj Recorder::tensor_op(const std::string &op, const std::vector<Obj> &args, con
     std::vector<int64_t> kept;
     for (std::size_t i = 0; i < shape.size(); ++i)
       if (static_cast<int64_t>(i) != d) kept.push_back(static_cast<int64_t>(i));
-    return composite("unsqueeze", {to_value(a), Value::int_value(args[1].integer)}, [&] {
-      return prim("broadcast_in_dim", {to_value(a), list_of(shape), int_list(kept)},
+    return composite("unsqueeze", args_of(to_value(a), Value::int_value(args[1].integer)), [&] {
+      return prim("broadcast_in_dim", args_of(to_value(a), list_of(shape), int_list(kept)),
                   like(a, shape));
     });
   }

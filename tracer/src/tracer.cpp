@@ -263,8 +263,7 @@ live_statements(const std::vector<Statement> &body,
     if (s.kind != Statement::Kind::BoundSymbol) continue;
     bool used = !s.target;
     if (s.target)
-      for (const Target *t : s.target->bound_names())
-        used = used || live.contains(t->name);
+      s.target->for_each_bound_name([&](const Target &t) { used = used || live.contains(t.name); });
     keep[k] = used;
     if (!used) continue;
     collect_names(s, live);
