@@ -586,3 +586,30 @@ TEST_CASE("tracer: chained and tuple assignments bind every target to the value"
   CHECK(p.bound_symbols == 5);
   require_clean(print_trace_file(p.file));
 }
+
+TEST_CASE("tracer: a size computed again from the same operands is the same proxy, recorded once") {
+  // Each reshape counts the input's elements (1 * i0 * i1) and the new shape's: under symbolic
+  // values each product is one statement however often it is needed, and a product of other
+  // operands (i0 * 2) is a statement of its own.
+  const std::string source = "def f(x):\n"
+                             "    a = x.reshape(-1)\n"
+                             "    b = x.view(-1)\n"
+                             "    c = x.reshape(x.shape[0] * 2, -1)\n"
+                             "    d = x.reshape(x.shape[1], x.shape[0])\n"
+                             "    return a, b, c, d, x.mean(-1)\n";
+  TracedProgram p = traced(source, "f", {{"x", "f32[4, 6]"}});
+  std::string printed = print_trace_file(p.file);
+  std::string computation = section(printed, "computation");
+  auto count = [&](const std::string &pattern) {
+    std::regex re(pattern);
+    return std::distance(std::sregex_iterator(computation.begin(), computation.end(), re),
+                         std::sregex_iterator());
+  };
+  std::smatch m;
+  REQUIRE(std::regex_search(computation, m, std::regex(R"((i\d+) = prims\.mul\(1, i0\))")));
+  CHECK(count(R"(= prims\.mul\(1, i0\))") == 1);
+  CHECK(count(R"(= prims\.mul\()" + std::string(m[1]) + R"(, i1\))") == 1); // the element count
+  CHECK(count(R"(= prims\.mul\(i0, 2\))") == 1);
+  CHECK(count(R"(ltorch\.(reshape|view)\()") == 4);
+  require_clean(printed);
+}

@@ -127,12 +127,13 @@ std::string print_type_string(const ProxyType &type) {
   static const char *number_words[] = {"int", "float", "bool", "complex", "str"};
   switch (type.kind) {
   case ProxyKind::Tensor: {
-    std::string out = type.device + " " + type.dtype + "[";
-    for (std::size_t i = 0; i < type.shape.size(); ++i) {
-      if (i) out += ", ";
-      out += type.shape[i].symbolic ? type.shape[i].symbol : std::to_string(type.shape[i].size);
-    }
-    return out + "]";
+    std::string out;
+    append_tensor_type(out, type.device, type.dtype, type.shape.size(),
+                       [&](std::string &to, std::size_t i) {
+                         const Dim &d = type.shape[i];
+                         to += d.symbolic ? d.symbol : std::to_string(d.size);
+                       });
+    return out;
   }
   case ProxyKind::Integer:
   case ProxyKind::Float:

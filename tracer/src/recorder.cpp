@@ -3,6 +3,7 @@
 #include "tracelint/core/type_string.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <numeric>
 
@@ -83,19 +84,23 @@ std::string proxy_prefix(const Obj &o) {
 std::string type_string(const Obj &o) {
   ProxyType t;
   switch (o.kind) {
-  case Obj::Kind::Tensor:
-    t.kind = ProxyKind::Tensor;
-    t.device = o.device;
-    t.dtype = short_dtype(o.dtype);
-    t.shape.reserve(o.shape.size());
-    for (const Obj &d : o.shape) {
-      Dim dim;
-      dim.symbolic = !d.proxy.empty();
-      dim.size = d.integer;
-      dim.symbol = d.proxy;
-      t.shape.push_back(dim);
-    }
-    break;
+  case Obj::Kind::Tensor: {
+    // One per recorded symbol: written in place rather than through a ProxyType.
+    std::string out;
+    out.reserve(32);
+    append_tensor_type(out, o.device, short_dtype(o.dtype), o.shape.size(),
+                       [&](std::string &to, std::size_t i) {
+                         const Obj &d = o.shape[i];
+                         if (!d.proxy.empty()) {
+                           to += d.proxy;
+                           return;
+                         }
+                         char digits[24];
+                         auto end = std::to_chars(digits, digits + sizeof digits, d.integer).ptr;
+                         to.append(digits, end);
+                       });
+    return out;
+  }
   case Obj::Kind::Int:
     t.kind = ProxyKind::Integer;
     t.value = std::to_string(o.integer);
@@ -248,11 +253,39 @@ Obj Recorder::record_number(const std::string &prim_name, std::vector<Value> arg
   return result;
 }
 
+namespace {
+
+// A number operand as the key of a number operation: a proxy by its name, a constant by its
+// kind and value.
+void append_operand_key(std::string &key, const Obj &o) {
+  key += ' ';
+  if (!o.proxy.empty()) {
+    key += o.proxy;
+    return;
+  }
+  char digits[32];
+  char *end = o.kind == Obj::Kind::Float
+                  ? std::to_chars(digits, digits + sizeof digits, o.real).ptr
+                  : std::to_chars(digits, digits + sizeof digits, o.integer).ptr;
+  key += o.kind == Obj::Kind::Float ? 'f' : o.kind == Obj::Kind::Bool ? 'b' : 'i';
+  key.append(digits, end);
+}
+
+} // namespace
+
 Obj Recorder::num(const std::string &op, const Obj &a, const Obj &b, const Loc &loc) {
   std::vector<Obj> args = {a, b};
-  Obj result = compute_number(op, args, loc);
-  if (a.proxy.empty() && b.proxy.empty()) return result;
-  return number_op(op, args, std::move(result), loc);
+  if (a.proxy.empty() && b.proxy.empty()) return compute_number(op, args, loc);
+  // Its prims are recorded once (record_number): a repeat, such as the element count of each
+  // reshape of the same tensor, is found by its operands before any call is built and printed.
+  std::string key = op;
+  append_operand_key(key, a);
+  append_operand_key(key, b);
+  auto seen = number_results_.find(key);
+  if (seen != number_results_.end()) return seen->second;
+  Obj result = number_op(op, args, compute_number(op, args, loc), loc);
+  number_results_.emplace(std::move(key), result);
+  return result;
 }
 
 Obj Recorder::number_op(const std::string &op, const std::vector<Obj> &args, Obj result,

@@ -93,7 +93,8 @@ private:
   // Number proxies computed by the trace: their defining statement, in creation order.
   std::unordered_map<std::string, std::size_t> number_index_;
   std::vector<Statement> number_defs_;
-  std::unordered_map<std::string, Obj> number_memo_; // by the printed call
+  std::unordered_map<std::string, Obj> number_memo_;    // by the printed call
+  std::unordered_map<std::string, Obj> number_results_; // num's, by op and operands
   std::vector<std::pair<std::string, Obj>> guards_;
 };
 

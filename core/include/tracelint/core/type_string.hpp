@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tracelint {
@@ -29,13 +30,13 @@ enum class ProxyKind { Tensor, Integer, Float, Bool, Complex, String, Collection
 // What an annotation says about a proxy.
 struct ProxyType {
   ProxyKind kind = ProxyKind::Opaque;
-  std::string device;                // Tensor: "cuda:0", "cpu"
-  std::string dtype;                 // Tensor: short name ("f32", "bf16", "b8")
-  std::vector<Dim> shape;            // Tensor
-  bool requires_grad = false;        // Tensor: not printed in annotations (prologue checks)
-  std::string value;                 // Integer/Float/Bool/Complex/String: printed value
-  bool symbolic = false;             // Number: value is not static
-  std::string text;                  // Opaque/Any/Collection: the text
+  std::string device;         // Tensor: "cuda:0", "cpu"
+  std::string dtype;          // Tensor: short name ("f32", "bf16", "b8")
+  std::vector<Dim> shape;     // Tensor
+  bool requires_grad = false; // Tensor: not printed in annotations (prologue checks)
+  std::string value;          // Integer/Float/Bool/Complex/String: printed value
+  bool symbolic = false;      // Number: value is not static
+  std::string text;           // Opaque/Any/Collection: the text
   friend bool operator==(const ProxyType &a, const ProxyType &b) = default;
 };
 
@@ -43,5 +44,22 @@ struct ProxyType {
 // byte offset inside the string is in Error::column (0-based).
 Result<ProxyType> parse_type_string(const std::string &text);
 std::string print_type_string(const ProxyType &type);
+
+// Appends a tensor's type string, "cuda:0 f32[4, i0]", where append_dim(out, i) appends the
+// i-th size or symbol: print_type_string's spelling, for callers that hold the dims in a form
+// of their own (the tracer writes one per recorded symbol).
+template <class AppendDim>
+void append_tensor_type(std::string &out, std::string_view device, std::string_view dtype,
+                        std::size_t rank, AppendDim &&append_dim) {
+  out += device;
+  out += ' ';
+  out += dtype;
+  out += '[';
+  for (std::size_t i = 0; i < rank; ++i) {
+    if (i) out += ", ";
+    append_dim(out, i);
+  }
+  out += ']';
+}
 
 } // namespace tracelint
