@@ -214,7 +214,14 @@ namespace {
 // subsymbols in between.
 template <class F>
 void visit_subsymbol(const Statement &s, std::vector<std::string_view> &known, F &&read) {
-  for_each_name(s.value, [&](const Value &v) { read(v.text); });
+  auto read_name = [&](const Value &v) { read(v.text); };
+  // The callee of a recorded call is a module's symbol (prims.add): only the arguments can read
+  // a name that a statement defines.
+  if (s.value.kind == ValueKind::Call && s.value.callee().root_name())
+    for (std::size_t i = 1; i < s.value.items.size(); ++i)
+      for_each_name(s.value.items[i], read_name);
+  else
+    for_each_name(s.value, read_name);
   if (s.type_comment && s.type_comment->type)
     for_each_type_symbol(s.type_comment->type->text, read);
   for (const Statement &sub : s.subsymbols)
@@ -226,7 +233,8 @@ void visit_subsymbol(const Statement &s, std::vector<std::string_view> &known, F
 
 void Recorder::note_hidden_reads(const Statement &composite) {
   std::size_t index = body_.size() - 1;
-  std::vector<std::string_view> known; // the call's names, then each name seen or bound
+  std::vector<std::string_view> &known = names_seen_; // its capacity stays from the last symbol
+  known.clear();
   for_each_name(composite.value, [&](const Value &v) { known.push_back(v.text); });
   auto read = [&](std::string_view name) {
     if (std::find(known.begin(), known.end(), name) != known.end()) return;

@@ -89,6 +89,8 @@ private:
   std::vector<Statement> body_;
   std::vector<Statement> *sink_ = &body_;
   std::vector<std::pair<std::size_t, std::string>> hidden_reads_;
+  // note_hidden_reads' scratch: the call's names, then each name its subsymbols read or bind.
+  std::vector<std::string_view> names_seen_;
   std::string pending_provenance_;
   // Number proxies computed by the trace: their defining statement, in creation order.
   std::unordered_map<std::string, std::size_t> number_index_;
