@@ -556,16 +556,10 @@ Module read_module(const std::string &path, const std::string &source, const Rea
       reader.unsupported(n, "a module-level " + construct_name(n));
     }
   }
-  std::size_t begin = 0;
-  while (begin <= source.size()) {
-    std::size_t end = source.find('\n', begin);
-    if (end == std::string::npos) {
-      m.lines.push_back(source.substr(begin));
-      break;
-    }
-    m.lines.push_back(source.substr(begin, end - begin));
-    begin = end + 1;
-  }
+  m.source = source;
+  m.line_starts.push_back(0);
+  for (std::size_t at = source.find('\n'); at != std::string::npos; at = source.find('\n', at + 1))
+    m.line_starts.push_back(at + 1);
   return m;
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tracelint::tracer {
@@ -112,7 +113,17 @@ struct Module {
   std::map<std::string, std::string> imports; // bound name -> module (torch, torch.nn.functional)
   std::map<std::string, Function> functions;
   std::map<std::string, Expr> constants; // module-level NAME = literal
-  std::vector<std::string> lines;        // the source, for provenance comments
+  // The source, for provenance comments: one copy, and where each line starts (a string per
+  // line is an allocation per line of a large file).
+  std::string source;
+  std::vector<std::size_t> line_starts;
+  std::size_t line_count() const { return line_starts.size(); }
+  // The 0-based line i, without its newline.
+  std::string_view line(std::size_t i) const {
+    std::size_t begin = line_starts[i];
+    std::size_t end = i + 1 < line_starts.size() ? line_starts[i + 1] - 1 : source.size();
+    return std::string_view(source).substr(begin, end - begin);
+  }
 };
 
 // Parses a module: imports, function definitions and constant assignments at top level.

@@ -146,11 +146,12 @@ Statement &Recorder::top_statement() {
 
 void Recorder::at_statement(const Stmt &s) {
   if (!provenance_) return;
-  if (s.loc.line == 0 || s.loc.line > module_.lines.size()) return;
-  std::string line = module_.lines[s.loc.line - 1];
+  if (s.loc.line == 0 || s.loc.line > module_.line_count()) return;
+  std::string_view line = module_.line(s.loc.line - 1);
   while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
-    line.pop_back();
-  pending_provenance_ = "# " + module_.path + ":" + std::to_string(s.loc.line) + ": " + line;
+    line.remove_suffix(1);
+  pending_provenance_ = "# " + module_.path + ":" + std::to_string(s.loc.line) + ": ";
+  pending_provenance_ += line;
 }
 
 namespace {
@@ -214,14 +215,7 @@ namespace {
 // subsymbols in between.
 template <class F>
 void visit_subsymbol(const Statement &s, std::vector<std::string_view> &known, F &&read) {
-  auto read_name = [&](const Value &v) { read(v.text); };
-  // The callee of a recorded call is a module's symbol (prims.add): only the arguments can read
-  // a name that a statement defines.
-  if (s.value.kind == ValueKind::Call && s.value.callee().root_name())
-    for (std::size_t i = 1; i < s.value.items.size(); ++i)
-      for_each_name(s.value.items[i], read_name);
-  else
-    for_each_name(s.value, read_name);
+  for_each_read_name(s.value, [&](const Value &v) { read(v.text); });
   if (s.type_comment && s.type_comment->type)
     for_each_type_symbol(s.type_comment->type->text, read);
   for (const Statement &sub : s.subsymbols)

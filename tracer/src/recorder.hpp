@@ -24,7 +24,7 @@ public:
   Recorder(CacheMode cache, const Module &module, bool provenance)
       : cache_(cache), module_(module), provenance_(provenance) {
     // About a symbol per source line, and its provenance comment: fewer moves of the body.
-    body_.reserve(module.lines.size() * (provenance ? 2 : 1));
+    body_.reserve(module.line_count() * (provenance ? 2 : 1));
   }
 
   Obj tensor_op(const std::string &op, const std::vector<Obj> &args, const Loc &loc) override;
@@ -117,6 +117,18 @@ template <class F> void for_each_type_symbol(std::string_view text, F &&f) {
     f(text.substr(begin, i - begin));
   }
 }
+// Calls f(const Value &) for each name a recorded value reads. The callee of a recorded call is
+// a module's symbol (prims.add, ltorch.mul; the recorder calls nothing else through an
+// attribute), never a name the trace defines: it is left out.
+template <class F> void for_each_read_name(const Value &v, F &&f) {
+  if (v.kind != ValueKind::Call || v.callee().kind != ValueKind::Attribute) {
+    for_each_name(v, f);
+    return;
+  }
+  for (std::size_t i = 1; i < v.items.size(); ++i)
+    for_each_name(v.items[i], f);
+}
+
 // Thunder's name prefixes: t (tensors), i (ints), f (floats), b (bools), C (collections).
 std::string proxy_prefix(const Obj &o);
 

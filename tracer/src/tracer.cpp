@@ -239,7 +239,7 @@ using NameSet = NameTable<char>;
 // that only an annotation mentions must still be computed (TL007). Its subsymbols' reads come
 // from the recorder (Recorder::take_hidden_reads).
 void collect_names(const Statement &s, NameSet &names) {
-  for_each_name(s.value, [&](const Value &v) { names.insert(v.text); });
+  for_each_read_name(s.value, [&](const Value &v) { names.insert(v.text); });
   if (s.type_comment && s.type_comment->type)
     for_each_type_symbol(s.type_comment->type->text,
                          [&](std::string_view name) { names.insert(name); });
