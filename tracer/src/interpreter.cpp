@@ -694,10 +694,12 @@ private:
     std::size_t fixed = spec.varargs ? spec.params.size() - 1 : spec.params.size();
     if (spec.varargs && args.size() > fixed) {
       // x.view(2, 3) and x.view((2, 3)) mean the same.
-      std::vector<Obj> rest(args.begin() + static_cast<std::ptrdiff_t>(fixed), args.end());
+      std::vector<Obj> rest(
+          std::make_move_iterator(args.begin() + static_cast<std::ptrdiff_t>(fixed)),
+          std::make_move_iterator(args.end()));
       args.resize(fixed);
       if (rest.size() == 1 && rest[0].is_sequence())
-        bound.back() = Obj::tuple(rest[0].items);
+        bound.back() = Obj::tuple(std::move(rest[0].items));
       else
         bound.back() = Obj::tuple(std::move(rest));
     }

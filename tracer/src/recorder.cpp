@@ -276,8 +276,7 @@ void append_operand_key(std::string &key, const Obj &o) {
 } // namespace
 
 Obj Recorder::num(const std::string &op, const Obj &a, const Obj &b, const Loc &loc) {
-  std::vector<Obj> args = {a, b};
-  if (a.proxy.empty() && b.proxy.empty()) return compute_number(op, args, loc);
+  if (a.proxy.empty() && b.proxy.empty()) return compute_number(op, {a, b}, loc);
   // Its prims are recorded once (record_number): a repeat, such as the element count of each
   // reshape of the same tensor, is found by its operands before any call is built and printed.
   std::string key = op;
@@ -285,6 +284,7 @@ Obj Recorder::num(const std::string &op, const Obj &a, const Obj &b, const Loc &
   append_operand_key(key, b);
   auto seen = number_results_.find(key);
   if (seen != number_results_.end()) return seen->second;
+  std::vector<Obj> args = {a, b};
   Obj result = number_op(op, args, compute_number(op, args, loc), loc);
   number_results_.emplace(std::move(key), result);
   return result;
@@ -450,10 +450,11 @@ Obj Recorder::elementwise(const std::string &op, const Obj &a, const Obj &b, con
     if (scalar.kind == Obj::Kind::Float && !is_floating(dtype)) dtype = "float32";
   }
   if (op == "div" && !is_floating(dtype)) dtype = "float32";
-  Obj out_template = like(tensor, shape, dtype);
+  Obj out_template = like(tensor, std::move(shape), dtype);
+  const std::vector<Obj> &out_shape = out_template.shape; // until the template moves to the prim
   auto operand = [&](const Obj &x) {
-    if (x.kind == Obj::Kind::Tensor && same_shape(x.shape, shape)) return to_value(x);
-    if (x.kind == Obj::Kind::Tensor) return to_value(broadcast_to(x, shape, loc));
+    if (x.kind == Obj::Kind::Tensor && same_shape(x.shape, out_shape)) return to_value(x);
+    if (x.kind == Obj::Kind::Tensor) return to_value(broadcast_to(x, out_shape, loc));
     // A Python int with a floating tensor is printed as the float it becomes.
     if (x.kind == Obj::Kind::Int && x.proxy.empty() && is_floating(dtype))
       return Value::float_value(static_cast<double>(x.integer));
