@@ -87,7 +87,6 @@ std::string type_string(const Obj &o) {
   case Obj::Kind::Tensor: {
     // One per recorded symbol: written in place rather than through a ProxyType.
     std::string out;
-    out.reserve(32);
     append_tensor_type(out, o.device, short_dtype(o.dtype), o.shape.size(),
                        [&](std::string &to, std::size_t i) {
                          const Obj &d = o.shape[i];
