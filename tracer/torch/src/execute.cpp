@@ -795,8 +795,8 @@ private:
       bool trailing = true;
       for (std::size_t k = 0; k < dims.size(); ++k)
         trailing = trailing && dims[k] == static_cast<int64_t>(shape.size() - dims.size() + k);
-      at::Tensor viewed = trailing || t.sizes().vec() == view ? t : t.reshape(view);
-      return RtValue::of_tensor(viewed.sizes().vec() == shape ? viewed : viewed.expand(shape));
+      at::Tensor viewed = trailing || t.sizes().equals(view) ? t : t.reshape(view);
+      return RtValue::of_tensor(viewed.sizes().equals(shape) ? viewed : viewed.expand(shape));
     }
     if (name == "reshape") {
       need(args, 2, name);
