@@ -613,3 +613,37 @@ TEST_CASE("tracer: a size computed again from the same operands is the same prox
   CHECK(count(R"(ltorch\.(reshape|view)\()") == 4);
   require_clean(printed);
 }
+
+TEST_CASE("tracer: torch calls bind their arguments as Python does, or say what is wrong") {
+  const std::string source = "import torch\n\n"
+                             "def f(x):\n"
+                             "    a = x.view(3, 2)\n"
+                             "    b = x.view((3, 2))\n"
+                             "    c = torch.sum(x, dim=1, keepdim=True)\n"
+                             "    d = torch.softmax(x, -1)\n"
+                             "    return a + b, c, d\n";
+  TracedProgram p = traced(source, "f", {{"x", "f32[2, 3]"}}, CacheMode::ConstantValues);
+  std::string printed = print_trace_file(p.file);
+  std::string computation = section(printed, "computation");
+  // Sizes spread over the positionals or given as one tuple are the same shape.
+  CHECK(std::regex_search(computation, std::regex(R"(ltorch\.view\(x, \(3, 2\)\))")));
+  CHECK(computation.find("ltorch.sum(x, (1,), True)") != std::string::npos);
+  CHECK(computation.find("ltorch.softmax(x, -1)") != std::string::npos);
+  require_clean(printed);
+
+  auto error_of = [](const std::string &body) {
+    return trace_error("import torch\n\ndef f(x):\n    return " + body + "\n", "f",
+                       {{"x", "f32[2, 3]"}});
+  };
+  Error e = error_of("torch.tanh()");
+  CHECK(e.message == "`torch.tanh` is missing the argument `input`");
+  CHECK(e.line == 4);
+  CHECK(e.column == 12);
+  CHECK(error_of("torch.tanh(x, x)").message ==
+        "`torch.tanh` takes at most 1 positional argument, got 2");
+  CHECK(error_of("x.softmax(-1, dimm=0)").message ==
+        "`Tensor.softmax` got an unexpected keyword argument `dimm`");
+  CHECK(error_of("x.softmax(-1, dim=0)").message == "`Tensor.softmax` got two values for `dim`");
+  CHECK(error_of("torch.sum(x, 1, True, 2)").message ==
+        "`torch.sum` takes at most 3 positional arguments, got 4");
+}

@@ -639,6 +639,7 @@ private:
     Obj callee = eval(e.items[0], frame);
     std::size_t positional = e.items.size() - 1 - e.keywords.size();
     std::vector<Obj> args;
+    args.reserve(positional + 1); // and a method's self, put first
     for (std::size_t i = 1; i <= positional; ++i) {
       const Expr &a = e.items[i];
       if (a.kind == Expr::Kind::Starred) {
@@ -690,22 +691,36 @@ private:
   Obj torch_op(const std::string &op, const std::string &spelled, std::vector<Obj> args,
                std::vector<std::pair<std::string, Obj>> kwargs, const Loc &loc) {
     const OpSpec &spec = op_specs().at(op);
-    std::vector<std::optional<Obj>> bound(spec.params.size());
     std::size_t fixed = spec.varargs ? spec.params.size() - 1 : spec.params.size();
     if (spec.varargs && args.size() > fixed) {
-      // x.view(2, 3) and x.view((2, 3)) mean the same.
+      // The extra positionals are the last parameter's tuple: x.view(2, 3) and x.view((2, 3))
+      // mean the same.
       std::vector<Obj> rest(
           std::make_move_iterator(args.begin() + static_cast<std::ptrdiff_t>(fixed)),
           std::make_move_iterator(args.end()));
       args.resize(fixed);
-      if (rest.size() == 1 && rest[0].is_sequence())
-        bound.back() = Obj::tuple(std::move(rest[0].items));
-      else
-        bound.back() = Obj::tuple(std::move(rest));
-    }
-    if (args.size() > fixed)
+      args.push_back(rest.size() == 1 && rest[0].is_sequence()
+                         ? Obj::tuple(std::move(rest[0].items))
+                         : Obj::tuple(std::move(rest)));
+    } else if (args.size() > fixed) {
       throw TraceError(loc, "`" + spelled + "` takes at most " + std::to_string(fixed) +
-                                " positional arguments, got " + std::to_string(args.size()));
+                                " positional argument" + (fixed == 1 ? "" : "s") + ", got " +
+                                std::to_string(args.size()));
+    }
+    auto missing = [&](std::size_t i) {
+      return TraceError(loc,
+                        "`" + spelled + "` is missing the argument `" + spec.params[i].name + "`");
+    };
+    if (kwargs.empty()) {
+      // The common call: the arguments stay where they are, the parameters after them take
+      // their defaults.
+      for (std::size_t i = args.size(); i < spec.params.size(); ++i) {
+        if (!spec.params[i].default_value) throw missing(i);
+        args.push_back(*spec.params[i].default_value);
+      }
+      return tensor_call(op, std::move(args), spelled, loc);
+    }
+    std::vector<std::optional<Obj>> bound(spec.params.size());
     for (std::size_t i = 0; i < args.size(); ++i)
       bound[i] = std::move(args[i]);
     for (auto &[key, value] : kwargs) {
@@ -720,9 +735,7 @@ private:
     std::vector<Obj> normalised;
     normalised.reserve(spec.params.size());
     for (std::size_t i = 0; i < spec.params.size(); ++i) {
-      if (!bound[i] && !spec.params[i].default_value)
-        throw TraceError(loc,
-                         "`" + spelled + "` is missing the argument `" + spec.params[i].name + "`");
+      if (!bound[i] && !spec.params[i].default_value) throw missing(i);
       normalised.push_back(bound[i] ? std::move(*bound[i]) : *spec.params[i].default_value);
     }
     return tensor_call(op, std::move(normalised), spelled, loc);
