@@ -100,16 +100,38 @@ TSNode field(TSNode n, TSFieldId id) {
   return ts_node_child_by_field_id(n, id);
 }
 
-std::vector<TSNode> children(TSNode n, bool named_only) {
+// Comments and line continuations, by symbol: what children() leaves out.
+const std::vector<bool> &skipped_symbols() {
+  static const std::vector<bool> skipped = [] {
+    const TSLanguage *language = tree_sitter_python();
+    std::vector<bool> out(ts_language_symbol_count(language));
+    for (TSSymbol i = 0; i < out.size(); ++i) {
+      std::string_view name = ts_language_symbol_name(language, i);
+      out[i] = name == "comment" || name == "line_continuation";
+    }
+    return out;
+  }();
+  return skipped;
+}
+
+// The children of the node a cursor is at, comments and line continuations left out.
+std::vector<TSNode> children_at(TSTreeCursor *cursor, bool named_only) {
   std::vector<TSNode> out;
-  TSTreeCursor cursor = ts_tree_cursor_new(n);
-  if (ts_tree_cursor_goto_first_child(&cursor)) {
+  const std::vector<bool> &skipped = skipped_symbols();
+  if (ts_tree_cursor_goto_first_child(cursor)) {
     do {
-      TSNode c = ts_tree_cursor_current_node(&cursor);
-      if (is(c, "comment") || is(c, "line_continuation")) continue;
+      TSNode c = ts_tree_cursor_current_node(cursor);
+      TSSymbol symbol = ts_node_symbol(c);
+      if (symbol < skipped.size() && skipped[symbol]) continue;
       if (!named_only || ts_node_is_named(c)) out.push_back(c);
-    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    } while (ts_tree_cursor_goto_next_sibling(cursor));
   }
+  return out;
+}
+
+std::vector<TSNode> children(TSNode n, bool named_only) {
+  TSTreeCursor cursor = ts_tree_cursor_new(n);
+  std::vector<TSNode> out = children_at(&cursor, named_only);
   ts_tree_cursor_delete(&cursor);
   return out;
 }
@@ -142,6 +164,16 @@ public:
   // Reads a cut or prefixed text: rows from `from_row` on are `add_rows` further down the file.
   Reader(const std::string &text, uint32_t from_row, int64_t add_rows)
       : text_(text), from_row_(from_row), add_rows_(add_rows) {}
+  Reader(const Reader &) = delete;
+  Reader &operator=(const Reader &) = delete;
+  ~Reader() {
+    if (cursor_) ts_tree_cursor_delete(&*cursor_);
+  }
+
+  // children(n, named_only) with the reader's cursor (a new cursor allocates its stack).
+  std::vector<TSNode> children(TSNode n, bool named_only) const {
+    return children_at(cursor_at(n), named_only);
+  }
 
   Loc loc(TSNode n) const {
     TSPoint p = ts_node_start_point(n);
@@ -496,9 +528,19 @@ private:
     }
   }
 
+  // One cursor for the walks above, reset to each node (a new cursor allocates its stack).
+  TSTreeCursor *cursor_at(TSNode n) const {
+    if (cursor_)
+      ts_tree_cursor_reset(&*cursor_, n);
+    else
+      cursor_ = ts_tree_cursor_new(n);
+    return &*cursor_;
+  }
+
   const std::string &text_;
   uint32_t from_row_ = UINT32_MAX;
   int64_t add_rows_ = 0;
+  mutable std::optional<TSTreeCursor> cursor_;
 };
 
 template <class F> auto guarded(F &&f, const std::string &path) -> decltype(f()) {
