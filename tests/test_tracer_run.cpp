@@ -114,6 +114,19 @@ TEST_CASE("run: libtorch errors become messages naming the statement") {
   REQUIRE_FALSE(u.ok());
   CHECK(u.error().message.find("ltorch.frobnicate cannot be executed") != std::string::npos);
 
+  // A broadcast dim past the result's rank: the statement and what is wrong.
+  Result<TraceFile> bad_dims =
+      parse_trace("import thunder.core.prims as prims\n\n"
+                  "def computation(a):\n"
+                  "  t0 = prims.broadcast_in_dim(a, [2, 3], [2])  # t0: \"cpu f32[2, 3]\"\n"
+                  "  return t0\n");
+  REQUIRE(bad_dims.ok());
+  Result<RtValue> b = execute_trace(bad_dims->traces[0], {RtValue::of_tensor(at::randn({3}))}, {});
+  REQUIRE_FALSE(b.ok());
+  CHECK(b.error().message.find("computation line 4") != std::string::npos);
+  CHECK(b.error().message.find("broadcast_in_dim: dim 2 is out of range for a shape of rank 2") !=
+        std::string::npos);
+
   // Inputs too large to allocate: an error, not an abort.
   TraceRequest huge = request_for("slice_half");
   huge.args = {{"a", "f32[100000000, 100000000]"}};

@@ -8,6 +8,7 @@
 
 #include <ATen/ScalarOps.h>
 #include <c10/util/Exception.h>
+#include <c10/util/SmallVector.h>
 
 #include <cmath>
 #include <functional>
@@ -137,10 +138,13 @@ at::Tensor as_tensor(const RtValue &v, const at::Device &device) {
   return t;
 }
 
-std::vector<int64_t> int_list(const RtValue &v) {
+// A shape or a list of dims: on the stack (one per broadcast, reshape or reduction run).
+using IntList = c10::SmallVector<int64_t, 8>;
+
+IntList int_list(const RtValue &v) {
   if (v.kind != RtValue::Kind::Tuple && v.kind != RtValue::Kind::List)
     throw ExecError("expected a tuple or list of ints");
-  std::vector<int64_t> out;
+  IntList out;
   for (const RtValue &item : v.items) {
     if (item.kind != RtValue::Kind::Int && item.kind != RtValue::Kind::Bool)
       throw ExecError("expected an int in a shape or dim list");
@@ -782,14 +786,18 @@ private:
     if (name == "broadcast_in_dim") {
       need(args, 3, name);
       const at::Tensor &t = tensor_arg(args[0], "the input");
-      std::vector<int64_t> shape = int_list(args[1]);
-      std::vector<int64_t> dims = int_list(args[2]);
+      IntList shape = int_list(args[1]);
+      IntList dims = int_list(args[2]);
       if (dims.size() != static_cast<std::size_t>(t.dim()))
         throw ExecError("broadcast_in_dim: " + std::to_string(dims.size()) +
                         " broadcast dims for a tensor of rank " + std::to_string(t.dim()));
-      std::vector<int64_t> view(shape.size(), 1);
-      for (std::size_t k = 0; k < dims.size(); ++k)
-        view.at(static_cast<std::size_t>(dims[k])) = t.size(static_cast<int64_t>(k));
+      IntList view(shape.size(), 1);
+      for (std::size_t k = 0; k < dims.size(); ++k) {
+        if (dims[k] < 0 || static_cast<std::size_t>(dims[k]) >= view.size())
+          throw ExecError("broadcast_in_dim: dim " + std::to_string(dims[k]) +
+                          " is out of range for a shape of rank " + std::to_string(view.size()));
+        view[static_cast<std::size_t>(dims[k])] = t.size(static_cast<int64_t>(k));
+      }
       // Only the libtorch calls that change something (each costs a dispatch): expand adds
       // leading dims itself, so trailing broadcast dims need no reshape.
       bool trailing = true;
@@ -809,7 +817,7 @@ private:
     if (name == "sum" || name == "amax") {
       need(args, 2, name);
       const at::Tensor &t = tensor_arg(args[0], "the input");
-      std::vector<int64_t> dims = int_list(args[1]);
+      IntList dims = int_list(args[1]);
       return RtValue::of_tensor(name == "sum" ? at::sum(t, dims) : at::amax(t, dims));
     }
     if (name == "cat") {
@@ -833,8 +841,7 @@ private:
     if (name == "slice_prim") {
       need(args, 4, name);
       at::Tensor t = tensor_arg(args[0], "the input");
-      std::vector<int64_t> starts = int_list(args[1]), ends = int_list(args[2]),
-                           strides = int_list(args[3]);
+      IntList starts = int_list(args[1]), ends = int_list(args[2]), strides = int_list(args[3]);
       if (starts.size() != static_cast<std::size_t>(t.dim()) || ends.size() != starts.size() ||
           strides.size() != starts.size())
         throw ExecError("slice_prim: index lists do not match the rank");
@@ -845,7 +852,7 @@ private:
     if (name == "squeeze") {
       need(args, 2, name);
       at::Tensor t = tensor_arg(args[0], "the input");
-      std::vector<int64_t> dims = int_list(args[1]);
+      IntList dims = int_list(args[1]);
       for (auto it = dims.rbegin(); it != dims.rend(); ++it)
         t = t.squeeze(*it);
       return RtValue::of_tensor(t);
@@ -870,12 +877,12 @@ private:
     if (name == "check_tensor_shape_and_metadata") {
       need(args, 5, name);
       const at::Tensor &t = tensor_arg(args[0], "the input");
-      std::vector<int64_t> shape = int_list(args[1]);
+      IntList shape = int_list(args[1]);
       std::string device =
           t.device().is_cuda() ? "cuda:" + std::to_string(t.device().index()) : "cpu";
       std::string expected_device = args[2].text;
       if (options_.cuda_as_cpu && expected_device.rfind("cuda", 0) == 0) expected_device = "cpu";
-      if (t.sizes().vec() != shape || device != expected_device ||
+      if (!t.sizes().equals(shape) || device != expected_device ||
           dtype_name(t.scalar_type()) != args[3].text)
         throw ExecError("check failed: got " + describe(args[0]) + " on " + device + ", expected " +
                         args[3].text + " of rank " + std::to_string(shape.size()) + " on " +
