@@ -552,12 +552,11 @@ template <class F> auto guarded(F &&f, const std::string &path) -> decltype(f())
 }
 
 // The module's imports, functions and constants from the tree of `text` (the source, or the
-// source with a chunked body cut out), its lines from the source.
-Module read_module(const std::string &path, const std::string &source, const Reader &reader,
-                   TSNode root) {
+// source with a chunked body cut out).
+Module read_module(std::shared_ptr<const SourceText> source, const Reader &reader, TSNode root) {
   reader.check_syntax(root);
   Module m;
-  m.path = path;
+  m.path = source->path();
   for (TSNode n : children(root, true)) {
     if (is(n, "import_statement")) {
       for (TSNode name : field_children(n, "name")) {
@@ -598,16 +597,14 @@ Module read_module(const std::string &path, const std::string &source, const Rea
       reader.unsupported(n, "a module-level " + construct_name(n));
     }
   }
-  m.source = source;
-  m.line_starts.push_back(0);
-  for (std::size_t at = source.find('\n'); at != std::string::npos; at = source.find('\n', at + 1))
-    m.line_starts.push_back(at + 1);
+  m.source = std::move(source);
   return m;
 }
 
-uint32_t rows_in(const std::string &text, std::size_t begin, std::size_t end) {
-  return static_cast<uint32_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(begin),
-                                          text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+// The 0-based row of a byte offset.
+uint32_t row_of(const SourceText &source, std::size_t offset) {
+  auto at = static_cast<uint32_t>(offset);
+  return source.span(at, at).line - 1;
 }
 
 } // namespace
@@ -618,15 +615,11 @@ struct BodyRest::Impl {
     bool failed = false;
   };
 
-  Impl(std::string source_text, chunking::BodyChunks body_chunks, unsigned threads)
+  Impl(std::shared_ptr<const SourceText> source_text, chunking::BodyChunks body_chunks,
+       unsigned threads)
       : source(std::move(source_text)), chunks(std::move(body_chunks)) {
-    uint32_t row = 0;
-    std::size_t at = 0;
-    for (const auto &[begin, end] : chunks.rest) {
-      row += rows_in(source, at, begin);
-      at = begin;
-      start_rows.push_back(row);
-    }
+    for (const auto &[begin, end] : chunks.rest)
+      start_rows.push_back(row_of(*source, begin));
     pipeline.emplace(chunks.rest.size(), threads, [this](std::size_t i) { return parse(i); });
   }
 
@@ -635,7 +628,7 @@ struct BodyRest::Impl {
     Part part;
     auto [begin, end] = chunks.rest[i];
     std::string text = chunking::kChunkPrefix;
-    text.append(source, begin, end - begin);
+    text.append(source->text(), begin, end - begin);
     try {
       TreePtr tree = parse_python(text);
       if (!tree) throw TraceError(Loc{}, "tree-sitter returned no tree");
@@ -652,7 +645,7 @@ struct BodyRest::Impl {
     return part;
   }
 
-  const std::string source;
+  const std::shared_ptr<const SourceText> source;
   const chunking::BodyChunks chunks;
   std::vector<uint32_t> start_rows; // the 0-based row each chunk starts on
   std::vector<std::vector<Stmt>> taken;
@@ -693,9 +686,9 @@ namespace {
 
 // The first of Python's IndentationErrors, which tree-sitter accepts (it closes the blocks and
 // reads on), or none.
-std::optional<TraceError> first_bad_dedent(const std::string &path, const std::string &source) {
+std::optional<TraceError> first_bad_dedent(const SourceText &source) {
   std::vector<SyntaxProblem> found =
-      bad_dedents(chunking::EditedText(source), source, SourceText(path, source));
+      bad_dedents(chunking::EditedText(source.text()), source.text(), source);
   if (found.empty()) return std::nullopt;
   return TraceError(Loc{found.front().span.line, found.front().span.column},
                     "syntax error: " + found.front().message);
@@ -705,19 +698,19 @@ bool before(const Loc &a, const Loc &b) {
   return a.line < b.line || (a.line == b.line && a.column < b.column);
 }
 
-} // namespace
-
-Result<Module> parse_module(const std::string &path, const std::string &source) {
+// parse_module of a source already indexed.
+Result<Module> parse_whole(std::shared_ptr<const SourceText> source) {
+  const std::string &path = source->path();
   return guarded(
       [&]() -> Result<Module> {
-        TreePtr tree = parse_python(source);
+        TreePtr tree = parse_python(source->text());
         if (!tree) return Error{"tree-sitter returned no tree", path, 0, 0};
-        Reader reader(source);
+        Reader reader(source->text());
         // Python stops at its first syntax error: an IndentationError wins over anything the
         // frontend finds, except a syntax error before it.
-        std::optional<TraceError> dedent = first_bad_dedent(path, source);
+        std::optional<TraceError> dedent = first_bad_dedent(*source);
         try {
-          Module m = read_module(path, source, reader, ts_tree_root_node(tree.get()));
+          Module m = read_module(source, reader, ts_tree_root_node(tree.get()));
           if (dedent) throw *dedent;
           return m;
         } catch (const TraceError &e) {
@@ -730,27 +723,35 @@ Result<Module> parse_module(const std::string &path, const std::string &source) 
       path);
 }
 
-Result<Module> parse_module_chunked(const std::string &path, const std::string &source,
+} // namespace
+
+Result<Module> parse_module(const std::string &path, const std::string &source) {
+  return parse_whole(std::make_shared<const SourceText>(path, source));
+}
+
+Result<Module> parse_module_chunked(const std::string &path, const std::string &text,
                                     unsigned threads) {
-  chunking::EditedText text(source);
-  std::optional<chunking::BodyChunks> chunks = chunking::find_chunks(text, source);
-  if (!chunks) return parse_module(path, source);
+  auto source = std::make_shared<const SourceText>(path, text);
+  chunking::EditedText edited(text);
+  std::optional<chunking::BodyChunks> chunks = chunking::find_chunks(edited, text);
+  if (!chunks) return parse_whole(source);
   auto rest = std::make_shared<BodyRest>(
       std::make_unique<BodyRest::Impl>(source, *chunks, std::max(1u, threads)));
   // Its errors are the whole file's to report (find_chunks only turns down a bad dedent inside
   // the body it splits).
-  if (first_bad_dedent(path, source)) return parse_module(path, source);
+  if (first_bad_dedent(*source)) return parse_whole(source);
   // This thread parses the file without the chunks (cut, not blanked: tree-sitter would still
   // lex every blank line) while the workers start on them.
   std::size_t hole_at = chunks->rest.front().first, hole_end = chunks->rest.back().second;
-  std::string cut = source.substr(0, hole_at) + source.substr(hole_end);
+  std::string cut = text.substr(0, hole_at) + text.substr(hole_end);
   Result<Module> head = guarded(
       [&]() -> Result<Module> {
         TreePtr tree = parse_python(cut);
         if (!tree) return Error{"tree-sitter returned no tree", path, 0, 0};
-        Reader reader(cut, rows_in(source, 0, hole_at), rows_in(source, hole_at, hole_end));
+        uint32_t hole_row = row_of(*source, hole_at);
+        Reader reader(cut, hole_row, row_of(*source, hole_end) - hole_row);
         TSNode root = ts_tree_root_node(tree.get());
-        Module m = read_module(path, source, reader, root);
+        Module m = read_module(source, reader, root);
         for (TSNode n : children(root, true)) {
           TSNode def = is(n, "decorated_definition") ? field(n, field_ids().definition) : n;
           if (!is(def, "function_definition") || ts_node_start_byte(def) != chunks->def_offset)
@@ -763,7 +764,7 @@ Result<Module> parse_module_chunked(const std::string &path, const std::string &
         return m;
       },
       path);
-  if (!head) return parse_module(path, source);
+  if (!head) return parse_whole(source);
   return head;
 }
 

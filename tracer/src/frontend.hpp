@@ -2,6 +2,7 @@
 // The tracer's frontend: the subset of Python it interprets, read with tree-sitter into a
 // small syntax tree. Anything outside the subset is an error naming file:line:col.
 #include "tracelint/core/result.hpp"
+#include "tracelint/core/source.hpp"
 
 #include <cstdint>
 #include <map>
@@ -9,7 +10,6 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace tracelint::tracer {
@@ -113,17 +113,9 @@ struct Module {
   std::map<std::string, std::string> imports; // bound name -> module (torch, torch.nn.functional)
   std::map<std::string, Function> functions;
   std::map<std::string, Expr> constants; // module-level NAME = literal
-  // The source, for provenance comments: one copy, and where each line starts (a string per
-  // line is an allocation per line of a large file).
-  std::string source;
-  std::vector<std::size_t> line_starts;
-  std::size_t line_count() const { return line_starts.size(); }
-  // The 0-based line i, without its newline.
-  std::string_view line(std::size_t i) const {
-    std::size_t begin = line_starts[i];
-    std::size_t end = i + 1 < line_starts.size() ? line_starts[i + 1] - 1 : source.size();
-    return std::string_view(source).substr(begin, end - begin);
-  }
+  // The source with its line index (provenance comments), one copy shared with the rest of a
+  // chunked body.
+  std::shared_ptr<const SourceText> source;
 };
 
 // Parses a module: imports, function definitions and constant assignments at top level.

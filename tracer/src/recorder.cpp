@@ -145,8 +145,8 @@ Statement &Recorder::top_statement() {
 
 void Recorder::at_statement(const Stmt &s) {
   if (!provenance_) return;
-  if (s.loc.line == 0 || s.loc.line > module_.line_count()) return;
-  std::string_view line = module_.line(s.loc.line - 1);
+  if (s.loc.line == 0 || s.loc.line > module_.source->line_count()) return;
+  std::string_view line = module_.source->line(s.loc.line);
   while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
     line.remove_suffix(1);
   pending_provenance_ = "# " + module_.path + ":" + std::to_string(s.loc.line) + ": ";

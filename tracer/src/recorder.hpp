@@ -24,7 +24,7 @@ public:
   Recorder(CacheMode cache, const Module &module, bool provenance)
       : cache_(cache), module_(module), provenance_(provenance) {
     // About a symbol per source line, and its provenance comment: fewer moves of the body.
-    body_.reserve(module.line_count() * (provenance ? 2 : 1));
+    body_.reserve(module.source->line_count() * (provenance ? 2 : 1));
   }
 
   Obj tensor_op(const std::string &op, const std::vector<Obj> &args, const Loc &loc) override;
