@@ -42,12 +42,10 @@ std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string 
   bool in_def = false, continued = false, previous_blank = true, after_decorator = false;
   constexpr uint32_t kNone = UINT32_MAX;
   uint32_t indent = kNone; // of the current def's body
-  std::size_t chunk_start = 0, line_start = 0, body_end = std::string::npos;
-  std::string scratch;
-  while (line_start < text.size()) {
-    std::size_t nl = original.find('\n', line_start);
-    std::size_t line_end = nl == std::string::npos ? text.size() : nl;
-    std::string_view line = text.line(line_start, line_end, scratch);
+  std::size_t chunk_start = 0, body_end = std::string::npos;
+  for (Lines lines(text, 0); lines.next();) {
+    std::string_view line = lines.text();
+    std::size_t line_start = lines.begin();
     std::size_t first = line.find_first_not_of(" \t\r");
     bool blank = first == std::string_view::npos;
     bool comment = !blank && line[first] == '#';
@@ -61,7 +59,7 @@ std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string 
       in_def = line.rfind("def ", 0) == 0;
       if (in_def) {
         chunks.def_offset = line_start;
-        chunk_start = nl == std::string::npos ? text.size() : nl + 1;
+        chunk_start = lines.next_begin();
       }
     } else if (statement_start && in_def) {
       if (indent == kNone) {
@@ -85,8 +83,6 @@ std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string 
       track_brackets(line, depth, continued);
     }
     previous_blank = blank;
-    if (nl == std::string::npos) break;
-    line_start = nl + 1;
   }
   if (chunks.rest.empty() || indent == kNone) return std::nullopt;
   chunks.rest.back().second = body_end == std::string::npos ? text.size() : body_end;

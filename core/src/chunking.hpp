@@ -24,6 +24,7 @@ public:
   explicit EditedText(const std::string &original) : original_(original) {}
 
   std::size_t size() const { return original_.size(); }
+  const std::string &original() const { return original_; }
   // Later replacements win where they overlap earlier ones.
   void replace(std::size_t at, std::string text) { edits_.push_back({at, std::move(text)}); }
 
@@ -51,6 +52,31 @@ private:
   std::vector<std::pair<std::size_t, std::string>> edits_;
 };
 
+// The lines of an EditedText from an offset on, as tree-sitter sees them (replacements
+// applied): for (Lines lines(text, from); lines.next();) read text(), begin(), next_begin().
+class Lines {
+public:
+  Lines(const EditedText &text, std::size_t from) : text_(text), next_(from) {}
+  bool next() {
+    if (next_ >= text_.size()) return false;
+    begin_ = next_;
+    std::size_t nl = text_.original().find('\n', begin_);
+    std::size_t end = nl == std::string::npos ? text_.size() : nl;
+    line_ = text_.line(begin_, end, scratch_);
+    next_ = nl == std::string::npos ? text_.size() : nl + 1;
+    return true;
+  }
+  std::string_view text() const { return line_; } // without its newline
+  std::size_t begin() const { return begin_; }
+  std::size_t next_begin() const { return next_; } // where the next line starts, or the end
+
+private:
+  const EditedText &text_;
+  std::size_t next_, begin_ = 0;
+  std::string_view line_;
+  std::string scratch_;
+};
+
 // Bodies of large files are split into chunks of whole statements (a statement with its
 // comments never straddles two chunks), parsed separately and in parallel, and handed on in
 // order: each tree is small, the cores share the work, and a reader that drops statements once
@@ -58,7 +84,8 @@ private:
 constexpr std::size_t kChunkBytes = 8 * 1024;
 constexpr std::size_t kChunkedFileBytes = 2 * kChunkBytes;
 
-// A chunk is parsed as the body of this def, so that its indented statements are valid.
+// A chunk, or a fragment of body lines copied out of a trace, is parsed as the body of this
+// def, so that its indented statements are valid.
 inline const std::string kChunkPrefix = "def _():\n";
 
 struct BodyChunks {

@@ -38,7 +38,6 @@ constexpr unsigned kMaxDepth = 400; // deeper values are reported, not recursed 
 const std::string kNoSignature = "# No signature available";
 // Same length as kNoSignature, so every offset after it stays where it was.
 const std::string kNoSignatureDef = "def _(*args, **kwargs): ";
-const std::string kFragmentPrefix = "def _():\n";
 
 using chunking::BodyChunks;
 using chunking::EditedText;
@@ -1155,19 +1154,15 @@ std::string hex_byte(char c) {
 }
 
 // Whether the first line of code is indented: body lines copied out of a trace.
-std::optional<uint32_t> indented_fragment(const EditedText &text, const std::string &original) {
-  std::size_t pos = original.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;
-  std::string scratch;
-  while (pos < text.size()) {
-    std::size_t nl = original.find('\n', pos);
-    std::size_t end = nl == std::string::npos ? text.size() : nl;
-    std::string_view line = text.line(pos, end, scratch);
+std::optional<uint32_t> indented_fragment(const EditedText &text) {
+  for (chunking::Lines lines(text, text.original().rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0);
+       lines.next();) {
+    std::string_view line = lines.text();
     std::size_t first = line.find_first_not_of(" \t\r");
     if (first != std::string_view::npos && line[first] != '#') {
       if (first == 0) return std::nullopt;
       return static_cast<uint32_t>(first);
     }
-    pos = end + 1;
   }
   return std::nullopt;
 }
@@ -1233,7 +1228,7 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
   for (SyntaxProblem &p : bad_dedents(edited, original, out.source))
     out.syntax.push_back(std::move(p));
   bool bom = original.rfind("\xEF\xBB\xBF", 0) == 0;
-  std::optional<uint32_t> fragment_indent = indented_fragment(edited, original);
+  std::optional<uint32_t> fragment_indent = indented_fragment(edited);
   std::optional<BodyChunks> chunks;
   if (!fragment_indent && !bom) chunks = chunking::find_chunks(edited, original);
 
@@ -1263,8 +1258,8 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
       skipped = bom ? 3 : 0;
       parsed = edited.substr(skipped, edited.size());
       if (fragment_indent) {
-        parsed.insert(0, kFragmentPrefix);
-        prefix = static_cast<uint32_t>(kFragmentPrefix.size());
+        parsed.insert(0, chunking::kChunkPrefix);
+        prefix = static_cast<uint32_t>(chunking::kChunkPrefix.size());
         out.fragment_was_indented = true;
       }
     }
