@@ -171,6 +171,18 @@ Value member_of(const char *module, const std::string &name) {
 
 } // namespace
 
+namespace {
+
+// Makes s `name = value  # name: "type of out"`.
+void fill_binding(Statement &s, const std::string &name, Value value, const Obj &out) {
+  s.kind = Statement::Kind::BoundSymbol;
+  s.target = Target::named(name);
+  s.value = std::move(value);
+  s.type_comment = TypeComment{name, TypeText{type_string(out), {}}, {}};
+}
+
+} // namespace
+
 Statement &Recorder::bind(const std::string &name, Value value, const Obj &out) {
   Statement *s;
   if (sink_ == &body_) {
@@ -179,10 +191,7 @@ Statement &Recorder::bind(const std::string &name, Value value, const Obj &out) 
     s = &sink_->emplace_back();
     s->commented = true; // a subsymbol of the composite being recorded
   }
-  s->kind = Statement::Kind::BoundSymbol;
-  s->target = Target::named(name);
-  s->value = std::move(value);
-  s->type_comment = TypeComment{name, TypeText{type_string(out), {}}, {}};
+  fill_binding(*s, name, std::move(value), out);
   return *s;
 }
 
@@ -228,7 +237,7 @@ void Recorder::note_hidden_reads(const Statement &composite) {
   std::size_t index = body_.size() - 1;
   std::vector<std::string_view> &known = names_seen_; // its capacity stays from the last symbol
   known.clear();
-  for_each_name(composite.value, [&](const Value &v) { known.push_back(v.text); });
+  for_each_read_name(composite.value, [&](const Value &v) { known.push_back(v.text); });
   auto read = [&](std::string_view name) {
     if (std::find(known.begin(), known.end(), name) != known.end()) return;
     known.push_back(name);
@@ -246,11 +255,11 @@ Obj Recorder::record_number(const std::string &prim_name, std::vector<Value> arg
   if (seen != number_memo_.end()) return seen->second;
   result.proxy = fresh(proxy_prefix(result));
   number_memo_[key] = result;
-  Statement s = Statement::bound(Target::named(result.proxy), std::move(call));
-  s.type_comment = TypeComment{result.proxy, TypeText{type_string(result), {}}, {}};
+  // At top level even during a composite's decomposition: sizes are computed before the symbol.
+  Statement &s = top_statement();
+  fill_binding(s, result.proxy, std::move(call), result);
   number_index_[result.proxy] = number_defs_.size();
   number_defs_.push_back(s);
-  top_statement() = std::move(s);
   return result;
 }
 
