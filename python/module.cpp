@@ -126,6 +126,5 @@ PYBIND11_MODULE(_tracelint, m) {
       "(the text `tracelint trace` prints). args maps parameter names to inputs: 'f32[2, 3]', "
       "'bf16[4]@cuda', or a Python literal such as '(..., slice(None, 8, None))'. Raises "
       "ValueError (with file:line:col) outside the supported subset. threads: a large function "
-      "body "
-      "is parsed on this many threads while it is traced (the same traces for any number).");
+      "body is parsed on this many threads while it is traced (the same traces for any number).");
 }
