@@ -13,7 +13,7 @@ namespace tracelint {
 
 // The left side of an assignment: a name ("_" included) or a nested tuple/list of them.
 struct Target {
-  enum class Kind { Name, Tuple, List };
+  enum class Kind : uint8_t { Name, Tuple, List };
   Kind kind = Kind::Name;
   std::string name;
   std::vector<Target> elements;
@@ -40,7 +40,7 @@ struct Target {
 };
 
 // How a tuple target is spelled.
-enum class UnpackStyle {
+enum class UnpackStyle : uint8_t {
   Parenthesized, // (t0, t1) = f(x)
   Bare,          // C0, C1, = saved_for_backward
   Continued,     // one "name, \" per line, then "= source" (pre-2024 Thunder)
@@ -63,8 +63,10 @@ struct TypeComment {
   }
 };
 
+// Fields in order of use: what every bound symbol has first, then what only some kinds have.
+// The small fields are packed at the front: a trace holds many statements.
 struct Statement {
-  enum class Kind {
+  enum class Kind : uint8_t {
     BoundSymbol,       // [targets =] value, e.g. t1 = prims.add(a, b) or prims.check_len(args, 1)
     AnnotatedAssign,   // x: "cuda:0 f32[4, 128]" = args[0]
     Delete,            // del a, b  /  del [a, b]
@@ -75,23 +77,24 @@ struct Statement {
     Raw,               // valid Python the model does not represent; kept verbatim
   };
   Kind kind = Kind::BoundSymbol;
-
-  std::optional<Target> target; // BoundSymbol / AnnotatedAssign
   UnpackStyle style = UnpackStyle::Parenthesized;
-  bool trailing_comma = false;             // Bare style: "a, b, = x" vs "a, b = x"
+  bool trailing_comma = false;   // Bare style: "a, b, = x" vs "a, b = x"
+  bool has_value = true;         // Return: false for a bare "return"
+  bool delete_list_form = false; // del [a, b]
+  bool commented = false;        // this statement is itself a subsymbol comment
+
+  std::optional<Target> target;            // BoundSymbol / AnnotatedAssign
   Value value;                             // the right side, the expression, or the returned value
-  bool has_value = true;                   // Return: false for a bare "return"
-  std::optional<TypeText> annotation;      // AnnotatedAssign / AnnotationComment
-  std::string annotated_name;              // AnnotationComment
-  Span annotated_name_span;                // AnnotationComment
   std::optional<TypeComment> type_comment; // trailing "# t1: ..."
-  std::string trailing_comment;            // a trailing comment that is not a type comment
-  std::vector<Target> deleted;             // Delete
-  bool delete_list_form = false;           // del [a, b]
-  std::string text; // Comment: the line after its indentation; Raw: the statement's source
-  std::vector<Statement> subsymbols; // commented nested bound symbols, one level deeper
-  bool commented = false;            // this statement is itself a subsymbol comment
+  std::vector<Statement> subsymbols;       // commented nested bound symbols, one level deeper
   Span span;
+
+  std::optional<TypeText> annotation; // AnnotatedAssign / AnnotationComment
+  std::string annotated_name;         // AnnotationComment
+  Span annotated_name_span;           // AnnotationComment
+  std::string trailing_comment;       // a trailing comment that is not a type comment
+  std::vector<Target> deleted;        // Delete
+  std::string text; // Comment: the line after its indentation; Raw: the statement's source
 
   static Statement bound(std::optional<Target> target, Value value);
   static Statement ret(Value value);

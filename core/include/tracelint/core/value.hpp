@@ -12,7 +12,7 @@
 
 namespace tracelint {
 
-enum class ValueKind {
+enum class ValueKind : uint8_t {
   None,
   Ellipsis,
   Bool,
@@ -32,26 +32,27 @@ enum class ValueKind {
   Slice, // always printed as slice(start, stop, step)
 };
 
-enum class Namespace { Thunder, Torch };
+enum class Namespace : uint8_t { Thunder, Torch };
 
+// The small fields come first, packed: a trace holds many values (136 bytes each).
 struct Value {
   ValueKind kind = ValueKind::None;
+  Namespace ns = Namespace::Thunder;
   bool boolean = false;
+  // Tuple only: printed without parentheses (return a, b / x[1, 2]).
+  bool bare = false;
   int64_t integer = 0;
   double real = 0.0;
   double imag = 0.0;
   // String: the decoded contents. Name: the identifier. Attribute: the attribute name.
   // DType: the dtype name (float32). Device: the device string (cuda:0).
   std::string text;
-  Namespace ns = Namespace::Thunder;
   // Children. Tuple/List: elements. Dict: key0, value0, key1, value1, ...
   // Slice: start, stop, step. Attribute: base. Subscript: base, index.
   // Call: callee, then positional arguments, then keyword argument values.
   std::vector<Value> items;
   std::vector<std::string> keywords; // Call: names of the trailing keyword arguments
-  // Tuple only: printed without parentheses (return a, b / x[1, 2]).
-  bool bare = false;
-  Span span; // where it was parsed from; ignored by ==
+  Span span;                         // where it was parsed from; ignored by ==
 
   static Value none();
   static Value ellipsis();
