@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <regex>
 
@@ -123,16 +124,24 @@ Result<ProxyType> parse_type_string(const std::string &text) {
   return type;
 }
 
+void append_dim(std::string &out, DimSpelling dim) {
+  if (!dim.symbol.empty()) {
+    out += dim.symbol;
+    return;
+  }
+  char digits[24];
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, dim.size).ptr);
+}
+
 std::string print_type_string(const ProxyType &type) {
   static const char *number_words[] = {"int", "float", "bool", "complex", "str"};
   switch (type.kind) {
   case ProxyKind::Tensor: {
     std::string out;
-    append_tensor_type(out, type.device, type.dtype, type.shape.size(),
-                       [&](std::string &to, std::size_t i) {
-                         const Dim &d = type.shape[i];
-                         to += d.symbolic ? d.symbol : std::to_string(d.size);
-                       });
+    append_tensor_type(out, type.device, type.dtype, type.shape.size(), [&](std::size_t i) {
+      const Dim &d = type.shape[i];
+      return DimSpelling{d.symbolic ? std::string_view(d.symbol) : std::string_view(), d.size};
+    });
     return out;
   }
   case ProxyKind::Integer:

@@ -87,17 +87,9 @@ std::string type_string(const Obj &o) {
   case Obj::Kind::Tensor: {
     // One per recorded symbol: written in place rather than through a ProxyType.
     std::string out;
-    append_tensor_type(out, o.device, short_dtype(o.dtype), o.shape.size(),
-                       [&](std::string &to, std::size_t i) {
-                         const Obj &d = o.shape[i];
-                         if (!d.proxy.empty()) {
-                           to += d.proxy;
-                           return;
-                         }
-                         char digits[24];
-                         auto end = std::to_chars(digits, digits + sizeof digits, d.integer).ptr;
-                         to.append(digits, end);
-                       });
+    append_tensor_type(out, o.device, short_dtype(o.dtype), o.shape.size(), [&](std::size_t i) {
+      return DimSpelling{o.shape[i].proxy, o.shape[i].integer};
+    });
     return out;
   }
   case Obj::Kind::Int:

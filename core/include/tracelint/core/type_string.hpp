@@ -45,19 +45,27 @@ struct ProxyType {
 Result<ProxyType> parse_type_string(const std::string &text);
 std::string print_type_string(const ProxyType &type);
 
-// Appends a tensor's type string, "cuda:0 f32[4, i0]", where append_dim(out, i) appends the
-// i-th size or symbol: print_type_string's spelling, for callers that hold the dims in a form
-// of their own (the tracer writes one per recorded symbol).
-template <class AppendDim>
+// One dim as a type string spells it: its symbol, or its size when there is none.
+struct DimSpelling {
+  std::string_view symbol;
+  int64_t size = 0;
+};
+// Appends the dim's symbol, or its size in decimal.
+void append_dim(std::string &out, DimSpelling dim);
+
+// Appends a tensor's type string, "cuda:0 f32[4, i0]", where dim_at(i) gives the i-th dim as a
+// DimSpelling: print_type_string's spelling, for callers that hold the dims in a form of their
+// own (the tracer writes one per recorded symbol).
+template <class DimAt>
 void append_tensor_type(std::string &out, std::string_view device, std::string_view dtype,
-                        std::size_t rank, AppendDim &&append_dim) {
+                        std::size_t rank, DimAt &&dim_at) {
   out += device;
   out += ' ';
   out += dtype;
   out += '[';
   for (std::size_t i = 0; i < rank; ++i) {
     if (i) out += ", ";
-    append_dim(out, i);
+    append_dim(out, dim_at(i));
   }
   out += ']';
 }
