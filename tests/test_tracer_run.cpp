@@ -114,6 +114,29 @@ TEST_CASE("run: libtorch errors become messages naming the statement") {
   REQUIRE_FALSE(u.ok());
   CHECK(u.error().message.find("ltorch.frobnicate cannot be executed") != std::string::npos);
 
+  // A prim the executor does not know: the run says which, at its statement; the prims before
+  // it and a known prim with the wrong arity still get their own messages.
+  Result<TraceFile> unknown_prim = parse_trace("import thunder.core.prims as prims\n\n"
+                                               "def computation(a):\n"
+                                               "  t0 = prims.neg(a)  # t0: \"cpu f32[2]\"\n"
+                                               "  t1 = prims.frobnicate(t0)  # t1: \"cpu f32[2]\"\n"
+                                               "  return t1\n");
+  REQUIRE(unknown_prim.ok());
+  Result<RtValue> up =
+      execute_trace(unknown_prim->traces[0], {RtValue::of_tensor(at::randn({2}))}, {});
+  REQUIRE_FALSE(up.ok());
+  CHECK(up.error().message.find("computation line 5") != std::string::npos);
+  CHECK(up.error().message.find("prims.frobnicate is not supported by the executor") !=
+        std::string::npos);
+  Result<TraceFile> arity = parse_trace("import thunder.core.prims as prims\n\n"
+                                        "def computation(a):\n"
+                                        "  t0 = prims.reshape(a)  # t0: \"cpu f32[2]\"\n"
+                                        "  return t0\n");
+  REQUIRE(arity.ok());
+  Result<RtValue> ar = execute_trace(arity->traces[0], {RtValue::of_tensor(at::randn({2}))}, {});
+  REQUIRE_FALSE(ar.ok());
+  CHECK(ar.error().message.find("prims.reshape takes 2 arguments, got 1") != std::string::npos);
+
   // A broadcast dim past the result's rank: the statement and what is wrong.
   Result<TraceFile> bad_dims =
       parse_trace("import thunder.core.prims as prims\n\n"

@@ -289,21 +289,72 @@ RtValue literal(const Value &v) {
   }
 }
 
+// The prims that are not elementwise (those have their libtorch function in the operand).
+enum class Prim : uint8_t {
+  Unsupported,
+  Where,
+  ConvertElementType,
+  BroadcastInDim,
+  Reshape,
+  Transpose,
+  Sum,
+  Amax,
+  Cat,
+  Matmul,
+  Linear,
+  SlicePrim,
+  Squeeze,
+  Shape,
+  CheckLen,
+  CheckTensorShapeAndMetadata,
+  CheckNumberType,
+  CheckNumberTypeAndValue,
+  CheckLiteralLike,
+};
+
+Prim prim_of(const std::string &name) {
+  static const std::map<std::string, Prim> prims = {
+      {"where", Prim::Where},
+      {"convert_element_type", Prim::ConvertElementType},
+      {"broadcast_in_dim", Prim::BroadcastInDim},
+      {"reshape", Prim::Reshape},
+      {"transpose", Prim::Transpose},
+      {"sum", Prim::Sum},
+      {"amax", Prim::Amax},
+      {"cat", Prim::Cat},
+      {"matmul", Prim::Matmul},
+      {"linear", Prim::Linear},
+      {"slice_prim", Prim::SlicePrim},
+      {"squeeze", Prim::Squeeze},
+      {"shape", Prim::Shape},
+      {"check_len", Prim::CheckLen},
+      {"check_tensor_shape_and_metadata", Prim::CheckTensorShapeAndMetadata},
+      {"check_number_type", Prim::CheckNumberType},
+      {"check_number_type_and_value", Prim::CheckNumberTypeAndValue},
+      {"check_literal_like", Prim::CheckLiteralLike},
+  };
+  auto it = prims.find(name);
+  return it == prims.end() ? Prim::Unsupported : it->second;
+}
+
 // An expression of a statement with its names resolved to slots and its constant parts
 // evaluated once: running a step then costs no name lookups and no string work.
+// What a run reads comes first and the constants live in the trace's pool: each tensor op
+// evicts the executor's data from the caches, so every cache line a step touches costs a miss.
 struct Operand {
-  enum class Kind { Slot, Constant, Collection, Attribute, Subscript, Call };
+  enum class Kind : uint8_t { Slot, Constant, Collection, Attribute, Subscript, Call };
   Kind kind = Kind::Constant;
-  int slot = -1;
-  RtValue constant;
   RtValue::Kind collection = RtValue::Kind::Tuple;
-  std::vector<Operand> items; // Collection: elements; Attribute: base; Subscript: base, index;
-                              // Call: arguments
-  std::string text;           // Slot: the name; Attribute: the attribute; Call: the prim
+  Prim prim = Prim::Unsupported; // Call, when not elementwise
+  int slot = -1;                 // Slot
+  int constant = -1;             // Constant: its index in CompiledTrace::constants
   // Call: the libtorch function of an elementwise prim, found once (none for the others).
   TensorBinary binary = nullptr;
   TensorUnary unary = nullptr;
   ScalarBinary scalar = nullptr;
+  std::vector<Operand> items; // Collection: elements; Attribute: base; Subscript: base, index;
+                              // Call: arguments
+  std::string text;           // Slot: the name; Attribute: the attribute; Call: the prim
 };
 
 struct TargetSlots {
@@ -312,13 +363,21 @@ struct TargetSlots {
   std::vector<TargetSlots> elements;
 };
 
+// A half-open range of CompiledTrace::slot_lists.
+struct SlotRange {
+  uint32_t begin = 0;
+  uint32_t end = 0;
+  bool empty() const { return begin == end; }
+};
+
 struct Step {
-  const Statement *statement = nullptr; // for messages
   bool is_return = false;
-  Operand value;
+  bool is_delete = false;
+  SlotRange deleted;
+  SlotRange last_uses; // slots no later step reads: freed after this one
   std::optional<TargetSlots> target;
-  std::vector<int> deleted;
-  std::vector<int> last_uses; // slots no later step reads: freed after this one
+  Operand value;
+  const Statement *statement = nullptr; // for messages
 };
 
 struct CompiledTrace {
@@ -326,6 +385,9 @@ struct CompiledTrace {
   std::vector<std::pair<ParamKind, int>> parameters;
   std::vector<Step> steps;
   std::vector<std::string> slot_names;
+  std::vector<RtValue> constants; // Operand::constant
+  // The steps' deleted and last-use slots, in step order: a run reads them one after another.
+  std::vector<int> slot_lists;
 };
 
 std::string print_statement_line(const Statement &s) {
@@ -373,10 +435,32 @@ private:
       for (int slot : read)
         last[static_cast<std::size_t>(slot)] = static_cast<int>(i);
     }
+    std::vector<std::vector<int>> freed(out_.steps.size());
     for (std::size_t slot = 0; slot < last.size(); ++slot)
       if (last[slot] >= 0 && !out_.steps[static_cast<std::size_t>(last[slot])].is_return)
-        out_.steps[static_cast<std::size_t>(last[slot])].last_uses.push_back(
-            static_cast<int>(slot));
+        freed[static_cast<std::size_t>(last[slot])].push_back(static_cast<int>(slot));
+    // Rebuilt in step order, each step's deleted slots before its last uses.
+    std::vector<int> lists;
+    lists.reserve(out_.slot_lists.size() + last.size());
+    for (std::size_t i = 0; i < out_.steps.size(); ++i) {
+      Step &step = out_.steps[i];
+      step.deleted = append(lists, out_.slot_lists.begin() + step.deleted.begin,
+                            out_.slot_lists.begin() + step.deleted.end);
+      step.last_uses = append(lists, freed[i].begin(), freed[i].end());
+    }
+    out_.slot_lists = std::move(lists);
+  }
+
+  template <class It> static SlotRange append(std::vector<int> &lists, It first, It last) {
+    SlotRange range{static_cast<uint32_t>(lists.size()), 0};
+    lists.insert(lists.end(), first, last);
+    range.end = static_cast<uint32_t>(lists.size());
+    return range;
+  }
+
+  int constant(RtValue v) {
+    out_.constants.push_back(std::move(v));
+    return static_cast<int>(out_.constants.size() - 1);
   }
 
   int slot(const std::string &name) {
@@ -420,9 +504,11 @@ private:
       case Statement::Kind::Delete: {
         Step step;
         step.statement = &s;
-        step.value.kind = Operand::Kind::Constant;
+        step.is_delete = true;
+        std::vector<int> deleted;
         for (const Target &t : s.deleted)
-          step.deleted.push_back(slot(t.name));
+          deleted.push_back(slot(t.name));
+        step.deleted = append(out_.slot_lists, deleted.begin(), deleted.end());
         out_.steps.push_back(std::move(step));
         return;
       }
@@ -453,8 +539,10 @@ private:
     switch (v.kind) {
     case ValueKind::Name:
       if (!slots_.count(v.text) && (v.text == "int" || v.text == "float" || v.text == "bool")) {
-        op.constant.kind = RtValue::Kind::Builtin;
-        op.constant.text = v.text;
+        RtValue builtin;
+        builtin.kind = RtValue::Kind::Builtin;
+        builtin.text = v.text;
+        op.constant = constant(std::move(builtin));
         return op;
       }
       op.kind = Operand::Kind::Slot;
@@ -473,10 +561,19 @@ private:
         all_constant = all_constant && op.items.back().kind == Operand::Kind::Constant;
       }
       if (all_constant) { // evaluated once, here
+        // The items' constants are the last ones pooled (each item left one there): they move
+        // into the collection, which takes their place.
+        RtValue collection;
+        collection.kind = op.collection;
+        std::size_t first = out_.constants.size() - op.items.size();
+        for (std::size_t i = 0; i < op.items.size(); ++i) {
+          if (op.items[i].constant != static_cast<int>(first + i))
+            throw std::logic_error("executor: constant pool out of order");
+          collection.items.push_back(std::move(out_.constants[first + i]));
+        }
+        out_.constants.resize(first);
         op.kind = Operand::Kind::Constant;
-        op.constant.kind = op.collection;
-        for (Operand &item : op.items)
-          op.constant.items.push_back(std::move(item.constant));
+        op.constant = constant(std::move(collection));
         op.items.clear();
       }
       return op;
@@ -505,6 +602,7 @@ private:
       if (auto it = unary_prims().find(op.text); it != unary_prims().end()) op.unary = it->second;
       if (auto it = scalar_prims().find(op.text); it != scalar_prims().end())
         op.scalar = it->second;
+      op.prim = prim_of(op.text);
       for (std::size_t i = 0; i < v.positional_count(); ++i)
         op.items.push_back(operand(v.arg(i)));
       return op;
@@ -512,7 +610,7 @@ private:
     case ValueKind::Complex:
       throw ExecError("complex numbers are not supported");
     default:
-      op.constant = literal(v);
+      op.constant = constant(literal(v));
       return op;
     }
   }
@@ -538,6 +636,7 @@ public:
   explicit Executor(const ExecOptions &options) : options_(options) {}
 
   RtValue run(const CompiledTrace &trace, std::vector<RtValue> args) {
+    constants_ = trace.constants.data();
     slots_.assign(trace.slot_names.size(), RtValue{});
     defined_.assign(trace.slot_names.size(), 0);
     std::size_t next = 0;
@@ -563,12 +662,14 @@ public:
     for (const Step &step : trace.steps) {
       try {
         if (step.is_return) return step.statement->has_value ? eval(step.value) : RtValue{};
-        for (int slot : step.deleted)
-          defined_[static_cast<std::size_t>(slot)] = 0;
-        if (!step.deleted.empty()) continue;
+        if (step.is_delete) {
+          for (uint32_t k = step.deleted.begin; k < step.deleted.end; ++k)
+            defined_[static_cast<std::size_t>(trace.slot_lists[k])] = 0;
+          continue;
+        }
         RtValue value = eval(step.value);
-        for (int slot : step.last_uses)
-          slots_[static_cast<std::size_t>(slot)] = RtValue{};
+        for (uint32_t k = step.last_uses.begin; k < step.last_uses.end; ++k)
+          slots_[static_cast<std::size_t>(trace.slot_lists[k])] = RtValue{};
         if (step.target) assign(*step.target, std::move(value));
       } catch (const ExecError &e) {
         throw ExecError(where(trace.name, *step.statement) + ": " + e.what());
@@ -607,7 +708,7 @@ private:
         throw ExecError("name `" + op.text + "` is not defined");
       return slots_[static_cast<std::size_t>(op.slot)];
     }
-    if (op.kind == Operand::Kind::Constant) return op.constant;
+    if (op.kind == Operand::Kind::Constant) return constants_[op.constant];
     scratch = eval(op);
     return scratch;
   }
@@ -615,7 +716,7 @@ private:
   RtValue eval(const Operand &op) {
     switch (op.kind) {
     case Operand::Kind::Constant:
-      return op.constant;
+      return constants_[op.constant];
     case Operand::Kind::Slot:
       if (!defined_[static_cast<std::size_t>(op.slot)])
         throw ExecError("name `" + op.text + "` is not defined");
@@ -662,7 +763,7 @@ private:
         const RtValue &a = read(op.items[0], scratch);
         if (a.kind == RtValue::Kind::Tensor) return RtValue::of_tensor(op.unary(a.tensor));
         const RtValue *one[] = {&a};
-        return call_prim(op.text, Args(one, 1));
+        return call_prim(op, Args(one, 1));
       }
       if (op.binary && op.items.size() == 2) {
         RtValue scratch_a, scratch_b;
@@ -673,7 +774,7 @@ private:
         if (op.scalar && a.kind == RtValue::Kind::Tensor && is_number(b))
           return RtValue::of_tensor(op.scalar(a.tensor, as_scalar(b)));
         const RtValue *two[] = {&a, &b};
-        return call_prim(op.text, Args(two, 2));
+        return call_prim(op, Args(two, 2));
       }
       // Slots and constants are read in place; only computed operands are materialised.
       constexpr std::size_t kMaxArgs = 6;
@@ -684,7 +785,7 @@ private:
       const RtValue *values[kMaxArgs];
       for (std::size_t i = 0; i < op.items.size(); ++i)
         values[i] = &read(op.items[i], scratch[i]);
-      return call_prim(op.text, Args(values, op.items.size()));
+      return call_prim(op, Args(values, op.items.size()));
     }
     }
     throw ExecError("cannot evaluate this value");
@@ -734,19 +835,18 @@ private:
     throw ExecError("prims." + name + " of two numbers is not supported");
   }
 
-  RtValue call_prim(const std::string &name, const Args &args) {
-    const auto &binary = binary_prims();
-    const auto &unary = unary_prims();
-    if (auto it = binary.find(name); it != binary.end()) {
+  // The prim is the operand's, found when the trace was compiled: a run compares no names.
+  RtValue call_prim(const Operand &op, const Args &args) {
+    const std::string &name = op.text;
+    if (op.binary) {
       need(args, 2, name);
       if (is_number(args[0]) && is_number(args[1])) return number_binary(name, args[0], args[1]);
-      if (args[0].kind == RtValue::Kind::Tensor && is_number(args[1]))
-        if (auto scalar = scalar_prims().find(name); scalar != scalar_prims().end())
-          return RtValue::of_tensor(scalar->second(args[0].tensor, as_scalar(args[1])));
+      if (op.scalar && args[0].kind == RtValue::Kind::Tensor && is_number(args[1]))
+        return RtValue::of_tensor(op.scalar(args[0].tensor, as_scalar(args[1])));
       at::Device device = device_of(args);
-      return RtValue::of_tensor(it->second(as_tensor(args[0], device), as_tensor(args[1], device)));
+      return RtValue::of_tensor(op.binary(as_tensor(args[0], device), as_tensor(args[1], device)));
     }
-    if (auto it = unary.find(name); it != unary.end()) {
+    if (op.unary) {
       need(args, 1, name);
       const RtValue &a = args[0];
       if (is_number(a)) {
@@ -761,15 +861,16 @@ private:
         if (name == "erf") return RtValue::of_float(std::erf(x));
         return RtValue::of_float(1.0 / std::sqrt(x));
       }
-      return RtValue::of_tensor(it->second(tensor_arg(a, "the input")));
+      return RtValue::of_tensor(op.unary(tensor_arg(a, "the input")));
     }
-    if (name == "where") {
+    switch (op.prim) {
+    case Prim::Where: {
       need(args, 3, name);
       at::Device device = device_of(args);
       return RtValue::of_tensor(at::where(as_tensor(args[0], device), as_tensor(args[1], device),
                                           as_tensor(args[2], device)));
     }
-    if (name == "convert_element_type") {
+    case Prim::ConvertElementType: {
       need(args, 2, name);
       const RtValue &a = args[0];
       const RtValue &to = args[1];
@@ -783,7 +884,7 @@ private:
       if (to.text == "float") return RtValue::of_float(as_double(a));
       return RtValue::of_bool(as_double(a) != 0);
     }
-    if (name == "broadcast_in_dim") {
+    case Prim::BroadcastInDim: {
       need(args, 3, name);
       const at::Tensor &t = tensor_arg(args[0], "the input");
       IntList shape = int_list(args[1]);
@@ -806,39 +907,40 @@ private:
       at::Tensor viewed = trailing || t.sizes().equals(view) ? t : t.reshape(view);
       return RtValue::of_tensor(viewed.sizes().equals(shape) ? viewed : viewed.expand(shape));
     }
-    if (name == "reshape") {
+    case Prim::Reshape: {
       need(args, 2, name);
       return RtValue::of_tensor(tensor_arg(args[0], "the input").reshape(int_list(args[1])));
     }
-    if (name == "transpose") {
+    case Prim::Transpose: {
       need(args, 2, name);
       return RtValue::of_tensor(tensor_arg(args[0], "the input").permute(int_list(args[1])));
     }
-    if (name == "sum" || name == "amax") {
+    case Prim::Sum:
+    case Prim::Amax: {
       need(args, 2, name);
       const at::Tensor &t = tensor_arg(args[0], "the input");
       IntList dims = int_list(args[1]);
-      return RtValue::of_tensor(name == "sum" ? at::sum(t, dims) : at::amax(t, dims));
+      return RtValue::of_tensor(op.prim == Prim::Sum ? at::sum(t, dims) : at::amax(t, dims));
     }
-    if (name == "cat") {
+    case Prim::Cat: {
       need(args, 2, name);
       std::vector<at::Tensor> tensors;
       for (const RtValue &t : args[0].items)
         tensors.push_back(tensor_arg(t, "each element"));
       return RtValue::of_tensor(at::cat(tensors, args[1].integer));
     }
-    if (name == "matmul") {
+    case Prim::Matmul: {
       need(args, 2, name);
       return RtValue::of_tensor(at::matmul(tensor_arg(args[0], "a"), tensor_arg(args[1], "b")));
     }
-    if (name == "linear") {
+    case Prim::Linear: {
       need(args, 3, name);
       c10::optional<at::Tensor> bias;
       if (args[2].kind != RtValue::Kind::None) bias = tensor_arg(args[2], "the bias");
       return RtValue::of_tensor(
           at::linear(tensor_arg(args[0], "the input"), tensor_arg(args[1], "the weight"), bias));
     }
-    if (name == "slice_prim") {
+    case Prim::SlicePrim: {
       need(args, 4, name);
       at::Tensor t = tensor_arg(args[0], "the input");
       IntList starts = int_list(args[1]), ends = int_list(args[2]), strides = int_list(args[3]);
@@ -849,7 +951,7 @@ private:
         t = t.slice(static_cast<int64_t>(d), starts[d], ends[d], strides[d]);
       return RtValue::of_tensor(t);
     }
-    if (name == "squeeze") {
+    case Prim::Squeeze: {
       need(args, 2, name);
       at::Tensor t = tensor_arg(args[0], "the input");
       IntList dims = int_list(args[1]);
@@ -857,7 +959,7 @@ private:
         t = t.squeeze(*it);
       return RtValue::of_tensor(t);
     }
-    if (name == "shape") {
+    case Prim::Shape: {
       need(args, 1, name);
       const at::Tensor &t = tensor_arg(args[0], "the input");
       std::vector<RtValue> dims;
@@ -865,7 +967,7 @@ private:
         dims.push_back(RtValue::of_int(t.size(d)));
       return RtValue::of_tuple(std::move(dims));
     }
-    if (name == "check_len") {
+    case Prim::CheckLen: {
       need(args, 2, name);
       std::size_t n =
           args[0].kind == RtValue::Kind::Dict ? args[0].items.size() / 2 : args[0].items.size();
@@ -874,7 +976,7 @@ private:
                         std::to_string(args[1].integer));
       return RtValue{};
     }
-    if (name == "check_tensor_shape_and_metadata") {
+    case Prim::CheckTensorShapeAndMetadata: {
       need(args, 5, name);
       const at::Tensor &t = tensor_arg(args[0], "the input");
       IntList shape = int_list(args[1]);
@@ -889,14 +991,14 @@ private:
                         args[2].text);
       return RtValue{};
     }
-    if (name == "check_number_type") {
+    case Prim::CheckNumberType: {
       need(args, 2, name);
       if (!is_number(args[0]) || (args[1].text == "int" && args[0].kind == RtValue::Kind::Float) ||
           (args[1].text == "float" && args[0].kind != RtValue::Kind::Float))
         throw ExecError("check failed: " + describe(args[0]) + " is not " + args[1].text);
       return RtValue{};
     }
-    if (name == "check_number_type_and_value") {
+    case Prim::CheckNumberTypeAndValue: {
       need(args, 2, name);
       if (!is_number(args[0]) || args[0].kind != args[1].kind ||
           as_double(args[0]) != as_double(args[1]))
@@ -904,17 +1006,21 @@ private:
                         describe(args[1]));
       return RtValue{};
     }
-    if (name == "check_literal_like") {
+    case Prim::CheckLiteralLike: {
       need(args, 2, name);
       if (!same_literal(args[0], args[1]))
         throw ExecError("check failed: " + describe(args[0]) + ", the trace was specialised for " +
                         describe(args[1]));
       return RtValue{};
     }
+    case Prim::Unsupported:
+      break;
+    }
     throw ExecError("prims." + name + " is not supported by the executor");
   }
 
   ExecOptions options_;
+  const RtValue *constants_ = nullptr; // the running trace's
   std::vector<RtValue> slots_;
   std::vector<char> defined_;
 };
