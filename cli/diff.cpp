@@ -75,15 +75,13 @@ std::string unified_diff(const std::string &path, const std::string &before,
   while (k < ops.size()) {
     while (k < ops.size() && ops[k].first == Op::Keep)
       ++k;
-    if (k == ops.size())
-      break;
+    if (k == ops.size()) break;
     std::size_t begin = k >= context ? k - context : 0;
     std::size_t end = k;
     std::size_t keeps = 0;
     while (end < ops.size()) {
       keeps = ops[end].first == Op::Keep ? keeps + 1 : 0;
-      if (keeps > 2 * context)
-        break;
+      if (keeps > 2 * context) break;
       ++end;
     }
     end = std::min(ops.size(), end - (keeps > context ? keeps - context : 0));
@@ -99,8 +97,7 @@ std::string unified_diff(const std::string &path, const std::string &before,
       new_count += ops[i].first != Op::Remove;
       body += ops[i].first == Op::Keep ? ' ' : ops[i].first == Op::Add ? '+' : '-';
       body += ops[i].second;
-      if (body.back() != '\n')
-        body += "\n\\ No newline at end of file\n";
+      if (body.back() != '\n') body += "\n\\ No newline at end of file\n";
     }
     out += "@@ -" + std::to_string(old_line) + "," + std::to_string(old_count) + " +" +
            std::to_string(new_line) + "," + std::to_string(new_count) + " @@\n" + body;

@@ -7,11 +7,9 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string text(reinterpret_cast<const char *>(data), size);
   tracelint::Result<tracelint::ProxyType> type = tracelint::parse_type_string(text);
-  if (!type)
-    return 0;
+  if (!type) return 0;
   std::string printed = tracelint::print_type_string(*type);
   tracelint::Result<tracelint::ProxyType> again = tracelint::parse_type_string(printed);
-  if (!again || !(*again == *type && print_type_string(*again) == printed))
-    __builtin_trap();
+  if (!again || !(*again == *type && print_type_string(*again) == printed)) __builtin_trap();
   return 0;
 }

@@ -69,26 +69,23 @@ const std::vector<Case> kCases = {
 
 TEST_CASE("bad Thunder traces: the bug is reported with the right rule, span and message") {
   std::optional<std::string> dir = test::shared_corpus("thunder/bad");
-  if (!dir)
-    return;
+  if (!dir) return;
   CHECK(test::python_files(*dir).size() == kCases.size());
   for (const Case &c : kCases) {
     std::string path = *dir + "/" + c.file;
     REQUIRE_MESSAGE(std::filesystem::exists(path), path);
     FileReport report = check_source(c.file, test::read_file(path), Options{});
     for (const Expected &e : c.expected) {
-      bool found = std::any_of(report.diagnostics.begin(), report.diagnostics.end(),
-                               [&](const Diagnostic &d) {
-                                 return d.code == e.code && d.span.line == e.line &&
-                                        d.span.column == e.column &&
-                                        d.message.find(e.message) != std::string::npos;
-                               });
-      CHECK_MESSAGE(found, c.file << ": expected " << e.code << " at " << e.line << ":"
-                                  << e.column << " '" << e.message << "'");
+      bool found = std::any_of(
+          report.diagnostics.begin(), report.diagnostics.end(), [&](const Diagnostic &d) {
+            return d.code == e.code && d.span.line == e.line && d.span.column == e.column &&
+                   d.message.find(e.message) != std::string::npos;
+          });
+      CHECK_MESSAGE(found, c.file << ": expected " << e.code << " at " << e.line << ":" << e.column
+                                  << " '" << e.message << "'");
     }
     for (const Diagnostic &d : report.diagnostics) {
-      if (d.severity != Severity::Error)
-        continue;
+      if (d.severity != Severity::Error) continue;
       bool listed = std::any_of(c.expected.begin(), c.expected.end(), [&](const Expected &e) {
         return d.code == e.code && d.span.line == e.line && d.span.column == e.column;
       });
@@ -100,18 +97,17 @@ TEST_CASE("bad Thunder traces: the bug is reported with the right rule, span and
 
 TEST_CASE("bad Thunder traces: the repr leak's fix turns the seed bug into valid Python") {
   std::optional<std::string> dir = test::shared_corpus("thunder/bad");
-  if (!dir)
-    return;
+  if (!dir) return;
   std::string text = test::read_file(*dir + "/001_issue1182_slice_numberproxy_repr.py");
   FileReport report = check_source("001.py", text, Options{});
   std::vector<const Fix *> fixes;
   for (const Diagnostic &d : report.diagnostics)
-    if (d.code == "TL002" && d.fix)
-      fixes.push_back(&*d.fix);
+    if (d.code == "TL002" && d.fix) fixes.push_back(&*d.fix);
   auto [fixed, applied] = apply_fixes(text, fixes);
   CHECK(applied == fixes.size());
   CHECK(fixed.find("slice(None, i10, None)") != std::string::npos);
-  CHECK(fixed.substr(fixed.find("# ---- snippet below ----")).find("IntegerProxy") == std::string::npos);
+  CHECK(fixed.substr(fixed.find("# ---- snippet below ----")).find("IntegerProxy") ==
+        std::string::npos);
   FileReport after = check_source("001.py", fixed, Options{});
   for (const Diagnostic &d : after.diagnostics)
     CHECK_MESSAGE(d.severity != Severity::Error, d.code << " " << d.message);

@@ -12,7 +12,8 @@ using namespace tracelint;
 
 namespace {
 std::string buggy_html() {
-  std::string text = test::read_file(std::string(TRACELINT_SOURCE_DIR) + "/examples/buggy_trace.py");
+  std::string text =
+      test::read_file(std::string(TRACELINT_SOURCE_DIR) + "/examples/buggy_trace.py");
   return render({check_source("examples/buggy_trace.py", text, Options{})}, Format::Html);
 }
 } // namespace
@@ -20,11 +21,12 @@ std::string buggy_html() {
 TEST_CASE("html report: findings listed and marked in the source, dataflow as SVG") {
   std::string html = buggy_html();
   CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
-  CHECK(html.find("<li class=\"finding error\" data-code=\"TL002\"><a href=\"#f0-L14\">14:45</a>") !=
-        std::string::npos);
+  CHECK(
+      html.find("<li class=\"finding error\" data-code=\"TL002\"><a href=\"#f0-L14\">14:45</a>") !=
+      std::string::npos);
   CHECK(html.find("<mark class=\"error\" data-code=\"TL002\"") != std::string::npos);
-  CHECK(html.find("<mark class=\"error\" data-code=\"TL005\" title=\"TL005: `t0` is used after `del`\">t0</mark>") !=
-        std::string::npos);
+  CHECK(html.find("<mark class=\"error\" data-code=\"TL005\" title=\"TL005: `t0` is used after "
+                  "`del`\">t0</mark>") != std::string::npos);
   CHECK(html.find("fix: replace the repr with `i2`") != std::string::npos);
   // Graphviz drew the names around the findings (i2 is flagged, t1 consumes it).
   REQUIRE_MESSAGE(html.find("<svg") != std::string::npos, "dot (Debian graphviz) did not run");
@@ -44,15 +46,16 @@ TEST_CASE("html report renders in headless Chromium with the findings in the DOM
                       "--disable-component-update --disable-sync --no-first-run --user-data-dir='" +
                       dir.path + "/profile' --window-size=1280,1000 ";
   std::string shot = dir.path + "/shot.png";
-  std::string command = "timeout 60 chromium " + flags + "--screenshot='" + shot + "' 'file://" + page +
-                        "' > /dev/null 2>&1";
+  std::string command = "timeout 60 chromium " + flags + "--screenshot='" + shot + "' 'file://" +
+                        page + "' > /dev/null 2>&1";
   CHECK(std::system(command.c_str()) == 0);
   REQUIRE(std::filesystem::exists(shot));
   CHECK(std::filesystem::file_size(shot) > 20000);
   std::string png = test::read_file(shot);
   CHECK(png.compare(1, 3, "PNG") == 0);
   std::string dom = dir.path + "/dom.html";
-  command = "timeout 60 chromium " + flags + "--dump-dom 'file://" + page + "' > '" + dom + "' 2>/dev/null";
+  command = "timeout 60 chromium " + flags + "--dump-dom 'file://" + page + "' > '" + dom +
+            "' 2>/dev/null";
   CHECK(std::system(command.c_str()) == 0);
   std::string text = test::read_file(dom);
   CHECK(text.find("class=\"finding error\" data-code=\"TL006\"") != std::string::npos);

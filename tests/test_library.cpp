@@ -7,9 +7,11 @@ TEST_CASE("tracelint::check returns an iterable, renderable report") {
   tracelint::Report clean = tracelint::check("def computation(a):\n  return a\n");
   CHECK(clean.ok());
   CHECK(clean.empty());
-  TRACELINT_REQUIRE_VALID("import torch\n\ndef computation(a):\n  t0 = torch.exp(a)\n  return t0\n");
+  TRACELINT_REQUIRE_VALID(
+      "import torch\n\ndef computation(a):\n  t0 = torch.exp(a)\n  return t0\n");
 
-  tracelint::Report bad = tracelint::check("def computation(a):\n  del a\n  return a\n", {}, "t.py");
+  tracelint::Report bad =
+      tracelint::check("def computation(a):\n  del a\n  return a\n", {}, "t.py");
   CHECK_FALSE(bad.ok());
   std::size_t n = 0;
   for (const tracelint::Diagnostic &d : bad) {
@@ -22,5 +24,6 @@ TEST_CASE("tracelint::check returns an iterable, renderable report") {
 
   tracelint::Options strict;
   strict.fail_on = tracelint::Severity::Warning;
-  CHECK_FALSE(tracelint::check("def computation(a):\n  t0 = nvFusion0(a)\n  return t0\n", strict).ok());
+  CHECK_FALSE(
+      tracelint::check("def computation(a):\n  t0 = nvFusion0(a)\n  return t0\n", strict).ok());
 }

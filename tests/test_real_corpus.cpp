@@ -31,15 +31,13 @@ std::map<std::string, Expectation> read_sources(const std::string &dir) {
   std::istringstream in(test::read_file(dir + "/SOURCES.md"));
   std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind("| 0", 0) != 0)
-      continue;
+    if (line.rfind("| 0", 0) != 0) continue;
     std::vector<std::string> cells;
     std::stringstream row(line.substr(1));
     std::string cell;
     while (std::getline(row, cell, '|'))
       cells.push_back(std::regex_replace(cell, std::regex("^\\s+|\\s+$"), ""));
-    if (cells.size() < 10)
-      continue;
+    if (cells.size() < 10) continue;
     Expectation e;
     e.parses = cells[7].rfind("yes", 0) == 0;
     e.reading = cells[9];
@@ -52,11 +50,11 @@ std::map<std::string, Expectation> read_sources(const std::string &dir) {
 
 // What the degenerate traces must be flagged with: the reading in SOURCES.md says why.
 const std::map<std::string, std::string> kDegenerate = {
-    {"002_trace_intro_no_signature.py", "TL010"},     // "# No signature available"
-    {"003_trace_intro_signature_only.py", "TL010"},   // def with empty body
+    {"002_trace_intro_no_signature.py", "TL010"},             // "# No signature available"
+    {"003_trace_intro_signature_only.py", "TL010"},           // def with empty body
     {"035_old_adding_operator_executor_initial.py", "TL012"}, // ltorch never imported
     {"045_docs_mlp_mnist_augmented_forward.py", "TL012"},     // header elided: torch, no_autocast
-    {"048_docs_readme_mlp_flattened.py", "TL010"},    // body lost its indentation
+    {"048_docs_readme_mlp_flattened.py", "TL010"},            // body lost its indentation
     {"049_docs_inside_thunder_nanogpt_softmax_fragment.py", "TL013"},
     {"059_pr1061_prologue_symbolic_fragment.py", "TL013"},
 };
@@ -65,8 +63,7 @@ const std::map<std::string, std::string> kDegenerate = {
 
 TEST_CASE("real Thunder traces: SOURCES.md lists every file") {
   std::optional<std::string> dir = test::shared_corpus("thunder/real");
-  if (!dir)
-    return;
+  if (!dir) return;
   auto table = read_sources(*dir);
   auto files = test::python_files(*dir);
   CHECK(files.size() == 59);
@@ -76,21 +73,20 @@ TEST_CASE("real Thunder traces: SOURCES.md lists every file") {
 
 TEST_CASE("real Thunder traces parse into the model and the model is stable") {
   std::optional<std::string> dir = test::shared_corpus("thunder/real");
-  if (!dir)
-    return;
+  if (!dir) return;
   auto table = read_sources(*dir);
   std::size_t modelled = 0, python = 0;
   for (const std::string &path : test::python_files(*dir)) {
     std::string name = std::filesystem::path(path).filename().string();
     ParsedFile parsed = parse_trace_source(name, test::read_file(path));
     const Expectation &e = table[name];
-    if (!e.parses)
-      continue;
+    if (!e.parses) continue;
     ++python;
     // Valid Python: tree-sitter agrees, and every statement is modelled.
     CHECK_MESSAGE(parsed.syntax.empty(), name << ": " << parsed.syntax.front().message);
     for (const ModelProblem &p : parsed.model)
-      MESSAGE(name << ":" << p.span.line << ":" << p.span.column << " cannot be modelled: " << p.message);
+      MESSAGE(name << ":" << p.span.line << ":" << p.span.column
+                   << " cannot be modelled: " << p.message);
     CHECK_MESSAGE(parsed.model.empty(), name);
     modelled += parsed.model.empty();
     // print -> parse -> print is the identity on the printed form.
@@ -105,8 +101,7 @@ TEST_CASE("real Thunder traces parse into the model and the model is stable") {
 
 TEST_CASE("real Thunder traces: valid ones have no errors, degenerate ones get their code") {
   std::optional<std::string> dir = test::shared_corpus("thunder/real");
-  if (!dir)
-    return;
+  if (!dir) return;
   auto table = read_sources(*dir);
   for (const std::string &path : test::python_files(*dir)) {
     std::string name = std::filesystem::path(path).filename().string();
@@ -121,7 +116,8 @@ TEST_CASE("real Thunder traces: valid ones have no errors, degenerate ones get t
     }
     auto expected = kDegenerate.find(name);
     REQUIRE_MESSAGE(expected != kDegenerate.end(), name << " is not valid per SOURCES.md ("
-                                                        << e.reading << ") but has no expected code");
+                                                        << e.reading
+                                                        << ") but has no expected code");
     bool found = std::any_of(report.diagnostics.begin(), report.diagnostics.end(),
                              [&](const Diagnostic &d) { return d.code == expected->second; });
     CHECK_MESSAGE(found, name << " should get " << expected->second);

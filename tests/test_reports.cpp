@@ -15,7 +15,8 @@ using nlohmann::json;
 
 namespace {
 std::vector<FileReport> sample() {
-  std::string text = test::read_file(std::string(TRACELINT_SOURCE_DIR) + "/examples/buggy_trace.py");
+  std::string text =
+      test::read_file(std::string(TRACELINT_SOURCE_DIR) + "/examples/buggy_trace.py");
   std::vector<FileReport> reports;
   reports.push_back(check_source("examples/buggy_trace.py", text, Options{}));
   reports.push_back(check_source("clean.py", "def f(a):\n  return a\n", Options{}));
@@ -40,7 +41,8 @@ TEST_CASE("report snapshots: text, json, sarif, junit, github") {
     std::string rendered = render(reports, format);
     CHECK_MESSAGE(test::matches_snapshot(name, rendered),
                   name << " differs from tests/snapshots/" << name
-                       << " (TRACELINT_UPDATE_SNAPSHOTS=1 rewrites it):\n" << rendered);
+                       << " (TRACELINT_UPDATE_SNAPSHOTS=1 rewrites it):\n"
+                       << rendered);
     CHECK(render(reports, format) == rendered); // deterministic
   }
 }
@@ -106,7 +108,8 @@ TEST_CASE("sarif report has SARIF 2.1.0's required properties") {
     CHECK(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].is_string());
     if (result.contains("fixes"))
       for (const json &fix : result["fixes"])
-        CHECK(fix["artifactChanges"][0]["replacements"][0]["deletedRegion"]["startLine"].is_number());
+        CHECK(
+            fix["artifactChanges"][0]["replacements"][0]["deletedRegion"]["startLine"].is_number());
   }
   CHECK(run["invocations"][0]["executionSuccessful"] == false); // missing.py could not be read
   CHECK(run["invocations"][0]["toolExecutionNotifications"].size() == 1);
@@ -117,8 +120,8 @@ TEST_CASE("junit and github formats") {
   std::string junit = render(reports, Format::Junit);
   CHECK(junit.find("<testsuites name=\"tracelint\" tests=\"3\" failures=\"1\" errors=\"1\">") !=
         std::string::npos);
-  CHECK(junit.find("<testcase classname=\"tracelint\" name=\"clean.py\" file=\"clean.py\">\n    </testcase>") !=
-        std::string::npos);
+  CHECK(junit.find("<testcase classname=\"tracelint\" name=\"clean.py\" file=\"clean.py\">\n    "
+                   "</testcase>") != std::string::npos);
   std::string github = render(reports, Format::Github);
   CHECK(github.find("::error file=examples/buggy_trace.py,line=14,col=45,") != std::string::npos);
   CHECK(github.find("title=TL002 repr-leak::") != std::string::npos);

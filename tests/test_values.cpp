@@ -47,7 +47,8 @@ TEST_CASE("floats print like Python's repr") {
   CHECK(python_float(INFINITY) == "float('inf')");
   CHECK(python_float(-INFINITY) == "-float('inf')");
   CHECK(python_float(NAN) == "float('nan')");
-  for (double d : std::initializer_list<double>{1.0, 0.1, 1e-05, 1e16, -3.75, INFINITY, -INFINITY, 2.5e300})
+  for (double d :
+       std::initializer_list<double>{1.0, 0.1, 1e-05, 1e16, -3.75, INFINITY, -INFINITY, 2.5e300})
     CHECK(reparse(python_float(d)) == Value::float_value(d));
   CHECK(std::isnan(reparse("float('nan')").real));
 }
@@ -67,9 +68,10 @@ TEST_CASE("strings, tuples, dicts, dtypes and devices print as Python") {
   CHECK(print_value(Value::device("cpu", Namespace::Torch)) == "torch.device(\"cpu\")");
   CHECK(print_value(Value::complex_value(1.0, -2.0)) == "complex(1.0, -2.0)");
   for (const char *expr :
-       {"(3,)", "[1, i0]", "{'output': t4, 'flat_args': [a, b]}", "dtypes.float32", "torch.bfloat16",
-        "devices.Device(\"cuda:0\")", "torch.device(\"cpu\")", "complex(1.0, -2.0)", "-7", "True",
-        "None", "...", "\"it's\"", "prims.full((2, 2), 1.0, device=devices.Device(\"cpu\"), dtype=dtypes.float32)"})
+       {"(3,)", "[1, i0]", "{'output': t4, 'flat_args': [a, b]}", "dtypes.float32",
+        "torch.bfloat16", "devices.Device(\"cuda:0\")", "torch.device(\"cpu\")",
+        "complex(1.0, -2.0)", "-7", "True", "None", "...", "\"it's\"",
+        "prims.full((2, 2), 1.0, device=devices.Device(\"cpu\"), dtype=dtypes.float32)"})
     CHECK_MESSAGE(print_value(reparse(expr)) == expr, expr);
 }
 

@@ -33,29 +33,47 @@ public:
 
   double real() {
     switch (pick(6)) {
-    case 0: return INFINITY;
-    case 1: return -INFINITY;
-    case 2: return static_cast<double>(pick(1000)) / 8.0;
-    case 3: return std::ldexp(std::uniform_real_distribution<double>(-1, 1)(rng_), pick(120) - 60);
-    default: return std::uniform_real_distribution<double>(-1e6, 1e6)(rng_);
+    case 0:
+      return INFINITY;
+    case 1:
+      return -INFINITY;
+    case 2:
+      return static_cast<double>(pick(1000)) / 8.0;
+    case 3:
+      return std::ldexp(std::uniform_real_distribution<double>(-1, 1)(rng_), pick(120) - 60);
+    default:
+      return std::uniform_real_distribution<double>(-1e6, 1e6)(rng_);
     }
   }
 
   Value value(int depth) {
     int choice = pick(depth > 3 ? 10 : 17);
     switch (choice) {
-    case 0: return Value::none();
-    case 1: return Value::ellipsis();
-    case 2: return Value::boolean_value(coin());
-    case 3: return Value::int_value(pick(2000) - 1000);
-    case 4: return Value::float_value(real());
-    case 5: return Value::string(text());
-    case 6: return Value::dtype(coin() ? "float32" : "bfloat16", coin() ? Namespace::Thunder : Namespace::Torch);
-    case 7: return Value::device(coin() ? "cuda:0" : "cpu", coin() ? Namespace::Thunder : Namespace::Torch);
+    case 0:
+      return Value::none();
+    case 1:
+      return Value::ellipsis();
+    case 2:
+      return Value::boolean_value(coin());
+    case 3:
+      return Value::int_value(pick(2000) - 1000);
+    case 4:
+      return Value::float_value(real());
+    case 5:
+      return Value::string(text());
+    case 6:
+      return Value::dtype(coin() ? "float32" : "bfloat16",
+                          coin() ? Namespace::Thunder : Namespace::Torch);
+    case 7:
+      return Value::device(coin() ? "cuda:0" : "cpu",
+                           coin() ? Namespace::Thunder : Namespace::Torch);
     case 8:
-    case 9: return Value::name(proxy());
-    case 10: return Value::complex_value(static_cast<double>(pick(9)) - 4.0, real());
-    case 11: return Value::slice(slice_part(depth), slice_part(depth), slice_part(depth));
+    case 9:
+      return Value::name(proxy());
+    case 10:
+      return Value::complex_value(static_cast<double>(pick(9)) - 4.0, real());
+    case 11:
+      return Value::slice(slice_part(depth), slice_part(depth), slice_part(depth));
     case 12:
     case 13: {
       std::vector<Value> items;
@@ -69,22 +87,31 @@ public:
         entries.emplace_back(Value::string(text()), value(depth + 1));
       return Value::dict(std::move(entries));
     }
-    case 15: return Value::attribute(Value::name(proxy()), coin() ? "shape" : "ndim");
-    default: return call(depth + 1);
+    case 15:
+      return Value::attribute(Value::name(proxy()), coin() ? "shape" : "ndim");
+    default:
+      return call(depth + 1);
     }
   }
 
   Value slice_part(int depth) {
     switch (pick(3)) {
-    case 0: return Value::none();
-    case 1: return Value::int_value(pick(16) - 8);
-    default: return depth > 5 ? Value::name(proxy()) : Value::name("i" + std::to_string(pick(20)));
+    case 0:
+      return Value::none();
+    case 1:
+      return Value::int_value(pick(16) - 8);
+    default:
+      return depth > 5 ? Value::name(proxy()) : Value::name("i" + std::to_string(pick(20)));
     }
   }
 
   Value call(int depth) {
-    static const char *symbols[] = {"prims.add", "ltorch.getitem", "ltorch.reshape", "nvFusion0",
-                                    "thunder.distributed.prims.wait", "torch.nn.functional.linear"};
+    static const char *symbols[] = {"prims.add",
+                                    "ltorch.getitem",
+                                    "ltorch.reshape",
+                                    "nvFusion0",
+                                    "thunder.distributed.prims.wait",
+                                    "torch.nn.functional.linear"};
     std::vector<Value> args;
     for (int i = pick(4); i > 0; --i)
       args.push_back(value(depth + 1));
@@ -95,8 +122,7 @@ public:
   }
 
   Target target(int depth) {
-    if (depth > 1 || pick(3) != 0)
-      return Target::named(coin() || depth == 0 ? proxy() : "_");
+    if (depth > 1 || pick(3) != 0) return Target::named(coin() || depth == 0 ? proxy() : "_");
     std::vector<Target> elements;
     for (int i = 1 + pick(3); i > 0; --i)
       elements.push_back(target(depth + 1));
@@ -104,8 +130,7 @@ public:
   }
 
   TypeComment type_comment(const std::string &name) {
-    if (coin())
-      return TypeComment{name, std::nullopt, {}};
+    if (coin()) return TypeComment{name, std::nullopt, {}};
     return TypeComment{name, TypeText{coin() ? "cuda:0 f32[2, i0]" : "int 3", {}}, {}};
   }
 
@@ -115,9 +140,12 @@ public:
       s.target = target(0);
       if (s.target->kind == Target::Kind::Tuple && depth == 0) {
         int style = pick(3);
-        s.style = style == 0 ? UnpackStyle::Parenthesized : style == 1 ? UnpackStyle::Bare : UnpackStyle::Continued;
-        s.trailing_comma = s.style == UnpackStyle::Continued ||
-                           (s.style == UnpackStyle::Bare && (coin() || s.target->elements.size() == 1));
+        s.style = style == 0   ? UnpackStyle::Parenthesized
+                  : style == 1 ? UnpackStyle::Bare
+                               : UnpackStyle::Continued;
+        s.trailing_comma =
+            s.style == UnpackStyle::Continued ||
+            (s.style == UnpackStyle::Bare && (coin() || s.target->elements.size() == 1));
         if (s.style == UnpackStyle::Continued) // one "name, \" line per element
           for (Target &e : s.target->elements)
             e = Target::named(proxy());
@@ -151,34 +179,43 @@ public:
     t.decorators = {Value::call("torch.no_grad", {}), Value::name("no_autocast")};
     t.name = coin() ? "computation" : "prologue";
     for (int i = pick(3); i > 0; --i)
-      t.parameters.push_back(Parameter{proxy() + "p" + std::to_string(i), ParamKind::Positional, {}, {}});
-    if (coin())
-      t.parameters.push_back(Parameter{"args", ParamKind::VarArgs, {}, {}});
+      t.parameters.push_back(
+          Parameter{proxy() + "p" + std::to_string(i), ParamKind::Positional, {}, {}});
+    if (coin()) t.parameters.push_back(Parameter{"args", ParamKind::VarArgs, {}, {}});
     if (coin())
       t.parameters.push_back(Parameter{"x", ParamKind::KeywordOnly, Value::int_value(pick(5)), {}});
-    if (coin())
-      t.parameters.push_back(Parameter{"kwargs", ParamKind::VarKeywords, {}, {}});
+    if (coin()) t.parameters.push_back(Parameter{"kwargs", ParamKind::VarKeywords, {}, {}});
     for (const Parameter &p : t.parameters)
       if (coin())
-        t.body.push_back(Statement::annotation_comment(p.name, coin() ? std::optional<std::string>("Collection") : std::nullopt));
+        t.body.push_back(Statement::annotation_comment(
+            p.name, coin() ? std::optional<std::string>("Collection") : std::nullopt));
     for (int i = 1 + pick(8); i > 0; --i) {
       switch (pick(8)) {
-      case 0: t.body.push_back(Statement::blank()); break;
-      case 1: t.body.push_back(Statement::comment("# /tmp/model.py:7: \treturn a[..., :8]")); break;
-      case 2: t.body.push_back(Statement::del({proxy(), proxy()})); t.body.back().delete_list_form = coin(); break;
+      case 0:
+        t.body.push_back(Statement::blank());
+        break;
+      case 1:
+        t.body.push_back(Statement::comment("# /tmp/model.py:7: \treturn a[..., :8]"));
+        break;
+      case 2:
+        t.body.push_back(Statement::del({proxy(), proxy()}));
+        t.body.back().delete_list_form = coin();
+        break;
       case 3: {
-        Statement s = Statement::bound(Target::named(proxy()), Value::subscript(Value::name("args"), Value::int_value(pick(4))));
+        Statement s =
+            Statement::bound(Target::named(proxy()),
+                             Value::subscript(Value::name("args"), Value::int_value(pick(4))));
         s.kind = Statement::Kind::AnnotatedAssign;
         s.annotation = TypeText{"cuda:0 f32[4, 128]", {}};
         t.body.push_back(s);
         break;
       }
-      default: t.body.push_back(bound(0));
+      default:
+        t.body.push_back(bound(0));
       }
     }
     Value ret = value(0);
-    if (ret.kind == ValueKind::Tuple && !ret.items.empty() && coin())
-      ret.bare = true;
+    if (ret.kind == ValueKind::Tuple && !ret.items.empty() && coin()) ret.bare = true;
     t.body.push_back(Statement::ret(ret));
     return t;
   }

@@ -25,13 +25,13 @@
 
 #include <filesystem>
 #include <fstream>
-#include <toml++/toml.h>
-#include <tuple>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <set>
 #include <sstream>
+#include <toml++/toml.h>
+#include <tuple>
 
 extern "C" const TSLanguage *tree_sitter_python();
 
@@ -49,18 +49,22 @@ struct Settings {
 
 bool has_annotation(const Decl *d, llvm::StringRef annotation) {
   for (const auto *attr : d->specific_attrs<AnnotateAttr>())
-    if (attr->getAnnotation() == annotation)
-      return true;
+    if (attr->getAnnotation() == annotation) return true;
   return false;
 }
 
 // Marked with the annotation, or named like the pattern says.
 bool is_marked(const FunctionDecl *f, llvm::StringRef annotation, const llvm::Regex &pattern) {
-  return f && (has_annotation(f, annotation) || (f->getIdentifier() && pattern.match(f->getName())));
+  return f &&
+         (has_annotation(f, annotation) || (f->getIdentifier() && pattern.match(f->getName())));
 }
 
-bool is_codegen(const FunctionDecl *f, const Settings &s) { return is_marked(f, "tracelint::codegen", s.codegen); }
-bool is_repr_function(const FunctionDecl *f, const Settings &s) { return is_marked(f, "tracelint::repr", s.repr); }
+bool is_codegen(const FunctionDecl *f, const Settings &s) {
+  return is_marked(f, "tracelint::codegen", s.codegen);
+}
+bool is_repr_function(const FunctionDecl *f, const Settings &s) {
+  return is_marked(f, "tracelint::repr", s.repr);
+}
 
 // One operand of an output chain: a literal's text, or a value (a placeholder in skeletons).
 struct Piece {
@@ -86,13 +90,11 @@ const Expr *strip(const Expr *e) {
 
 std::optional<std::string> literal_text(const Expr *e) {
   e = strip(e);
-  if (const auto *s = dyn_cast<StringLiteral>(e))
-    return s->getString().str();
+  if (const auto *s = dyn_cast<StringLiteral>(e)) return s->getString().str();
   if (const auto *c = dyn_cast<CharacterLiteral>(e))
     return std::string(1, static_cast<char>(c->getValue()));
   if (const auto *ref = dyn_cast<DeclRefExpr>(e))
-    if (ref->getDecl()->getName() == "endl")
-      return std::string("\n");
+    if (ref->getDecl()->getName() == "endl") return std::string("\n");
   return std::nullopt;
 }
 
@@ -106,7 +108,8 @@ bool is_stream_op(const Expr *e, const char *op) {
 void flatten(const Expr *e, const char *op, std::vector<Piece> &out) {
   const Expr *s = strip(e);
   if (const auto *call = dyn_cast<CXXOperatorCallExpr>(s);
-      call && call->getNumArgs() == 2 && getOperatorSpelling(call->getOperator()) == llvm::StringRef(op)) {
+      call && call->getNumArgs() == 2 &&
+      getOperatorSpelling(call->getOperator()) == llvm::StringRef(op)) {
     flatten(call->getArg(0), op, out);
     flatten(call->getArg(1), op, out);
     return;
@@ -128,17 +131,14 @@ public:
   void run(const MatchFinder::MatchResult &result) override {
     const auto *chain = result.Nodes.getNodeAs<CXXOperatorCallExpr>("chain");
     const auto *fn = result.Nodes.getNodeAs<FunctionDecl>("fn");
-    if (!chain || !fn || !is_codegen(fn, settings_))
-      return;
+    if (!chain || !fn || !is_codegen(fn, settings_)) return;
     SourceManager &sm = *result.SourceManager;
-    if (!sm.isWrittenInMainFile(sm.getSpellingLoc(chain->getBeginLoc())))
-      return;
+    if (!sm.isWrittenInMainFile(sm.getSpellingLoc(chain->getBeginLoc()))) return;
     std::string op = getOperatorSpelling(chain->getOperator());
     const char *chain_op = op == "<<" ? "<<" : "+";
     // Only the outermost operator of a chain.
     for (const auto &parent : result.Context->getParents(*chain))
-      if (const auto *p = parent.get<CXXOperatorCallExpr>(); p && is_stream_op(p, chain_op))
-        return;
+      if (const auto *p = parent.get<CXXOperatorCallExpr>(); p && is_stream_op(p, chain_op)) return;
     std::vector<Piece> pieces;
     if (op == "+=") {
       pieces.push_back({chain->getArg(0), std::nullopt}); // the string being built
@@ -146,28 +146,29 @@ public:
       pieces.erase(pieces.begin());
     } else {
       flatten(chain, chain_op, pieces);
-      if (op == "<<" && !pieces.empty())
-        pieces.erase(pieces.begin()); // the stream
+      if (op == "<<" && !pieces.empty()) pieces.erase(pieces.begin()); // the stream
     }
     bool boolalpha = function_mentions(fn, sm, "boolalpha");
-    bool precise = function_mentions(fn, sm, "setprecision") || function_mentions(fn, sm, "max_digits10") ||
+    bool precise = function_mentions(fn, sm, "setprecision") ||
+                   function_mentions(fn, sm, "max_digits10") ||
                    function_mentions(fn, sm, "to_chars");
     for (std::size_t i = 0; i < pieces.size(); ++i) {
       const Piece &p = pieces[i];
-      if (p.literal)
-        continue;
+      if (p.literal) continue;
       check_repr(p.expr, result);
       QualType t = p.expr->getType().getCanonicalType().getUnqualifiedType().getNonReferenceType();
       if (op == "<<" && t->isBooleanType() && !boolalpha)
-        add("TLA003", p.expr, sm, "a bool streamed without std::boolalpha prints 0 or 1, not False or True");
+        add("TLA003", p.expr, sm,
+            "a bool streamed without std::boolalpha prints 0 or 1, not False or True");
       if (op == "<<" && t->isRealFloatingType() && !precise)
         add("TLA003", p.expr, sm,
-            "a floating-point value streamed with the default precision (6 digits) does not round-trip; "
+            "a floating-point value streamed with the default precision (6 digits) does not "
+            "round-trip; "
             "use std::setprecision(std::numeric_limits<double>::max_digits10) or std::to_chars");
       // A named string (not the result of a call, which is usually printed code already).
       bool named = isa<DeclRefExpr>(p.expr) || isa<MemberExpr>(p.expr);
-      if (named && is_std_string(t) && i > 0 && pieces[i - 1].literal && !pieces[i - 1].literal->empty() &&
-          pieces[i - 1].literal->back() == '=' &&
+      if (named && is_std_string(t) && i > 0 && pieces[i - 1].literal &&
+          !pieces[i - 1].literal->empty() && pieces[i - 1].literal->back() == '=' &&
           !(i + 1 < pieces.size() && pieces[i + 1].literal && !pieces[i + 1].literal->empty() &&
             (pieces[i + 1].literal->front() == '\'' || pieces[i + 1].literal->front() == '"')))
         add("TLA003", p.expr, sm,
@@ -180,8 +181,7 @@ public:
 private:
   static bool is_std_string(QualType t) {
     const auto *record = t->getAsCXXRecordDecl();
-    if (!record)
-      return false;
+    if (!record) return false;
     std::string name = record->getQualifiedNameAsString();
     return name == "std::basic_string" || name == "std::__cxx11::basic_string";
   }
@@ -215,8 +215,7 @@ private:
 
   bool function_mentions(const FunctionDecl *fn, SourceManager &sm, llvm::StringRef word) {
     auto key = std::make_pair(fn, word.str());
-    if (auto it = mentions_.find(key); it != mentions_.end())
-      return it->second;
+    if (auto it = mentions_.find(key); it != mentions_.end()) return it->second;
     CharSourceRange range = CharSourceRange::getTokenRange(fn->getSourceRange());
     bool invalid = false;
     llvm::StringRef text = Lexer::getSourceText(range, sm, LangOptions(), &invalid);
@@ -236,7 +235,8 @@ private:
       return;
     }
     // A value of a type whose printing is marked as a debug repr.
-    if (const auto *record = s->getType()->getAsCXXRecordDecl(); record && has_annotation(record, "tracelint::repr"))
+    if (const auto *record = s->getType()->getAsCXXRecordDecl();
+        record && has_annotation(record, "tracelint::repr"))
       add("TLA001", s, *result.SourceManager,
           "`" + record->getNameAsString() +
               "` prints its debug repr, streamed into generated Python; print its name instead");
@@ -256,15 +256,15 @@ private:
     std::string line;
     std::size_t indent = skeleton.find_first_not_of(' ');
     while (std::getline(lines, line)) {
-      text += line.substr(std::min(indent, line.find_first_not_of(' ') == std::string::npos ? line.size() : line.find_first_not_of(' '))) + "\n";
+      text += line.substr(std::min(indent, line.find_first_not_of(' ') == std::string::npos
+                                               ? line.size()
+                                               : line.find_first_not_of(' '))) +
+              "\n";
     }
     std::string trimmed = text.substr(0, text.find_last_not_of(" \n") + 1);
-    if (!trimmed.empty() && trimmed.back() == ':')
-      text += "  pass\n";
-    if (!trimmed.empty() && trimmed.front() == '@')
-      text += "def f():\n  pass\n";
-    if (valid_python(text))
-      return;
+    if (!trimmed.empty() && trimmed.back() == ':') text += "  pass\n";
+    if (!trimmed.empty() && trimmed.front() == '@') text += "def f():\n  pass\n";
+    if (valid_python(text)) return;
     std::string shown = skeleton;
     while (!shown.empty() && shown.back() == '\n')
       shown.pop_back();
@@ -276,7 +276,8 @@ private:
   static bool valid_python(const std::string &text) {
     TSParser *parser = ts_parser_new();
     ts_parser_set_language(parser, tree_sitter_python());
-    TSTree *tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
+    TSTree *tree =
+        ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
     bool ok = tree && !ts_node_has_error(ts_tree_root_node(tree));
     ts_tree_delete(tree);
     ts_parser_delete(parser);
@@ -288,8 +289,7 @@ private:
     SourceLocation end = sm.getSpellingLoc(e->getEndLoc());
     end = Lexer::getLocForEndOfToken(end, 0, sm, LangOptions());
     for (const Finding &f : findings_)
-      if (f.code == code && f.begin == b && f.message == message)
-        return;
+      if (f.code == code && f.begin == b && f.message == message) return;
     findings_.push_back({code, b, end, std::move(message)});
   }
 
@@ -333,9 +333,10 @@ public:
       d.message = f.message;
       report.diagnostics.push_back(std::move(d));
     }
-    std::sort(report.diagnostics.begin(), report.diagnostics.end(), [](const Diagnostic &a, const Diagnostic &b) {
-      return std::tie(a.span.begin, a.code) < std::tie(b.span.begin, b.code);
-    });
+    std::sort(report.diagnostics.begin(), report.diagnostics.end(),
+              [](const Diagnostic &a, const Diagnostic &b) {
+                return std::tie(a.span.begin, a.code) < std::tie(b.span.begin, b.code);
+              });
     findings_.clear();
   }
 
@@ -351,7 +352,9 @@ class Factory : public clang::tooling::FrontendActionFactory {
 public:
   Factory(const Settings &settings, std::map<std::string, FileReport> &reports)
       : settings_(settings), reports_(reports) {}
-  std::unique_ptr<FrontendAction> create() override { return std::make_unique<Action>(settings_, reports_); }
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<Action>(settings_, reports_);
+  }
 
 private:
   const Settings &settings_;
@@ -359,26 +362,32 @@ private:
 };
 
 llvm::cl::OptionCategory category("tracelint analyze options");
-llvm::cl::opt<std::string> format_option("format", llvm::cl::desc("text, json, sarif, junit, github or html"),
+llvm::cl::opt<std::string> format_option("format",
+                                         llvm::cl::desc("text, json, sarif, junit, github or html"),
                                          llvm::cl::init("text"), llvm::cl::cat(category));
-llvm::cl::opt<std::string> codegen_option(
-    "codegen-pattern",
-    llvm::cl::desc("Regex on function names that emit Python (also [[clang::annotate(\"tracelint::codegen\")]])"),
-    llvm::cl::init("^(print|emit|codegen)"), llvm::cl::cat(category));
-llvm::cl::opt<std::string> repr_option(
-    "repr-pattern",
-    llvm::cl::desc("Regex on function names that return debug reprs (also [[clang::annotate(\"tracelint::repr\")]])"),
-    llvm::cl::init("^(repr|debug_?[Ss]tring|to_debug_string|__repr__)$"), llvm::cl::cat(category));
+llvm::cl::opt<std::string>
+    codegen_option("codegen-pattern",
+                   llvm::cl::desc("Regex on function names that emit Python (also "
+                                  "[[clang::annotate(\"tracelint::codegen\")]])"),
+                   llvm::cl::init("^(print|emit|codegen)"), llvm::cl::cat(category));
+llvm::cl::opt<std::string>
+    repr_option("repr-pattern",
+                llvm::cl::desc("Regex on function names that return debug reprs (also "
+                               "[[clang::annotate(\"tracelint::repr\")]])"),
+                llvm::cl::init("^(repr|debug_?[Ss]tring|to_debug_string|__repr__)$"),
+                llvm::cl::cat(category));
 
 } // namespace
 
 int analyze_main(int argc, const char **argv) {
   llvm::cl::extrahelp common(clang::tooling::CommonOptionsParser::HelpMessage);
   llvm::cl::extrahelp more(
-      "\nChecks C++ code that prints Python (TLA001 repr-in-codegen, TLA002 invalid-python-template,\n"
+      "\nChecks C++ code that prints Python (TLA001 repr-in-codegen, TLA002 "
+      "invalid-python-template,\n"
       "TLA003 lossy-literal) in functions marked [[clang::annotate(\"tracelint::codegen\")]] or\n"
       "matching --codegen-pattern. Like clang-tidy: -p BUILD_DIR for compile_commands.json, or\n"
-      "`-- FLAGS` after the files. Exit codes: 0 clean, 1 findings, 2 usage, I/O or compile error.\n");
+      "`-- FLAGS` after the files. Exit codes: 0 clean, 1 findings, 2 usage, I/O or compile "
+      "error.\n");
   // clang's option parser falls back to "no flags" when -p finds no database; we refuse.
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg(argv[i]);
@@ -387,26 +396,27 @@ int analyze_main(int argc, const char **argv) {
       dir = argv[i + 1];
     else if (arg.startswith("-p="))
       dir = arg.drop_front(3).str();
-    if (arg == "--")
-      break;
-    if (!dir)
-      continue;
+    if (arg == "--") break;
+    if (!dir) continue;
     std::string why;
     if (!clang::tooling::CompilationDatabase::autoDetectFromDirectory(*dir, why)) {
-      llvm::errs() << "tracelint analyze: no compilation database (compile_commands.json) in " << *dir
-                   << " or above: " << why << "\n(build with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or pass "
+      llvm::errs() << "tracelint analyze: no compilation database (compile_commands.json) in "
+                   << *dir << " or above: " << why
+                   << "\n(build with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or pass "
                    << "flags after --)\n";
       return 2;
     }
   }
-  auto parser = clang::tooling::CommonOptionsParser::create(argc, argv, category, llvm::cl::OneOrMore);
+  auto parser =
+      clang::tooling::CommonOptionsParser::create(argc, argv, category, llvm::cl::OneOrMore);
   if (!parser) {
     llvm::errs() << "tracelint analyze: " << llvm::toString(parser.takeError()) << "\n";
     return 2;
   }
   std::optional<Format> format = parse_format(format_option);
   if (!format) {
-    llvm::errs() << "tracelint analyze: --format must be text, json, sarif, junit, github or html\n";
+    llvm::errs()
+        << "tracelint analyze: --format must be text, json, sarif, junit, github or html\n";
     return 2;
   }
   // [tool.tracelint.analyzer] in the nearest pyproject.toml (from the first file's folder up)
@@ -420,19 +430,20 @@ int analyze_main(int argc, const char **argv) {
         toml::table table = toml::parse_file(*config);
         const toml::node_view<toml::node> section = table["tool"]["tracelint"]["analyzer"];
         for (auto [key, target, option] :
-             {std::tuple<const char *, std::string *, llvm::cl::opt<std::string> *>{"codegen-pattern", &codegen, &codegen_option},
+             {std::tuple<const char *, std::string *, llvm::cl::opt<std::string> *>{
+                  "codegen-pattern", &codegen, &codegen_option},
               {"repr-pattern", &repr_names, &repr_option}}) {
-          if (option->getNumOccurrences() > 0 || !section[key])
-            continue;
+          if (option->getNumOccurrences() > 0 || !section[key]) continue;
           if (!section[key].is_string()) {
-            llvm::errs() << *config << ": [tool.tracelint.analyzer] " << key << " must be a string\n";
+            llvm::errs() << *config << ": [tool.tracelint.analyzer] " << key
+                         << " must be a string\n";
             return 2;
           }
           *target = *section[key].value<std::string>();
         }
       } catch (const toml::parse_error &e) {
-        llvm::errs() << *config << ":" << e.source().begin.line << ":" << e.source().begin.column << ": "
-                     << std::string(e.description()) << "\n";
+        llvm::errs() << *config << ":" << e.source().begin.line << ":" << e.source().begin.column
+                     << ": " << std::string(e.description()) << "\n";
         return 2;
       }
     }
@@ -456,8 +467,7 @@ int analyze_main(int argc, const char **argv) {
     return 2;
   }
   for (const FileReport &r : reports)
-    if (r.has_at_least(Severity::Error))
-      return 1;
+    if (r.has_at_least(Severity::Error)) return 1;
   return 0;
 }
 

@@ -26,11 +26,20 @@ std::string escape(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    default:
+      out += c;
     }
   }
   return out;
@@ -42,15 +51,12 @@ std::set<std::string> flagged_names(const FileReport &r) {
                                                     "TL006", "TL007", "TL014"};
   std::set<std::string> names;
   for (const Diagnostic &d : r.diagnostics) {
-    if (!about_names.count(d.code))
-      continue;
+    if (!about_names.count(d.code)) continue;
     std::size_t open = d.message.find('`');
     std::size_t close = open == std::string::npos ? open : d.message.find('`', open + 1);
-    if (close == std::string::npos)
-      continue;
+    if (close == std::string::npos) continue;
     std::string name = d.message.substr(open + 1, close - open - 1);
-    if (is_python_identifier(name))
-      names.insert(name);
+    if (is_python_identifier(name)) names.insert(name);
   }
   return names;
 }
@@ -61,13 +67,14 @@ void value_names(const Value &v, std::vector<std::string> &out) {
     out.push_back(v.text);
     return;
   }
-  if (v.kind == ValueKind::Attribute)
-    return value_names(v.items.front(), out);
+  if (v.kind == ValueKind::Attribute) return value_names(v.items.front(), out);
   for (std::size_t i = v.kind == ValueKind::Call ? 1 : 0; i < v.items.size(); ++i)
     value_names(v.items[i], out);
 }
 
-std::string quote(const std::string &s) { return "\"" + s + "\""; }
+std::string quote(const std::string &s) {
+  return "\"" + s + "\"";
+}
 
 // The bound symbols next to the flagged names: what produces each and what consumes it.
 std::string dataflow_dot(const FileReport &r, const std::set<std::string> &flagged) {
@@ -83,13 +90,13 @@ std::string dataflow_dot(const FileReport &r, const std::set<std::string> &flagg
         for (const Target *n : s.target->bound_names())
           known.insert(n->name);
     for (const Statement &s : t.body) {
-      if (!s.target || (s.kind != Statement::Kind::BoundSymbol && s.kind != Statement::Kind::AnnotatedAssign))
+      if (!s.target ||
+          (s.kind != Statement::Kind::BoundSymbol && s.kind != Statement::Kind::AnnotatedAssign))
         continue;
       std::vector<std::string> inputs, read;
       value_names(s.value, read);
       for (const std::string &n : read)
-        if (known.count(n) || flagged.count(n))
-          inputs.push_back(n);
+        if (known.count(n) || flagged.count(n)) inputs.push_back(n);
       std::vector<std::string> outputs;
       for (const Target *n : s.target->bound_names())
         outputs.push_back(n->name);
@@ -98,8 +105,7 @@ std::string dataflow_dot(const FileReport &r, const std::set<std::string> &flagg
         touches |= flagged.count(n) > 0;
       for (const std::string &n : outputs)
         touches |= flagged.count(n) > 0;
-      if (!touches)
-        continue;
+      if (!touches) continue;
       std::string symbol = s.value.kind == ValueKind::Call ? s.value.callee().qualified_name() : "";
       for (const std::string &in : inputs)
         for (const std::string &o : outputs) {
@@ -110,11 +116,13 @@ std::string dataflow_dot(const FileReport &r, const std::set<std::string> &flagg
         }
     }
   }
-  std::string dot = "digraph dataflow {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n"
-                    "  edge [fontname=\"monospace\", fontsize=10];\n";
+  std::string dot =
+      "digraph dataflow {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n"
+      "  edge [fontname=\"monospace\", fontsize=10];\n";
   for (const std::string &n : nodes)
-    dot += "  " + quote(n) +
-           (flagged.count(n) ? " [color=\"#c0392b\", style=filled, fillcolor=\"#fadbd8\"];\n" : ";\n");
+    dot +=
+        "  " + quote(n) +
+        (flagged.count(n) ? " [color=\"#c0392b\", style=filled, fillcolor=\"#fadbd8\"];\n" : ";\n");
   for (const std::string &e : edges)
     dot += e + "\n";
   return dot + "}\n";
@@ -125,9 +133,9 @@ std::optional<std::string> run_dot(const std::string &dot) {
   std::string dir = (std::filesystem::temp_directory_path() / "tracelint-dot-XXXXXX").string();
   std::vector<char> buf(dir.begin(), dir.end());
   buf.push_back('\0');
-  if (!::mkdtemp(buf.data()))
-    return std::nullopt;
-  std::string in = std::string(buf.data()) + "/graph.dot", out = std::string(buf.data()) + "/graph.svg";
+  if (!::mkdtemp(buf.data())) return std::nullopt;
+  std::string in = std::string(buf.data()) + "/graph.dot",
+              out = std::string(buf.data()) + "/graph.svg";
   std::ofstream(in) << dot;
   std::string command = "dot -Tsvg '" + in + "' -o '" + out + "' 2>/dev/null";
   std::optional<std::string> svg;
@@ -137,8 +145,7 @@ std::optional<std::string> run_dot(const std::string &dot) {
     ss << f.rdbuf();
     std::string text = ss.str();
     std::size_t start = text.find("<svg");
-    if (start != std::string::npos)
-      svg = text.substr(start);
+    if (start != std::string::npos) svg = text.substr(start);
   }
   std::error_code ec;
   std::filesystem::remove_all(buf.data(), ec);
@@ -151,9 +158,12 @@ std::string_view css_class(Severity s) {
 
 std::string source_listing(const FileReport &r, std::size_t file_index) {
   // Marks per line: [begin, end) byte columns, first one wins on overlap.
-  std::map<uint32_t, std::vector<std::pair<std::pair<std::size_t, std::size_t>, const Diagnostic *>>> marks;
+  std::map<uint32_t,
+           std::vector<std::pair<std::pair<std::size_t, std::size_t>, const Diagnostic *>>>
+      marks;
   for (const Diagnostic &d : r.diagnostics)
-    for (uint32_t line = d.span.line; line <= d.span.end_line && line <= r.source.line_count(); ++line) {
+    for (uint32_t line = d.span.line; line <= d.span.end_line && line <= r.source.line_count();
+         ++line) {
       std::size_t width = r.source.line(line).size();
       std::size_t begin = line == d.span.line ? d.span.column - 1 : 0;
       std::size_t end = line == d.span.end_line ? d.span.end_column - 1 : width;
@@ -163,22 +173,20 @@ std::string source_listing(const FileReport &r, std::size_t file_index) {
     }
   std::string out = "<pre class=\"source\">";
   uint32_t lines = r.source.line_count();
-  if (lines > 1 && r.source.line(lines).empty())
-    --lines; // the file ends with a newline
+  if (lines > 1 && r.source.line(lines).empty()) --lines; // the file ends with a newline
   for (uint32_t line = 1; line <= lines; ++line) {
     std::string_view text = r.source.line(line);
-    out += fmt::format("<span class=\"line\" id=\"f{}-L{}\"><span class=\"ln\">{}</span>", file_index,
-                       line, line);
+    out += fmt::format("<span class=\"line\" id=\"f{}-L{}\"><span class=\"ln\">{}</span>",
+                       file_index, line, line);
     auto &ranges = marks[line];
     std::sort(ranges.begin(), ranges.end(),
               [](const auto &a, const auto &b) { return a.first.first < b.first.first; });
     std::size_t at = 0;
     for (auto &[range, d] : ranges) {
-      if (range.first < at)
-        continue;
+      if (range.first < at) continue;
       out += escape(text.substr(at, range.first - at));
-      out += fmt::format("<mark class=\"{}\" data-code=\"{}\" title=\"{}\">{}</mark>", css_class(d->severity),
-                         d->code, escape(d->code + ": " + d->message),
+      out += fmt::format("<mark class=\"{}\" data-code=\"{}\" title=\"{}\">{}</mark>",
+                         css_class(d->severity), d->code, escape(d->code + ": " + d->message),
                          escape(text.substr(range.first, range.second - range.first)));
       at = range.second;
     }
@@ -194,7 +202,9 @@ std::string render_html(const std::vector<FileReport> &reports) {
   std::size_t errors = 0, warnings = 0, infos = 0;
   for (const FileReport &r : reports)
     for (const Diagnostic &d : r.diagnostics)
-      (d.severity == Severity::Error ? errors : d.severity == Severity::Warning ? warnings : infos)++;
+      (d.severity == Severity::Error     ? errors
+       : d.severity == Severity::Warning ? warnings
+                                         : infos)++;
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<title>tracelint report</title>\n<style>\n"
@@ -207,13 +217,13 @@ std::string render_html(const std::vector<FileReport> &reports) {
       "li.finding.error code { color: #c0392b; } li.finding.warning code { color: #b7950b; }\n"
       ".fix { color: #1e8449; } .dataflow svg { max-width: 100%; height: auto; }\n"
       "</style>\n</head>\n<body>\n<h1>tracelint report</h1>\n";
-  out += fmt::format("<p class=\"summary\">{} file{}: {} error{}, {} warning{}, {} info</p>\n", reports.size(),
-                     reports.size() == 1 ? "" : "s", errors, errors == 1 ? "" : "s", warnings,
-                     warnings == 1 ? "" : "s", infos);
+  out += fmt::format("<p class=\"summary\">{} file{}: {} error{}, {} warning{}, {} info</p>\n",
+                     reports.size(), reports.size() == 1 ? "" : "s", errors, errors == 1 ? "" : "s",
+                     warnings, warnings == 1 ? "" : "s", infos);
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const FileReport &r = reports[i];
-    out += fmt::format("<section class=\"file\" data-path=\"{}\">\n<h2>{}</h2>\n", escape(r.source.path()),
-                       escape(r.source.path()));
+    out += fmt::format("<section class=\"file\" data-path=\"{}\">\n<h2>{}</h2>\n",
+                       escape(r.source.path()), escape(r.source.path()));
     if (r.error) {
       out += "<p class=\"unreadable\">" + escape(r.error->message) + "</p>\n</section>\n";
       continue;
@@ -226,8 +236,7 @@ std::string render_html(const std::vector<FileReport> &reports) {
                          css_class(d.severity), d.code, i, d.span.line, d.span.line,
                          r.source.codepoint_column(d.span.line, d.span.column), d.code,
                          rule ? std::string(rule->name) : "", escape(d.message));
-      if (d.fix)
-        out += " <span class=\"fix\">fix: " + escape(d.fix->description) + "</span>";
+      if (d.fix) out += " <span class=\"fix\">fix: " + escape(d.fix->description) + "</span>";
       out += "</li>\n";
     }
     out += "</ol>\n";

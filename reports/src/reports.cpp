@@ -20,10 +20,8 @@ struct Counts {
 Counts count(const std::vector<FileReport> &reports) {
   Counts c;
   for (const FileReport &r : reports) {
-    if (r.error)
-      ++c.unreadable;
-    if (!r.diagnostics.empty())
-      ++c.files_with_findings;
+    if (r.error) ++c.unreadable;
+    if (!r.diagnostics.empty()) ++c.files_with_findings;
     for (const Diagnostic &d : r.diagnostics)
       (d.severity == Severity::Error     ? c.errors
        : d.severity == Severity::Warning ? c.warnings
@@ -51,7 +49,8 @@ const char *severity_color(Severity s) {
 }
 
 std::string location(const FileReport &r, const Span &s) {
-  return fmt::format("{}:{}:{}", r.source.path(), s.line, r.source.codepoint_column(s.line, s.column));
+  return fmt::format("{}:{}:{}", r.source.path(), s.line,
+                     r.source.codepoint_column(s.line, s.column));
 }
 
 // The source line and a caret line under [column, end_column) of that line (byte columns).
@@ -73,14 +72,11 @@ std::string excerpt(const FileReport &r, const Span &s, const Palette &p, Severi
     std::size_t begin = std::min<std::size_t>(s.column - 1, full.size());
     std::size_t from = char_start(full, begin > 40 ? begin - 40 : 0);
     std::size_t to = char_start(full, std::min(full.size(), from + kMaxExcerpt));
-    if (to < full.size() && to <= begin)
-      to = full.size();
+    if (to < full.size() && to <= begin) to = full.size();
     line = full.substr(from, to - from);
     shift = from;
-    if (from > 0)
-      before = "...";
-    if (to < full.size())
-      after = "...";
+    if (from > 0) before = "...";
+    if (to < full.size()) after = "...";
   }
   std::string number = std::to_string(s.line);
   std::string gutter(number.size(), ' ');
@@ -90,17 +86,15 @@ std::string excerpt(const FileReport &r, const Span &s, const Palette &p, Severi
                         : line.size();
   std::string pad(before.size(), ' ');
   for (std::size_t i = 0; i < begin; ++i)
-    if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80)
-      pad += line[i] == '\t' ? '\t' : ' ';
+    if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) pad += line[i] == '\t' ? '\t' : ' ';
   std::size_t width = 0;
   for (std::size_t i = begin; i < end; ++i)
-    if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80)
-      ++width;
+    if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) ++width;
   std::string carets(std::max<std::size_t>(width, 1), '^');
   return fmt::format("{} {}\n{} {} {}\n{} {} {}{}\n", gutter, p.paint("|", "1;34"),
                      p.paint(number, "1;34"), p.paint("|", "1;34"),
-                     before + std::string(line) + after, gutter,
-                     p.paint("|", "1;34"), pad, p.paint(carets, severity_color(severity)));
+                     before + std::string(line) + after, gutter, p.paint("|", "1;34"), pad,
+                     p.paint(carets, severity_color(severity)));
 }
 
 std::string render_text(const std::vector<FileReport> &reports, const RenderOptions &options) {
@@ -108,8 +102,8 @@ std::string render_text(const std::vector<FileReport> &reports, const RenderOpti
   std::string out;
   for (const FileReport &r : reports) {
     if (r.error) {
-      out += fmt::format("{}: {}: {}\n", r.source.path(), p.paint("error", "1;31"),
-                         r.error->message);
+      out +=
+          fmt::format("{}: {}: {}\n", r.source.path(), p.paint("error", "1;31"), r.error->message);
       continue;
     }
     for (const Diagnostic &d : r.diagnostics) {
@@ -138,8 +132,8 @@ std::string render_text(const std::vector<FileReport> &reports, const RenderOpti
                        c.warnings == 1 ? "" : "s", c.infos, c.files_with_findings, reports.size(),
                        reports.size() == 1 ? "" : "s");
     if (c.unreadable)
-      out += fmt::format("; {} file{} could not be read", c.unreadable,
-                         c.unreadable == 1 ? "" : "s");
+      out +=
+          fmt::format("; {} file{} could not be read", c.unreadable, c.unreadable == 1 ? "" : "s");
     out += ".\n";
   }
   return out;
@@ -148,7 +142,8 @@ std::string render_text(const std::vector<FileReport> &reports, const RenderOpti
 // --- json ---
 
 ordered_json position(const FileReport &r, uint32_t line, uint32_t byte_column, uint32_t offset) {
-  return {{"line", line}, {"column", r.source.codepoint_column(line, byte_column)}, {"offset", offset}};
+  return {
+      {"line", line}, {"column", r.source.codepoint_column(line, byte_column)}, {"offset", offset}};
 }
 
 ordered_json span_json(const FileReport &r, const Span &s) {
@@ -161,8 +156,10 @@ std::string render_json(const std::vector<FileReport> &reports) {
   for (const FileReport &r : reports) {
     ordered_json diagnostics = ordered_json::array();
     for (const Diagnostic &d : r.diagnostics) {
-      ordered_json j = {{"code", d.code},         {"name", rule_name(d.code)},
-                        {"severity", severity_name(d.severity)}, {"message", d.message},
+      ordered_json j = {{"code", d.code},
+                        {"name", rule_name(d.code)},
+                        {"severity", severity_name(d.severity)},
+                        {"message", d.message},
                         {"span", span_json(r, d.span)}};
       if (d.fix) {
         ordered_json edits = ordered_json::array();
@@ -202,7 +199,8 @@ std::string render_json(const std::vector<FileReport> &reports) {
 std::string uri(const std::string &path) {
   std::string out;
   for (unsigned char ch : path) {
-    if (std::isalnum(ch) || std::string_view("/-._~").find(static_cast<char>(ch)) != std::string_view::npos)
+    if (std::isalnum(ch) ||
+        std::string_view("/-._~").find(static_cast<char>(ch)) != std::string_view::npos)
       out += static_cast<char>(ch);
     else
       out += fmt::format("%{:02X}", ch);
@@ -238,17 +236,17 @@ std::string render_sarif(const std::vector<FileReport> &reports) {
   ordered_json notifications = ordered_json::array();
   for (const FileReport &r : reports) {
     if (r.error) {
-      notifications.push_back({{"level", "error"},
-                               {"message", {{"text", r.error->message}}},
-                               {"locations", {{{"physicalLocation",
-                                                {{"artifactLocation", {{"uri", uri(r.source.path())}}}}}}}}});
+      notifications.push_back(
+          {{"level", "error"},
+           {"message", {{"text", r.error->message}}},
+           {"locations",
+            {{{"physicalLocation", {{"artifactLocation", {{"uri", uri(r.source.path())}}}}}}}}});
       continue;
     }
     for (const Diagnostic &d : r.diagnostics) {
       ordered_json result = {{"ruleId", d.code}};
       for (std::size_t i = 0; i < all_rules().size(); ++i)
-        if (all_rules()[i]->code == d.code)
-          result["ruleIndex"] = i;
+        if (all_rules()[i]->code == d.code) result["ruleIndex"] = i;
       result["level"] = sarif_level(d.severity);
       result["message"] = {{"text", d.message}};
       result["locations"] = ordered_json::array({{{"physicalLocation", physical(r, d.span)}}});
@@ -281,9 +279,8 @@ std::string render_sarif(const std::vector<FileReport> &reports) {
           {"version", TRACELINT_VERSION},
           {"semanticVersion", TRACELINT_VERSION},
           {"rules", std::move(rules)}}}}},
-      {"invocations",
-       ordered_json::array({{{"executionSuccessful", notifications.empty()},
-                             {"toolExecutionNotifications", notifications}}})},
+      {"invocations", ordered_json::array({{{"executionSuccessful", notifications.empty()},
+                                            {"toolExecutionNotifications", notifications}}})},
       {"columnKind", "unicodeCodePoints"},
       {"results", std::move(results)}};
   ordered_json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
@@ -298,11 +295,21 @@ std::string xml_escape(std::string_view s) {
   std::string out;
   for (unsigned char c : s) {
     switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&apos;"; break;
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&apos;";
+      break;
     default:
       if (c < 0x20 && c != '\n' && c != '\t')
         out += fmt::format("&#x{:X};", c == '\r' ? 0xD : 0xFFFD);
@@ -337,19 +344,21 @@ std::string render_junit(const std::vector<FileReport> &reports, const RenderOpt
       }
       if (failing_count) {
         ++failures;
-        cases += fmt::format("      <failure message=\"{} problem{}\" type=\"tracelint\">{}</failure>\n",
-                             failing_count, failing_count == 1 ? "" : "s", xml_escape(failing));
+        cases +=
+            fmt::format("      <failure message=\"{} problem{}\" type=\"tracelint\">{}</failure>\n",
+                        failing_count, failing_count == 1 ? "" : "s", xml_escape(failing));
       }
       if (!other.empty())
         cases += fmt::format("      <system-out>{}</system-out>\n", xml_escape(other));
     }
     cases += "    </testcase>\n";
   }
-  return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                     "<testsuites name=\"tracelint\" tests=\"{0}\" failures=\"{1}\" errors=\"{2}\">\n"
-                     "  <testsuite name=\"tracelint\" tests=\"{0}\" failures=\"{1}\" errors=\"{2}\">\n"
-                     "{3}  </testsuite>\n</testsuites>\n",
-                     reports.size(), failures, errors, cases);
+  return fmt::format(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<testsuites name=\"tracelint\" tests=\"{0}\" failures=\"{1}\" errors=\"{2}\">\n"
+      "  <testsuite name=\"tracelint\" tests=\"{0}\" failures=\"{1}\" errors=\"{2}\">\n"
+      "{3}  </testsuite>\n</testsuites>\n",
+      reports.size(), failures, errors, cases);
 }
 
 // --- github ---
@@ -357,12 +366,18 @@ std::string render_junit(const std::vector<FileReport> &reports, const RenderOpt
 std::string gh_escape(std::string_view s, bool property) {
   std::string out;
   for (char c : s) {
-    if (c == '%') out += "%25";
-    else if (c == '\r') out += "%0D";
-    else if (c == '\n') out += "%0A";
-    else if (property && c == ':') out += "%3A";
-    else if (property && c == ',') out += "%2C";
-    else out += c;
+    if (c == '%')
+      out += "%25";
+    else if (c == '\r')
+      out += "%0D";
+    else if (c == '\n')
+      out += "%0A";
+    else if (property && c == ':')
+      out += "%3A";
+    else if (property && c == ',')
+      out += "%2C";
+    else
+      out += c;
   }
   return out;
 }
@@ -380,12 +395,12 @@ std::string render_github(const std::vector<FileReport> &reports) {
                                  : d.severity == Severity::Warning ? "warning"
                                                                    : "notice";
       std::string message = d.message + (d.fix ? " (fix: " + d.fix->description + ")" : "");
-      out += fmt::format(
-          "::{} file={},line={},col={},endLine={},endColumn={},title={}::{}\n", command,
-          gh_escape(r.source.path(), true), d.span.line,
-          r.source.codepoint_column(d.span.line, d.span.column), d.span.end_line,
-          r.source.codepoint_column(d.span.end_line, d.span.end_column),
-          gh_escape(d.code + " " + std::string(rule_name(d.code)), true), gh_escape(message, false));
+      out += fmt::format("::{} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
+                         command, gh_escape(r.source.path(), true), d.span.line,
+                         r.source.codepoint_column(d.span.line, d.span.column), d.span.end_line,
+                         r.source.codepoint_column(d.span.end_line, d.span.end_column),
+                         gh_escape(d.code + " " + std::string(rule_name(d.code)), true),
+                         gh_escape(message, false));
     }
   }
   return out;
@@ -406,12 +421,18 @@ std::optional<Format> parse_format(std::string_view name) {
 std::string render(const std::vector<FileReport> &reports, Format format,
                    const RenderOptions &options) {
   switch (format) {
-  case Format::Text: return render_text(reports, options);
-  case Format::Json: return render_json(reports);
-  case Format::Sarif: return render_sarif(reports);
-  case Format::Junit: return render_junit(reports, options);
-  case Format::Github: return render_github(reports);
-  case Format::Html: return render_html(reports);
+  case Format::Text:
+    return render_text(reports, options);
+  case Format::Json:
+    return render_json(reports);
+  case Format::Sarif:
+    return render_sarif(reports);
+  case Format::Junit:
+    return render_junit(reports, options);
+  case Format::Github:
+    return render_github(reports);
+  case Format::Html:
+    return render_html(reports);
   }
   return {};
 }

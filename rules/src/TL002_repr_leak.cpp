@@ -31,8 +31,7 @@ void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
         leak.span, leak.in_code ? "debug repr of " + who + " in code: this is not Python"
                                 : "debug repr of " + who + " in an annotation: a type string " +
                                       "names the proxy");
-    if (!leak.in_code)
-      d.severity = Severity::Warning;
+    if (!leak.in_code) d.severity = Severity::Warning;
     if (!leak.name.empty())
       d.fix = Fix{"replace the repr with `" + leak.name + "`",
                   {Edit{leak.span.begin, leak.span.end, leak.name}}};

@@ -23,14 +23,12 @@ extern const Rule kTL004{
 namespace {
 void report(const std::vector<Redefinition> &redefinitions, std::vector<Diagnostic> &out) {
   for (const Redefinition &r : redefinitions) {
-    std::string message = r.in_subsymbols
-                              ? "subsymbol assigns `" + r.name + "` again"
-                              : "`" + r.name + "` is assigned again" +
-                                    std::string(r.after_delete ? " after `del`" : "") +
-                                    "; traces are single-assignment";
+    std::string message = r.in_subsymbols ? "subsymbol assigns `" + r.name + "` again"
+                                          : "`" + r.name + "` is assigned again" +
+                                                std::string(r.after_delete ? " after `del`" : "") +
+                                                "; traces are single-assignment";
     Diagnostic d = kTL004.diagnostic(r.span, message);
-    if (r.in_subsymbols)
-      d.severity = Severity::Warning;
+    if (r.in_subsymbols) d.severity = Severity::Warning;
     d.related.push_back({r.previous, r.after_delete ? "deleted here" : "first assigned here"});
     out.push_back(std::move(d));
   }

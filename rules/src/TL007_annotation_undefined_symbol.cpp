@@ -24,8 +24,8 @@ extern const Rule kTL007{
 namespace {
 void report(const TraceFacts &facts, std::vector<Diagnostic> &out) {
   for (const UndefinedSymbol &s : facts.undefined_symbols)
-    out.push_back(kTL007.diagnostic(s.span, "the annotation of `" + s.annotated +
-                                                "` mentions `" + s.symbol +
+    out.push_back(kTL007.diagnostic(s.span, "the annotation of `" + s.annotated + "` mentions `" +
+                                                s.symbol +
                                                 "`, which nothing in the trace defines"));
 }
 

@@ -24,9 +24,9 @@ namespace {
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
   for (const TraceFacts &facts : ctx.analysis.traces)
     for (const ArityMismatch &m : facts.arity) {
-      Diagnostic d = kTL008.diagnostic(
-          m.span, "unpacks " + std::to_string(m.targets) + " names from `" + m.source +
-                      "`, which has " + std::to_string(m.expected) + " elements");
+      Diagnostic d = kTL008.diagnostic(m.span, "unpacks " + std::to_string(m.targets) +
+                                                   " names from `" + m.source + "`, which has " +
+                                                   std::to_string(m.expected) + " elements");
       d.related.push_back({m.source_span, "the length comes from here"});
       out.push_back(std::move(d));
     }

@@ -30,12 +30,12 @@ void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
   for (const TraceFacts &facts : ctx.analysis.traces) {
     std::set<std::string> seen;
     for (const ContextName &c : facts.context) {
-      if (c.kind == ContextName::Kind::Module || !seen.insert(c.name).second)
-        continue;
+      if (c.kind == ContextName::Kind::Module || !seen.insert(c.name).second) continue;
       out.push_back(kTL011.diagnostic(
           c.span, c.kind == ContextName::Kind::Callable
-                      ? "`" + c.name + "` is called but neither imported nor defined: only "
-                                       "the trace's python_ctx can provide it"
+                      ? "`" + c.name +
+                            "` is called but neither imported nor defined: only "
+                            "the trace's python_ctx can provide it"
                       : "context object `" + c.name + "` is neither imported nor defined: " +
                             "only the trace's python_ctx can provide it"));
     }

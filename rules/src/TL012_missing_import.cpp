@@ -26,8 +26,7 @@ namespace {
 // Where a trace's imports go: before its first import, else after its leading comments.
 uint32_t import_offset(const CheckContext &ctx, const Trace &t) {
   for (const PreambleItem &item : t.preamble)
-    if (item.kind == PreambleItem::Kind::Import)
-      return item.span.begin;
+    if (item.kind == PreambleItem::Kind::Import) return item.span.begin;
   uint32_t offset = 0;
   for (const PreambleItem &item : t.preamble)
     if (item.kind == PreambleItem::Kind::Comment && item.span.valid())
@@ -47,8 +46,7 @@ void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
   for (const TraceFacts &facts : ctx.analysis.traces) {
     std::set<std::string> seen;
     for (const ContextName &c : facts.context) {
-      if (c.kind != ContextName::Kind::Module || !seen.insert(c.name).second)
-        continue;
+      if (c.kind != ContextName::Kind::Module || !seen.insert(c.name).second) continue;
       const std::string *import = known_module_import(c.name);
       Diagnostic d = kTL012.diagnostic(c.span, "`" + c.name + "` is used but never imported");
       if (import && facts.trace->kind != Trace::Kind::Fragment) {

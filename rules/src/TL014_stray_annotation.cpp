@@ -24,9 +24,9 @@ namespace {
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
   for (const TraceFacts &facts : ctx.analysis.traces)
     for (const StrayAnnotation &a : facts.stray_annotations)
-      out.push_back(kTL014.diagnostic(
-          a.span, "annotation for `" + a.name + "`, which is not defined here: the " +
-                      "signature and the body do not have it"));
+      out.push_back(kTL014.diagnostic(a.span, "annotation for `" + a.name +
+                                                  "`, which is not defined here: the " +
+                                                  "signature and the body do not have it"));
 }
 } // namespace
 

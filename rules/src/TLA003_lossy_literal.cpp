@@ -16,7 +16,8 @@ extern const Rule kTLA003{
     "void print_check(std::ostream &os, const std::string &t, bool requires_grad) {\n"
     "  os << \"  prims.check(\" << t << \", \" << requires_grad << \")\\n\";\n}\n",
     "void print_check(std::ostream &os, const std::string &t, bool requires_grad) {\n"
-    "  os << std::boolalpha << \"  prims.check(\" << t << \", \" << requires_grad << \")\\n\";\n}\n",
+    "  os << std::boolalpha << \"  prims.check(\" << t << \", \" << requires_grad << "
+    "\")\\n\";\n}\n",
     nullptr};
 
 } // namespace tracelint
