@@ -34,6 +34,13 @@ TEST_CASE("html report: findings listed and marked in the source, dataflow as SV
   CHECK(html.find("# key: &quot;Collection&quot;") != std::string::npos); // source text is escaped
 }
 
+TEST_CASE("html report: quotes and control characters of the source are escaped") {
+  std::string text = "def f(a):\n  t0 = g('<x>', \"\x01\")\n  return t0\n";
+  std::string html = render({check_source("t.py", text, Options{})}, Format::Html);
+  CHECK(html.find("(&apos;&lt;x&gt;&apos;, &quot;&#xFFFD;&quot;)") != std::string::npos);
+  CHECK(html.find('\x01') == std::string::npos);
+}
+
 TEST_CASE("html report renders in headless Chromium with the findings in the DOM") {
   if (std::system("command -v chromium > /dev/null 2>&1") != 0) {
     FAIL("chromium is not installed (scripts/bootstrap.sh installs Debian's chromium)");

@@ -20,11 +20,9 @@
 
 namespace tracelint {
 
-namespace {
-
-std::string escape(std::string_view s) {
+std::string markup_escape(std::string_view s) {
   std::string out;
-  for (char c : s) {
+  for (unsigned char c : s) {
     switch (c) {
     case '&':
       out += "&amp;";
@@ -38,12 +36,20 @@ std::string escape(std::string_view s) {
     case '"':
       out += "&quot;";
       break;
+    case '\'':
+      out += "&apos;";
+      break;
     default:
-      out += c;
+      if (c < 0x20 && c != '\n' && c != '\t')
+        out += fmt::format("&#x{:X};", c == '\r' ? 0xD : 0xFFFD);
+      else
+        out += static_cast<char>(c);
     }
   }
   return out;
 }
+
+namespace {
 
 // The proxies the diagnostics are about: the first `name` of their message.
 std::set<std::string> flagged_names(const FileReport &r) {
@@ -184,13 +190,14 @@ std::string source_listing(const FileReport &r, std::size_t file_index) {
     std::size_t at = 0;
     for (auto &[range, d] : ranges) {
       if (range.first < at) continue;
-      out += escape(text.substr(at, range.first - at));
-      out += fmt::format("<mark class=\"{}\" data-code=\"{}\" title=\"{}\">{}</mark>",
-                         css_class(d->severity), d->code, escape(d->code + ": " + d->message),
-                         escape(text.substr(range.first, range.second - range.first)));
+      out += markup_escape(text.substr(at, range.first - at));
+      out +=
+          fmt::format("<mark class=\"{}\" data-code=\"{}\" title=\"{}\">{}</mark>",
+                      css_class(d->severity), d->code, markup_escape(d->code + ": " + d->message),
+                      markup_escape(text.substr(range.first, range.second - range.first)));
       at = range.second;
     }
-    out += escape(text.substr(std::min(at, text.size())));
+    out += markup_escape(text.substr(std::min(at, text.size())));
     out += "</span>\n";
   }
   return out + "</pre>\n";
@@ -223,9 +230,9 @@ std::string render_html(const std::vector<FileReport> &reports) {
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const FileReport &r = reports[i];
     out += fmt::format("<section class=\"file\" data-path=\"{}\">\n<h2>{}</h2>\n",
-                       escape(r.source.path()), escape(r.source.path()));
+                       markup_escape(r.source.path()), markup_escape(r.source.path()));
     if (r.error) {
-      out += "<p class=\"unreadable\">" + escape(r.error->message) + "</p>\n</section>\n";
+      out += "<p class=\"unreadable\">" + markup_escape(r.error->message) + "</p>\n</section>\n";
       continue;
     }
     out += "<ol class=\"findings\">\n";
@@ -235,8 +242,9 @@ std::string render_html(const std::vector<FileReport> &reports) {
                          "<code>{} {}</code> {}",
                          css_class(d.severity), d.code, i, d.span.line, d.span.line,
                          r.source.codepoint_column(d.span.line, d.span.column), d.code,
-                         rule ? std::string(rule->name) : "", escape(d.message));
-      if (d.fix) out += " <span class=\"fix\">fix: " + escape(d.fix->description) + "</span>";
+                         rule ? std::string(rule->name) : "", markup_escape(d.message));
+      if (d.fix)
+        out += " <span class=\"fix\">fix: " + markup_escape(d.fix->description) + "</span>";
       out += "</li>\n";
     }
     out += "</ol>\n";
@@ -248,7 +256,7 @@ std::string render_html(const std::vector<FileReport> &reports) {
         out += *svg;
       else
         out += "<p>Graphviz (dot) is not installed; the graph in DOT:</p>\n<pre class=\"dot\">" +
-               escape(dot) + "</pre>\n";
+               markup_escape(dot) + "</pre>\n";
       out += "</div>\n";
     }
     out += source_listing(r, i);

@@ -291,44 +291,15 @@ std::string render_sarif(const std::vector<FileReport> &reports) {
 
 // --- junit ---
 
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    case '\'':
-      out += "&apos;";
-      break;
-    default:
-      if (c < 0x20 && c != '\n' && c != '\t')
-        out += fmt::format("&#x{:X};", c == '\r' ? 0xD : 0xFFFD);
-      else
-        out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
-
 std::string render_junit(const std::vector<FileReport> &reports, const RenderOptions &options) {
   std::size_t failures = 0, errors = 0;
   std::string cases;
   for (const FileReport &r : reports) {
     cases += fmt::format("    <testcase classname=\"tracelint\" name=\"{}\" file=\"{}\">\n",
-                         xml_escape(r.source.path()), xml_escape(r.source.path()));
+                         markup_escape(r.source.path()), markup_escape(r.source.path()));
     if (r.error) {
       ++errors;
-      cases += fmt::format("      <error message=\"{}\"/>\n", xml_escape(r.error->message));
+      cases += fmt::format("      <error message=\"{}\"/>\n", markup_escape(r.error->message));
     } else {
       std::string failing, other;
       std::size_t failing_count = 0;
@@ -346,10 +317,10 @@ std::string render_junit(const std::vector<FileReport> &reports, const RenderOpt
         ++failures;
         cases +=
             fmt::format("      <failure message=\"{} problem{}\" type=\"tracelint\">{}</failure>\n",
-                        failing_count, failing_count == 1 ? "" : "s", xml_escape(failing));
+                        failing_count, failing_count == 1 ? "" : "s", markup_escape(failing));
       }
       if (!other.empty())
-        cases += fmt::format("      <system-out>{}</system-out>\n", xml_escape(other));
+        cases += fmt::format("      <system-out>{}</system-out>\n", markup_escape(other));
     }
     cases += "    </testcase>\n";
   }
