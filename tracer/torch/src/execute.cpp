@@ -352,9 +352,11 @@ struct Operand {
   TensorBinary binary = nullptr;
   TensorUnary unary = nullptr;
   ScalarBinary scalar = nullptr;
-  std::vector<Operand> items; // Collection: elements; Attribute: base; Subscript: base, index;
-                              // Call: arguments
-  std::string text;           // Slot: the name; Attribute: the attribute; Call: the prim
+  // Collection: elements; Attribute: base; Subscript: base, index; Call: arguments. They are
+  // CompiledTrace::operands[first_item, first_item + item_count): each step's next to the last's.
+  uint32_t first_item = 0;
+  uint32_t item_count = 0;
+  std::string text; // Slot: the name; Attribute: the attribute; Call: the prim
 };
 
 struct TargetSlots {
@@ -386,6 +388,7 @@ struct CompiledTrace {
   std::vector<Step> steps;
   std::vector<std::string> slot_names;
   std::vector<RtValue> constants; // Operand::constant
+  std::vector<Operand> operands;  // the items of the steps' operands
   // The steps' deleted and last-use slots, in step order: a run reads them one after another.
   std::vector<int> slot_lists;
 };
@@ -418,10 +421,18 @@ public:
   }
 
 private:
-  static void reads(const Operand &op, std::vector<int> &out) {
+  void reads(const Operand &op, std::vector<int> &out) const {
     if (op.kind == Operand::Kind::Slot) out.push_back(op.slot);
-    for (const Operand &item : op.items)
-      reads(item, out);
+    for (uint32_t i = 0; i < op.item_count; ++i)
+      reads(out_.operands[op.first_item + i], out);
+  }
+
+  // Puts an operand's items in the pool, together.
+  void set_items(Operand &op, std::vector<Operand> items) {
+    op.first_item = static_cast<uint32_t>(out_.operands.size());
+    op.item_count = static_cast<uint32_t>(items.size());
+    for (Operand &item : items)
+      out_.operands.push_back(std::move(item));
   }
 
   // Thunder's "Delete Last Used" for the executor: an intermediate lives until its last reader,
@@ -555,38 +566,39 @@ private:
     case ValueKind::Slice: {
       op.kind = Operand::Kind::Collection;
       op.collection = runtime_kind(v.kind);
+      std::vector<Operand> items;
       bool all_constant = true;
       for (const Value &item : v.items) {
-        op.items.push_back(operand(item));
-        all_constant = all_constant && op.items.back().kind == Operand::Kind::Constant;
+        items.push_back(operand(item));
+        all_constant = all_constant && items.back().kind == Operand::Kind::Constant;
       }
-      if (all_constant) { // evaluated once, here
-        // The items' constants are the last ones pooled (each item left one there): they move
-        // into the collection, which takes their place.
-        RtValue collection;
-        collection.kind = op.collection;
-        std::size_t first = out_.constants.size() - op.items.size();
-        for (std::size_t i = 0; i < op.items.size(); ++i) {
-          if (op.items[i].constant != static_cast<int>(first + i))
-            throw std::logic_error("executor: constant pool out of order");
-          collection.items.push_back(std::move(out_.constants[first + i]));
-        }
-        out_.constants.resize(first);
-        op.kind = Operand::Kind::Constant;
-        op.constant = constant(std::move(collection));
-        op.items.clear();
+      if (!all_constant) {
+        set_items(op, std::move(items));
+        return op;
       }
+      // Evaluated once, here. The items' constants are the last ones pooled (each item left one
+      // there): they move into the collection, which takes their place.
+      RtValue collection;
+      collection.kind = op.collection;
+      std::size_t first = out_.constants.size() - items.size();
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        if (items[i].constant != static_cast<int>(first + i))
+          throw std::logic_error("executor: constant pool out of order");
+        collection.items.push_back(std::move(out_.constants[first + i]));
+      }
+      out_.constants.resize(first);
+      op.kind = Operand::Kind::Constant;
+      op.constant = constant(std::move(collection));
       return op;
     }
     case ValueKind::Attribute:
       op.kind = Operand::Kind::Attribute;
-      op.items.push_back(operand(v.items[0]));
+      set_items(op, {operand(v.items[0])});
       op.text = v.text;
       return op;
     case ValueKind::Subscript:
       op.kind = Operand::Kind::Subscript;
-      op.items.push_back(operand(v.items[0]));
-      op.items.push_back(operand(v.items[1]));
+      set_items(op, {operand(v.items[0]), operand(v.items[1])});
       return op;
     case ValueKind::Call: {
       std::string callee = v.callee().qualified_name();
@@ -603,8 +615,10 @@ private:
       if (auto it = scalar_prims().find(op.text); it != scalar_prims().end())
         op.scalar = it->second;
       op.prim = prim_of(op.text);
+      std::vector<Operand> args;
       for (std::size_t i = 0; i < v.positional_count(); ++i)
-        op.items.push_back(operand(v.arg(i)));
+        args.push_back(operand(v.arg(i)));
+      set_items(op, std::move(args));
       return op;
     }
     case ValueKind::Complex:
@@ -637,6 +651,7 @@ public:
 
   RtValue run(const CompiledTrace &trace, std::vector<RtValue> args) {
     constants_ = trace.constants.data();
+    operands_ = trace.operands.data();
     slots_.assign(trace.slot_names.size(), RtValue{});
     defined_.assign(trace.slot_names.size(), 0);
     std::size_t next = 0;
@@ -701,6 +716,8 @@ private:
       assign(t.elements[i], std::move(v.items[i]));
   }
 
+  const Operand &item(const Operand &op, uint32_t i) const { return operands_[op.first_item + i]; }
+
   // A slot's value without copying it; anything else is evaluated into scratch.
   const RtValue &read(const Operand &op, RtValue &scratch) {
     if (op.kind == Operand::Kind::Slot) {
@@ -724,13 +741,13 @@ private:
     case Operand::Kind::Collection: {
       RtValue out;
       out.kind = op.collection;
-      out.items.reserve(op.items.size());
-      for (const Operand &item : op.items)
-        out.items.push_back(eval(item));
+      out.items.reserve(op.item_count);
+      for (uint32_t i = 0; i < op.item_count; ++i)
+        out.items.push_back(eval(item(op, i)));
       return out;
     }
     case Operand::Kind::Attribute: {
-      RtValue base = eval(op.items[0]);
+      RtValue base = eval(item(op, 0));
       if (base.kind == RtValue::Kind::Slice) {
         if (op.text == "start") return base.items[0];
         if (op.text == "stop") return base.items[1];
@@ -739,8 +756,8 @@ private:
       throw ExecError("attribute " + op.text + " of " + describe(base));
     }
     case Operand::Kind::Subscript: {
-      RtValue base = eval(op.items[0]);
-      RtValue index = eval(op.items[1]);
+      RtValue base = eval(item(op, 0));
+      RtValue index = eval(item(op, 1));
       if (base.kind == RtValue::Kind::Dict) {
         for (std::size_t i = 0; i + 1 < base.items.size(); i += 2)
           if (same_literal(base.items[i], index)) return base.items[i + 1];
@@ -758,17 +775,17 @@ private:
     }
     case Operand::Kind::Call: {
       // Elementwise prims on tensors go straight to libtorch, reading the slots in place.
-      if (op.unary && op.items.size() == 1) {
+      if (op.unary && op.item_count == 1) {
         RtValue scratch;
-        const RtValue &a = read(op.items[0], scratch);
+        const RtValue &a = read(item(op, 0), scratch);
         if (a.kind == RtValue::Kind::Tensor) return RtValue::of_tensor(op.unary(a.tensor));
         const RtValue *one[] = {&a};
         return call_prim(op, Args(one, 1));
       }
-      if (op.binary && op.items.size() == 2) {
+      if (op.binary && op.item_count == 2) {
         RtValue scratch_a, scratch_b;
-        const RtValue &a = read(op.items[0], scratch_a);
-        const RtValue &b = read(op.items[1], scratch_b);
+        const RtValue &a = read(item(op, 0), scratch_a);
+        const RtValue &b = read(item(op, 1), scratch_b);
         if (a.kind == RtValue::Kind::Tensor && b.kind == RtValue::Kind::Tensor)
           return RtValue::of_tensor(op.binary(a.tensor, b.tensor));
         if (op.scalar && a.kind == RtValue::Kind::Tensor && is_number(b))
@@ -778,14 +795,14 @@ private:
       }
       // Slots and constants are read in place; only computed operands are materialised.
       constexpr std::size_t kMaxArgs = 6;
-      if (op.items.size() > kMaxArgs)
-        throw ExecError("prims." + op.text + " cannot take " + std::to_string(op.items.size()) +
+      if (op.item_count > kMaxArgs)
+        throw ExecError("prims." + op.text + " cannot take " + std::to_string(op.item_count) +
                         " arguments");
       RtValue scratch[kMaxArgs];
       const RtValue *values[kMaxArgs];
-      for (std::size_t i = 0; i < op.items.size(); ++i)
-        values[i] = &read(op.items[i], scratch[i]);
-      return call_prim(op, Args(values, op.items.size()));
+      for (uint32_t i = 0; i < op.item_count; ++i)
+        values[i] = &read(item(op, i), scratch[i]);
+      return call_prim(op, Args(values, op.item_count));
     }
     }
     throw ExecError("cannot evaluate this value");
@@ -1021,6 +1038,7 @@ private:
 
   ExecOptions options_;
   const RtValue *constants_ = nullptr; // the running trace's
+  const Operand *operands_ = nullptr;  // the running trace's
   std::vector<RtValue> slots_;
   std::vector<char> defined_;
 };
