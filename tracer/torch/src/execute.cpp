@@ -583,7 +583,7 @@ private:
       std::size_t first = out_.constants.size() - items.size();
       for (std::size_t i = 0; i < items.size(); ++i) {
         if (items[i].constant != static_cast<int>(first + i))
-          throw std::logic_error("executor: constant pool out of order");
+          throw ExecError("internal error: the executor's constant pool is out of order");
         collection.items.push_back(std::move(out_.constants[first + i]));
       }
       out_.constants.resize(first);
