@@ -365,18 +365,17 @@ struct TargetSlots {
   std::vector<TargetSlots> elements;
 };
 
-// A half-open range of CompiledTrace::slot_lists.
+// A half-open range of slots in CompiledTrace::deleted_slots or freed_slots.
 struct SlotRange {
   uint32_t begin = 0;
   uint32_t end = 0;
-  bool empty() const { return begin == end; }
 };
 
 struct Step {
   bool is_return = false;
   bool is_delete = false;
-  SlotRange deleted;
-  SlotRange last_uses; // slots no later step reads: freed after this one
+  SlotRange deleted;   // in deleted_slots
+  SlotRange last_uses; // in freed_slots: slots no later step reads, freed after this one
   std::optional<TargetSlots> target;
   Operand value;
   const Statement *statement = nullptr; // for messages
@@ -389,8 +388,10 @@ struct CompiledTrace {
   std::vector<std::string> slot_names;
   std::vector<RtValue> constants; // Operand::constant
   std::vector<Operand> operands;  // the items of the steps' operands
-  // The steps' deleted and last-use slots, in step order: a run reads them one after another.
-  std::vector<int> slot_lists;
+  // The steps' deleted and last-use slots, each in step order: a run reads them one after
+  // another.
+  std::vector<int> deleted_slots;
+  std::vector<int> freed_slots;
 };
 
 std::string print_statement_line(const Statement &s) {
@@ -450,23 +451,12 @@ private:
     for (std::size_t slot = 0; slot < last.size(); ++slot)
       if (last[slot] >= 0 && !out_.steps[static_cast<std::size_t>(last[slot])].is_return)
         freed[static_cast<std::size_t>(last[slot])].push_back(static_cast<int>(slot));
-    // Rebuilt in step order, each step's deleted slots before its last uses.
-    std::vector<int> lists;
-    lists.reserve(out_.slot_lists.size() + last.size());
+    std::vector<int> &list = out_.freed_slots;
     for (std::size_t i = 0; i < out_.steps.size(); ++i) {
-      Step &step = out_.steps[i];
-      step.deleted = append(lists, out_.slot_lists.begin() + step.deleted.begin,
-                            out_.slot_lists.begin() + step.deleted.end);
-      step.last_uses = append(lists, freed[i].begin(), freed[i].end());
+      out_.steps[i].last_uses.begin = static_cast<uint32_t>(list.size());
+      list.insert(list.end(), freed[i].begin(), freed[i].end());
+      out_.steps[i].last_uses.end = static_cast<uint32_t>(list.size());
     }
-    out_.slot_lists = std::move(lists);
-  }
-
-  template <class It> static SlotRange append(std::vector<int> &lists, It first, It last) {
-    SlotRange range{static_cast<uint32_t>(lists.size()), 0};
-    lists.insert(lists.end(), first, last);
-    range.end = static_cast<uint32_t>(lists.size());
-    return range;
   }
 
   int constant(RtValue v) {
@@ -516,10 +506,11 @@ private:
         Step step;
         step.statement = &s;
         step.is_delete = true;
-        std::vector<int> deleted;
+        std::vector<int> &list = out_.deleted_slots;
+        step.deleted.begin = static_cast<uint32_t>(list.size());
         for (const Target &t : s.deleted)
-          deleted.push_back(slot(t.name));
-        step.deleted = append(out_.slot_lists, deleted.begin(), deleted.end());
+          list.push_back(slot(t.name));
+        step.deleted.end = static_cast<uint32_t>(list.size());
         out_.steps.push_back(std::move(step));
         return;
       }
@@ -679,12 +670,12 @@ public:
         if (step.is_return) return step.statement->has_value ? eval(step.value) : RtValue{};
         if (step.is_delete) {
           for (uint32_t k = step.deleted.begin; k < step.deleted.end; ++k)
-            defined_[static_cast<std::size_t>(trace.slot_lists[k])] = 0;
+            defined_[static_cast<std::size_t>(trace.deleted_slots[k])] = 0;
           continue;
         }
         RtValue value = eval(step.value);
         for (uint32_t k = step.last_uses.begin; k < step.last_uses.end; ++k)
-          slots_[static_cast<std::size_t>(trace.slot_lists[k])] = RtValue{};
+          slots_[static_cast<std::size_t>(trace.freed_slots[k])] = RtValue{};
         if (step.target) assign(*step.target, std::move(value));
       } catch (const ExecError &e) {
         throw ExecError(where(trace.name, *step.statement) + ": " + e.what());
