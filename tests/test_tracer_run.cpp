@@ -158,6 +158,30 @@ TEST_CASE("run: libtorch errors become messages naming the statement") {
   CHECK(report.error().message.find("creating the random inputs") != std::string::npos);
 }
 
+TEST_CASE("run: del lines free their names; a later read of one is an error at its line") {
+  const char *head = "import thunder.core.prims as prims\n\n"
+                     "def computation(a):\n"
+                     "  t0 = prims.neg(a)  # t0: \"cpu f32[2]\"\n"
+                     "  t1 = prims.neg(t0)  # t1: \"cpu f32[2]\"\n"
+                     "  del t0, a\n";
+  at::Tensor a = at::randn({2});
+  Result<TraceFile> ok = parse_trace(std::string(head) + "  return t1\n");
+  REQUIRE(ok.ok());
+  Result<RtValue> r = execute_trace(ok->traces[0], {RtValue::of_tensor(a)}, {});
+  REQUIRE(r.ok());
+  CHECK(at::equal(r->tensor, a));
+
+  for (const char *name : {"t0", "a"}) {
+    Result<TraceFile> bad = parse_trace(std::string(head) + "  return " + name + "\n");
+    REQUIRE(bad.ok());
+    Result<RtValue> b = execute_trace(bad->traces[0], {RtValue::of_tensor(a)}, {});
+    REQUIRE_FALSE(b.ok());
+    CHECK(b.error().message.find("computation line 7") != std::string::npos);
+    CHECK(b.error().message.find(std::string("name `") + name + "` is not defined") !=
+          std::string::npos);
+  }
+}
+
 TEST_CASE("run: cuda annotations on a machine without CUDA run on cpu with a notice") {
   TraceRequest r = request_for("slice_half");
   TracedProgram p = traced(r);
