@@ -34,6 +34,16 @@ TraceRequest request_for(const std::string &function, CacheMode cache = CacheMod
   return {};
 }
 
+// Runs `def computation(params):` with `body` (its lines are 4 onward, after the prims import)
+// on args; the trace must parse.
+Result<RtValue> run_computation(const std::string &params, const std::string &body,
+                                std::vector<RtValue> args) {
+  Result<TraceFile> file = parse_trace("import thunder.core.prims as prims\n\ndef computation(" +
+                                       params + "):\n" + body);
+  REQUIRE(file.ok());
+  return execute_trace(file->traces[0], std::move(args), {});
+}
+
 } // namespace
 
 TEST_CASE("run: every model function matches eager, as traced and after print -> parse") {
@@ -94,57 +104,40 @@ TEST_CASE("run: the prologue rejects inputs the trace was not specialised for") 
 }
 
 TEST_CASE("run: libtorch errors become messages naming the statement") {
-  Result<TraceFile> file = parse_trace("import thunder.core.prims as prims\n\n"
-                                       "def computation(a, b):\n"
-                                       "  t0 = prims.matmul(a, b)  # t0: \"cpu f32[2, 2]\"\n"
-                                       "  return t0\n");
-  REQUIRE(file.ok());
-  Result<RtValue> r = execute_trace(
-      file->traces[0],
-      {RtValue::of_tensor(at::randn({2, 3})), RtValue::of_tensor(at::randn({2, 3}))}, {});
+  Result<RtValue> r = run_computation(
+      "a, b", "  t0 = prims.matmul(a, b)  # t0: \"cpu f32[2, 2]\"\n  return t0\n",
+      {RtValue::of_tensor(at::randn({2, 3})), RtValue::of_tensor(at::randn({2, 3}))});
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().message.find("computation line 4") != std::string::npos);
   CHECK(r.error().message.find("libtorch: ") != std::string::npos);
   CHECK(r.error().message.find("cannot be multiplied") != std::string::npos);
 
-  Result<TraceFile> unknown =
-      parse_trace("def computation(a):\n  t0 = ltorch.frobnicate(a)\n  return t0\n");
-  REQUIRE(unknown.ok());
-  Result<RtValue> u = execute_trace(unknown->traces[0], {RtValue::of_tensor(at::randn({2}))}, {});
+  Result<RtValue> u = run_computation("a", "  t0 = ltorch.frobnicate(a)\n  return t0\n",
+                                      {RtValue::of_tensor(at::randn({2}))});
   REQUIRE_FALSE(u.ok());
   CHECK(u.error().message.find("ltorch.frobnicate cannot be executed") != std::string::npos);
 
   // A prim the executor does not know: the run says which, at its statement; the prims before
   // it and a known prim with the wrong arity still get their own messages.
-  Result<TraceFile> unknown_prim = parse_trace("import thunder.core.prims as prims\n\n"
-                                               "def computation(a):\n"
-                                               "  t0 = prims.neg(a)  # t0: \"cpu f32[2]\"\n"
-                                               "  t1 = prims.frobnicate(t0)  # t1: \"cpu f32[2]\"\n"
-                                               "  return t1\n");
-  REQUIRE(unknown_prim.ok());
-  Result<RtValue> up =
-      execute_trace(unknown_prim->traces[0], {RtValue::of_tensor(at::randn({2}))}, {});
+  Result<RtValue> up = run_computation("a",
+                                       "  t0 = prims.neg(a)  # t0: \"cpu f32[2]\"\n"
+                                       "  t1 = prims.frobnicate(t0)  # t1: \"cpu f32[2]\"\n"
+                                       "  return t1\n",
+                                       {RtValue::of_tensor(at::randn({2}))});
   REQUIRE_FALSE(up.ok());
   CHECK(up.error().message.find("computation line 5") != std::string::npos);
   CHECK(up.error().message.find("prims.frobnicate is not supported by the executor") !=
         std::string::npos);
-  Result<TraceFile> arity = parse_trace("import thunder.core.prims as prims\n\n"
-                                        "def computation(a):\n"
-                                        "  t0 = prims.reshape(a)  # t0: \"cpu f32[2]\"\n"
-                                        "  return t0\n");
-  REQUIRE(arity.ok());
-  Result<RtValue> ar = execute_trace(arity->traces[0], {RtValue::of_tensor(at::randn({2}))}, {});
+  Result<RtValue> ar =
+      run_computation("a", "  t0 = prims.reshape(a)  # t0: \"cpu f32[2]\"\n  return t0\n",
+                      {RtValue::of_tensor(at::randn({2}))});
   REQUIRE_FALSE(ar.ok());
   CHECK(ar.error().message.find("prims.reshape takes 2 arguments, got 1") != std::string::npos);
 
   // A broadcast dim past the result's rank: the statement and what is wrong.
-  Result<TraceFile> bad_dims =
-      parse_trace("import thunder.core.prims as prims\n\n"
-                  "def computation(a):\n"
-                  "  t0 = prims.broadcast_in_dim(a, [2, 3], [2])  # t0: \"cpu f32[2, 3]\"\n"
-                  "  return t0\n");
-  REQUIRE(bad_dims.ok());
-  Result<RtValue> b = execute_trace(bad_dims->traces[0], {RtValue::of_tensor(at::randn({3}))}, {});
+  Result<RtValue> b = run_computation(
+      "a", "  t0 = prims.broadcast_in_dim(a, [2, 3], [2])  # t0: \"cpu f32[2, 3]\"\n  return t0\n",
+      {RtValue::of_tensor(at::randn({3}))});
   REQUIRE_FALSE(b.ok());
   CHECK(b.error().message.find("computation line 4") != std::string::npos);
   CHECK(b.error().message.find("broadcast_in_dim: dim 2 is out of range for a shape of rank 2") !=
@@ -159,22 +152,17 @@ TEST_CASE("run: libtorch errors become messages naming the statement") {
 }
 
 TEST_CASE("run: del lines free their names; a later read of one is an error at its line") {
-  const char *head = "import thunder.core.prims as prims\n\n"
-                     "def computation(a):\n"
-                     "  t0 = prims.neg(a)  # t0: \"cpu f32[2]\"\n"
-                     "  t1 = prims.neg(t0)  # t1: \"cpu f32[2]\"\n"
-                     "  del t0, a\n";
+  const std::string body = "  t0 = prims.neg(a)  # t0: \"cpu f32[2]\"\n"
+                           "  t1 = prims.neg(t0)  # t1: \"cpu f32[2]\"\n"
+                           "  del t0, a\n";
   at::Tensor a = at::randn({2});
-  Result<TraceFile> ok = parse_trace(std::string(head) + "  return t1\n");
-  REQUIRE(ok.ok());
-  Result<RtValue> r = execute_trace(ok->traces[0], {RtValue::of_tensor(a)}, {});
+  Result<RtValue> r = run_computation("a", body + "  return t1\n", {RtValue::of_tensor(a)});
   REQUIRE(r.ok());
   CHECK(at::equal(r->tensor, a));
 
   for (const char *name : {"t0", "a"}) {
-    Result<TraceFile> bad = parse_trace(std::string(head) + "  return " + name + "\n");
-    REQUIRE(bad.ok());
-    Result<RtValue> b = execute_trace(bad->traces[0], {RtValue::of_tensor(a)}, {});
+    Result<RtValue> b =
+        run_computation("a", body + "  return " + name + "\n", {RtValue::of_tensor(a)});
     REQUIRE_FALSE(b.ok());
     CHECK(b.error().message.find("computation line 7") != std::string::npos);
     CHECK(b.error().message.find(std::string("name `") + name + "` is not defined") !=
