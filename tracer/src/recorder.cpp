@@ -161,10 +161,6 @@ Value member_of(const char *module, const std::string &name) {
   return Value::attribute(Value::name(module), name);
 }
 
-} // namespace
-
-namespace {
-
 // Makes s `name = value  # name: "type of out"`.
 void fill_binding(Statement &s, const std::string &name, Value value, const Obj &out) {
   s.kind = Statement::Kind::BoundSymbol;
