@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks, and nothing it already has: the Debian
-# packages tracelint builds against and the pinned tree-sitter grammar (npm).
+# packages tracelint builds against, and the pinned tree-sitter runtime and Python grammar
+# (npm: sources only, compiled by CMake).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ pkg-config nodejs npm
   libclang-14-dev libclang-cpp14-dev llvm-14-dev libtorch-dev
-  libtree-sitter-dev doctest-dev nlohmann-json3-dev libcli11-dev
+  doctest-dev nlohmann-json3-dev libcli11-dev
   libfmt-dev libtomlplusplus-dev python3-pyflakes python3-dev pybind11-dev python3-pytest
   graphviz chromium clang-14 libclang-rt-14-dev clang-format-14)
 
@@ -28,8 +29,13 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-grammar=node_modules/tree-sitter-python
-if [ ! -f "$grammar/src/parser.c" ] || ! grep -q '"version": "0.23.6"' "$grammar/package.json"; then
-  echo "bootstrap: installing the tree-sitter-python grammar (npm ci)"
+# Both pins are read from package.json, so a bump there reinstalls.
+installed_version() { node -p "require('./node_modules/$1/package.json').version" 2>/dev/null || true; }
+wanted_version() { node -p "require('./package.json').dependencies['$1']"; }
+if [ ! -f node_modules/tree-sitter-python/src/parser.c ] ||
+  [ ! -f node_modules/tree-sitter/vendor/tree-sitter/lib/src/lib.c ] ||
+  [ "$(installed_version tree-sitter-python)" != "$(wanted_version tree-sitter-python)" ] ||
+  [ "$(installed_version tree-sitter)" != "$(wanted_version tree-sitter)" ]; then
+  echo "bootstrap: installing the tree-sitter runtime and grammar sources (npm ci)"
   npm ci --ignore-scripts --no-audit --no-fund
 fi

@@ -96,3 +96,20 @@ def test_trace_errors_name_the_position():
         tracelint.trace(SEED, "foo", {"key": "(1,)"})
     with pytest.raises(ValueError, match="cache must be"):
         tracelint.trace(SEED, "foo", {}, cache="sometimes")
+
+
+def test_inputs_that_crashed_the_tree_sitter_runtime_are_checked():
+    # Debian's tree-sitter 0.20.7 freed a bad pointer on these (munmap_chunk(): invalid
+    # pointer) and took the interpreter down; run in a child so a crash fails this test only.
+    script = textwrap.dedent("""\
+        import tracelint
+        comments = tracelint.check('#\\n' * 65536, 'c.py')
+        assert comments.ok, comments.render()
+        nested = tracelint.check('x = [' + '[' * 65535, 'd.py')
+        assert 'TL001' in [d.code for d in nested.diagnostics]
+        print('survived')
+        """)
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           env=os.environ, timeout=120)
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip() == "survived"

@@ -1,0 +1,5 @@
+// Reliability (bad inputs and faults): scaling. Each case is a bad input an audit found, with what
+// tracelint must do with it.
+#include "support.hpp"
+
+#include <doctest/doctest.h>
