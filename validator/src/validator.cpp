@@ -1,4 +1,5 @@
 #include "tracelint/validator/validator.hpp"
+#include "tracelint/core/message_text.hpp"
 
 #include "tracelint/core/parser.hpp"
 #include "tracelint/rules/analysis.hpp"
@@ -105,9 +106,11 @@ FileReport check_source(std::string path, std::string text, const Options &optio
     auto it = noqa.find(d.span.line);
     return it != noqa.end() && (it->second.empty() || it->second.count(d.code));
   });
-  for (Diagnostic &d : report.diagnostics)
+  for (Diagnostic &d : report.diagnostics) {
     if (auto it = options.severity.find(d.code); it != options.severity.end())
       d.severity = it->second;
+    shorten_quoted(d); // a 10 MB name is not repeated whole in the report
+  }
   std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(),
                    [](const Diagnostic &a, const Diagnostic &b) {
                      return std::tie(a.span.begin, a.code, a.span.end) <
