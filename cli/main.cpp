@@ -7,8 +7,10 @@
 #include "tracelint/validator/validator.hpp"
 
 #include "diff.hpp"
+#include "inputs.hpp"
 #include "io.hpp"
 #include "modules.hpp"
+#include "settings.hpp"
 #include "trace_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -19,7 +21,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -37,56 +41,6 @@ namespace {
 constexpr int kClean = 0;
 constexpr int kFindings = 1;
 constexpr int kUsage = 2;
-
-struct Input {
-  std::string path; // as the user wrote it (or found under a directory); "-" for stdin
-  std::optional<Error> error;
-};
-
-// Files to check: files as given, *.py under directories (sorted), "-" for stdin.
-std::vector<Input> expand(const std::vector<std::string> &paths) {
-  std::vector<Input> inputs;
-  for (const std::string &p : paths) {
-    if (p == "-") {
-      inputs.push_back({p, std::nullopt});
-      continue;
-    }
-    std::error_code ec;
-    fs::file_status st = fs::status(p, ec);
-    if (ec || !fs::exists(st)) {
-      bool dangling = fs::is_symlink(fs::symlink_status(p, ec));
-      inputs.push_back(
-          {p, Error{dangling ? "broken symbolic link" : "no such file or directory", p, 0, 0}});
-      continue;
-    }
-    if (fs::is_directory(st)) {
-      std::vector<std::string> found;
-      fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec),
-          end;
-      if (ec) {
-        inputs.push_back({p, Error{"cannot list directory: " + ec.message(), p, 0, 0}});
-        continue;
-      }
-      for (; it != end; it.increment(ec)) {
-        if (ec) break;
-        const fs::path &f = it->path();
-        std::string name = f.filename().string();
-        if (it->is_directory(ec) &&
-            (name == "node_modules" || (name.size() > 1 && name[0] == '.'))) {
-          it.disable_recursion_pending();
-          continue;
-        }
-        if (f.extension() == ".py" && it->is_regular_file(ec)) found.push_back(f.string());
-      }
-      std::sort(found.begin(), found.end());
-      for (std::string &f : found)
-        inputs.push_back({std::move(f), std::nullopt});
-      continue;
-    }
-    inputs.push_back({p, std::nullopt});
-  }
-  return inputs;
-}
 
 bool use_color(const std::string &mode) {
   if (mode == "always") return true;
@@ -111,6 +65,9 @@ struct CheckArgs {
   std::string output;
   std::string color = "auto";
   std::string stdin_filename = "-";
+  std::uint64_t max_file_size = kDefaultMaxFileSize;
+  bool follow_links = false;
+  bool show_settings = false;
 };
 
 // Options for a file: CLI flags over its pyproject.toml over the defaults.
@@ -118,15 +75,19 @@ class ConfigResolver {
 public:
   explicit ConfigResolver(const CheckArgs &args) : args_(args) {}
 
+  // The pyproject.toml that configures path (a file, a directory, or "-"), if any.
+  std::optional<std::string> config_for(const std::string &path) const {
+    if (!args_.config.empty()) return args_.config;
+    if (args_.isolated) return std::nullopt;
+    std::error_code ec;
+    if (path == "-") return find_config(".");
+    if (fs::is_directory(path, ec)) return find_config(path);
+    std::string parent = fs::path(path).parent_path().string();
+    return find_config(parent.empty() ? "." : parent);
+  }
+
   Result<Options> for_file(const std::string &path) {
-    std::optional<std::string> config;
-    if (!args_.config.empty())
-      config = args_.config;
-    else if (!args_.isolated)
-      config = find_config(path == "-" ? "."
-                           : fs::path(path).parent_path().string().empty()
-                               ? std::string(".")
-                               : fs::path(path).parent_path().string());
+    std::optional<std::string> config = config_for(path);
     std::string key = config.value_or("");
     std::lock_guard lock(mutex_);
     auto it = cache_.find(key);
@@ -152,15 +113,48 @@ private:
   std::map<std::string, Result<Options>> cache_;
 };
 
-int run_check(const CheckArgs &args) {
-  std::optional<Format> format = parse_format(args.format);
-  for (const std::string &code : args.select)
-    if (code != "ALL" && code.rfind("TL", 0) != 0) {
-      std::cerr << "tracelint: --select: unknown rule code '" << code
-                << "' (see `tracelint rules`)\n";
+// What `check --show-settings` prints: for each path, the configuration file that applies and
+// the options resolved from it and the flags.
+int run_show_settings(const CheckArgs &args) {
+  ConfigResolver resolver(args);
+  for (const std::string &path : args.paths) {
+    std::optional<std::string> config = resolver.config_for(path);
+    Result<Options> options = resolver.for_file(path);
+    if (!options) {
+      const Error &e = options.error();
+      std::cerr << "tracelint: configuration " << e.path
+                << (e.line ? ":" + std::to_string(e.line) + ":" + std::to_string(e.column) : "")
+                << ": " << e.message << "\n";
       return kUsage;
     }
-  std::vector<Input> inputs = expand(args.paths);
+    std::string source = config ? *config
+                         : args.isolated
+                             ? "none (--isolated)"
+                             : "none (no pyproject.toml with [tool.tracelint] up to the project "
+                               "root)";
+    SettingsShown shown{source, args.max_file_size, args.follow_links};
+    std::cout << describe_settings(path, shown, options.value());
+  }
+  return kClean;
+}
+
+// The most threads a check starts: more than a few per core only adds switching, and an
+// unbounded -j once overflowed the parser's chunk window.
+unsigned max_jobs() {
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  return std::clamp(4 * cores, 4u, 256u);
+}
+
+int run_check(const CheckArgs &args) {
+  std::optional<Format> format = parse_format(args.format);
+  for (auto [flag, selectors] : {std::pair{"--select", &args.select}, {"--ignore", &args.ignore}})
+    if (std::optional<std::string> unknown = unknown_rule_selector(*selectors)) {
+      std::cerr << "tracelint: " << flag << ": unknown rule code or prefix '" << *unknown
+                << "' (`tracelint rules` lists the codes)\n";
+      return kUsage;
+    }
+  if (args.show_settings) return run_show_settings(args);
+  std::vector<Input> inputs = expand(args.paths, ScanOptions{args.follow_links});
   if (inputs.empty()) {
     std::cerr << "tracelint: no Python files found under the given paths\n";
     return kUsage;
@@ -173,7 +167,8 @@ int run_check(const CheckArgs &args) {
   ConfigResolver resolver(args);
   std::vector<FileReport> reports(inputs.size());
   std::vector<Severity> fail_on(inputs.size(), Severity::Error);
-  unsigned jobs = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
+  unsigned jobs = args.jobs ? std::min(args.jobs, max_jobs())
+                            : std::max(1u, std::thread::hardware_concurrency());
   // One file: its statement chunks share the cores; several: the files do.
   unsigned chunk_threads = inputs.size() == 1 ? jobs : 1;
   std::atomic<std::size_t> next{0};
@@ -182,7 +177,8 @@ int run_check(const CheckArgs &args) {
       const Input &in = inputs[i];
       std::string shown = in.path == "-" ? args.stdin_filename : in.path;
       Result<Options> options = resolver.for_file(in.path);
-      Result<std::string> text = in.error ? Result<std::string>(*in.error) : read_input(in.path);
+      Result<std::string> text =
+          in.error ? Result<std::string>(*in.error) : read_input(in.path, args.max_file_size);
       if (!options || !text) {
         FileReport r;
         r.source = SourceText(shown, "");
@@ -371,12 +367,32 @@ int main(int argc, char **argv) {
   check_cmd->add_flag("--fix", check.fix, "Apply the fixes in place (atomically; mode kept)");
   check_cmd->add_flag("--diff", check.diff, "Print the fixes as a unified diff; write nothing");
   check_cmd->add_flag("--exit-zero", check.exit_zero, "Exit 0 even with findings");
-  check_cmd->add_option("-j,--jobs", check.jobs, "Files checked in parallel (default: all cores)");
+  check_cmd->add_option("-j,--jobs", check.jobs,
+                        "Files checked in parallel (default: all cores; at most 4 per core, "
+                        "and 256)");
   check_cmd->add_option("-o,--output", check.output, "Write the report to this file");
   check_cmd->add_option("--color", check.color, "auto (TTY and no NO_COLOR), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
   check_cmd->add_option("--stdin-filename", check.stdin_filename, "The path to report for -");
+  check_cmd
+      ->add_option("--max-file-size", check.max_file_size,
+                   "Refuse (exit 2) a file or standard input larger than this, in bytes or with "
+                   "a unit: 64MiB (the default), 1GiB")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Validator(
+          [](std::string &bytes) -> std::string {
+            return std::strtoull(bytes.c_str(), nullptr, 10) == 0
+                       ? "must be at least 1 byte (64MiB by default)"
+                       : "";
+          },
+          "SIZE>0"));
+  check_cmd->add_flag("--follow-links", check.follow_links,
+                      "Under a directory, also check files that symbolic links point to outside "
+                      "it (without it they are errors, exit 2, and are not read)");
+  check_cmd->add_flag("--show-settings", check.show_settings,
+                      "Check nothing: print the pyproject.toml used for each path (or none) and "
+                      "the resolved options");
 
   std::string rules_format = "text";
   CLI::App *rules_cmd = app.add_subcommand("rules", "List the rules");

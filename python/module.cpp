@@ -8,6 +8,9 @@
 #include <pybind11/stl.h>
 
 #include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace py = pybind11;
 using namespace tracelint;
@@ -26,6 +29,16 @@ Format format_of(const std::string &name) {
     throw py::value_error("format must be one of text, json, sarif, junit, github; not '" + name +
                           "'");
   return *f;
+}
+
+// A selector that names no rule would turn every rule off (select) or nothing off (ignore).
+std::vector<std::string> rule_selectors(const char *option,
+                                        const std::optional<std::vector<std::string>> &given) {
+  if (!given) return {};
+  if (std::optional<std::string> unknown = unknown_rule_selector(*given))
+    throw py::value_error(std::string(option) + ": unknown rule code or prefix '" + *unknown +
+                          "' (`tracelint rules` lists the codes)");
+  return *given;
 }
 
 } // namespace
@@ -72,8 +85,8 @@ PYBIND11_MODULE(_tracelint, m) {
          std::optional<std::vector<std::string>> ignore,
          std::optional<std::vector<std::string>> context_names, const std::string &fail_on) {
         Options options;
-        if (select) options.select = *select;
-        if (ignore) options.ignore = *ignore;
+        options.select = rule_selectors("select", select);
+        options.ignore = rule_selectors("ignore", ignore);
         if (context_names)
           options.context_names.insert(context_names->begin(), context_names->end());
         options.fail_on = severity_of(fail_on);

@@ -114,7 +114,9 @@ std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string 
 template <class Part> class ChunkPipeline {
 public:
   ChunkPipeline(std::size_t count, unsigned threads, std::function<Part(std::size_t)> parse)
-      : parse_(std::move(parse)), parts_(count), window_(threads + 1) {
+      // threads + 1 in size_t: in unsigned, -j 4294967295 made the window 0, and with no chunk
+      // ever claimable every thread waited for the others.
+      : parse_(std::move(parse)), parts_(count), window_(std::size_t{threads} + 1) {
     unsigned extra = threads > 1 ? threads - 1 : 0;
     for (unsigned i = 0; i < extra && i < parts_.size(); ++i)
       workers_.emplace_back([this] { work(); });

@@ -120,6 +120,18 @@ FileReport check_source(std::string path, std::string text, const Options &optio
   return report;
 }
 
+std::optional<std::string> unknown_rule_selector(const std::vector<std::string> &selectors) {
+  for (const std::string &selector : selectors) {
+    if (selector == "ALL") continue;
+    const std::vector<const Rule *> &rules = all_rules();
+    if (std::none_of(rules.begin(), rules.end(), [&](const Rule *rule) {
+          return !selector.empty() && rule->code.substr(0, selector.size()) == selector;
+        }))
+      return selector;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> find_config(const std::string &dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -135,6 +147,8 @@ std::optional<std::string> find_config(const std::string &dir) {
         return candidate.string(); // let load_config report the error
       }
     }
+    // The project root ends the search, as in ruff: the directory a checkout starts at.
+    if (fs::exists(at / ".git", ec)) return std::nullopt;
     if (!at.has_parent_path() || at.parent_path() == at) return std::nullopt;
     at = at.parent_path();
   }
@@ -163,7 +177,13 @@ Result<Options> load_config(const std::string &pyproject_path, Options base) {
       if (!item.is_string())
         return fail(std::string("[tool.tracelint] ") + key + " must hold strings",
                     item.source().begin.line, item.source().begin.column);
-      into.push_back(std::string(*item.value<std::string>()));
+      std::string value = *item.value<std::string>();
+      bool selects_rules = std::string_view(key) == "select" || std::string_view(key) == "ignore";
+      if (selects_rules && unknown_rule_selector({value}))
+        return fail(std::string("[tool.tracelint] ") + key + ": unknown rule code or prefix '" +
+                        value + "' (`tracelint rules` lists the codes)",
+                    item.source().begin.line, item.source().begin.column);
+      into.push_back(std::move(value));
     }
     return std::nullopt;
   };
@@ -174,9 +194,6 @@ Result<Options> load_config(const std::string &pyproject_path, Options base) {
         {"context-names", &context}})
     if (std::optional<Error> e = strings(key, *into)) return *e;
   base.context_names.insert(context.begin(), context.end());
-  for (const std::string &code : base.select)
-    if (code != "ALL" && code.rfind("TL", 0) != 0)
-      return fail("[tool.tracelint] select: unknown rule code '" + code + "'");
   if (const toml::table *severity = (*section)["severity"].as_table()) {
     for (auto &&[code, value] : *severity) {
       std::optional<Severity> s =
