@@ -2,4 +2,146 @@
 // tracelint must do with it.
 #include "support.hpp"
 
+#include "tracelint/reports/reports.hpp"
+
 #include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+using namespace tracelint;
+
+namespace {
+
+// A word for a shell command line, whatever it holds.
+std::string shell_quote(const std::string &s) {
+  std::string out = "'";
+  for (char c : s)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string buggy_trace_path() {
+  return std::string(TRACELINT_SOURCE_DIR) + "/examples/buggy_trace.py";
+}
+
+void write_script(const std::string &path, const std::string &text) {
+  test::write_file(path, text);
+  fs::permissions(path, fs::perms::owner_all);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr double kSlowdown = 4;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr double kSlowdown = 4;
+#else
+constexpr double kSlowdown = 1;
+#endif
+#else
+constexpr double kSlowdown = 1;
+#endif
+
+} // namespace
+
+// Issue 15, item 3: Graphviz ran through std::system with a command line built from TMPDIR.
+TEST_CASE("reliability reports: a TMPDIR with quotes runs no shell command; the HTML is produced") {
+  test::TempDir dir;
+  std::string pwned = dir.path + "/PWNED";
+  // The temporary folder exists (else there is nothing to run dot on) and its name closes the
+  // quote the old command line put around it.
+  std::string tmpdir = dir.path + "/x';id>\"$PWNED_AT\";'";
+  fs::create_directory(tmpdir);
+  auto run = test::tracelint("check --format html " + shell_quote(buggy_trace_path()), "",
+                             "PWNED_AT=" + shell_quote(pwned) + " TMPDIR=" + shell_quote(tmpdir) +
+                                 " timeout 60");
+  CHECK_MESSAGE(!fs::exists(pwned), "a shell ran `id` from TMPDIR: " << test::read_file(pwned));
+  CHECK_MESSAGE(run.exit_code == 1, run.err);
+  CHECK(run.out.find("<h3>Dataflow of the flagged names</h3>") != std::string::npos);
+  CHECK(run.out.find("<svg") != std::string::npos); // Graphviz drew it all the same
+}
+
+TEST_CASE("reliability reports: a `dot` first on PATH is not run; the system's draws the graph") {
+  test::TempDir dir;
+  fs::create_directory(dir.path + "/bin");
+  std::string ran = dir.path + "/FAKE_DOT_RAN";
+  write_script(dir.path + "/bin/dot",
+               "#!/bin/sh\ntouch " + shell_quote(ran) + "\necho '<svg>fake</svg>'\nsleep 30\n");
+  const char *path = std::getenv("PATH");
+  auto run = test::tracelint("check --format html " + shell_quote(buggy_trace_path()), "",
+                             "PATH=" + shell_quote(dir.path + "/bin:" + (path ? path : "")) +
+                                 " timeout 60");
+  CHECK(run.exit_code != 124);
+  CHECK_MESSAGE(!fs::exists(ran), "the dot found on PATH ran");
+  CHECK_MESSAGE(run.exit_code == 1, run.err);
+  CHECK(run.out.find("<svg>fake</svg>") == std::string::npos);
+  CHECK(run.out.find("<title>i2&#45;&gt;t1</title>") != std::string::npos); // the real dot's SVG
+}
+
+TEST_CASE("reliability reports: a dot that hangs is stopped at the timeout; the page shows DOT") {
+  test::TempDir dir;
+  std::string script = dir.path + "/dot";
+  // A child of the script sleeps too: the whole process group goes.
+  write_script(script, "#!/bin/sh\nsleep 30\necho '<svg></svg>'\n");
+  std::string text = test::read_file(buggy_trace_path());
+  RenderOptions options;
+  options.graphviz_dot = script;
+  options.graphviz_timeout = std::chrono::milliseconds(300);
+  auto start = std::chrono::steady_clock::now();
+  std::string html =
+      render({check_source("examples/buggy_trace.py", text, Options{})}, Format::Html, options);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK_MESSAGE(seconds < 10 * kSlowdown, "rendering took " << seconds << " s");
+  CHECK(html.find("Graphviz (dot) did not finish within 0.3 s and was stopped; the graph in "
+                  "DOT:</p>") != std::string::npos);
+  CHECK(html.find("<pre class=\"dot\">digraph dataflow {") != std::string::npos);
+  CHECK(html.find("&quot;i2&quot; -&gt; &quot;t1&quot;") != std::string::npos);
+  CHECK(html.find("<svg") == std::string::npos);
+  // The rest of the report is there.
+  CHECK(html.find("data-code=\"TL005\"") != std::string::npos);
+  CHECK(html.rfind("</html>\n") == html.size() - 8);
+}
+
+TEST_CASE("reliability reports: a dot that fails or cannot start leaves the DOT source") {
+  test::TempDir dir;
+  std::string failing = dir.path + "/dot";
+  write_script(failing, "#!/bin/sh\necho 'Error: syntax' >&2\nexit 3\n");
+  std::string text = test::read_file(buggy_trace_path());
+  FileReport report = check_source("examples/buggy_trace.py", text, Options{});
+  RenderOptions options;
+  options.graphviz_dot = failing;
+  std::string html = render({report}, Format::Html, options);
+  CHECK(html.find("Graphviz (dot) failed (exit status 3); the graph in DOT:") != std::string::npos);
+  CHECK(html.find("<pre class=\"dot\">digraph dataflow {") != std::string::npos);
+  options.graphviz_dot = dir.path + "/no-such-dot";
+  html = render({report}, Format::Html, options);
+  CHECK(html.find("cannot run Graphviz (" + dir.path +
+                  "/no-such-dot): No such file or directory; the graph in DOT:") !=
+        std::string::npos);
+}
+
+TEST_CASE("reliability reports: 2000 flagged names draw a bounded graph, quickly") {
+  test::TempDir dir;
+  std::string trace = "import thunder\nimport thunder.torch as ltorch\n\ndef computation(a):\n";
+  for (int i = 0; i < 2000; ++i)
+    trace += "  t" + std::to_string(i) + " = ltorch.add(a, u" + std::to_string(i) + ")\n";
+  trace += "  return t0\n";
+  test::write_file(dir.path + "/many.py", trace);
+  auto start = std::chrono::steady_clock::now();
+  auto run = test::tracelint("check --format html " + shell_quote(dir.path + "/many.py"), "",
+                             "timeout 60");
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  REQUIRE_MESSAGE(run.exit_code != 124, "the HTML report of 2000 flagged names took over 60 s");
+  CHECK(run.exit_code == 1);
+  // The old report drew all 4000 names: 25 s of dot alone.
+  CHECK_MESSAGE(seconds < 8 * kSlowdown, "the HTML report took " << seconds << " s");
+  CHECK(run.out.find("The graph draws 150 of the 4001 names around the findings") !=
+        std::string::npos);
+  std::size_t nodes = 0;
+  for (std::size_t at = run.out.find("class=\"node\""); at != std::string::npos;
+       at = run.out.find("class=\"node\"", at + 1))
+    ++nodes;
+  CHECK(nodes == 150);
+}

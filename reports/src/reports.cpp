@@ -403,7 +403,7 @@ std::string render(const std::vector<FileReport> &reports, Format format,
   case Format::Github:
     return render_github(reports);
   case Format::Html:
-    return render_html(reports);
+    return render_html(reports, options);
   }
   return {};
 }
