@@ -5,6 +5,7 @@
 #include "tracelint/reports/reports.hpp"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdlib>
@@ -43,6 +44,26 @@ constexpr double kSlowdown = 1;
 #else
 constexpr double kSlowdown = 1;
 #endif
+
+// Whether the text is well-formed UTF-8 (what JSON, XML and an HTML page with charset=utf-8 hold).
+bool is_utf8(const std::string &s) {
+  try {
+    (void)nlohmann::json(s).dump(); // the strict handler throws on an ill-formed sequence
+    return true;
+  } catch (const nlohmann::json::exception &) {
+    return false;
+  }
+}
+
+// Python's XML parser (expat) accepts the document.
+bool well_formed_xml(const std::string &xml) {
+  test::TempDir dir;
+  test::write_file(dir.path + "/doc.xml", xml);
+  std::string command =
+      "python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' " +
+      shell_quote(dir.path + "/doc.xml") + " 2>&1";
+  return std::system(command.c_str()) == 0;
+}
 
 } // namespace
 
@@ -144,4 +165,48 @@ TEST_CASE("reliability reports: 2000 flagged names draw a bounded graph, quickly
        at = run.out.find("class=\"node\"", at + 1))
     ++nodes;
   CHECK(nodes == 150);
+}
+
+// Issue 15, item 10: a file name that is not UTF-8 made the JUnit XML and the HTML ill-formed.
+TEST_CASE("reliability reports: a file name with byte 0xff gives well-formed JUnit, HTML, JSON, "
+          "SARIF") {
+  test::TempDir dir;
+  std::string path = dir.path + "/bad\xff.py";
+  test::write_file(path, test::read_file(buggy_trace_path()));
+  for (std::string format : {"junit", "html", "json", "sarif"}) {
+    CAPTURE(format);
+    auto run = test::tracelint("check --format " + format + " " + shell_quote(path));
+    CHECK_MESSAGE(run.exit_code == 1, run.err);
+    CHECK(is_utf8(run.out));
+    if (format == "junit") {
+      CHECK(well_formed_xml(run.out));
+      CHECK(run.out.find("bad\xEF\xBF\xBD.py") != std::string::npos); // U+FFFD for the byte
+    }
+    if (format == "html") CHECK(run.out.find("bad\xEF\xBF\xBD.py") != std::string::npos);
+    if (format == "json" || format == "sarif") {
+      nlohmann::json doc;
+      CHECK_NOTHROW(doc = nlohmann::json::parse(run.out));
+    }
+  }
+}
+
+TEST_CASE("reliability reports: ill-formed UTF-8 of every kind is replaced in JUnit and HTML") {
+  // A lone continuation byte, an overlong '/', an encoded surrogate, a truncated sequence,
+  // U+FFFF and a code point above U+10FFFF.
+  std::string path = "a\x80"
+                     "b\xC0\xAF"
+                     "c\xED\xA0\x80"
+                     "d\xE2\x82"
+                     "e\xEF\xBF\xBF"
+                     "f\xF5\x80\x80\x80.py";
+  FileReport report = check_source(path, "def f(a):\n  return b\n", Options{});
+  std::string junit = render({report}, Format::Junit);
+  std::string html = render({report}, Format::Html);
+  CHECK(is_utf8(junit));
+  CHECK(is_utf8(html));
+  CHECK(well_formed_xml(junit));
+  CHECK(junit.find("\xEF\xBF\xBF") == std::string::npos);
+  CHECK(junit.find("\xED\xA0\x80") == std::string::npos);
+  CHECK(junit.find("name=\"a\xEF\xBF\xBD"
+                   "b") != std::string::npos);
 }

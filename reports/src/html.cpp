@@ -16,9 +16,52 @@
 
 namespace tracelint {
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at s[i] (Unicode's table 3-7: no overlong forms,
+// no surrogates, nothing above U+10FFFF), or 0 when the byte there does not start one.
+std::size_t utf8_sequence(std::string_view s, std::size_t i) {
+  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  auto in = [&](std::size_t k, unsigned lo, unsigned hi) {
+    return i + k < s.size() && byte(k) >= lo && byte(k) <= hi;
+  };
+  unsigned c = byte(0);
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return in(1, 0x80, 0xBF) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    unsigned lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    return in(1, lo, hi) && in(2, 0x80, 0xBF) ? 3 : 0;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    unsigned lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    return in(1, lo, hi) && in(2, 0x80, 0xBF) && in(3, 0x80, 0xBF) ? 4 : 0;
+  }
+  return 0;
+}
+
+constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD"; // U+FFFD
+
+} // namespace
+
 std::string markup_escape(std::string_view s) {
   std::string out;
-  for (unsigned char c : s) {
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t length = utf8_sequence(s, i);
+    if (length == 0) {
+      out += kReplacementCharacter;
+      ++i;
+      continue;
+    }
+    std::string_view sequence = s.substr(i, length);
+    i += length;
+    if (length > 1) {
+      // U+FFFE and U+FFFF are not XML characters either.
+      out += sequence == "\xEF\xBF\xBE" || sequence == "\xEF\xBF\xBF" ? kReplacementCharacter
+                                                                      : sequence;
+      continue;
+    }
+    unsigned char c = static_cast<unsigned char>(sequence[0]);
     switch (c) {
     case '&':
       out += "&amp;";
