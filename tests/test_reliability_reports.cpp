@@ -210,3 +210,47 @@ TEST_CASE("reliability reports: ill-formed UTF-8 of every kind is replaced in JU
   CHECK(junit.find("name=\"a\xEF\xBF\xBD"
                    "b") != std::string::npos);
 }
+
+// Issue 15, item 10: `analyze` took its compile flags from a compile_commands.json found above the
+// scanned file (`-include /etc/hostname` was read and echoed).
+TEST_CASE("reliability reports: analyze takes no flags from a compile_commands.json above the "
+          "file unless asked") {
+  test::TempDir dir;
+  fs::create_directory(dir.path + "/sub");
+  test::write_file(dir.path + "/secret.txt", "SECRET_TOKEN_42 is not C++\n");
+  test::write_file(dir.path + "/sub/x.cpp", "void print_x() {}\n");
+  nlohmann::json db = nlohmann::json::array(
+      {{{"directory", dir.path},
+        {"file", dir.path + "/sub/x.cpp"},
+        {"arguments", {"clang++", "-include", dir.path + "/secret.txt", "-c", "sub/x.cpp"}}}});
+  test::write_file(dir.path + "/compile_commands.json", db.dump());
+  std::string file = shell_quote(dir.path + "/sub/x.cpp");
+
+  auto walked = test::tracelint("analyze " + file, "", "timeout 60");
+  CHECK(walked.exit_code == 2);
+  CHECK_MESSAGE(walked.out.find("SECRET_TOKEN_42") == std::string::npos, walked.out);
+  CHECK_MESSAGE(walked.err.find("SECRET_TOKEN_42") == std::string::npos, walked.err);
+  CHECK_MESSAGE(walked.err.find("tracelint analyze: no compile flags: pass -p BUILD_DIR") !=
+                    std::string::npos,
+                walked.err);
+  CHECK(walked.err.find("--find-compile-db") != std::string::npos);
+
+  // -p names the folder that holds the database; the folders above it are not searched.
+  auto above_p = test::tracelint("analyze -p " + shell_quote(dir.path + "/sub") + " " + file, "",
+                                 "timeout 60");
+  CHECK(above_p.exit_code == 2);
+  CHECK(above_p.err.find("SECRET_TOKEN_42") == std::string::npos);
+  CHECK_MESSAGE(above_p.err.find("no compilation database (compile_commands.json) in " + dir.path +
+                                 "/sub:") != std::string::npos,
+                above_p.err);
+
+  // Flags after -- are the only ones used.
+  auto dashes = test::tracelint("analyze " + file + " -- -std=c++17", "", "timeout 60");
+  CHECK_MESSAGE(dashes.exit_code == 0, dashes.err);
+  CHECK(dashes.err.find("SECRET_TOKEN_42") == std::string::npos);
+
+  // Asked for, the search finds it (and the flags are used: the "header" is not C++).
+  auto asked = test::tracelint("analyze --find-compile-db " + file, "", "timeout 60");
+  CHECK(asked.exit_code == 2);
+  CHECK(asked.err.find("SECRET_TOKEN_42") != std::string::npos);
+}

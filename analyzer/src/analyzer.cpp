@@ -376,32 +376,78 @@ llvm::cl::opt<std::string>
                                "[[clang::annotate(\"tracelint::repr\")]])"),
                 llvm::cl::init("^(repr|debug_?[Ss]tring|to_debug_string|__repr__)$"),
                 llvm::cl::cat(category));
+llvm::cl::opt<bool> find_compile_db_option(
+    "find-compile-db",
+    llvm::cl::desc("Search for compile_commands.json upwards: from -p's folder, or without -p "
+                   "from the first file's folder (off: a database found that way, in a checkout "
+                   "under review say, may carry any flag)"),
+    llvm::cl::cat(category));
+
+// Where the compile flags come from, read off the arguments before Clang's parser, which would
+// otherwise take them from any compile_commands.json above the first file.
+struct FlagSource {
+  bool after_dashes = false;        // `-- FLAGS`
+  std::optional<std::string> build; // -p DIR
+  bool find = false;                // --find-compile-db
+  bool help = false;                // --help and friends: nothing is compiled
+};
+
+FlagSource flag_source(int argc, const char **argv) {
+  FlagSource f;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    if (arg == "--") {
+      f.after_dashes = true;
+      break;
+    }
+    llvm::StringRef name = arg.ltrim('-');
+    if (arg.startswith("-") && (name == "p") && i + 1 < argc)
+      f.build = argv[++i];
+    else if (arg.startswith("-") && name.startswith("p="))
+      f.build = name.drop_front(2).str();
+    else if (arg.startswith("-") && name == "find-compile-db")
+      f.find = true;
+    else if (arg.startswith("-") && (name.startswith("help") || name == "version"))
+      f.help = true;
+  }
+  return f;
+}
 
 } // namespace
 
 int analyze_main(int argc, const char **argv) {
-  llvm::cl::extrahelp common(clang::tooling::CommonOptionsParser::HelpMessage);
+  // Not CommonOptionsParser::HelpMessage: it promises the upward search this command refuses.
   llvm::cl::extrahelp more(
       "\nChecks C++ code that prints Python (TLA001 repr-in-codegen, TLA002 "
       "invalid-python-template,\n"
       "TLA003 lossy-literal) in functions marked [[clang::annotate(\"tracelint::codegen\")]] or\n"
-      "matching --codegen-pattern. Like clang-tidy: -p BUILD_DIR for compile_commands.json, or\n"
-      "`-- FLAGS` after the files. Exit codes: 0 clean, 1 findings, 2 usage, I/O or compile "
-      "error.\n");
-  // clang's option parser falls back to "no flags" when -p finds no database; we refuse.
-  for (int i = 1; i < argc; ++i) {
-    llvm::StringRef arg(argv[i]);
-    std::optional<std::string> dir;
-    if ((arg == "-p" || arg == "--p") && i + 1 < argc)
-      dir = argv[i + 1];
-    else if (arg.startswith("-p="))
-      dir = arg.drop_front(3).str();
-    if (arg == "--") break;
-    if (!dir) continue;
+      "matching --codegen-pattern.\n\n"
+      "Compile flags: -p BUILD_DIR reads BUILD_DIR/compile_commands.json (CMake writes it with\n"
+      "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON; the folders above are not searched), or `-- FLAGS`\n"
+      "after the files gives them: `tracelint analyze src/printer.cpp -- -std=c++17 -Iinclude`.\n"
+      "With neither, nothing is compiled (exit 2) unless --find-compile-db asks for a search\n"
+      "upwards (clang-tidy's default, opt-in here: a checkout's database can carry any flag).\n"
+      "Exit codes: 0 clean, 1 findings, 2 usage, I/O or compile error.\n");
+  FlagSource flags = flag_source(argc, argv);
+  if (!flags.help && !flags.after_dashes && !flags.build && !flags.find) {
+    llvm::errs() << "tracelint analyze: no compile flags: pass -p BUILD_DIR (the folder with "
+                    "compile_commands.json), the flags after the files (`-- -std=c++17`), or "
+                    "--find-compile-db to use the nearest compile_commands.json above the first "
+                    "file\n";
+    return 2;
+  }
+  // clang's option parser falls back to "no flags" when -p finds no database, and searches the
+  // folders above -p's; we refuse both unless --find-compile-db asks for the search.
+  if (flags.build && !flags.after_dashes) {
     std::string why;
-    if (!clang::tooling::CompilationDatabase::autoDetectFromDirectory(*dir, why)) {
+    bool found =
+        flags.find
+            ? clang::tooling::CompilationDatabase::autoDetectFromDirectory(*flags.build, why) !=
+                  nullptr
+            : clang::tooling::CompilationDatabase::loadFromDirectory(*flags.build, why) != nullptr;
+    if (!found) {
       llvm::errs() << "tracelint analyze: no compilation database (compile_commands.json) in "
-                   << *dir << " or above: " << why
+                   << *flags.build << (flags.find ? " or above" : "") << ": " << why
                    << "\n(build with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or pass "
                    << "flags after --)\n";
       return 2;
@@ -412,6 +458,17 @@ int analyze_main(int argc, const char **argv) {
   if (!parser) {
     llvm::errs() << "tracelint analyze: " << llvm::toString(parser.takeError()) << "\n";
     return 2;
+  }
+  if (flags.find && !flags.build && !flags.after_dashes) {
+    std::string why;
+    const std::string &first = parser->getSourcePathList().front();
+    if (!clang::tooling::CompilationDatabase::autoDetectFromSource(first, why)) {
+      llvm::errs()
+          << "tracelint analyze: --find-compile-db: no compile_commands.json in the folder "
+             "of "
+          << first << " or above: " << why << "\n";
+      return 2;
+    }
   }
   std::optional<Format> format = parse_format(format_option);
   if (!format) {
