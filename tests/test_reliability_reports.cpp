@@ -254,3 +254,58 @@ TEST_CASE("reliability reports: analyze takes no flags from a compile_commands.j
   CHECK(asked.exit_code == 2);
   CHECK(asked.err.find("SECRET_TOKEN_42") != std::string::npos);
 }
+
+// Issue 15, item 10: a file that failed to compile exited 2 under "All checks passed (1 file)".
+TEST_CASE("reliability reports: analyze reports a file that does not compile as failed, with the "
+          "first error, in every format") {
+  test::TempDir dir;
+  test::write_file(dir.path + "/broken.cpp",
+                   "#include \"missing_header_xyz.h\"\nvoid print_x() {}\nint y = ;\n");
+  test::write_file(dir.path + "/fine.cpp", "void print_y() {}\n");
+  std::string files =
+      shell_quote(dir.path + "/broken.cpp") + " " + shell_quote(dir.path + "/fine.cpp");
+  std::string first_error = dir.path + "/broken.cpp:1:10: 'missing_header_xyz.h' file not found";
+  for (std::string format : {"text", "json", "sarif", "junit", "github", "html"}) {
+    CAPTURE(format);
+    auto run = test::tracelint("analyze --format " + format + " " + files + " -- -std=c++17", "",
+                               "timeout 60");
+    CHECK(run.exit_code == 2);
+    CHECK(run.err.find("could not be compiled") != std::string::npos);
+    if (format == "text") {
+      CHECK(run.out.find("All checks passed") == std::string::npos);
+      CHECK_MESSAGE(run.out.find(dir.path + "/broken.cpp: error: does not compile: " + first_error +
+                                 "\n") != std::string::npos,
+                    run.out);
+      CHECK(run.out.find("1 file could not be checked.") != std::string::npos);
+    } else if (format == "json") {
+      auto doc = nlohmann::json::parse(run.out);
+      REQUIRE(doc["files"].size() == 2);
+      CHECK(doc["files"][0]["error"] == "does not compile: " + first_error);
+      CHECK(doc["files"][1]["error"].is_null());
+      CHECK(doc["summary"]["unreadable"] == 1);
+    } else if (format == "sarif") {
+      auto doc = nlohmann::json::parse(run.out);
+      CHECK(doc["runs"][0]["invocations"][0]["executionSuccessful"] == false);
+      CHECK(doc["runs"][0]["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"] ==
+            "does not compile: " + first_error);
+    } else if (format == "junit") {
+      CHECK(well_formed_xml(run.out));
+      CHECK(run.out.find("errors=\"1\"") != std::string::npos);
+      CHECK(run.out.find("<error message=\"does not compile: " + dir.path +
+                         "/broken.cpp:1:10: &apos;missing_header_xyz.h&apos; file not found\"/>") !=
+            std::string::npos);
+    } else if (format == "github") {
+      CHECK(run.out.find("::error file=" + dir.path + "/broken.cpp::does not compile: ") == 0);
+    } else {
+      CHECK(run.out.find("<p class=\"unreadable\">does not compile: " + dir.path +
+                         "/broken.cpp:1:10: &apos;missing_header_xyz.h&apos; file not found") !=
+            std::string::npos);
+    }
+  }
+  // A file that is not there is not one that passed either.
+  auto missing = test::tracelint("analyze --format json " + shell_quote(dir.path + "/nope.cpp") +
+                                     " -- -std=c++17",
+                                 "", "timeout 60");
+  CHECK(missing.exit_code == 2);
+  CHECK(nlohmann::json::parse(missing.out)["files"][0]["error"] == "no such file or directory");
+}
