@@ -14,6 +14,7 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendActions.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Tooling/CommonOptionsParser.h>
 #include <clang/Tooling/CompilationDatabase.h>
@@ -361,6 +362,73 @@ private:
   std::map<std::string, FileReport> &reports_;
 };
 
+// Prints Clang's diagnostics to stderr as ClangTool would, and keeps the first error: a file that
+// does not compile is a failed file in the report, not one that passed.
+class FirstErrorKeeper : public DiagnosticConsumer {
+public:
+  FirstErrorKeeper() : options_(new DiagnosticOptions), printer_(llvm::errs(), options_.get()) {}
+
+  void BeginSourceFile(const LangOptions &lang, const Preprocessor *pp) override {
+    printer_.BeginSourceFile(lang, pp);
+  }
+  void EndSourceFile() override { printer_.EndSourceFile(); }
+  void finish() override { printer_.finish(); }
+  void HandleDiagnostic(DiagnosticsEngine::Level level, const clang::Diagnostic &info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    printer_.HandleDiagnostic(level, info);
+    if (level < DiagnosticsEngine::Error || first_error_) return;
+    llvm::SmallString<256> message;
+    info.FormatDiagnostic(message);
+    std::string where;
+    if (info.getLocation().isValid() && info.hasSourceManager()) {
+      PresumedLoc loc = info.getSourceManager().getPresumedLoc(info.getLocation());
+      if (loc.isValid())
+        where = std::string(loc.getFilename()) + ":" + std::to_string(loc.getLine()) + ":" +
+                std::to_string(loc.getColumn()) + ": ";
+    }
+    first_error_ = where + message.str().str();
+  }
+
+  const std::optional<std::string> &first_error() const { return first_error_; }
+
+private:
+  llvm::IntrusiveRefCntPtr<DiagnosticOptions> options_;
+  TextDiagnosticPrinter printer_;
+  std::optional<std::string> first_error_;
+};
+
+// One file through Clang: its report, or a failed file with the compiler's first error.
+FileReport analyze_file(const clang::tooling::CompilationDatabase &compilations,
+                        const std::string &source, const Settings &settings) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(source, ec)) {
+    FileReport missing;
+    missing.source = SourceText(source, "");
+    bool exists = std::filesystem::exists(source, ec);
+    missing.error =
+        Error{exists ? "not a regular file" : "no such file or directory", source, 0, 0};
+    return missing;
+  }
+  clang::tooling::ClangTool tool(compilations, {source});
+  FirstErrorKeeper diagnostics;
+  tool.setDiagnosticConsumer(&diagnostics);
+  std::map<std::string, FileReport> by_file;
+  Factory factory(settings, by_file);
+  int rc = tool.run(&factory);
+  FileReport report;
+  if (!by_file.empty())
+    report = std::move(by_file.begin()->second);
+  else
+    report.source = SourceText(source, "");
+  if (rc == 0) return report;
+  std::string why = diagnostics.first_error() ? "does not compile: " + *diagnostics.first_error()
+                    : rc == 2 ? "skipped: the compilation database has no command for this file"
+                              : "does not compile (Clang's errors are above)";
+  report.error = Error{why, report.source.path(), 0, 0};
+  report.diagnostics.clear(); // findings in a broken AST are not worth reporting
+  return report;
+}
+
 llvm::cl::OptionCategory category("tracelint analyze options");
 llvm::cl::opt<std::string> format_option("format",
                                          llvm::cl::desc("text, json, sarif, junit, github or html"),
@@ -376,32 +444,79 @@ llvm::cl::opt<std::string>
                                "[[clang::annotate(\"tracelint::repr\")]])"),
                 llvm::cl::init("^(repr|debug_?[Ss]tring|to_debug_string|__repr__)$"),
                 llvm::cl::cat(category));
+llvm::cl::opt<bool> find_compile_db_option(
+    "find-compile-db",
+    llvm::cl::desc("Search for compile_commands.json upwards: from -p's folder, or without -p "
+                   "from the first file's folder (off: a database found that way, in a checkout "
+                   "under review say, may carry any flag)"),
+    llvm::cl::cat(category));
+
+// Where the compile flags come from, read off the arguments before Clang's parser, which would
+// otherwise take them from any compile_commands.json above the first file.
+struct FlagSource {
+  bool after_dashes = false;        // `-- FLAGS`
+  std::optional<std::string> build; // -p DIR
+  bool find = false;                // --find-compile-db
+  bool help = false;                // --help and friends: nothing is compiled
+};
+
+FlagSource flag_source(int argc, const char **argv) {
+  FlagSource f;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    if (arg == "--") {
+      f.after_dashes = true;
+      break;
+    }
+    llvm::StringRef name = arg.ltrim('-');
+    if (arg.startswith("-") && (name == "p") && i + 1 < argc)
+      f.build = argv[++i];
+    else if (arg.startswith("-") && name.startswith("p="))
+      f.build = name.drop_front(2).str();
+    else if (arg.startswith("-") && name == "find-compile-db")
+      f.find = true;
+    else if (arg.startswith("-") && (name.startswith("help") || name == "version"))
+      f.help = true;
+  }
+  return f;
+}
 
 } // namespace
 
 int analyze_main(int argc, const char **argv) {
-  llvm::cl::extrahelp common(clang::tooling::CommonOptionsParser::HelpMessage);
+  // Not CommonOptionsParser::HelpMessage: it promises the upward search this command refuses.
   llvm::cl::extrahelp more(
       "\nChecks C++ code that prints Python (TLA001 repr-in-codegen, TLA002 "
       "invalid-python-template,\n"
       "TLA003 lossy-literal) in functions marked [[clang::annotate(\"tracelint::codegen\")]] or\n"
-      "matching --codegen-pattern. Like clang-tidy: -p BUILD_DIR for compile_commands.json, or\n"
-      "`-- FLAGS` after the files. Exit codes: 0 clean, 1 findings, 2 usage, I/O or compile "
-      "error.\n");
-  // clang's option parser falls back to "no flags" when -p finds no database; we refuse.
-  for (int i = 1; i < argc; ++i) {
-    llvm::StringRef arg(argv[i]);
-    std::optional<std::string> dir;
-    if ((arg == "-p" || arg == "--p") && i + 1 < argc)
-      dir = argv[i + 1];
-    else if (arg.startswith("-p="))
-      dir = arg.drop_front(3).str();
-    if (arg == "--") break;
-    if (!dir) continue;
+      "matching --codegen-pattern.\n\n"
+      "Compile flags: -p BUILD_DIR reads BUILD_DIR/compile_commands.json (CMake writes it with\n"
+      "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON; the folders above are not searched), or `-- FLAGS`\n"
+      "after the files gives them: `tracelint analyze src/printer.cpp -- -std=c++17 -Iinclude`.\n"
+      "With neither, nothing is compiled (exit 2) unless --find-compile-db asks for a search\n"
+      "upwards (clang-tidy's default, opt-in here: a checkout's database can carry any flag).\n"
+      "A file that does not compile is a failed file in the report, with Clang's first error.\n"
+      "Exit codes: 0 clean, 1 findings, 2 usage, I/O or compile error.\n");
+  FlagSource flags = flag_source(argc, argv);
+  if (!flags.help && !flags.after_dashes && !flags.build && !flags.find) {
+    llvm::errs() << "tracelint analyze: no compile flags: pass -p BUILD_DIR (the folder with "
+                    "compile_commands.json), the flags after the files (`-- -std=c++17`), or "
+                    "--find-compile-db to use the nearest compile_commands.json above the first "
+                    "file\n";
+    return 2;
+  }
+  // clang's option parser falls back to "no flags" when -p finds no database, and searches the
+  // folders above -p's; we refuse both unless --find-compile-db asks for the search.
+  if (flags.build && !flags.after_dashes) {
     std::string why;
-    if (!clang::tooling::CompilationDatabase::autoDetectFromDirectory(*dir, why)) {
+    bool found =
+        flags.find
+            ? clang::tooling::CompilationDatabase::autoDetectFromDirectory(*flags.build, why) !=
+                  nullptr
+            : clang::tooling::CompilationDatabase::loadFromDirectory(*flags.build, why) != nullptr;
+    if (!found) {
       llvm::errs() << "tracelint analyze: no compilation database (compile_commands.json) in "
-                   << *dir << " or above: " << why
+                   << *flags.build << (flags.find ? " or above" : "") << ": " << why
                    << "\n(build with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or pass "
                    << "flags after --)\n";
       return 2;
@@ -412,6 +527,17 @@ int analyze_main(int argc, const char **argv) {
   if (!parser) {
     llvm::errs() << "tracelint analyze: " << llvm::toString(parser.takeError()) << "\n";
     return 2;
+  }
+  if (flags.find && !flags.build && !flags.after_dashes) {
+    std::string why;
+    const std::string &first = parser->getSourcePathList().front();
+    if (!clang::tooling::CompilationDatabase::autoDetectFromSource(first, why)) {
+      llvm::errs()
+          << "tracelint analyze: --find-compile-db: no compile_commands.json in the folder "
+             "of "
+          << first << " or above: " << why << "\n";
+      return 2;
+    }
   }
   std::optional<Format> format = parse_format(format_option);
   if (!format) {
@@ -454,16 +580,16 @@ int analyze_main(int argc, const char **argv) {
     llvm::errs() << "tracelint analyze: bad pattern: " << error << "\n";
     return 2;
   }
-  clang::tooling::ClangTool tool(parser->getCompilations(), parser->getSourcePathList());
-  std::map<std::string, FileReport> by_file;
-  Factory factory(settings, by_file);
-  int rc = tool.run(&factory);
   std::vector<FileReport> reports;
-  for (auto &[path, report] : by_file)
-    reports.push_back(std::move(report));
+  bool failed = false;
+  for (const std::string &source : parser->getSourcePathList()) {
+    reports.push_back(analyze_file(parser->getCompilations(), source, settings));
+    failed |= reports.back().error.has_value();
+  }
   std::cout << render(reports, *format);
-  if (rc != 0) {
-    llvm::errs() << "tracelint analyze: some files could not be compiled (see the errors above)\n";
+  if (failed) {
+    llvm::errs() << "tracelint analyze: some files could not be compiled or read (the report says "
+                    "why)\n";
     return 2;
   }
   for (const FileReport &r : reports)

@@ -2,6 +2,8 @@
 // names drawn by Graphviz (dot -Tsvg) when it is installed.
 #include "html.hpp"
 
+#include "graphviz.hpp"
+
 #include "tracelint/core/parser.hpp"
 #include "tracelint/rules/rule.hpp"
 
@@ -9,20 +11,57 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
-#include <unistd.h>
 
 namespace tracelint {
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at s[i] (Unicode's table 3-7: no overlong forms,
+// no surrogates, nothing above U+10FFFF), or 0 when the byte there does not start one.
+std::size_t utf8_sequence(std::string_view s, std::size_t i) {
+  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  auto in = [&](std::size_t k, unsigned lo, unsigned hi) {
+    return i + k < s.size() && byte(k) >= lo && byte(k) <= hi;
+  };
+  unsigned c = byte(0);
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return in(1, 0x80, 0xBF) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    unsigned lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    return in(1, lo, hi) && in(2, 0x80, 0xBF) ? 3 : 0;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    unsigned lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    return in(1, lo, hi) && in(2, 0x80, 0xBF) && in(3, 0x80, 0xBF) ? 4 : 0;
+  }
+  return 0;
+}
+
+constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD"; // U+FFFD
+
+} // namespace
+
 std::string markup_escape(std::string_view s) {
   std::string out;
-  for (unsigned char c : s) {
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t length = utf8_sequence(s, i);
+    if (length == 0) {
+      out += kReplacementCharacter;
+      ++i;
+      continue;
+    }
+    std::string_view sequence = s.substr(i, length);
+    i += length;
+    if (length > 1) {
+      // U+FFFE and U+FFFF are not XML characters either.
+      out += sequence == "\xEF\xBF\xBE" || sequence == "\xEF\xBF\xBF" ? kReplacementCharacter
+                                                                      : sequence;
+      continue;
+    }
+    unsigned char c = static_cast<unsigned char>(sequence[0]);
     switch (c) {
     case '&':
       out += "&amp;";
@@ -78,15 +117,32 @@ void value_names(const Value &v, std::vector<std::string> &out) {
     value_names(v.items[i], out);
 }
 
+// A DOT string: names are identifiers, symbols dotted identifiers, but a quote must not end it.
 std::string quote(const std::string &s) {
-  return "\"" + s + "\"";
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
 }
 
-// The bound symbols next to the flagged names: what produces each and what consumes it.
-std::string dataflow_dot(const FileReport &r, const std::set<std::string> &flagged) {
+struct Dataflow {
+  std::string dot;
+  std::size_t drawn = 0; // names in the graph
+  std::size_t total = 0; // names around the findings, drawn or not
+};
+
+// The bound symbols next to the flagged names: what produces each and what consumes it. At most
+// max_names names are drawn: the flagged ones first, then their neighbours in trace order.
+Dataflow dataflow_dot(const FileReport &r, const std::set<std::string> &flagged,
+                      std::size_t max_names) {
+  struct Edge {
+    std::string from, to, label;
+  };
   ParsedFile parsed = parse_trace_source(r.source.path(), r.source.text());
   std::set<std::string> nodes(flagged.begin(), flagged.end());
-  std::vector<std::string> edges;
+  std::vector<Edge> edges;
   for (const Trace &t : parsed.file.traces) {
     std::set<std::string> known;
     for (const Parameter &p : t.parameters)
@@ -117,45 +173,50 @@ std::string dataflow_dot(const FileReport &r, const std::set<std::string> &flagg
         for (const std::string &o : outputs) {
           nodes.insert(in);
           nodes.insert(o);
-          edges.push_back(fmt::format("  {} -> {} [label={}];", quote(in), quote(o),
-                                      quote(fmt::format("{} (line {})", symbol, s.span.line))));
+          edges.push_back({in, o, fmt::format("{} (line {})", symbol, s.span.line)});
         }
     }
+  }
+  std::set<std::string> drawn;
+  for (const std::string &n : flagged)
+    if (drawn.size() < max_names) drawn.insert(n);
+  for (const Edge &e : edges) {
+    if (drawn.size() >= max_names) break;
+    if (!drawn.count(e.from) && !drawn.count(e.to)) continue;
+    drawn.insert(e.from); // one of the two is in already: this adds at most one name
+    drawn.insert(e.to);
   }
   std::string dot =
       "digraph dataflow {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n"
       "  edge [fontname=\"monospace\", fontsize=10];\n";
-  for (const std::string &n : nodes)
+  for (const std::string &n : drawn)
     dot +=
         "  " + quote(n) +
         (flagged.count(n) ? " [color=\"#c0392b\", style=filled, fillcolor=\"#fadbd8\"];\n" : ";\n");
-  for (const std::string &e : edges)
-    dot += e + "\n";
-  return dot + "}\n";
+  for (const Edge &e : edges)
+    if (drawn.count(e.from) && drawn.count(e.to))
+      dot += fmt::format("  {} -> {} [label={}];\n", quote(e.from), quote(e.to), quote(e.label));
+  return {dot + "}\n", drawn.size(), nodes.size()};
 }
 
-// SVG from Graphviz, or nothing when dot is not installed or fails.
-std::optional<std::string> run_dot(const std::string &dot) {
-  std::string dir = (std::filesystem::temp_directory_path() / "tracelint-dot-XXXXXX").string();
-  std::vector<char> buf(dir.begin(), dir.end());
-  buf.push_back('\0');
-  if (!::mkdtemp(buf.data())) return std::nullopt;
-  std::string in = std::string(buf.data()) + "/graph.dot",
-              out = std::string(buf.data()) + "/graph.svg";
-  std::ofstream(in) << dot;
-  std::string command = "dot -Tsvg '" + in + "' -o '" + out + "' 2>/dev/null";
-  std::optional<std::string> svg;
-  if (std::system(command.c_str()) == 0) {
-    std::ifstream f(out);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    std::string text = ss.str();
-    std::size_t start = text.find("<svg");
-    if (start != std::string::npos) svg = text.substr(start);
-  }
-  std::error_code ec;
-  std::filesystem::remove_all(buf.data(), ec);
-  return svg;
+// The dataflow section: the SVG, or why there is none and the graph as DOT source.
+std::string dataflow_section(const FileReport &r, const std::set<std::string> &flagged,
+                             const RenderOptions &options) {
+  Dataflow graph = dataflow_dot(r, flagged, std::max<std::size_t>(options.graph_max_names, 1));
+  std::string out = "<div class=\"dataflow\">\n<h3>Dataflow of the flagged names</h3>\n";
+  if (graph.drawn < graph.total)
+    out += fmt::format("<p class=\"graph-note\">The graph draws {} of the {} names around the "
+                       "findings (the flagged ones first): a larger one would be slow to lay out "
+                       "and hard to read.</p>\n",
+                       graph.drawn, graph.total);
+  Result<std::string> svg =
+      render_svg(graph.dot, GraphvizOptions{options.graphviz_dot, options.graphviz_timeout});
+  if (svg)
+    out += svg.value();
+  else
+    out += "<p class=\"graph-note\">" + markup_escape(svg.error().message) +
+           "; the graph in DOT:</p>\n<pre class=\"dot\">" + markup_escape(graph.dot) + "</pre>\n";
+  return out + "</div>\n";
 }
 
 std::string_view css_class(Severity s) {
@@ -205,7 +266,7 @@ std::string source_listing(const FileReport &r, std::size_t file_index) {
 
 } // namespace
 
-std::string render_html(const std::vector<FileReport> &reports) {
+std::string render_html(const std::vector<FileReport> &reports, const RenderOptions &options) {
   std::size_t errors = 0, warnings = 0, infos = 0;
   for (const FileReport &r : reports)
     for (const Diagnostic &d : r.diagnostics)
@@ -249,16 +310,7 @@ std::string render_html(const std::vector<FileReport> &reports) {
     }
     out += "</ol>\n";
     std::set<std::string> flagged = flagged_names(r);
-    if (!flagged.empty()) {
-      std::string dot = dataflow_dot(r, flagged);
-      out += "<div class=\"dataflow\">\n<h3>Dataflow of the flagged names</h3>\n";
-      if (std::optional<std::string> svg = run_dot(dot))
-        out += *svg;
-      else
-        out += "<p>Graphviz (dot) is not installed; the graph in DOT:</p>\n<pre class=\"dot\">" +
-               markup_escape(dot) + "</pre>\n";
-      out += "</div>\n";
-    }
+    if (!flagged.empty()) out += dataflow_section(r, flagged, options);
     out += source_listing(r, i);
     out += "</section>\n";
   }

@@ -132,8 +132,8 @@ std::string render_text(const std::vector<FileReport> &reports, const RenderOpti
                        c.warnings == 1 ? "" : "s", c.infos, c.files_with_findings, reports.size(),
                        reports.size() == 1 ? "" : "s");
     if (c.unreadable)
-      out +=
-          fmt::format("; {} file{} could not be read", c.unreadable, c.unreadable == 1 ? "" : "s");
+      out += fmt::format("; {} file{} could not be checked", c.unreadable,
+                         c.unreadable == 1 ? "" : "s");
     out += ".\n";
   }
   return out;
@@ -403,7 +403,7 @@ std::string render(const std::vector<FileReport> &reports, Format format,
   case Format::Github:
     return render_github(reports);
   case Format::Html:
-    return render_html(reports);
+    return render_html(reports, options);
   }
   return {};
 }
