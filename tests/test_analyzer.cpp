@@ -115,9 +115,9 @@ TEST_CASE("analyzer: Clang is a module that only `tracelint analyze` loads") {
   std::string all;
   for (const std::string &l : libraries)
     all += l + " ";
-  CHECK_MESSAGE(std::count(libraries.begin(), libraries.end(), "libtree-sitter.so.0") == 1, all);
   for (const std::string &l : libraries)
-    for (std::string heavy : {"clang", "LLVM", "torch", "c10"})
+    // tree-sitter: the runtime the npm package vendors is compiled in, not Debian's 0.20.7.
+    for (std::string heavy : {"clang", "LLVM", "torch", "c10", "tree-sitter"})
       CHECK_MESSAGE(l.find(heavy) == std::string::npos, heavy << " is linked: " << all);
 
   // A binary copied without its modules still checks traces, and says what analyze needs.
