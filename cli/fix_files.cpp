@@ -62,9 +62,10 @@ FixPlan plan_fixes(const FileReport &report, const Recheck &recheck) {
   std::map<const Fix *, const Diagnostic *> owner;
   for (const Diagnostic &d : report.diagnostics)
     if (d.fix) owner[&*d.fix] = &d;
-  FixPlan plan{original, 0, {}};
+  FixPlan plan{original, 0, {}, std::nullopt};
   if (owner.empty()) return plan;
-  const FileReport before = recheck(original, true);
+  const FileReport before =
+      recheck.own_options_are_every_rule ? report : recheck.check(original, true);
   const std::size_t syntax_before = syntax_errors(before);
   while (!owner.empty()) {
     std::vector<const Fix *> fixes;
@@ -72,7 +73,7 @@ FixPlan plan_fixes(const FileReport &report, const Recheck &recheck) {
       if (d.fix && owner.count(&*d.fix)) fixes.push_back(&*d.fix);
     FixedText fixed = apply_fixes_mapped(original, fixes);
     if (fixed.applied.empty()) return plan;
-    const FileReport after = recheck(fixed.text, true);
+    FileReport after = recheck.check(fixed.text, true);
     std::map<const Fix *, std::string> unsafe;
     for (const AppliedFix &a : fixed.applied)
       if (std::string why = why_unsafe(a, *owner[a.fix], before, after); !why.empty())
@@ -81,7 +82,8 @@ FixPlan plan_fixes(const FileReport &report, const Recheck &recheck) {
     // ends): find the fixes that cause it alone; if none does, they do together.
     if (unsafe.empty() && syntax_errors(after) > syntax_before) {
       for (const AppliedFix &a : fixed.applied)
-        if (syntax_errors(recheck(apply_fixes(original, {a.fix}).first, true)) > syntax_before)
+        if (syntax_errors(recheck.check(apply_fixes(original, {a.fix}).first, true)) >
+            syntax_before)
           unsafe[a.fix] = "the fixed file would not parse";
       if (unsafe.empty())
         for (const AppliedFix &a : fixed.applied)
@@ -90,6 +92,7 @@ FixPlan plan_fixes(const FileReport &report, const Recheck &recheck) {
     if (unsafe.empty()) {
       plan.text = std::move(fixed.text);
       plan.applied = fixed.applied.size();
+      if (recheck.own_options_are_every_rule) plan.report = std::move(after);
       return plan;
     }
     for (const Diagnostic &d : report.diagnostics) // in the report's order
@@ -103,8 +106,7 @@ FixPlan plan_fixes(const FileReport &report, const Recheck &recheck) {
 
 bool fix_files(const std::vector<std::string> &paths, std::vector<FileReport> &reports,
                const FixSettings &settings,
-               const std::function<FileReport(std::size_t file, const std::string &text,
-                                              bool every_rule)> &recheck) {
+               const std::function<Recheck(std::size_t file)> &recheck) {
   bool failed = false;
   FileReplacer replacer(settings.force);
   for (std::size_t i = 0; i < reports.size(); ++i) {
@@ -117,8 +119,8 @@ bool fix_files(const std::vector<std::string> &paths, std::vector<FileReport> &r
       if (to_stdout) std::cout << r.source.text();
       continue;
     }
-    FixPlan plan = plan_fixes(
-        r, [&](const std::string &text, bool every_rule) { return recheck(i, text, every_rule); });
+    const Recheck as_this_file = recheck(i);
+    FixPlan plan = plan_fixes(r, as_this_file);
     for (const std::string &line : plan.not_applied)
       std::cerr << "tracelint: " << line << "\n";
     const std::string &original = r.source.text(); // the report holds the checked text
@@ -138,7 +140,7 @@ bool fix_files(const std::vector<std::string> &paths, std::vector<FileReport> &r
     }
     std::cerr << "tracelint: " << paths[i] << ": applied " << plan.applied << " fix"
               << (plan.applied == 1 ? "" : "es") << "\n";
-    reports[i] = recheck(i, plan.text, false);
+    reports[i] = plan.report ? std::move(*plan.report) : as_this_file.check(plan.text, false);
   }
   return failed;
 }

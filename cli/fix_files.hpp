@@ -4,6 +4,7 @@
 #include "tracelint/validator/validator.hpp"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,13 +12,19 @@ namespace tracelint::cli {
 
 // Checks a text again as the file it came from. every_rule: with every rule enabled (the
 // safety check of a fix must see syntax errors even under --select); otherwise with the file's
-// own options (the report after the fix).
-using Recheck = std::function<FileReport(const std::string &text, bool every_rule)>;
+// own options (the report after the fix). own_options_are_every_rule: the two are the same, so
+// one check serves both.
+struct Recheck {
+  std::function<FileReport(const std::string &text, bool every_rule)> check;
+  bool own_options_are_every_rule = false;
+};
 
 struct FixPlan {
   std::string text;                     // the checked text with the kept fixes applied
   std::size_t applied = 0;              // how many fixes text holds
   std::vector<std::string> not_applied; // "path:line:col: TL002 fix not applied (...): why"
+  // The check of text with the file's own options, when planning made it anyway.
+  std::optional<FileReport> report;
 };
 
 // The report's fixes that leave the file better, as ruff does: apply them, check the result,
@@ -36,7 +43,6 @@ struct FixSettings {
 // with the check of its new text. Returns whether a file could not be fixed (an I/O error).
 bool fix_files(const std::vector<std::string> &paths, std::vector<FileReport> &reports,
                const FixSettings &settings,
-               const std::function<FileReport(std::size_t file, const std::string &text,
-                                              bool every_rule)> &recheck);
+               const std::function<Recheck(std::size_t file)> &recheck);
 
 } // namespace tracelint::cli

@@ -217,12 +217,18 @@ int run_check(const CheckArgs &args) {
     std::vector<std::string> paths;
     for (const Input &in : inputs)
       paths.push_back(in.path);
-    io_error = fix_files(paths, reports, {args.fix, args.diff, args.force},
-                         [&](std::size_t file, const std::string &text, bool every_rule) {
-                           Options options = resolver.for_file(inputs[file].path).value();
-                           if (every_rule) options.select.clear(), options.ignore.clear();
-                           return check_source(reports[file].source.path(), text, options);
-                         });
+    io_error = fix_files(paths, reports, {args.fix, args.diff, args.force}, [&](std::size_t file) {
+      Options own = resolver.for_file(inputs[file].path).value();
+      Recheck recheck;
+      recheck.own_options_are_every_rule = own.select.empty() && own.ignore.empty();
+      recheck.check = [own, shown = reports[file].source.path()](const std::string &text,
+                                                                 bool every_rule) {
+        Options options = own;
+        if (every_rule) options.select.clear(), options.ignore.clear();
+        return check_source(shown, text, options);
+      };
+      return recheck;
+    });
   }
 
   RenderOptions render_options;
