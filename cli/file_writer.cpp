@@ -150,6 +150,9 @@ std::optional<std::string> FileReplacer::replace(const std::string &path,
   if (!S_ISREG(before.st_mode)) return "not a regular file";
   std::string now;
   if (!read_all(in.get(), now)) return reason("cannot read it again");
+  // The same file, reached by another path earlier in this run (a symbolic link and its target,
+  // two hard links), already holds this fix.
+  if (written_.count({before.st_dev, before.st_ino}) && now == text) return std::nullopt;
   if (now != checked) return kChanged;
   if (before.st_uid != ::geteuid() && !force_)
     return "owned by another user (uid " + std::to_string(before.st_uid) +
@@ -175,11 +178,17 @@ std::optional<std::string> FileReplacer::replace(const std::string &path,
   if (::fchmod(temp.fd(), mode) != 0 || ::fsync(temp.fd()) != 0)
     return reason("cannot finish the temporary file");
 
-  if (before.st_nlink > 1) return rewrite_in_place(target, before, checked, text, mode);
+  if (before.st_nlink > 1) {
+    std::optional<std::string> why = rewrite_in_place(target, before, checked, text, mode);
+    if (!why) written_.insert({before.st_dev, before.st_ino});
+    return why;
+  }
   // The last look before the rename: an edit made while the fix was written is kept.
   struct stat latest {};
   if (::stat(target.c_str(), &latest) != 0 || !same_version(before, latest)) return kChanged;
   if (std::optional<std::string> why = temp.rename_over(target)) return why;
+  if (struct stat fixed{}; ::stat(target.c_str(), &fixed) == 0)
+    written_.insert({fixed.st_dev, fixed.st_ino});
   // The rename is durable once the directory is: without this, a crash can bring back the
   // old file, or neither.
   Fd directory(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));

@@ -1,9 +1,12 @@
 #pragma once
 // Writing files for the command-line tool: a fixed trace in place of the file that was checked,
 // and the report (standard output or -o FILE). A failure is a message, never a silent success.
+#include <sys/types.h>
+
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 namespace tracelint::cli {
 
@@ -25,7 +28,8 @@ public:
 
 private:
   bool force_;
-  std::set<std::string> cleaned_dirs_; // where stale temporary files were already looked for
+  std::set<std::string> cleaned_dirs_;        // where stale temporary files were already looked for
+  std::set<std::pair<dev_t, ino_t>> written_; // the files (device, inode) fixed so far
 };
 
 // Writes a new version of a file the tool generates (`tracelint trace -o`): next to it, then

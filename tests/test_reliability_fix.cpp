@@ -66,6 +66,19 @@ TEST_CASE("reliability fix: --fix through a symbolic link fixes its target; the 
   CHECK(temp_files(dir.path).empty());
 }
 
+TEST_CASE("reliability fix: a file reached twice (a link and its target) is fixed once") {
+  test::TempDir dir;
+  test::write_file(dir.path + "/real.py", kLeak);
+  fs::create_symlink("real.py", dir.path + "/link.py");
+  fs::create_hard_link(dir.path + "/real.py", dir.path + "/hard.py");
+  auto r = fix(q(dir.path));
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("not fixed") == std::string::npos);
+  CHECK(fs::is_symlink(dir.path + "/link.py"));
+  CHECK(test::read_file(dir.path + "/real.py") == kFixed);
+  CHECK(stat_of(dir.path + "/hard.py").st_ino == stat_of(dir.path + "/real.py").st_ino);
+}
+
 TEST_CASE("reliability fix: --fix keeps hard links: every name of the file sees the fix") {
   test::TempDir dir;
   test::write_file(dir.path + "/a.py", kLeak);
