@@ -410,16 +410,22 @@ int main(int argc, char **argv) {
     int rc = app.exit(e);
     return rc == 0 ? kClean : kUsage;
   }
+  int rc = kUsage;
   try {
-    if (*check_cmd) return run_check(check);
-    if (*rules_cmd) return run_rules(rules_format);
-    if (*explain_cmd) return run_explain(code);
-    if (*print_cmd) return run_print(print_path);
-    if (*trace_cmd) return run_trace(trace_args, false);
-    if (*run_cmd) return run_trace(run_args, true);
+    if (*check_cmd) rc = run_check(check);
+    if (*rules_cmd) rc = run_rules(rules_format);
+    if (*explain_cmd) rc = run_explain(code);
+    if (*print_cmd) rc = run_print(print_path);
+    if (*trace_cmd) rc = run_trace(trace_args, false);
+    if (*run_cmd) rc = run_trace(run_args, true);
   } catch (const std::exception &e) {
     std::cerr << "tracelint: internal error: " << e.what() << "\n";
     return kUsage;
   }
-  return kUsage;
+  // What a command printed must have arrived (a full disk fails at the flush, not the write).
+  if (std::optional<std::string> why = flush_stdout()) {
+    std::cerr << "tracelint: " << *why << "\n";
+    return kUsage;
+  }
+  return rc;
 }

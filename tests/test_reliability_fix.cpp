@@ -284,6 +284,7 @@ TEST_CASE("reliability fix: a report, fixed text or diff that cannot be written 
   test::TempDir dir;
   const std::string path = dir.path + "/leak.py";
   test::write_file(path, kLeak);
+  test::write_file(dir.path + "/clean.py", kFixed);
   // The shell's own redirection of stdout comes last in test::tracelint's command: a prefix
   // that reopens stdout on /dev/full in the child instead.
   const std::string to_full = kTimeout + " sh -c 'exec \"$0\" \"$@\" > /dev/full'";
@@ -301,4 +302,10 @@ TEST_CASE("reliability fix: a report, fixed text or diff that cannot be written 
   auto fixed_stdin = test::tracelint("check --isolated --fix -", kLeak, to_full);
   CHECK(fixed_stdin.exit_code == 2);
   CHECK(test::read_file(path) == kLeak);
+  // The other commands' output too.
+  CHECK(test::tracelint("rules", "", to_full).exit_code == 2);
+  CHECK(test::tracelint("explain TL002", "", to_full).exit_code == 2);
+  auto printed = test::tracelint("print " + q(dir.path + "/clean.py"), "", to_full);
+  CHECK(printed.exit_code == 2);
+  CHECK(printed.err.find("cannot write to standard output") != std::string::npos);
 }
