@@ -356,15 +356,17 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"error", "warning", "info"}));
   check_cmd->add_option("--config", check.config, "Use this pyproject.toml instead of searching");
   check_cmd->add_flag("--isolated", check.isolated, "Ignore every pyproject.toml");
-  check_cmd->add_flag(
+  CLI::Option *fix_flag = check_cmd->add_flag(
       "--fix", check.fix,
       "Apply the fixes that leave the file valid (each is re-checked; the others are listed "
       "with why). The file is replaced atomically, through a symbolic link, keeping its hard "
       "links, owner and mode (less setuid/setgid); a file edited since the check is left alone. "
       "With -, prints the fixed text");
-  check_cmd->add_flag("--force", check.force,
-                      "With --fix, also fix read-only files and files owned by another user "
-                      "(their owner and mode are kept)");
+  check_cmd
+      ->add_flag("--force", check.force,
+                 "With --fix, also fix read-only files and files owned by another user (their "
+                 "owner and mode are kept)")
+      ->needs(fix_flag);
   check_cmd->add_flag("--diff", check.diff, "Print the fixes as a unified diff; write nothing");
   check_cmd->add_flag("--exit-zero", check.exit_zero, "Exit 0 even with findings");
   check_cmd->add_option("-j,--jobs", check.jobs, "Files checked in parallel (default: all cores)");
