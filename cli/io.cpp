@@ -19,20 +19,6 @@ namespace fs = std::filesystem;
 
 namespace tracelint::cli {
 
-namespace {
-
-// The process's umask, read without setting it (umask(2) can only swap it, which would race
-// with anything else creating files).
-mode_t current_umask() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.rfind("Umask:", 0) == 0)
-      return static_cast<mode_t>(std::strtoul(line.c_str() + 6, nullptr, 8));
-  return 022;
-}
-
-} // namespace
-
 std::string byte_size(std::uint64_t bytes) {
   constexpr std::uint64_t kMiB = 1024 * 1024;
   if (bytes >= kMiB && bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
@@ -88,43 +74,6 @@ Result<std::string> read_input(const std::string &path, std::uint64_t max_bytes)
   }
   if (!from_stdin) ::close(fd);
   return text;
-}
-
-// Writes next to the file, then renames over it: a failure leaves the original intact.
-std::optional<std::string> write_atomically(const std::string &path, const std::string &text) {
-  struct stat st {};
-  mode_t mode = 0644 & ~current_umask(); // a new file
-  if (::stat(path.c_str(), &st) == 0)
-    mode = st.st_mode & 07777;
-  else if (errno != ENOENT)
-    return std::string("cannot stat: ") + std::strerror(errno);
-  fs::path target(path);
-  fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + target.filename().string() + ".tracelint-XXXXXX")).string();
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  int fd = ::mkstemp(name.data());
-  if (fd < 0) return std::string("cannot create a temporary file: ") + std::strerror(errno);
-  std::size_t written = 0;
-  while (written < text.size()) {
-    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0) {
-      ::close(fd);
-      ::unlink(name.data());
-      return std::string("write failed: ") + std::strerror(errno);
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  if (::fchmod(fd, mode) != 0 || ::fsync(fd) != 0 || ::close(fd) != 0) {
-    ::unlink(name.data());
-    return std::string("cannot finish the temporary file: ") + std::strerror(errno);
-  }
-  if (::rename(name.data(), path.c_str()) != 0) {
-    std::string why = std::strerror(errno);
-    ::unlink(name.data());
-    return "cannot replace the file: " + why;
-  }
-  return std::nullopt;
 }
 
 } // namespace tracelint::cli

@@ -1,5 +1,5 @@
 #pragma once
-// Reading inputs and writing files for the command-line tool.
+// Reading inputs for the command-line tool (writing files: file_writer.hpp).
 #include "tracelint/core/result.hpp"
 
 #include <cstdint>
@@ -19,8 +19,5 @@ Result<std::string> read_input(const std::string &path,
                                std::uint64_t max_bytes = kDefaultMaxFileSize);
 // "64 MiB", or "1000 bytes" where the size is no whole number of MiB.
 std::string byte_size(std::uint64_t bytes);
-// Writes next to the file, then renames over it: a failure leaves the original intact.
-// Returns the reason on failure.
-std::optional<std::string> write_atomically(const std::string &path, const std::string &text);
 
 } // namespace tracelint::cli

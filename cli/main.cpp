@@ -7,6 +7,8 @@
 #include "tracelint/validator/validator.hpp"
 
 #include "diff.hpp"
+#include "file_writer.hpp"
+#include "fix_files.hpp"
 #include "inputs.hpp"
 #include "io.hpp"
 #include "modules.hpp"
@@ -60,6 +62,7 @@ struct CheckArgs {
   bool isolated = false;
   bool fix = false;
   bool diff = false;
+  bool force = false;
   bool exit_zero = false;
   unsigned jobs = 0;
   std::string output;
@@ -208,34 +211,21 @@ int run_check(const CheckArgs &args) {
 
   bool io_error = false;
   if (args.fix || args.diff) {
-    for (std::size_t i = 0; i < reports.size(); ++i) {
-      FileReport &r = reports[i];
-      if (r.error) continue;
-      std::vector<const Fix *> fixes;
-      for (const Diagnostic &d : r.diagnostics)
-        if (d.fix) fixes.push_back(&*d.fix);
-      if (fixes.empty()) continue;
-      const std::string &original = r.source.text(); // the report holds the checked text
-      auto [fixed, applied] = apply_fixes(original, fixes);
-      if (fixed == original) continue;
-      if (args.diff) {
-        std::cout << unified_diff(r.source.path(), original, fixed);
-        continue;
-      }
-      if (inputs[i].path == "-") {
-        std::cout << fixed;
-        continue;
-      }
-      if (std::optional<std::string> why = write_atomically(inputs[i].path, fixed)) {
-        std::cerr << "tracelint: " << inputs[i].path << ": not fixed: " << *why << "\n";
-        io_error = true;
-        continue;
-      }
-      std::cerr << "tracelint: " << inputs[i].path << ": applied " << applied << " fix"
-                << (applied == 1 ? "" : "es") << "\n";
-      Result<Options> options = resolver.for_file(inputs[i].path);
-      reports[i] = check_source(r.source.path(), fixed, options.value());
-    }
+    std::vector<std::string> paths;
+    for (const Input &in : inputs)
+      paths.push_back(in.path);
+    io_error = fix_files(paths, reports, {args.fix, args.diff, args.force}, [&](std::size_t file) {
+      Options own = resolver.for_file(inputs[file].path).value();
+      Recheck recheck;
+      recheck.own_options_are_every_rule = own.select.empty() && own.ignore.empty();
+      recheck.check = [own, shown = reports[file].source.path()](const std::string &text,
+                                                                 bool every_rule) {
+        Options options = own;
+        if (every_rule) options.select.clear(), options.ignore.clear();
+        return check_source(shown, text, options);
+      };
+      return recheck;
+    });
   }
 
   RenderOptions render_options;
@@ -244,17 +234,16 @@ int run_check(const CheckArgs &args) {
   bool fixed_to_stdout = args.fix && std::any_of(inputs.begin(), inputs.end(),
                                                  [](const Input &i) { return i.path == "-"; });
   if (!args.diff && !fixed_to_stdout) {
-    std::string rendered = render(reports, *format, render_options);
-    if (args.output.empty()) {
-      std::cout << rendered;
-    } else {
-      std::ofstream out(args.output, std::ios::binary | std::ios::trunc);
-      out << rendered;
-      if (!out) {
-        std::cerr << "tracelint: cannot write " << args.output << "\n";
-        return kUsage;
-      }
+    if (std::optional<std::string> why =
+            write_report(args.output, render(reports, *format, render_options))) {
+      std::cerr << "tracelint: the report is incomplete: " << *why << "\n";
+      return kUsage;
     }
+  }
+  // The fixed text or the diff went to standard output: it must have arrived.
+  if (std::optional<std::string> why = flush_stdout()) {
+    std::cerr << "tracelint: " << *why << "\n";
+    return kUsage;
   }
   bool findings = false;
   for (std::size_t i = 0; i < reports.size(); ++i) {
@@ -364,7 +353,17 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"error", "warning", "info"}));
   check_cmd->add_option("--config", check.config, "Use this pyproject.toml instead of searching");
   check_cmd->add_flag("--isolated", check.isolated, "Ignore every pyproject.toml");
-  check_cmd->add_flag("--fix", check.fix, "Apply the fixes in place (atomically; mode kept)");
+  CLI::Option *fix_flag = check_cmd->add_flag(
+      "--fix", check.fix,
+      "Apply the fixes that leave the file valid (each is re-checked; the others are listed "
+      "with why). The file is replaced atomically, through a symbolic link, keeping its hard "
+      "links, owner and mode (less setuid/setgid); a file edited since the check is left alone. "
+      "With -, prints the fixed text");
+  check_cmd
+      ->add_flag("--force", check.force,
+                 "With --fix, also fix read-only files and files owned by another user (their "
+                 "owner and mode are kept)")
+      ->needs(fix_flag);
   check_cmd->add_flag("--diff", check.diff, "Print the fixes as a unified diff; write nothing");
   check_cmd->add_flag("--exit-zero", check.exit_zero, "Exit 0 even with findings");
   check_cmd->add_option("-j,--jobs", check.jobs,
@@ -430,16 +429,22 @@ int main(int argc, char **argv) {
     int rc = app.exit(e);
     return rc == 0 ? kClean : kUsage;
   }
+  int rc = kUsage;
   try {
-    if (*check_cmd) return run_check(check);
-    if (*rules_cmd) return run_rules(rules_format);
-    if (*explain_cmd) return run_explain(code);
-    if (*print_cmd) return run_print(print_path);
-    if (*trace_cmd) return run_trace(trace_args, false);
-    if (*run_cmd) return run_trace(run_args, true);
+    if (*check_cmd) rc = run_check(check);
+    if (*rules_cmd) rc = run_rules(rules_format);
+    if (*explain_cmd) rc = run_explain(code);
+    if (*print_cmd) rc = run_print(print_path);
+    if (*trace_cmd) rc = run_trace(trace_args, false);
+    if (*run_cmd) rc = run_trace(run_args, true);
   } catch (const std::exception &e) {
     std::cerr << "tracelint: internal error: " << e.what() << "\n";
     return kUsage;
   }
-  return kUsage;
+  // What a command printed must have arrived (a full disk fails at the flush, not the write).
+  if (std::optional<std::string> why = flush_stdout()) {
+    std::cerr << "tracelint: " << *why << "\n";
+    return kUsage;
+  }
+  return rc;
 }

@@ -1,5 +1,6 @@
 #include "trace_command.hpp"
 
+#include "file_writer.hpp"
 #include "io.hpp"
 #include "modules.hpp"
 

@@ -232,8 +232,10 @@ TEST_CASE(
         std::string::npos);
 
   // Readable, but its directory is not writable: the fix cannot be written, nothing is lost.
+  // The file is that user's (--fix leaves other users' files alone without --force).
   test::write_file(dir.path + "/leak.py", kLeak);
   fs::permissions(dir.path + "/leak.py", fs::perms::owner_all | fs::perms::others_read);
+  REQUIRE(::chown((dir.path + "/leak.py").c_str(), 65534, 65534) == 0);
   auto fix = test::tracelint("check --isolated --fix '" + dir.path + "/leak.py'", "", as_nobody);
   CHECK(fix.exit_code == 2);
   CHECK(fix.err.find("cannot create a temporary file") != std::string::npos);

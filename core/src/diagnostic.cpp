@@ -23,8 +23,7 @@ std::optional<Severity> parse_severity(std::string_view name) {
   return std::nullopt;
 }
 
-std::pair<std::string, std::size_t> apply_fixes(const std::string &text,
-                                                const std::vector<const Fix *> &fixes) {
+FixedText apply_fixes_mapped(const std::string &text, const std::vector<const Fix *> &fixes) {
   struct Pending {
     const Fix *fix;
     uint32_t begin;
@@ -39,36 +38,40 @@ std::pair<std::string, std::size_t> apply_fixes(const std::string &text,
   }
   std::stable_sort(order.begin(), order.end(),
                    [](const Pending &a, const Pending &b) { return a.begin < b.begin; });
-  std::vector<Edit> accepted;
-  std::size_t applied = 0;
-  uint32_t covered_to = 0;
+  FixedText out;
+  out.text.reserve(text.size());
+  uint32_t at = 0; // the original is copied up to here
   bool any = false;
   for (const Pending &p : order) {
     std::vector<Edit> edits = p.fix->edits;
     std::sort(edits.begin(), edits.end(),
               [](const Edit &a, const Edit &b) { return a.begin < b.begin; });
-    bool overlaps = false;
-    uint32_t end = covered_to;
-    for (const Edit &e : edits) {
-      if (any && e.begin < end) overlaps = true;
-      end = std::max(end, e.end);
+    // Edits of a fix must not overlap those of the fixes already taken, nor each other, nor
+    // reach past the text.
+    bool usable = edits.back().end <= text.size() && (!any || edits.front().begin >= at);
+    for (std::size_t i = 0; usable && i < edits.size(); ++i)
+      usable = edits[i].begin <= edits[i].end && (i == 0 || edits[i].begin >= edits[i - 1].end);
+    if (!usable) continue;
+    AppliedFix applied{p.fix, edits.front().begin, edits.back().end, 0, 0};
+    for (std::size_t i = 0; i < edits.size(); ++i) {
+      const Edit &e = edits[i];
+      out.text.append(text, at, e.begin - at);
+      if (i == 0) applied.fixed_begin = static_cast<uint32_t>(out.text.size());
+      out.text += e.replacement;
+      at = e.end;
     }
-    if (overlaps || edits.back().end > text.size()) continue;
-    accepted.insert(accepted.end(), edits.begin(), edits.end());
-    covered_to = end;
+    applied.fixed_end = static_cast<uint32_t>(out.text.size());
+    out.applied.push_back(applied);
     any = true;
-    ++applied;
   }
-  std::string out;
-  out.reserve(text.size());
-  uint32_t at = 0;
-  for (const Edit &e : accepted) {
-    out.append(text, at, e.begin - at);
-    out += e.replacement;
-    at = e.end;
-  }
-  out.append(text, at, std::string::npos);
-  return {out, applied};
+  out.text.append(text, at, std::string::npos);
+  return out;
+}
+
+std::pair<std::string, std::size_t> apply_fixes(const std::string &text,
+                                                const std::vector<const Fix *> &fixes) {
+  FixedText fixed = apply_fixes_mapped(text, fixes);
+  return {std::move(fixed.text), fixed.applied.size()};
 }
 
 } // namespace tracelint

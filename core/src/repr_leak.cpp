@@ -22,6 +22,42 @@ std::string read_name(const std::string &text, std::size_t &i) {
   return name;
 }
 
+// Where a repr that opened with `opener` ends: one past the closer that matches it, skipping
+// what the repr's fields nest (`value=[1]`, `shape=(2, 3)`, quoted strings), so a field's
+// bracket does not cut the repr short (a fix would then leave `i0], None)` behind). A repr cut
+// by a line break ends at stop, the end of its line. `<TensorProxy(name=...)>` starts inside
+// its parenthesis (nested is true). Fields whose brackets do not balance fall back to the
+// first closer on the line.
+std::size_t repr_end(const std::string &text, std::size_t i, std::size_t stop, char opener,
+                     bool nested) {
+  const char closer = opener == '[' ? ']' : '>';
+  std::size_t first_closer = std::string_view(text).substr(i, stop - i).find(closer);
+  std::size_t unbalanced = first_closer == std::string_view::npos ? stop : i + first_closer + 1;
+  std::string open; // the brackets opened inside the repr, innermost last
+  if (nested) open.push_back(')');
+  char quote = 0;
+  for (; i < stop; ++i) {
+    char c = text[i];
+    if (quote) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      open.push_back(c == '(' ? ')' : c == '[' ? ']' : '}');
+    } else if (!open.empty() && c == open.back()) {
+      open.pop_back();
+    } else if (open.empty() && c == closer) {
+      return i + 1;
+    }
+  }
+  return unbalanced;
+}
+
 } // namespace
 
 // The comment text before a repr: the repr is inside an annotation's quotes
@@ -80,9 +116,7 @@ std::vector<ReprLeak> find_repr_leaks(const SourceText &source) {
     if (!tail || text.compare(i, 6, tail) != 0) continue;
     i += 6;
     std::string name = read_name(text, i);
-    std::size_t stop = line_end(i);
-    std::size_t close = text.find(opener == '[' ? ']' : '>', i);
-    std::size_t end = (close == std::string::npos || close > stop) ? stop : close + 1;
+    std::size_t end = repr_end(text, i, line_end(i), opener, opener == '<');
     add(kind_begin - 1, end, kind, name);
     at = end - 5 > at ? end - 5 : at;
   }

@@ -1,6 +1,7 @@
 #include "tracelint/rules/rule.hpp"
 
 #include <set>
+#include <string_view>
 
 namespace tracelint {
 
@@ -39,7 +40,19 @@ uint32_t import_offset(const CheckContext &ctx, const Trace &t) {
     offset = ctx.parsed.source.line_start(t.def_span.line);
   if (offset == 0 && !t.decorators.empty() && t.decorators.front().span.valid())
     offset = ctx.parsed.source.line_start(t.decorators.front().span.line);
+  // A UTF-8 byte-order mark stays first: CPython rejects U+FEFF anywhere else.
+  const std::string_view bom = "\xEF\xBB\xBF";
+  if (offset < bom.size() && std::string_view(ctx.parsed.source.text()).substr(0, 3) == bom)
+    offset = static_cast<uint32_t>(bom.size());
   return offset;
+}
+
+// The file's own line ending (its first one), so an inserted line matches its neighbours: a
+// lone "\n" in a CRLF file is a mixed-ending file to every tool that reads it next.
+std::string_view line_ending(const std::string &text) {
+  std::size_t end = text.find_first_of("\r\n");
+  if (end == std::string::npos || text[end] == '\n') return "\n";
+  return end + 1 < text.size() && text[end + 1] == '\n' ? "\r\n" : "\r";
 }
 
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
@@ -51,7 +64,8 @@ void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
       Diagnostic d = kTL012.diagnostic(c.span, "`" + c.name + "` is used but never imported");
       if (import && facts.trace->kind != Trace::Kind::Fragment) {
         uint32_t at = import_offset(ctx, *facts.trace);
-        d.fix = Fix{"add `" + *import + "`", {Edit{at, at, *import + "\n"}}};
+        d.fix = Fix{"add `" + *import + "`",
+                    {Edit{at, at, *import + std::string(line_ending(ctx.parsed.source.text()))}}};
       }
       out.push_back(std::move(d));
     }

@@ -46,4 +46,21 @@ struct Diagnostic {
 std::pair<std::string, std::size_t> apply_fixes(const std::string &text,
                                                 const std::vector<const Fix *> &fixes);
 
+// A fix that apply_fixes_mapped applied, and where: bytes [begin, end) of the original (from
+// its first edit's start to its last edit's end) became [fixed_begin, fixed_end) of the fixed
+// text. A caller re-checks that range to tell whether the fix did what it said.
+struct AppliedFix {
+  const Fix *fix = nullptr;
+  uint32_t begin = 0;
+  uint32_t end = 0;
+  uint32_t fixed_begin = 0;
+  uint32_t fixed_end = 0;
+};
+struct FixedText {
+  std::string text;
+  std::vector<AppliedFix> applied; // in text order
+};
+// apply_fixes, also saying where each applied fix landed.
+FixedText apply_fixes_mapped(const std::string &text, const std::vector<const Fix *> &fixes);
+
 } // namespace tracelint
