@@ -158,6 +158,10 @@ std::string construct_name(TSNode n) {
   return t;
 }
 
+// CPython stops at 200 nested parentheses ("too many nested parentheses"); the frontend reads
+// an expression with one call per level, and stops at the same depth.
+constexpr int kMaxExpressionDepth = 200;
+
 class Reader {
 public:
   Reader(const std::string &text) : text_(text) {}
@@ -205,6 +209,7 @@ public:
   }
 
   Expr expr(TSNode n) const {
+    Nesting nesting(*this, n);
     Expr e;
     e.loc = loc(n);
     std::string_view type = ts_node_type(n);
@@ -324,12 +329,14 @@ public:
       }
     } else if (type == "binary_operator") {
       e.kind = Expr::Kind::BinOp;
-      e.text = text(field(n, field_ids().operator_));
-      if (e.text != "+" && e.text != "-" && e.text != "*" && e.text != "/" && e.text != "//" &&
-          e.text != "%" && e.text != "**" && e.text != "@")
-        unsupported(field(n, field_ids().operator_), "the `" + e.text + "` operator");
-      e.items.push_back(expr(field(n, field_ids().left)));
-      e.items.push_back(expr(field(n, field_ids().right)));
+      LeftChain chain = left_chain(n);
+      for (TSNode op_node : chain.operators) {
+        std::string op = text(op_node);
+        if (op != "+" && op != "-" && op != "*" && op != "/" && op != "//" && op != "%" &&
+            op != "**" && op != "@")
+          unsupported(op_node, "the `" + op + "` operator");
+      }
+      read_chain(chain, e);
     } else if (type == "unary_operator") {
       e.kind = Expr::Kind::UnaryOp;
       e.text = text(field(n, field_ids().operator_));
@@ -341,9 +348,7 @@ public:
       e.items.push_back(expr(field(n, field_ids().argument)));
     } else if (type == "boolean_operator") {
       e.kind = Expr::Kind::BoolOp;
-      e.text = text(field(n, field_ids().operator_));
-      e.items.push_back(expr(field(n, field_ids().left)));
-      e.items.push_back(expr(field(n, field_ids().right)));
+      read_chain(left_chain(n), e);
     } else if (type == "comparison_operator") {
       e.kind = Expr::Kind::Compare;
       std::string pending;
@@ -429,19 +434,16 @@ public:
       s.kind = Stmt::Kind::If;
       s.value = expr(field(n, field_ids().condition));
       s.body = block(field(n, field_ids().consequence));
-      // elif clauses become nested ifs in orelse.
-      std::vector<Stmt> *tail = &s.orelse;
       for (TSNode alt : field_children(n, "alternative")) {
         if (is(alt, "elif_clause")) {
-          Stmt nested;
-          nested.kind = Stmt::Kind::If;
-          nested.loc = loc(alt);
-          nested.value = expr(field(alt, field_ids().condition));
-          nested.body = block(field(alt, field_ids().consequence));
-          tail->push_back(std::move(nested));
-          tail = &tail->back().orelse;
+          Stmt clause;
+          clause.kind = Stmt::Kind::If;
+          clause.loc = loc(alt);
+          clause.value = expr(field(alt, field_ids().condition));
+          clause.body = block(field(alt, field_ids().consequence));
+          s.elifs.push_back(std::move(clause));
         } else {
-          *tail = block(field(alt, field_ids().body));
+          s.orelse = block(field(alt, field_ids().body));
         }
       }
     } else if (type == "for_statement") {
@@ -507,6 +509,62 @@ public:
   }
 
 private:
+  // Each nested expression is one call of expr, so the depth of the stack follows the depth of
+  // the expression; past the limit the reader stops with an error rather than overflow the stack.
+  class Nesting {
+  public:
+    Nesting(const Reader &reader, TSNode n) : reader_(reader) {
+      if (++reader_.depth_ > kMaxExpressionDepth) {
+        --reader_.depth_;
+        throw TraceError(reader_.loc(n), "too deeply nested: this expression nests more than " +
+                                             std::to_string(kMaxExpressionDepth) +
+                                             " levels of parentheses, brackets, calls or "
+                                             "operators (as CPython, which stops at " +
+                                             std::to_string(kMaxExpressionDepth) +
+                                             " nested parentheses); give its parts names");
+      }
+    }
+    ~Nesting() { --reader_.depth_; }
+    Nesting(const Nesting &) = delete;
+    Nesting &operator=(const Nesting &) = delete;
+
+  private:
+    const Reader &reader_;
+  };
+
+  // A left-deep chain of one operator node type: `a + b - c` is (a + b) - c.
+  struct LeftChain {
+    TSNode first;                  // the leftmost operand
+    std::vector<TSNode> operators; // left to right
+    std::vector<TSNode> operands;  // the operand after each operator
+  };
+  // Walks the chain with a loop: Python accepts chains of any length (x + 1 + 1 + ...), which
+  // one recursive call per operator would turn into a stack overflow.
+  LeftChain left_chain(TSNode n) const {
+    LeftChain chain;
+    std::string_view type = ts_node_type(n);
+    TSNode left = n;
+    while (ts_node_type(left) == type) {
+      chain.operators.push_back(field(left, field_ids().operator_));
+      chain.operands.push_back(field(left, field_ids().right));
+      left = field(left, field_ids().left);
+    }
+    chain.first = left;
+    std::reverse(chain.operators.begin(), chain.operators.end());
+    std::reverse(chain.operands.begin(), chain.operands.end());
+    return chain;
+  }
+  // The chain as one Expr: its operands in items, the operator between each pair in ops.
+  void read_chain(const LeftChain &chain, Expr &e) const {
+    e.items.reserve(chain.operands.size() + 1);
+    e.ops.reserve(chain.operators.size());
+    e.items.push_back(expr(chain.first));
+    for (std::size_t i = 0; i < chain.operands.size(); ++i) {
+      e.ops.push_back(text(chain.operators[i]));
+      e.items.push_back(expr(chain.operands[i]));
+    }
+  }
+
   std::string unescape(TSNode n) const {
     std::string s = text(n);
     if (s.size() < 2) return s;
@@ -541,6 +599,7 @@ private:
   uint32_t from_row_ = UINT32_MAX;
   int64_t add_rows_ = 0;
   mutable std::optional<TSTreeCursor> cursor_;
+  mutable int depth_ = 0; // expr calls on the stack
 };
 
 template <class F> auto guarded(F &&f, const std::string &path) -> decltype(f()) {
@@ -694,6 +753,45 @@ std::optional<TraceError> first_bad_dedent(const SourceText &source) {
                     "syntax error: " + found.front().message);
 }
 
+// tree-sitter-python keeps each indentation width in a byte: from 256 columns on (64 blocks
+// nested 4 spaces deep) its blocks go wrong, and the syntax error it then reports is at the top
+// of the file. The first line of code indented that far, to report instead.
+constexpr uint32_t kMaxIndentColumns = 255;
+
+std::optional<TraceError> first_overindented_line(const SourceText &source) {
+  chunking::EditedText text(source.text());
+  int depth = 0;
+  bool continued = false;
+  uint32_t row = 0;
+  for (chunking::Lines lines(text, 0); lines.next(); ++row) {
+    std::string_view line = lines.text();
+    if (depth == 0 && !continued) {
+      // Widths as the grammar's scanner counts them.
+      uint32_t width = 0;
+      std::size_t i = 0;
+      for (; i < line.size(); ++i) {
+        if (line[i] == ' ')
+          width += 1;
+        else if (line[i] == '\t')
+          width += 8;
+        else if (line[i] == '\f')
+          width = 0;
+        else
+          break;
+      }
+      bool code = i < line.size() && line[i] != '#' && line[i] != '\r';
+      if (code && width > kMaxIndentColumns)
+        return TraceError(Loc{row + 1, 1},
+                          "too deeply nested: this line is indented " + std::to_string(width) +
+                              " columns, and the parser reads at most " +
+                              std::to_string(kMaxIndentColumns) +
+                              " (nest fewer blocks, or indent each by fewer spaces)");
+    }
+    chunking::track_brackets(line, depth, continued);
+  }
+  return std::nullopt;
+}
+
 bool before(const Loc &a, const Loc &b) {
   return a.line < b.line || (a.line == b.line && a.column < b.column);
 }
@@ -714,8 +812,10 @@ Result<Module> parse_whole(std::shared_ptr<const SourceText> source) {
           if (dedent) throw *dedent;
           return m;
         } catch (const TraceError &e) {
-          bool earlier_syntax_error = std::string_view(e.what()).starts_with("syntax error") &&
-                                      (!dedent || before(e.loc, dedent->loc));
+          bool syntax_error = std::string_view(e.what()).starts_with("syntax error");
+          if (syntax_error)
+            if (std::optional<TraceError> deep = first_overindented_line(*source)) throw *deep;
+          bool earlier_syntax_error = syntax_error && (!dedent || before(e.loc, dedent->loc));
           if (dedent && !earlier_syntax_error) throw *dedent;
           throw;
         }
