@@ -826,9 +826,13 @@ private:
       if (y == 0) throw ExecError("fmod by zero");
       return RtValue::of_float(std::fmod(x, y));
     }
-    if (name == "pow")
-      return floats || j < 0 ? RtValue::of_float(std::pow(x, y))
-                             : RtValue::of_int(static_cast<int64_t>(std::llround(std::pow(x, y))));
+    if (name == "pow") {
+      if (floats || j < 0) return RtValue::of_float(std::pow(x, y));
+      // Through a double, as before; out of range is an error, not llround's unspecified value.
+      std::optional<int64_t> power = truncate_to_int64(std::round(std::pow(x, y)));
+      if (!power) throw ExecError("integer overflow in pow");
+      return RtValue::of_int(*power);
+    }
     if (name == "lt") return RtValue::of_bool(floats ? x < y : i < j);
     if (name == "le") return RtValue::of_bool(floats ? x <= y : i <= j);
     if (name == "gt") return RtValue::of_bool(floats ? x > y : i > j);
@@ -886,9 +890,14 @@ private:
         return RtValue::of_tensor(tensor_arg(a, "the input").to(scalar_type(to.text)));
       if (to.kind != RtValue::Kind::Builtin || !is_number(a))
         throw ExecError("convert_element_type of " + describe(a) + " to " + describe(to));
-      if (to.text == "int")
-        return RtValue::of_int(a.kind == RtValue::Kind::Float ? static_cast<int64_t>(a.real)
-                                                              : a.integer);
+      if (to.text == "int") {
+        if (a.kind != RtValue::Kind::Float) return RtValue::of_int(a.integer);
+        std::optional<int64_t> truncated = truncate_to_int64(a.real);
+        if (!truncated)
+          throw ExecError("convert_element_type: " + python_float(a.real) +
+                          " has no 64-bit integer value");
+        return RtValue::of_int(*truncated);
+      }
       if (to.text == "float") return RtValue::of_float(as_double(a));
       return RtValue::of_bool(as_double(a) != 0);
     }
@@ -1412,6 +1421,9 @@ Comparison compare(const RtValue &expected, const RtValue &actual) {
 
 Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgram &program,
                                   const RunOptions &options) {
+  if (std::optional<Error> too_large =
+          run_memory_error(program, options.max_memory, "RunOptions::max_memory"))
+    return *too_large;
   RunReport report;
   bool wants_cuda =
       std::any_of(program.inputs.begin(), program.inputs.end(), [](const InputSpec &s) {
