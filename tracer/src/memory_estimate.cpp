@@ -8,6 +8,10 @@ namespace tracelint::tracer {
 
 namespace {
 
+// What the executor's comparison of results holds at most: a slice of 2**20 elements as
+// double, twice, their difference and its absolute value, and allclose's temporaries.
+constexpr uint64_t kCompareBytes = uint64_t{48} << 20;
+
 uint64_t element_bytes(const std::string &dtype) {
   if (dtype == "float64" || dtype == "int64" || dtype == "complex64") return 8;
   if (dtype == "complex128") return 16;
@@ -114,8 +118,10 @@ RunMemoryEstimate estimate_run_memory(const Trace &computation,
   uint64_t traced = peak_of(leaves, returned, bytes);
   // The eager result is held while the trace runs twice (as traced, then printed and parsed
   // back), and the first run's result while the second runs.
+  // Comparing the results holds a few converted copies of a slice of a million elements.
+  uint64_t comparing = saturating_add(saturating_mul(result, 2), std::min(result, kCompareBytes));
   estimate.intermediates =
-      std::max({drawing, eager, saturating_add(saturating_mul(result, 2), traced)});
+      std::max({drawing, eager, saturating_add(saturating_mul(result, 2), traced), comparing});
   return estimate;
 }
 

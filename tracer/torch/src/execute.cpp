@@ -1248,6 +1248,9 @@ RtValue from_obj(const Obj &o) {
   }
 }
 
+// Elements compared at a time (see RunMemoryEstimate: what comparing holds is bounded by it).
+constexpr int64_t kCompareSlice = int64_t{1} << 20;
+
 void compare_into(const RtValue &e, const RtValue &a, const std::string &where, Comparison &c) {
   if (!c.equal) return;
   auto fail = [&](const std::string &why) {
@@ -1263,11 +1266,18 @@ void compare_into(const RtValue &e, const RtValue &a, const std::string &where, 
       bool low = x.scalar_type() == at::kHalf || x.scalar_type() == at::kBFloat16;
       double rtol = low ? 1e-2 : x.scalar_type() == at::kDouble ? 1e-7 : 1e-4;
       double atol = low ? 1e-2 : x.scalar_type() == at::kDouble ? 1e-9 : 1e-5;
-      if (x.numel() > 0)
+      // Slice by slice: the whole tensors in double and allclose's temporaries held about
+      // eight times the result, most of a run's memory.
+      at::Tensor flat_x = x.reshape({-1}), flat_y = y.reshape({-1});
+      bool close = true;
+      for (int64_t start = 0; start < flat_x.numel(); start += kCompareSlice) {
+        int64_t length = std::min(kCompareSlice, flat_x.numel() - start);
+        at::Tensor sx = flat_x.narrow(0, start, length), sy = flat_y.narrow(0, start, length);
         c.max_abs_diff = std::max(
-            c.max_abs_diff, (x.to(at::kDouble) - y.to(at::kDouble)).abs().max().item<double>());
-      if (!at::allclose(x, y, rtol, atol, /*equal_nan=*/true))
-        return fail("values differ (max abs diff " + python_float(c.max_abs_diff) + ")");
+            c.max_abs_diff, (sx.to(at::kDouble) - sy.to(at::kDouble)).abs().max().item<double>());
+        close = close && at::allclose(sx, sy, rtol, atol, /*equal_nan=*/true);
+      }
+      if (!close) return fail("values differ (max abs diff " + python_float(c.max_abs_diff) + ")");
     } else if (!at::equal(x, y)) {
       return fail("values differ");
     }
