@@ -205,3 +205,25 @@ TEST_CASE("tracer reliability: a 10 MB name is cut in the message") {
         std::string::npos);
   CHECK(r.err.size() < 1000);
 }
+
+TEST_CASE("tracer reliability: a large module read piece by piece gives the whole module's "
+          "constants, functions and error places") {
+  test::TempDir dir;
+  // About 1 MB of module-level statements: several pieces.
+  std::string text = "import torch\n\n@torch.no_grad()\ndef first(x):\n    return x\n";
+  for (int i = 0; i < 35000; ++i)
+    text += "c" + std::to_string(i) + " = " + std::to_string(i) + "  # a constant\n";
+  text += "\ndef f(x):\n    return x * c34999 + c7\n";
+  test::write_file(dir.path + "/f.py", text);
+  test::Run r = bounded("trace " + q(dir.path + "/f.py") + " -f f -a x=f32[2]");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("ltorch.mul(x, 34999)") != std::string::npos);
+  CHECK(r.out.find("f.py:35008:     return x * c34999 + c7") != std::string::npos);
+  CHECK(bounded("trace " + q(dir.path + "/f.py") + " -f first -a x=f32[2]").exit_code == 0);
+  // An error in a late piece, at its line.
+  test::write_file(dir.path + "/g.py", text + "while True:\n    pass\n");
+  test::Run g = bounded("trace " + q(dir.path + "/g.py") + " -f f -a x=f32[2]");
+  CHECK(g.exit_code == 2);
+  CHECK(g.err.find("g.py:35009:1: error: unsupported construct: a module-level while statement") !=
+        std::string::npos);
+}

@@ -2,6 +2,7 @@
 
 #include "chunking.hpp"
 #include "indentation.hpp"
+#include "lexing.hpp"
 #include "syntax_errors.hpp"
 #include "tracelint/core/value.hpp"
 
@@ -612,10 +613,11 @@ template <class F> auto guarded(F &&f, const std::string &path) -> decltype(f())
 
 // The module's imports, functions and constants from the tree of `text` (the source, or the
 // source with a chunked body cut out).
-Module read_module(std::shared_ptr<const SourceText> source, const Reader &reader, TSNode root) {
+Module read_module(std::shared_ptr<const SourceText> source, const Reader &reader, TSNode root);
+
+// Adds what the top-level statements under root define to m.
+void read_top_level(const Reader &reader, TSNode root, Module &m) {
   reader.check_syntax(root);
-  Module m;
-  m.path = source->path();
   for (TSNode n : children(root, true)) {
     if (is(n, "import_statement")) {
       for (TSNode name : field_children(n, "name")) {
@@ -656,6 +658,12 @@ Module read_module(std::shared_ptr<const SourceText> source, const Reader &reade
       reader.unsupported(n, "a module-level " + construct_name(n));
     }
   }
+}
+
+Module read_module(std::shared_ptr<const SourceText> source, const Reader &reader, TSNode root) {
+  Module m;
+  m.path = source->path();
+  read_top_level(reader, root, m);
   m.source = std::move(source);
   return m;
 }
@@ -796,17 +804,83 @@ bool before(const Loc &a, const Loc &b) {
   return a.line < b.line || (a.line == b.line && a.column < b.column);
 }
 
+// A large module is parsed piece by piece, each piece whole top-level statements: a module's
+// tree takes about 500 bytes a line (a 14 MB module of statements held 1 GB), and the frontend
+// keeps only what it reads from each piece.
+constexpr std::size_t kModulePieceBytes = 256 * 1024;
+
+// A top-level line that continues the statement before it.
+bool continues_statement(std::string_view line) {
+  for (std::string_view keyword : {"else", "elif", "except", "finally"})
+    if (line.starts_with(keyword) &&
+        (line.size() == keyword.size() || !lexing::is_word(line[keyword.size()])))
+      return true;
+  return false;
+}
+
+// Where the pieces of a large module start (the first at 0): at lines of code in column 0,
+// outside brackets and continuations, not after a decorator. One piece where that is not safe
+// (a triple-quoted string can hide where lines start) or the module is small.
+std::vector<std::size_t> module_pieces(const std::string &text) {
+  std::vector<std::size_t> starts{0};
+  if (text.size() < 2 * kModulePieceBytes || chunking::has_triple_quote(text)) return starts;
+  chunking::EditedText edited(text);
+  int depth = 0;
+  bool continued = false, after_decorator = false;
+  for (chunking::Lines lines(edited, 0); lines.next();) {
+    std::string_view line = lines.text();
+    bool top_level_code = depth == 0 && !continued && !line.empty() && line[0] != ' ' &&
+                          line[0] != '\t' && line[0] != '#' && line[0] != '\r' && line[0] != '\f';
+    if (top_level_code) {
+      if (!after_decorator && !continues_statement(line) &&
+          lines.begin() - starts.back() >= kModulePieceBytes)
+        starts.push_back(lines.begin());
+      after_decorator = line[0] == '@';
+    }
+    chunking::track_brackets(line, depth, continued);
+  }
+  return starts;
+}
+
+// The module read piece by piece, or none on any error: the whole module's parse then gives it
+// as Python would (a syntax error in a later piece wins over an earlier unsupported construct).
+std::optional<Module> read_in_pieces(const std::shared_ptr<const SourceText> &source,
+                                     const std::vector<std::size_t> &starts) {
+  const std::string &text = source->text();
+  Module m;
+  m.path = source->path();
+  try {
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+      std::size_t end = i + 1 < starts.size() ? starts[i + 1] : text.size();
+      std::string piece = text.substr(starts[i], end - starts[i]);
+      TreePtr tree = parse_python(piece);
+      if (!tree) return std::nullopt;
+      Reader reader(piece, 0, row_of(*source, starts[i]));
+      read_top_level(reader, ts_tree_root_node(tree.get()), m);
+    }
+  } catch (const TraceError &) {
+    return std::nullopt;
+  }
+  m.source = source;
+  return m;
+}
+
 // parse_module of a source already indexed.
 Result<Module> parse_whole(std::shared_ptr<const SourceText> source) {
   const std::string &path = source->path();
+  // Python stops at its first syntax error: an IndentationError wins over anything the
+  // frontend finds, except a syntax error before it.
+  std::optional<TraceError> dedent = first_bad_dedent(*source);
+  if (!dedent) {
+    std::vector<std::size_t> starts = module_pieces(source->text());
+    if (starts.size() > 1)
+      if (std::optional<Module> m = read_in_pieces(source, starts)) return std::move(*m);
+  }
   return guarded(
       [&]() -> Result<Module> {
         TreePtr tree = parse_python(source->text());
         if (!tree) return Error{"tree-sitter returned no tree", path, 0, 0};
         Reader reader(source->text());
-        // Python stops at its first syntax error: an IndentationError wins over anything the
-        // frontend finds, except a syntax error before it.
-        std::optional<TraceError> dedent = first_bad_dedent(*source);
         try {
           Module m = read_module(source, reader, ts_tree_root_node(tree.get()));
           if (dedent) throw *dedent;
