@@ -227,3 +227,18 @@ TEST_CASE("tracer reliability: a large module read piece by piece gives the whol
   CHECK(g.err.find("g.py:35009:1: error: unsupported construct: a module-level while statement") !=
         std::string::npos);
 }
+
+TEST_CASE("tracer reliability: values built from themselves in a loop stop at the step limit") {
+  test::TempDir dir;
+  // Each (t,) copies t: quadratic time; each t + t doubles it: exponential memory.
+  test::write_file(dir.path + "/f.py", "def deep(x):\n    t = x\n    for i in range(200000):\n"
+                                       "        t = (t,)\n    return x\n\n"
+                                       "def wide(x):\n    t = (1,)\n    for i in range(64):\n"
+                                       "        t = t + t\n    return x\n");
+  for (const char *function : {"deep", "wide"}) {
+    CAPTURE(function);
+    test::Run r = bounded("trace " + q(dir.path + "/f.py") + " -f " + function + " -a x=f32[2]");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("runs more than 2000000 steps") != std::string::npos);
+  }
+}

@@ -370,10 +370,31 @@ public:
   }
 
 private:
-  void step(const Loc &loc) {
-    if (++steps_ > kMaxSteps)
+  void step(const Loc &loc) { charge(1, loc); }
+  void charge(int64_t work, const Loc &loc) {
+    steps_ += work;
+    if (steps_ > kMaxSteps)
       throw TraceError(loc, "the function runs more than " + std::to_string(kMaxSteps) +
                                 " steps; the tracer stops here");
+  }
+  // Reading a collection copies it: the copy counts as steps, one per object in it, so that
+  // building values from themselves (t = (t,) or t = t + t in a loop, quadratic or exponential
+  // in time and memory) stops at the step limit.
+  void charge_copy(const Obj &value, const Loc &loc) {
+    if (!value.items.empty()) charge(object_count(value, kMaxSteps + 1), loc);
+  }
+  // The objects in o at every depth, counted up to `limit` (without recursion: values nest).
+  static int64_t object_count(const Obj &o, int64_t limit) {
+    int64_t n = 0;
+    std::vector<const Obj *> pending{&o};
+    while (!pending.empty() && n < limit) {
+      const Obj *next = pending.back();
+      pending.pop_back();
+      ++n;
+      for (const Obj &item : next->items)
+        pending.push_back(&item);
+    }
+    return n;
   }
 
   void run_block(const std::vector<Stmt> &block, Frame &frame) {
@@ -473,7 +494,10 @@ private:
 
   Obj lookup(const Expr &name, Frame &frame) {
     auto local = frame.locals.find(name.text);
-    if (local != frame.locals.end()) return local->second;
+    if (local != frame.locals.end()) {
+      charge_copy(local->second, name.loc);
+      return local->second;
+    }
     auto constant = module_.constants.find(name.text);
     if (constant != module_.constants.end()) return eval(constant->second, frame);
     auto import = module_.imports.find(name.text);
@@ -1000,6 +1024,7 @@ private:
       std::vector<Obj> items;
       for (int64_t i = 0; i < concrete_int(b, loc, "a repeat count"); ++i) {
         step(loc);
+        charge_copy(a, loc);
         items.insert(items.end(), a.items.begin(), a.items.end());
       }
       return a.kind == Obj::Kind::Tuple ? Obj::tuple(std::move(items))
