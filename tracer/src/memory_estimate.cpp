@@ -116,10 +116,10 @@ RunMemoryEstimate estimate_run_memory(const Trace &computation,
   leaf_statements(computation.body, leaves);
   uint64_t eager = peak_of(top, returned, bytes);
   uint64_t traced = peak_of(leaves, returned, bytes);
+  // Comparing holds both results and a few converted copies of a slice of them.
+  uint64_t comparing = saturating_add(saturating_mul(result, 2), std::min(result, kCompareBytes));
   // The eager result is held while the trace runs twice (as traced, then printed and parsed
   // back), and the first run's result while the second runs.
-  // Comparing the results holds a few converted copies of a slice of a million elements.
-  uint64_t comparing = saturating_add(saturating_mul(result, 2), std::min(result, kCompareBytes));
   estimate.intermediates =
       std::max({drawing, eager, saturating_add(saturating_mul(result, 2), traced), comparing});
   return estimate;
