@@ -10,6 +10,7 @@
 #include "tracelint/tracer/tracer.hpp"
 #include "tracelint/validator/validator.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -72,6 +73,21 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
                      "the emitted trace (default: all cores)");
   command.add_flag("--no-provenance", args.no_provenance,
                    "Leave out the `# file.py:LINE: source` comments");
+  command
+      .add_option("--max-file-size", args.max_file_size,
+                  "Refuse a Python file larger than this (exit 2) instead of reading it: the "
+                  "tracer holds the file and what it parses from it in memory. A size in bytes "
+                  "or with a unit: 64M, 1G (powers of 1024)")
+      ->transform(CLI::AsSizeValue(false))
+      ->default_str("64M");
+  command
+      .add_option("--max-memory", args.max_memory,
+                  "With --run: refuse (exit 2, before allocating anything) a run whose "
+                  "estimated memory is larger. The estimate adds the random inputs to the "
+                  "tensors live at once in the eager run and in the trace's, each freed after "
+                  "its last use. A size such as 512M or 4G (powers of 1024); the default is half "
+                  "of this machine's physical memory")
+      ->transform(CLI::AsSizeValue(false));
   if (!is_run) {
     command.add_flag("--run", args.run,
                      "Also execute the traces with libtorch and compare with an eager run of the "
@@ -93,11 +109,23 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
 }
 
 int run_trace(const TraceArgs &args, bool is_run) {
+  // Checked before reading where the file has a size, after where it has none (a pipe).
+  auto too_large = [&](uint64_t size) {
+    std::cerr << "tracelint: " << args.file << ": error: the file is " << tracer::format_bytes(size)
+              << ", over --max-file-size (" << tracer::format_bytes(args.max_file_size)
+              << "); raise --max-file-size to trace it\n";
+    return kUsage;
+  };
+  struct stat st {};
+  if (args.file != "-" && ::stat(args.file.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+      static_cast<uint64_t>(st.st_size) > args.max_file_size)
+    return too_large(static_cast<uint64_t>(st.st_size));
   Result<std::string> source = read_input(args.file);
   if (!source) {
     print_error(source.error(), args.file);
     return kUsage;
   }
+  if (source->size() > args.max_file_size) return too_large(source->size());
   tracer::TraceRequest request;
   request.path = args.file;
   request.source = source.value();
@@ -110,7 +138,8 @@ int run_trace(const TraceArgs &args, bool is_run) {
   for (const std::string &a : args.args) {
     std::size_t eq = a.find('=');
     if (eq == std::string::npos || eq == 0) {
-      std::cerr << "tracelint: error: --arg " << a
+      std::string shown = a.size() > 80 ? a.substr(0, 77) + "..." : a;
+      std::cerr << "tracelint: error: --arg " << shown
                 << ": expected NAME=VALUE (for example a=f32[2, 3] or n=4)\n";
       return kUsage;
     }
@@ -148,13 +177,20 @@ int run_trace(const TraceArgs &args, bool is_run) {
     }
   }
   if (is_run || args.run) {
+    // Before libtorch loads or allocates anything.
+    uint64_t max_memory = args.max_memory ? args.max_memory : tracer::default_max_memory();
+    if (std::optional<Error> too_large =
+            tracer::run_memory_error(program.value(), max_memory, "--max-memory")) {
+      print_error(*too_large, args.file);
+      return kUsage;
+    }
     Result<tracer::RunAndCompareEntry> entry = load_torch_module();
     if (!entry) {
       print_error(entry.error(), "");
       return kUsage;
     }
     std::optional<Result<tracer::RunReport>> outcome;
-    entry.value()(request, program.value(), tracer::RunOptions{args.seed}, outcome);
+    entry.value()(request, program.value(), tracer::RunOptions{args.seed, max_memory}, outcome);
     const Result<tracer::RunReport> &run = *outcome;
     if (!run) {
       print_error(run.error(), args.file);

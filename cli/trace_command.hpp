@@ -20,6 +20,8 @@ struct TraceArgs {
   uint64_t seed = 0;
   unsigned jobs = 0; // 0: all cores
   std::string output;
+  uint64_t max_file_size = 64ull << 20;
+  uint64_t max_memory = 0; // 0: half of physical memory
 };
 
 // Adds the options of `trace` (and `run`, which executes and prints only the comparison).

@@ -2,6 +2,7 @@
 
 #include "chunking.hpp"
 #include "indentation.hpp"
+#include "lexing.hpp"
 #include "syntax_errors.hpp"
 #include "tracelint/core/value.hpp"
 
@@ -158,6 +159,10 @@ std::string construct_name(TSNode n) {
   return t;
 }
 
+// CPython stops at 200 nested parentheses ("too many nested parentheses"); the frontend reads
+// an expression with one call per level, and stops at the same depth.
+constexpr int kMaxExpressionDepth = 200;
+
 class Reader {
 public:
   Reader(const std::string &text) : text_(text) {}
@@ -205,6 +210,7 @@ public:
   }
 
   Expr expr(TSNode n) const {
+    Nesting nesting(*this, n);
     Expr e;
     e.loc = loc(n);
     std::string_view type = ts_node_type(n);
@@ -324,12 +330,14 @@ public:
       }
     } else if (type == "binary_operator") {
       e.kind = Expr::Kind::BinOp;
-      e.text = text(field(n, field_ids().operator_));
-      if (e.text != "+" && e.text != "-" && e.text != "*" && e.text != "/" && e.text != "//" &&
-          e.text != "%" && e.text != "**" && e.text != "@")
-        unsupported(field(n, field_ids().operator_), "the `" + e.text + "` operator");
-      e.items.push_back(expr(field(n, field_ids().left)));
-      e.items.push_back(expr(field(n, field_ids().right)));
+      LeftChain chain = left_chain(n);
+      for (TSNode op_node : chain.operators) {
+        std::string op = text(op_node);
+        if (op != "+" && op != "-" && op != "*" && op != "/" && op != "//" && op != "%" &&
+            op != "**" && op != "@")
+          unsupported(op_node, "the `" + op + "` operator");
+      }
+      read_chain(chain, e);
     } else if (type == "unary_operator") {
       e.kind = Expr::Kind::UnaryOp;
       e.text = text(field(n, field_ids().operator_));
@@ -341,9 +349,7 @@ public:
       e.items.push_back(expr(field(n, field_ids().argument)));
     } else if (type == "boolean_operator") {
       e.kind = Expr::Kind::BoolOp;
-      e.text = text(field(n, field_ids().operator_));
-      e.items.push_back(expr(field(n, field_ids().left)));
-      e.items.push_back(expr(field(n, field_ids().right)));
+      read_chain(left_chain(n), e);
     } else if (type == "comparison_operator") {
       e.kind = Expr::Kind::Compare;
       std::string pending;
@@ -429,19 +435,16 @@ public:
       s.kind = Stmt::Kind::If;
       s.value = expr(field(n, field_ids().condition));
       s.body = block(field(n, field_ids().consequence));
-      // elif clauses become nested ifs in orelse.
-      std::vector<Stmt> *tail = &s.orelse;
       for (TSNode alt : field_children(n, "alternative")) {
         if (is(alt, "elif_clause")) {
-          Stmt nested;
-          nested.kind = Stmt::Kind::If;
-          nested.loc = loc(alt);
-          nested.value = expr(field(alt, field_ids().condition));
-          nested.body = block(field(alt, field_ids().consequence));
-          tail->push_back(std::move(nested));
-          tail = &tail->back().orelse;
+          Stmt clause;
+          clause.kind = Stmt::Kind::If;
+          clause.loc = loc(alt);
+          clause.value = expr(field(alt, field_ids().condition));
+          clause.body = block(field(alt, field_ids().consequence));
+          s.elifs.push_back(std::move(clause));
         } else {
-          *tail = block(field(alt, field_ids().body));
+          s.orelse = block(field(alt, field_ids().body));
         }
       }
     } else if (type == "for_statement") {
@@ -507,6 +510,62 @@ public:
   }
 
 private:
+  // Each nested expression is one call of expr, so the depth of the stack follows the depth of
+  // the expression; past the limit the reader stops with an error rather than overflow the stack.
+  class Nesting {
+  public:
+    Nesting(const Reader &reader, TSNode n) : reader_(reader) {
+      if (++reader_.depth_ > kMaxExpressionDepth) {
+        --reader_.depth_;
+        throw TraceError(reader_.loc(n), "too deeply nested: this expression nests more than " +
+                                             std::to_string(kMaxExpressionDepth) +
+                                             " levels of parentheses, brackets, calls or "
+                                             "operators (as CPython, which stops at " +
+                                             std::to_string(kMaxExpressionDepth) +
+                                             " nested parentheses); give its parts names");
+      }
+    }
+    ~Nesting() { --reader_.depth_; }
+    Nesting(const Nesting &) = delete;
+    Nesting &operator=(const Nesting &) = delete;
+
+  private:
+    const Reader &reader_;
+  };
+
+  // A left-deep chain of one operator node type: `a + b - c` is (a + b) - c.
+  struct LeftChain {
+    TSNode first;                  // the leftmost operand
+    std::vector<TSNode> operators; // left to right
+    std::vector<TSNode> operands;  // the operand after each operator
+  };
+  // Walks the chain with a loop: Python accepts chains of any length (x + 1 + 1 + ...), which
+  // one recursive call per operator would turn into a stack overflow.
+  LeftChain left_chain(TSNode n) const {
+    LeftChain chain;
+    std::string_view type = ts_node_type(n);
+    TSNode left = n;
+    while (ts_node_type(left) == type) {
+      chain.operators.push_back(field(left, field_ids().operator_));
+      chain.operands.push_back(field(left, field_ids().right));
+      left = field(left, field_ids().left);
+    }
+    chain.first = left;
+    std::reverse(chain.operators.begin(), chain.operators.end());
+    std::reverse(chain.operands.begin(), chain.operands.end());
+    return chain;
+  }
+  // The chain as one Expr: its operands in items, the operator between each pair in ops.
+  void read_chain(const LeftChain &chain, Expr &e) const {
+    e.items.reserve(chain.operands.size() + 1);
+    e.ops.reserve(chain.operators.size());
+    e.items.push_back(expr(chain.first));
+    for (std::size_t i = 0; i < chain.operands.size(); ++i) {
+      e.ops.push_back(text(chain.operators[i]));
+      e.items.push_back(expr(chain.operands[i]));
+    }
+  }
+
   std::string unescape(TSNode n) const {
     std::string s = text(n);
     if (s.size() < 2) return s;
@@ -541,6 +600,7 @@ private:
   uint32_t from_row_ = UINT32_MAX;
   int64_t add_rows_ = 0;
   mutable std::optional<TSTreeCursor> cursor_;
+  mutable int depth_ = 0; // expr calls on the stack
 };
 
 template <class F> auto guarded(F &&f, const std::string &path) -> decltype(f()) {
@@ -553,10 +613,11 @@ template <class F> auto guarded(F &&f, const std::string &path) -> decltype(f())
 
 // The module's imports, functions and constants from the tree of `text` (the source, or the
 // source with a chunked body cut out).
-Module read_module(std::shared_ptr<const SourceText> source, const Reader &reader, TSNode root) {
+Module read_module(std::shared_ptr<const SourceText> source, const Reader &reader, TSNode root);
+
+// Adds what the top-level statements under root define to m.
+void read_top_level(const Reader &reader, TSNode root, Module &m) {
   reader.check_syntax(root);
-  Module m;
-  m.path = source->path();
   for (TSNode n : children(root, true)) {
     if (is(n, "import_statement")) {
       for (TSNode name : field_children(n, "name")) {
@@ -597,6 +658,12 @@ Module read_module(std::shared_ptr<const SourceText> source, const Reader &reade
       reader.unsupported(n, "a module-level " + construct_name(n));
     }
   }
+}
+
+Module read_module(std::shared_ptr<const SourceText> source, const Reader &reader, TSNode root) {
+  Module m;
+  m.path = source->path();
+  read_top_level(reader, root, m);
   m.source = std::move(source);
   return m;
 }
@@ -694,28 +761,135 @@ std::optional<TraceError> first_bad_dedent(const SourceText &source) {
                     "syntax error: " + found.front().message);
 }
 
+// tree-sitter-python keeps each indentation width in a byte: from 256 columns on (64 blocks
+// nested 4 spaces deep) its blocks go wrong, and the syntax error it then reports is at the top
+// of the file. The first line of code indented that far, to report instead.
+constexpr uint32_t kMaxIndentColumns = 255;
+
+std::optional<TraceError> first_overindented_line(const SourceText &source) {
+  chunking::EditedText text(source.text());
+  int depth = 0;
+  bool continued = false;
+  uint32_t row = 0;
+  for (chunking::Lines lines(text, 0); lines.next(); ++row) {
+    std::string_view line = lines.text();
+    if (depth == 0 && !continued) {
+      // Widths as the grammar's scanner counts them.
+      uint32_t width = 0;
+      std::size_t i = 0;
+      for (; i < line.size(); ++i) {
+        if (line[i] == ' ')
+          width += 1;
+        else if (line[i] == '\t')
+          width += 8;
+        else if (line[i] == '\f')
+          width = 0;
+        else
+          break;
+      }
+      bool code = i < line.size() && line[i] != '#' && line[i] != '\r';
+      if (code && width > kMaxIndentColumns)
+        return TraceError(Loc{row + 1, 1},
+                          "too deeply nested: this line is indented " + std::to_string(width) +
+                              " columns, and the parser reads at most " +
+                              std::to_string(kMaxIndentColumns) +
+                              " (nest fewer blocks, or indent each by fewer spaces)");
+    }
+    chunking::track_brackets(line, depth, continued);
+  }
+  return std::nullopt;
+}
+
 bool before(const Loc &a, const Loc &b) {
   return a.line < b.line || (a.line == b.line && a.column < b.column);
+}
+
+// A large module is parsed piece by piece, each piece whole top-level statements: a module's
+// tree takes about 500 bytes a line (a 14 MB module of statements held 1 GB), and the frontend
+// keeps only what it reads from each piece.
+constexpr std::size_t kModulePieceBytes = 256 * 1024;
+
+// A top-level line that continues the statement before it.
+bool continues_statement(std::string_view line) {
+  for (std::string_view keyword : {"else", "elif", "except", "finally"})
+    if (line.starts_with(keyword) &&
+        (line.size() == keyword.size() || !lexing::is_word(line[keyword.size()])))
+      return true;
+  return false;
+}
+
+// Where the pieces of a large module start (the first at 0): at lines of code in column 0,
+// outside brackets and continuations, not after a decorator. One piece where that is not safe
+// (a triple-quoted string can hide where lines start) or the module is small.
+std::vector<std::size_t> module_pieces(const std::string &text) {
+  std::vector<std::size_t> starts{0};
+  if (text.size() < 2 * kModulePieceBytes || chunking::has_triple_quote(text)) return starts;
+  chunking::EditedText edited(text);
+  int depth = 0;
+  bool continued = false, after_decorator = false;
+  for (chunking::Lines lines(edited, 0); lines.next();) {
+    std::string_view line = lines.text();
+    bool top_level_code = depth == 0 && !continued && !line.empty() && line[0] != ' ' &&
+                          line[0] != '\t' && line[0] != '#' && line[0] != '\r' && line[0] != '\f';
+    if (top_level_code) {
+      if (!after_decorator && !continues_statement(line) &&
+          lines.begin() - starts.back() >= kModulePieceBytes)
+        starts.push_back(lines.begin());
+      after_decorator = line[0] == '@';
+    }
+    chunking::track_brackets(line, depth, continued);
+  }
+  return starts;
+}
+
+// The module read piece by piece, or none on any error: the whole module's parse then gives it
+// as Python would (a syntax error in a later piece wins over an earlier unsupported construct).
+std::optional<Module> read_in_pieces(const std::shared_ptr<const SourceText> &source,
+                                     const std::vector<std::size_t> &starts) {
+  const std::string &text = source->text();
+  Module m;
+  m.path = source->path();
+  try {
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+      std::size_t end = i + 1 < starts.size() ? starts[i + 1] : text.size();
+      std::string piece = text.substr(starts[i], end - starts[i]);
+      TreePtr tree = parse_python(piece);
+      if (!tree) return std::nullopt;
+      Reader reader(piece, 0, row_of(*source, starts[i]));
+      read_top_level(reader, ts_tree_root_node(tree.get()), m);
+    }
+  } catch (const TraceError &) {
+    return std::nullopt;
+  }
+  m.source = source;
+  return m;
 }
 
 // parse_module of a source already indexed.
 Result<Module> parse_whole(std::shared_ptr<const SourceText> source) {
   const std::string &path = source->path();
+  // Python stops at its first syntax error: an IndentationError wins over anything the
+  // frontend finds, except a syntax error before it.
+  std::optional<TraceError> dedent = first_bad_dedent(*source);
+  if (!dedent) {
+    std::vector<std::size_t> starts = module_pieces(source->text());
+    if (starts.size() > 1)
+      if (std::optional<Module> m = read_in_pieces(source, starts)) return std::move(*m);
+  }
   return guarded(
       [&]() -> Result<Module> {
         TreePtr tree = parse_python(source->text());
         if (!tree) return Error{"tree-sitter returned no tree", path, 0, 0};
         Reader reader(source->text());
-        // Python stops at its first syntax error: an IndentationError wins over anything the
-        // frontend finds, except a syntax error before it.
-        std::optional<TraceError> dedent = first_bad_dedent(*source);
         try {
           Module m = read_module(source, reader, ts_tree_root_node(tree.get()));
           if (dedent) throw *dedent;
           return m;
         } catch (const TraceError &e) {
-          bool earlier_syntax_error = std::string_view(e.what()).starts_with("syntax error") &&
-                                      (!dedent || before(e.loc, dedent->loc));
+          bool syntax_error = std::string_view(e.what()).starts_with("syntax error");
+          if (syntax_error)
+            if (std::optional<TraceError> deep = first_overindented_line(*source)) throw *deep;
+          bool earlier_syntax_error = syntax_error && (!dedent || before(e.loc, dedent->loc));
           if (dedent && !earlier_syntax_error) throw *dedent;
           throw;
         }

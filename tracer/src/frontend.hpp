@@ -41,10 +41,10 @@ struct Expr {
     Call,      // items[0] callee, then positional args, then keyword values
     Subscript, // items[0][items[1]]
     Slice,     // items: start, stop, step (None where absent)
-    BinOp,     // text: + - * / // % ** @
+    BinOp,     // items: operands left to right; ops: + - * / // % ** @ between each pair
     UnaryOp,   // text: - + not
     Compare,   // items compared pairwise with ops
-    BoolOp,    // text: and / or
+    BoolOp,    // items: operands left to right; ops: and / or between each pair
     IfExp,     // items: body, condition, orelse
     Starred,   // *items[0] in a call
   };
@@ -55,7 +55,7 @@ struct Expr {
   bool boolean = false;
   std::vector<Expr> items;
   std::vector<std::string> keywords; // Call: names of the trailing keyword arguments
-  std::vector<std::string> ops;      // Compare
+  std::vector<std::string> ops;      // Compare, BinOp, BoolOp
   Loc loc;
 };
 
@@ -67,6 +67,9 @@ struct Stmt {
   bool has_value = true;     // Return
   std::string op;            // AugAssign: + - * ...
   std::vector<Stmt> body;
+  // If: the elif clauses in order (each an If without elifs or orelse), side by side rather than
+  // nested so that a long chain costs neither stack nor recursive destruction; then the else.
+  std::vector<Stmt> elifs;
   std::vector<Stmt> orelse;
   Loc loc;
   std::string def_name; // Def: a nested function's name (see Module::functions)

@@ -1,5 +1,6 @@
 #include "tracelint/tracer/interpreter.hpp"
 
+#include "excerpt.hpp"
 #include "frontend.hpp"
 
 #include <cmath>
@@ -152,11 +153,11 @@ std::string Obj::describe() const {
   case Kind::Device:
     return "device";
   case Kind::Module:
-    return "module or function `" + text + "`";
+    return "module or function `" + excerpt(text) + "`";
   case Kind::Function:
-    return "function `" + text + "`";
+    return "function `" + excerpt(text) + "`";
   case Kind::Method:
-    return "method `" + text + "`";
+    return "method `" + excerpt(text) + "`";
   case Kind::Builtin:
     return "builtin `" + text + "`";
   }
@@ -333,14 +334,14 @@ public:
                     std::vector<std::pair<std::string, Obj>> kwargs, const Loc &loc) {
     auto it = module_.functions.find(name);
     if (it == module_.functions.end())
-      throw TraceError(loc, "no function `" + name + "` in " + module_.path);
+      throw TraceError(loc, "no function `" + excerpt(name) + "` in " + module_.path);
     const Function &f = it->second;
     if (++depth_ > kMaxCallDepth)
       throw TraceError(loc, "calls nest deeper than " + std::to_string(kMaxCallDepth) +
                                 " (recursion is not traced)");
     Frame frame;
     if (args.size() > f.params.size())
-      throw TraceError(loc, "`" + name + "` takes " + std::to_string(f.params.size()) +
+      throw TraceError(loc, "`" + excerpt(name) + "` takes " + std::to_string(f.params.size()) +
                                 " arguments, got " + std::to_string(args.size()));
     for (std::size_t i = 0; i < args.size(); ++i)
       frame.locals[f.params[i].name] = std::move(args[i]);
@@ -348,15 +349,17 @@ public:
       bool known = false;
       for (const auto &p : f.params)
         known = known || p.name == key;
-      if (!known) throw TraceError(loc, "`" + name + "` has no parameter `" + key + "`");
+      if (!known)
+        throw TraceError(loc, "`" + excerpt(name) + "` has no parameter `" + excerpt(key) + "`");
       if (frame.locals.count(key))
-        throw TraceError(loc, "`" + name + "` got two values for `" + key + "`");
+        throw TraceError(loc, "`" + excerpt(name) + "` got two values for `" + excerpt(key) + "`");
       frame.locals[key] = std::move(value);
     }
     for (const auto &p : f.params) {
       if (frame.locals.count(p.name)) continue;
       if (!p.default_value)
-        throw TraceError(loc, "`" + name + "` is missing the argument `" + p.name + "`");
+        throw TraceError(loc, "`" + excerpt(name) + "` is missing the argument `" +
+                                  excerpt(p.name) + "`");
       frame.locals[p.name] = eval(*p.default_value, frame);
     }
     run_block(f.body, frame);
@@ -367,10 +370,31 @@ public:
   }
 
 private:
-  void step(const Loc &loc) {
-    if (++steps_ > kMaxSteps)
+  void step(const Loc &loc) { charge(1, loc); }
+  void charge(int64_t work, const Loc &loc) {
+    steps_ += work;
+    if (steps_ > kMaxSteps)
       throw TraceError(loc, "the function runs more than " + std::to_string(kMaxSteps) +
                                 " steps; the tracer stops here");
+  }
+  // Reading a collection copies it: the copy counts as steps, one per object in it, so that
+  // building values from themselves (t = (t,) or t = t + t in a loop, quadratic or exponential
+  // in time and memory) stops at the step limit.
+  void charge_copy(const Obj &value, const Loc &loc) {
+    if (!value.items.empty()) charge(object_count(value, kMaxSteps + 1), loc);
+  }
+  // The objects in o at every depth, counted up to `limit` (without recursion: values nest).
+  static int64_t object_count(const Obj &o, int64_t limit) {
+    int64_t n = 0;
+    std::vector<const Obj *> pending{&o};
+    while (!pending.empty() && n < limit) {
+      const Obj *next = pending.back();
+      pending.pop_back();
+      ++n;
+      for (const Obj &item : next->items)
+        pending.push_back(&item);
+    }
+    return n;
   }
 
   void run_block(const std::vector<Stmt> &block, Frame &frame) {
@@ -411,8 +435,19 @@ private:
       return;
     case Stmt::Kind::If: {
       backend_.at_statement(s);
-      bool taken = truth(eval(s.value, frame), s.value.loc);
-      run_block(taken ? s.body : s.orelse, frame);
+      if (truth(eval(s.value, frame), s.value.loc)) {
+        run_block(s.body, frame);
+        return;
+      }
+      for (const Stmt &clause : s.elifs) {
+        step(clause.loc);
+        backend_.at_statement(clause);
+        if (truth(eval(clause.value, frame), clause.value.loc)) {
+          run_block(clause.body, frame);
+          return;
+        }
+      }
+      run_block(s.orelse, frame);
       return;
     }
     case Stmt::Kind::For: {
@@ -459,7 +494,10 @@ private:
 
   Obj lookup(const Expr &name, Frame &frame) {
     auto local = frame.locals.find(name.text);
-    if (local != frame.locals.end()) return local->second;
+    if (local != frame.locals.end()) {
+      charge_copy(local->second, name.loc);
+      return local->second;
+    }
     auto constant = module_.constants.find(name.text);
     if (constant != module_.constants.end()) return eval(constant->second, frame);
     auto import = module_.imports.find(name.text);
@@ -481,7 +519,7 @@ private:
       b.text = name.text;
       return b;
     }
-    throw TraceError(name.loc, "name `" + name.text + "` is not defined");
+    throw TraceError(name.loc, "name `" + excerpt(name.text) + "` is not defined");
   }
 
 public:
@@ -530,8 +568,13 @@ public:
       return call(e, frame);
     case Expr::Kind::Subscript:
       return subscript(eval(e.items[0], frame), eval(e.items[1], frame), e.loc);
-    case Expr::Kind::BinOp:
-      return binary(e.text, eval(e.items[0], frame), eval(e.items[1], frame), e.loc);
+    case Expr::Kind::BinOp: {
+      // A chain (a + b - c) runs left to right, as Python evaluates its left-deep tree.
+      Obj left = eval(e.items[0], frame);
+      for (std::size_t i = 1; i < e.items.size(); ++i)
+        left = binary(e.ops[i - 1], std::move(left), eval(e.items[i], frame), e.loc);
+      return left;
+    }
     case Expr::Kind::UnaryOp: {
       Obj operand = eval(e.items[0], frame);
       if (e.text == "not") return Obj::boolean_of(!truth(operand, e.loc));
@@ -556,10 +599,14 @@ public:
       return result;
     }
     case Expr::Kind::BoolOp: {
+      // A chain (a and b or c) is ((a and b) or c): each operator keeps the value so far or
+      // takes the next operand.
       Obj left = eval(e.items[0], frame);
-      bool t = truth(left, e.items[0].loc);
-      if (e.text == "and" ? !t : t) return left;
-      return eval(e.items[1], frame);
+      for (std::size_t i = 1; i < e.items.size(); ++i) {
+        bool t = truth(left, e.items[i - 1].loc);
+        if (e.ops[i - 1] == "and" ? t : !t) left = eval(e.items[i], frame);
+      }
+      return left;
     }
     case Expr::Kind::IfExp:
       return truth(eval(e.items[1], frame), e.items[1].loc) ? eval(e.items[0], frame)
@@ -628,11 +675,12 @@ private:
         m.items.push_back(std::move(base));
         return m;
       }
-      throw TraceError(loc, "tensor attribute or method `" + name + "` is not supported");
+      throw TraceError(loc, "tensor attribute or method `" + excerpt(name) + "` is not supported");
     }
     if (base.kind == Obj::Kind::Slice && (name == "start" || name == "stop" || name == "step"))
       return base.items[name == "start" ? 0 : name == "stop" ? 1 : 2];
-    throw TraceError(loc, "attribute `" + name + "` of " + base.describe() + " is not supported");
+    throw TraceError(loc, "attribute `" + excerpt(name) + "` of " + base.describe() +
+                              " is not supported");
   }
 
   Obj call(const Expr &e, Frame &frame) {
@@ -678,7 +726,7 @@ private:
     case Obj::Kind::Module: {
       auto it = torch_functions().find(callee.text);
       if (it == torch_functions().end())
-        throw TraceError(e.loc, "`" + callee.text +
+        throw TraceError(e.loc, "`" + excerpt(callee.text) +
                                     "` is not in the supported subset of torch "
                                     "(see `tracelint trace --help`)");
       return torch_op(it->second, callee.text, std::move(args), std::move(kwargs), e.loc);
@@ -728,8 +776,10 @@ private:
       while (i < spec.params.size() && spec.params[i].name != key)
         ++i;
       if (i == spec.params.size())
-        throw TraceError(loc, "`" + spelled + "` got an unexpected keyword argument `" + key + "`");
-      if (bound[i]) throw TraceError(loc, "`" + spelled + "` got two values for `" + key + "`");
+        throw TraceError(loc, "`" + spelled + "` got an unexpected keyword argument `" +
+                                  excerpt(key) + "`");
+      if (bound[i])
+        throw TraceError(loc, "`" + spelled + "` got two values for `" + excerpt(key) + "`");
       bound[i] = std::move(value);
     }
     std::vector<Obj> normalised;
@@ -866,11 +916,21 @@ private:
       if (!x.is_number())
         throw TraceError(loc, name + "() of " + x.describe() + " is not supported");
       if (!x.proxy.empty()) backend_.guard(x, loc);
-      if (name == "int")
-        return Obj::int_of(x.kind == Obj::Kind::Float ? static_cast<int64_t>(x.real) : x.integer);
+      if (name == "int") {
+        if (x.kind != Obj::Kind::Float) return Obj::int_of(x.integer);
+        std::optional<int64_t> truncated = truncate_to_int64(x.real);
+        if (!truncated)
+          throw TraceError(loc, std::isnan(x.real)   ? "cannot convert float NaN to integer"
+                                : std::isinf(x.real) ? "cannot convert float infinity to integer"
+                                                     : "int(" + python_float(x.real) +
+                                                           ") is outside the 64-bit integer range "
+                                                           "that the tracer supports");
+        return Obj::int_of(*truncated);
+      }
       if (name == "float") return Obj::float_of(x.as_double());
-      return x.kind == Obj::Kind::Float ? Obj::float_of(std::fabs(x.real))
-                                        : Obj::int_of(x.integer < 0 ? -x.integer : x.integer);
+      if (x.kind == Obj::Kind::Float) return Obj::float_of(std::fabs(x.real));
+      if (x.integer == INT64_MIN) throw TraceError(loc, "integer overflow in abs()");
+      return Obj::int_of(x.integer < 0 ? -x.integer : x.integer);
     }
     if (name == "min" || name == "max") {
       std::vector<Obj> items = args.size() == 1 && args[0].is_sequence() ? args[0].items : args;
@@ -964,6 +1024,7 @@ private:
       std::vector<Obj> items;
       for (int64_t i = 0; i < concrete_int(b, loc, "a repeat count"); ++i) {
         step(loc);
+        charge_copy(a, loc);
         items.insert(items.end(), a.items.begin(), a.items.end());
       }
       return a.kind == Obj::Kind::Tuple ? Obj::tuple(std::move(items))
@@ -1031,6 +1092,7 @@ Obj Interpreter::compute(const std::string &op, const std::vector<Obj> &args, co
   const Obj &a = args[0];
   if (op == "neg") {
     if (a.kind == Obj::Kind::Float) return Obj::float_of(-a.real);
+    if (a.integer == INT64_MIN) throw TraceError(loc, "integer overflow in `-`");
     return Obj::int_of(-a.integer);
   }
   const Obj &b = args[1];
@@ -1084,9 +1146,14 @@ Obj Interpreter::compute(const std::string &op, const std::vector<Obj> &args, co
     }
     if (op == "pow") {
       if (j < 0) return Obj::float_of(std::pow(x, y));
-      int64_t acc = 1;
-      for (int64_t k = 0; k < j; ++k)
-        if (__builtin_mul_overflow(acc, i, &acc)) throw TraceError(loc, "integer overflow in **");
+      // By squaring: j steps of a loop would run for ever on 1 ** 10**18.
+      int64_t acc = 1, base = i;
+      for (uint64_t e = static_cast<uint64_t>(j); e; e >>= 1) {
+        if ((e & 1) && __builtin_mul_overflow(acc, base, &acc))
+          throw TraceError(loc, "integer overflow in **");
+        if (e > 1 && __builtin_mul_overflow(base, base, &base))
+          throw TraceError(loc, "integer overflow in **");
+      }
       return Obj::int_of(acc);
     }
     if (op == "add" || op == "sub" || op == "mul")
@@ -1096,6 +1163,12 @@ Obj Interpreter::compute(const std::string &op, const std::vector<Obj> &args, co
 }
 
 } // namespace
+
+std::optional<int64_t> truncate_to_int64(double x) {
+  // -2**63 and 2**63 are exact doubles; NaN fails both comparisons.
+  if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) return std::nullopt;
+  return static_cast<int64_t>(x);
+}
 
 Obj compute_number(const std::string &op, const std::vector<Obj> &args, const Loc &loc) {
   return Interpreter::compute(op, args, loc);

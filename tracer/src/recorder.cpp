@@ -1,5 +1,7 @@
 #include "recorder.hpp"
 
+#include "memory_estimate.hpp"
+
 #include "tracelint/core/type_string.hpp"
 
 #include <algorithm>
@@ -180,6 +182,7 @@ Statement &Recorder::bind(const std::string &name, Value value, const Obj &out) 
     s->commented = true; // a subsymbol of the composite being recorded
   }
   fill_binding(*s, name, std::move(value), out);
+  if (out.kind == Obj::Kind::Tensor) tensor_bytes_[name] = tensor_bytes(out);
   return *s;
 }
 

@@ -2,6 +2,10 @@
 
 #include "tracelint/core/value.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
+
 namespace tracelint::tracer {
 
 std::string RunReport::summary() const {
@@ -12,6 +16,37 @@ std::string RunReport::summary() const {
   return (notice.empty() ? "" : notice + "\n") + "ran on " + device + "\n" +
          line("computation trace (as traced): ", from_model) +
          line("computation trace (printed, parsed back): ", from_printed);
+}
+
+uint64_t default_max_memory() {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 0; // unknown: no limit
+  return static_cast<uint64_t>(pages) / 2 * static_cast<uint64_t>(page);
+}
+
+std::string format_bytes(uint64_t bytes) {
+  static const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  if (bytes < 1024) return std::to_string(bytes) + " bytes";
+  double value = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  while (value >= 1024 && unit + 1 < std::size(units)) {
+    value /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %s", value, units[unit]);
+  return text;
+}
+
+std::optional<Error> run_memory_error(const TracedProgram &program, uint64_t limit,
+                                      const std::string &limit_name) {
+  const RunMemoryEstimate &m = program.run_memory;
+  if (limit == 0 || m.total() <= limit) return std::nullopt;
+  return Error{"running the traces would need about " + format_bytes(m.total()) + " (inputs " +
+                   format_bytes(m.inputs) + ", and up to " + format_bytes(m.intermediates) +
+                   " more at once), over the limit of " + format_bytes(limit) + " (" + limit_name +
+                   "): use smaller shapes, or raise " + limit_name,
+               "", 0, 0};
 }
 
 } // namespace tracelint::tracer

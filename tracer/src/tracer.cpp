@@ -2,7 +2,9 @@
 
 #include "tracelint/tracer/interpreter.hpp"
 
+#include "excerpt.hpp"
 #include "frontend.hpp"
+#include "memory_estimate.hpp"
 #include "recorder.hpp"
 #include "tracing.hpp"
 
@@ -11,7 +13,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
-#include <regex>
+#include <optional>
 #include <set>
 #include <unordered_set>
 
@@ -27,7 +29,61 @@ const char *to_string(Level level) {
 namespace {
 
 Error arg_error(const ArgSpec &arg, const std::string &message) {
-  return Error{"--arg " + arg.name + "=" + arg.text + ": " + message, "", 0, 0};
+  return Error{"--arg " + excerpt(arg.name) + "=" + excerpt(arg.text) + ": " + message, "", 0, 0};
+}
+
+constexpr const char *kSpaces = " \t\n\r\f\v";
+// A dim has at most 9 digits: sizes stay far from overflowing their products.
+constexpr std::size_t kMaxDimDigits = 9;
+// More dims than any model uses, and a bound on the work one spec makes.
+constexpr std::size_t kMaxRank = 64;
+
+// The parts of a tensor spec, DTYPE[DIMS][@DEVICE] (views of the --arg text).
+struct TensorText {
+  std::string_view dtype, dims, device;
+};
+
+bool is_alpha(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) != 0;
+}
+bool is_digit(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
+
+// The spec's parts, or none where the text is not a tensor spec (it is then a Python literal:
+// slice[...] is a subscript, not a dtype). A scan, not a regex: std::regex matches by
+// recursion, one level per character, and a spec of 20000 dims overflowed the stack.
+std::optional<TensorText> split_tensor_spec(std::string_view text) {
+  std::size_t first = text.find_first_not_of(kSpaces);
+  if (first == std::string_view::npos) return std::nullopt;
+  text = text.substr(first, text.find_last_not_of(kSpaces) + 1 - first);
+  std::size_t i = 0;
+  if (text.empty() || !is_alpha(text[0])) return std::nullopt;
+  while (i < text.size() && (is_alpha(text[i]) || is_digit(text[i])))
+    ++i;
+  TensorText out;
+  out.dtype = text.substr(0, i);
+  if (out.dtype == "slice" || i == text.size() || text[i] != '[') return std::nullopt;
+  std::size_t close = text.find(']', i + 1);
+  if (close == std::string_view::npos) return std::nullopt;
+  out.dims = text.substr(i + 1, close - i - 1);
+  std::string_view rest = text.substr(close + 1);
+  if (rest.empty()) return out;
+  if (rest[0] != '@') return std::nullopt;
+  std::size_t j = 1;
+  while (j < rest.size() && is_alpha(rest[j]))
+    ++j;
+  if (j == 1) return std::nullopt;
+  if (j < rest.size() && rest[j] == ':') {
+    std::size_t digits = j + 1;
+    while (digits < rest.size() && is_digit(rest[digits]))
+      ++digits;
+    if (digits == j + 1) return std::nullopt;
+    j = digits;
+  }
+  if (j != rest.size()) return std::nullopt;
+  out.device = rest.substr(1);
+  return out;
 }
 
 Obj value_to_obj(const Value &v) {
@@ -333,35 +389,47 @@ void collect_proxies(const Obj &o, std::vector<const Obj *> &out) {
 Result<InputSpec> parse_arg(const ArgSpec &arg) {
   InputSpec spec;
   spec.name = arg.name;
-  static const std::regex tensor(
-      R"(^\s*([A-Za-z][A-Za-z0-9]*)\[([^\]]*)\](?:@([A-Za-z]+(?::[0-9]+)?))?\s*$)");
-  std::smatch m;
-  if (std::regex_match(arg.text, m, tensor) && m[1] != "slice") {
+  if (arg.text.find_first_not_of(kSpaces) == std::string::npos)
+    return arg_error(arg, "the value is empty (give a tensor such as f32[2, 3] or a Python "
+                          "literal such as 4)");
+  std::optional<TensorText> tensor = split_tensor_spec(arg.text);
+  if (tensor) {
     spec.kind = InputSpec::Kind::Tensor;
-    spec.dtype = torch_dtype(m[1]);
+    spec.dtype = torch_dtype(std::string(tensor->dtype));
     if (spec.dtype.empty() || spec.dtype.rfind("complex", 0) == 0)
-      return arg_error(arg, "unknown dtype `" + std::string(m[1]) +
+      return arg_error(arg, "unknown dtype `" + excerpt(tensor->dtype) +
                                 "` (use f32, f16, bf16, f64, i64, i32, i16, i8, u8 or b8)");
-    std::string dims = m[2];
+    std::string_view dims = tensor->dims;
     std::size_t begin = 0;
     while (begin < dims.size()) {
       std::size_t end = dims.find(',', begin);
-      std::string part =
+      std::string_view part =
           dims.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-      part.erase(0, part.find_first_not_of(" \t"));
-      part.erase(part.find_last_not_of(" \t") + 1);
+      std::size_t first = part.find_first_not_of(" \t");
+      part = first == std::string_view::npos
+                 ? std::string_view()
+                 : part.substr(first, part.find_last_not_of(" \t") + 1 - first);
       if (part.empty() && end == std::string::npos && !spec.shape.empty()) break;
-      if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos ||
-          part.size() > 9)
-        return arg_error(arg, "each dim must be a non-negative integer, got `" + part + "`");
-      spec.shape.push_back(std::stoll(part));
+      if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos)
+        return arg_error(arg,
+                         "each dim must be a non-negative integer, got `" + excerpt(part) + "`");
+      std::string_view digits = part.substr(std::min(part.find_first_not_of('0'), part.size()));
+      if (digits.size() > kMaxDimDigits)
+        return arg_error(arg, "dim " + excerpt(part) + " is too large (at most " +
+                                  std::string(kMaxDimDigits, '9') + ")");
+      if (spec.shape.size() == kMaxRank)
+        return arg_error(arg, "too many dims (at most " + std::to_string(kMaxRank) + ")");
+      int64_t dim = 0;
+      for (char c : digits)
+        dim = dim * 10 + (c - '0');
+      spec.shape.push_back(dim);
       if (end == std::string::npos) break;
       begin = end + 1;
     }
-    std::string device = m[3].matched ? std::string(m[3]) : "cpu";
+    std::string device = tensor->device.empty() ? "cpu" : std::string(tensor->device);
     if (device == "cuda") device = "cuda:0";
     if (device != "cpu" && device.rfind("cuda:", 0) != 0)
-      return arg_error(arg, "unknown device `" + device + "` (use cpu, cuda or cuda:N)");
+      return arg_error(arg, "unknown device `" + excerpt(device) + "` (use cpu, cuda or cuda:N)");
     spec.device = device;
     return spec;
   }
@@ -388,22 +456,29 @@ Result<TracedProgram> trace_module(const TraceRequest &request, const Module &mo
     std::string known;
     for (const auto &[name, f] : module.functions)
       known += (known.empty() ? "" : ", ") + name;
-    return Error{"no function `" + request.function + "` in this file" +
-                     (known.empty() ? " (it defines none)" : " (it defines: " + known + ")"),
-                 request.path, 0, 0};
+    return Error{
+        "no function `" + excerpt(request.function) + "` in this file" +
+            (known.empty() ? " (it defines none)" : " (it defines: " + excerpt(known) + ")"),
+        request.path, 0, 0};
   }
   const Function &function = fn->second;
 
   std::string signature = function.name + "(";
   for (std::size_t i = 0; i < function.params.size(); ++i)
     signature += (i ? ", " : "") + function.params[i].name;
-  signature += ")";
+  signature = excerpt(signature + ")");
+  std::set<std::string_view> named;
   for (const ArgSpec &arg : request.args) {
     bool known = std::any_of(function.params.begin(), function.params.end(),
                              [&](const auto &p) { return p.name == arg.name; });
     if (!known)
-      return Error{"--arg " + arg.name + ": " + signature + " has no parameter `" + arg.name + "`",
+      return Error{"--arg " + excerpt(arg.name) + ": " + signature + " has no parameter `" +
+                       excerpt(arg.name) + "`",
                    request.path, function.loc.line, function.loc.column};
+    // Python refuses a second value for a parameter; the tracer would take the first.
+    if (!named.insert(arg.name).second)
+      return Error{"--arg " + excerpt(arg.name) + " is given twice (one --arg per parameter)", "",
+                   0, 0};
   }
 
   TracedProgram program;
@@ -422,9 +497,9 @@ Result<TracedProgram> trace_module(const TraceRequest &request, const Module &mo
                                 [&](const ArgSpec &a) { return a.name == p.name; });
       if (given == request.args.end()) {
         if (!p.default_value)
-          return Error{"missing --arg for parameter `" + p.name + "` of " + signature +
-                           " (for example --arg " + p.name + "=f32[2, 3] or --arg " + p.name +
-                           "=4)",
+          return Error{"missing --arg for parameter `" + excerpt(p.name) + "` of " + signature +
+                           " (for example --arg " + excerpt(p.name) + "=f32[2, 3] or --arg " +
+                           excerpt(p.name) + "=4)",
                        request.path, p.loc.line, p.loc.column};
         args.push_back(literal_object(module, *p.default_value));
         continue;
@@ -491,6 +566,8 @@ Result<TracedProgram> trace_module(const TraceRequest &request, const Module &mo
         program.all_bound_symbols += 1 + count_subsymbols(out[k]);
       }
     out.push_back(Statement::ret(returned));
+    program.run_memory =
+        estimate_run_memory(computation, recorder.take_tensor_bytes(), program.inputs);
 
     // ---- prologue
     Trace prologue;

@@ -826,9 +826,13 @@ private:
       if (y == 0) throw ExecError("fmod by zero");
       return RtValue::of_float(std::fmod(x, y));
     }
-    if (name == "pow")
-      return floats || j < 0 ? RtValue::of_float(std::pow(x, y))
-                             : RtValue::of_int(static_cast<int64_t>(std::llround(std::pow(x, y))));
+    if (name == "pow") {
+      if (floats || j < 0) return RtValue::of_float(std::pow(x, y));
+      // Through a double, as before; out of range is an error, not llround's unspecified value.
+      std::optional<int64_t> power = truncate_to_int64(std::round(std::pow(x, y)));
+      if (!power) throw ExecError("integer overflow in pow");
+      return RtValue::of_int(*power);
+    }
     if (name == "lt") return RtValue::of_bool(floats ? x < y : i < j);
     if (name == "le") return RtValue::of_bool(floats ? x <= y : i <= j);
     if (name == "gt") return RtValue::of_bool(floats ? x > y : i > j);
@@ -886,9 +890,14 @@ private:
         return RtValue::of_tensor(tensor_arg(a, "the input").to(scalar_type(to.text)));
       if (to.kind != RtValue::Kind::Builtin || !is_number(a))
         throw ExecError("convert_element_type of " + describe(a) + " to " + describe(to));
-      if (to.text == "int")
-        return RtValue::of_int(a.kind == RtValue::Kind::Float ? static_cast<int64_t>(a.real)
-                                                              : a.integer);
+      if (to.text == "int") {
+        if (a.kind != RtValue::Kind::Float) return RtValue::of_int(a.integer);
+        std::optional<int64_t> truncated = truncate_to_int64(a.real);
+        if (!truncated)
+          throw ExecError("convert_element_type: " + python_float(a.real) +
+                          " has no 64-bit integer value");
+        return RtValue::of_int(*truncated);
+      }
       if (to.text == "float") return RtValue::of_float(as_double(a));
       return RtValue::of_bool(as_double(a) != 0);
     }
@@ -1239,6 +1248,9 @@ RtValue from_obj(const Obj &o) {
   }
 }
 
+// Elements compared at a time (see RunMemoryEstimate: what comparing holds is bounded by it).
+constexpr int64_t kCompareSlice = int64_t{1} << 20;
+
 void compare_into(const RtValue &e, const RtValue &a, const std::string &where, Comparison &c) {
   if (!c.equal) return;
   auto fail = [&](const std::string &why) {
@@ -1254,11 +1266,18 @@ void compare_into(const RtValue &e, const RtValue &a, const std::string &where, 
       bool low = x.scalar_type() == at::kHalf || x.scalar_type() == at::kBFloat16;
       double rtol = low ? 1e-2 : x.scalar_type() == at::kDouble ? 1e-7 : 1e-4;
       double atol = low ? 1e-2 : x.scalar_type() == at::kDouble ? 1e-9 : 1e-5;
-      if (x.numel() > 0)
+      // Slice by slice: the whole tensors in double and allclose's temporaries held about
+      // eight times the result, most of a run's memory.
+      at::Tensor flat_x = x.reshape({-1}), flat_y = y.reshape({-1});
+      bool close = true;
+      for (int64_t start = 0; start < flat_x.numel(); start += kCompareSlice) {
+        int64_t length = std::min(kCompareSlice, flat_x.numel() - start);
+        at::Tensor sx = flat_x.narrow(0, start, length), sy = flat_y.narrow(0, start, length);
         c.max_abs_diff = std::max(
-            c.max_abs_diff, (x.to(at::kDouble) - y.to(at::kDouble)).abs().max().item<double>());
-      if (!at::allclose(x, y, rtol, atol, /*equal_nan=*/true))
-        return fail("values differ (max abs diff " + python_float(c.max_abs_diff) + ")");
+            c.max_abs_diff, (sx.to(at::kDouble) - sy.to(at::kDouble)).abs().max().item<double>());
+        close = close && at::allclose(sx, sy, rtol, atol, /*equal_nan=*/true);
+      }
+      if (!close) return fail("values differ (max abs diff " + python_float(c.max_abs_diff) + ")");
     } else if (!at::equal(x, y)) {
       return fail("values differ");
     }
@@ -1412,6 +1431,9 @@ Comparison compare(const RtValue &expected, const RtValue &actual) {
 
 Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgram &program,
                                   const RunOptions &options) {
+  if (std::optional<Error> too_large =
+          run_memory_error(program, options.max_memory, "RunOptions::max_memory"))
+    return *too_large;
   RunReport report;
   bool wants_cuda =
       std::any_of(program.inputs.begin(), program.inputs.end(), [](const InputSpec &s) {

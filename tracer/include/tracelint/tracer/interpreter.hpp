@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,10 @@ public:
   // The statement about to run (provenance comments).
   virtual void at_statement(const Stmt &) {}
 };
+
+// Python's int() of a float: truncated toward zero; none where no int64_t holds it (NaN,
+// infinity, 2**63 and beyond), which a plain cast would make undefined behaviour.
+std::optional<int64_t> truncate_to_int64(double x);
 
 // Python's result of a number operation (the ops of Backend::number_op) on concrete values.
 Obj compute_number(const std::string &op, const std::vector<Obj> &args, const Loc &loc);

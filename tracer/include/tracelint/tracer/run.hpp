@@ -18,7 +18,19 @@ struct Comparison {
 };
 struct RunOptions {
   uint64_t seed = 0;
+  // Refuse, before allocating, a run whose estimate (TracedProgram::run_memory) is larger;
+  // 0: no limit.
+  uint64_t max_memory = 0;
 };
+
+// The default limit of a run's memory: half of this machine's physical memory.
+uint64_t default_max_memory();
+// "512 MiB", "4.0 GiB".
+std::string format_bytes(uint64_t bytes);
+// The error for a program whose run would take more than `limit` bytes (named `limit_name` in
+// the message, e.g. --max-memory), or none.
+std::optional<Error> run_memory_error(const TracedProgram &program, uint64_t limit,
+                                      const std::string &limit_name);
 
 struct RunReport {
   std::string device;      // "cpu" or "cuda:0"

@@ -51,11 +51,22 @@ struct InputSpec {
   Value literal; // Literal: the value (tuples, slices, numbers...)
 };
 
+// What running the traces (run_and_compare) will hold at its peak, estimated from the shapes
+// before anything is allocated.
+struct RunMemoryEstimate {
+  uint64_t inputs = 0;        // the random inputs, held for the whole run
+  uint64_t intermediates = 0; // the most held at once besides them
+  uint64_t total() const {
+    return inputs + intermediates < inputs ? UINT64_MAX : inputs + intermediates;
+  }
+};
+
 struct TracedProgram {
   TraceFile file; // traces[0] prologue, traces[1] computation
   std::vector<InputSpec> inputs;
   std::size_t bound_symbols = 0;     // top-level symbols of the computation
   std::size_t all_bound_symbols = 0; // the same with their subsymbols, at every depth
+  RunMemoryEstimate run_memory;
   const Trace &prologue() const { return file.traces.at(0); }
   const Trace &computation() const { return file.traces.at(1); }
 };

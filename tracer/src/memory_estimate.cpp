@@ -1,0 +1,128 @@
+#include "memory_estimate.hpp"
+
+#include "recorder.hpp"
+
+#include <algorithm>
+
+namespace tracelint::tracer {
+
+namespace {
+
+// What the executor's comparison of results holds at most: a slice of 2**20 elements as
+// double, twice, their difference and its absolute value, and allclose's temporaries.
+constexpr uint64_t kCompareBytes = uint64_t{48} << 20;
+
+uint64_t element_bytes(const std::string &dtype) {
+  if (dtype == "float64" || dtype == "int64" || dtype == "complex64") return 8;
+  if (dtype == "complex128") return 16;
+  if (dtype == "float32" || dtype == "int32") return 4;
+  if (dtype == "float16" || dtype == "bfloat16" || dtype == "int16") return 2;
+  return 1; // int8, uint8, bool
+}
+
+uint64_t saturating_add(uint64_t a, uint64_t b) {
+  uint64_t sum;
+  return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
+uint64_t saturating_mul(uint64_t a, uint64_t b) {
+  uint64_t product;
+  return __builtin_mul_overflow(a, b, &product) ? UINT64_MAX : product;
+}
+
+// The statements the executor runs: a composite symbol runs as its subsymbols.
+void leaf_statements(const std::vector<Statement> &body, std::vector<const Statement *> &out) {
+  for (const Statement &s : body) {
+    if (s.kind != Statement::Kind::BoundSymbol) continue;
+    bool composite = !s.subsymbols.empty() && s.value.kind == ValueKind::Call &&
+                     s.value.callee().qualified_name().rfind("prims.", 0) != 0;
+    if (composite)
+      leaf_statements(s.subsymbols, out);
+    else
+      out.push_back(&s);
+  }
+}
+
+// The most bytes that the tensors the statements make hold at once, each freed after its last
+// reader; those `returned` reads are held to the end.
+uint64_t peak_of(const std::vector<const Statement *> &steps, const Value &returned,
+                 const std::unordered_map<std::string, uint64_t> &bytes) {
+  std::unordered_map<std::string_view, std::size_t> last_read;
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    for_each_read_name(steps[i]->value, [&](const Value &v) { last_read[v.text] = i; });
+  for_each_name(returned, [&](const Value &v) { last_read[v.text] = steps.size(); });
+
+  std::vector<std::vector<uint64_t>> freed_after(steps.size());
+  uint64_t live = 0, peak = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (steps[i]->target)
+      steps[i]->target->for_each_bound_name([&](const Target &t) {
+        auto size = bytes.find(t.name);
+        if (size == bytes.end()) return;
+        live = saturating_add(live, size->second);
+        auto last = last_read.find(t.name);
+        // Never read: freed at once (still counted while it is made).
+        std::size_t until = last == last_read.end() || last->second < i ? i : last->second;
+        if (until < steps.size()) freed_after[until].push_back(size->second);
+      });
+    peak = std::max(peak, live);
+    for (uint64_t b : freed_after[i])
+      live = live >= b ? live - b : 0;
+  }
+  return peak;
+}
+
+} // namespace
+
+uint64_t tensor_bytes(const Obj &tensor) {
+  uint64_t n = element_bytes(tensor.dtype);
+  for (const Obj &d : tensor.shape)
+    n = saturating_mul(n, static_cast<uint64_t>(std::max<int64_t>(d.integer, 0)));
+  return n;
+}
+
+RunMemoryEstimate estimate_run_memory(const Trace &computation,
+                                      const std::unordered_map<std::string, uint64_t> &bytes,
+                                      const std::vector<InputSpec> &inputs) {
+  RunMemoryEstimate estimate;
+  uint64_t drawing = 0; // the most that drawing one random input holds besides it
+  for (const InputSpec &in : inputs) {
+    if (in.kind != InputSpec::Kind::Tensor) continue;
+    uint64_t count = 1;
+    for (int64_t d : in.shape)
+      count = saturating_mul(count, static_cast<uint64_t>(std::max<int64_t>(d, 0)));
+    estimate.inputs =
+        saturating_add(estimate.inputs, saturating_mul(count, element_bytes(in.dtype)));
+    // Drawn as float32 (floating dtypes) or int64 (the others), then converted.
+    bool floating = is_floating(in.dtype);
+    if (in.dtype != (floating ? "float32" : "int64"))
+      drawing = std::max(drawing, saturating_mul(count, floating ? 4 : 8));
+  }
+
+  const Statement *ret = nullptr;
+  for (const Statement &s : computation.body)
+    if (s.kind == Statement::Kind::Return) ret = &s;
+  Value returned = ret && ret->has_value ? ret->value : Value::none();
+  uint64_t result = 0;
+  for_each_name(returned, [&](const Value &v) {
+    auto size = bytes.find(v.text);
+    if (size != bytes.end()) result = saturating_add(result, size->second);
+  });
+
+  // Eager Python runs the symbols the trace has at top level; the executor runs their prims.
+  std::vector<const Statement *> top, leaves;
+  for (const Statement &s : computation.body)
+    if (s.kind == Statement::Kind::BoundSymbol) top.push_back(&s);
+  leaf_statements(computation.body, leaves);
+  uint64_t eager = peak_of(top, returned, bytes);
+  uint64_t traced = peak_of(leaves, returned, bytes);
+  // Comparing holds both results and a few converted copies of a slice of them.
+  uint64_t comparing = saturating_add(saturating_mul(result, 2), std::min(result, kCompareBytes));
+  // The eager result is held while the trace runs twice (as traced, then printed and parsed
+  // back), and the first run's result while the second runs.
+  estimate.intermediates =
+      std::max({drawing, eager, saturating_add(saturating_mul(result, 2), traced), comparing});
+  return estimate;
+}
+
+} // namespace tracelint::tracer
