@@ -27,12 +27,12 @@ std::pair<std::string, std::size_t> apply_fixes(const std::string &text,
                                                 const std::vector<const Fix *> &fixes) {
   struct Pending {
     const Fix *fix;
-    uint32_t begin;
+    std::size_t begin;
   };
   std::vector<Pending> order;
   for (const Fix *f : fixes) {
     if (f->edits.empty()) continue;
-    uint32_t begin = f->edits.front().begin;
+    std::size_t begin = f->edits.front().begin;
     for (const Edit &e : f->edits)
       begin = std::min(begin, e.begin);
     order.push_back({f, begin});
@@ -41,14 +41,14 @@ std::pair<std::string, std::size_t> apply_fixes(const std::string &text,
                    [](const Pending &a, const Pending &b) { return a.begin < b.begin; });
   std::vector<Edit> accepted;
   std::size_t applied = 0;
-  uint32_t covered_to = 0;
+  std::size_t covered_to = 0;
   bool any = false;
   for (const Pending &p : order) {
     std::vector<Edit> edits = p.fix->edits;
     std::sort(edits.begin(), edits.end(),
               [](const Edit &a, const Edit &b) { return a.begin < b.begin; });
     bool overlaps = false;
-    uint32_t end = covered_to;
+    std::size_t end = covered_to;
     for (const Edit &e : edits) {
       if (any && e.begin < end) overlaps = true;
       end = std::max(end, e.end);
@@ -61,7 +61,7 @@ std::pair<std::string, std::size_t> apply_fixes(const std::string &text,
   }
   std::string out;
   out.reserve(text.size());
-  uint32_t at = 0;
+  std::size_t at = 0;
   for (const Edit &e : accepted) {
     out.append(text, at, e.begin - at);
     out += e.replacement;

@@ -159,6 +159,9 @@ private:
 std::optional<std::string> View::string_literal(TSNode n) const {
   if (!is(n, "string")) return unmodelled(n, "expected a string literal");
   std::string raw = text(n);
+  // CPython reads "\r\n" in a (triple-quoted) string as "\n", like everywhere in source.
+  for (std::size_t at = raw.find("\r\n"); at != std::string::npos; at = raw.find("\r\n", at))
+    raw.erase(at, 1);
   std::size_t quote = raw.find_first_of("'\"");
   if (quote == std::string::npos || raw.size() < quote + 2)
     return unmodelled(n, "a malformed string literal");
@@ -1178,12 +1181,22 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
   ParsedFile out;
   out.source = SourceText(std::move(path), std::move(text));
   const std::string &original = out.source.text();
+  // tree-sitter reads 32-bit offsets: a larger text would be parsed truncated.
+  if (original.size() > UINT32_MAX) {
+    out.syntax.push_back({out.source.span(0, 0),
+                          "the file is larger than 4 GiB, more than the parser can read; split "
+                          "it into smaller traces"});
+    return out;
+  }
   out.leaks = find_repr_leaks(out.source);
 
   // What tree-sitter sees: the text with reprs in code replaced by their names (same
   // length, so offsets hold), "# No signature available" by a def of the same length,
-  // a UTF-8 byte-order mark dropped, and indented fragments wrapped in a def.
-  EditedText edited(original);
+  // a UTF-8 byte-order mark dropped, indented fragments wrapped in a def, and each lone "\r"
+  // (a newline to CPython, a space to tree-sitter) by "\n".
+  std::string lone_cr_as_newline;
+  if (out.source.has_lone_cr()) lone_cr_as_newline = with_lone_cr_as_newline(original);
+  EditedText edited(out.source.has_lone_cr() ? lone_cr_as_newline : original);
   for (const ReprLeak &leak : out.leaks) {
     if (!leak.in_code) continue;
     std::size_t len = leak.span.end - leak.span.begin;
@@ -1193,7 +1206,7 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
   }
   for (std::size_t at = original.find(kNoSignature); at != std::string::npos;
        at = original.find(kNoSignature, at + 1)) {
-    bool line_start = at == 0 || original[at - 1] == '\n';
+    bool line_start = at == 0 || original[at - 1] == '\n' || original[at - 1] == '\r';
     std::size_t after = at + kNoSignature.size();
     bool line_end = after == original.size() || original[after] == '\n' || original[after] == '\r';
     if (line_start && line_end) edited.replace(at, kNoSignatureDef);
@@ -1201,7 +1214,7 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
   // Python source is UTF-8; CPython rejects a file with an invalid byte sequence.
   if (std::optional<std::size_t> bad = first_invalid_utf8(original)) {
     out.syntax.push_back(
-        {out.source.span(static_cast<uint32_t>(*bad), static_cast<uint32_t>(*bad + 1)),
+        {out.source.span(*bad, *bad + 1),
          "invalid UTF-8 byte 0x" + hex_byte(original[*bad]) + " (Python source must be UTF-8)"});
   }
   // tree-sitter recovers badly from an unterminated string (a pasted, wrapped line): report
@@ -1225,7 +1238,7 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
       }
     }
   }
-  for (SyntaxProblem &p : bad_dedents(edited, original, out.source))
+  for (SyntaxProblem &p : tokenizer_problems(edited, out.source))
     out.syntax.push_back(std::move(p));
   bool bom = original.rfind("\xEF\xBB\xBF", 0) == 0;
   std::optional<uint32_t> fragment_indent = indented_fragment(edited);

@@ -51,7 +51,8 @@ void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
       Diagnostic d = kTL012.diagnostic(c.span, "`" + c.name + "` is used but never imported");
       if (import && facts.trace->kind != Trace::Kind::Fragment) {
         uint32_t at = import_offset(ctx, *facts.trace);
-        d.fix = Fix{"add `" + *import + "`", {Edit{at, at, *import + "\n"}}};
+        d.fix = Fix{"add `" + *import + "`",
+                    {Edit{at, at, *import + std::string(ctx.parsed.source.newline())}}};
       }
       out.push_back(std::move(d));
     }

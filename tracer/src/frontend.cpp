@@ -688,7 +688,7 @@ namespace {
 // reads on), or none.
 std::optional<TraceError> first_bad_dedent(const SourceText &source) {
   std::vector<SyntaxProblem> found =
-      bad_dedents(chunking::EditedText(source.text()), source.text(), source);
+      tokenizer_problems(chunking::EditedText(source.text()), source);
   if (found.empty()) return std::nullopt;
   return TraceError(Loc{found.front().span.line, found.front().span.column},
                     "syntax error: " + found.front().message);
@@ -725,13 +725,16 @@ Result<Module> parse_whole(std::shared_ptr<const SourceText> source) {
 
 } // namespace
 
+// CPython reads a lone "\r" as a newline, tree-sitter as a space: the frontend reads the text
+// with each one turned into "\n" (same offsets, same lines).
 Result<Module> parse_module(const std::string &path, const std::string &source) {
-  return parse_whole(std::make_shared<const SourceText>(path, source));
+  return parse_whole(std::make_shared<const SourceText>(path, with_lone_cr_as_newline(source)));
 }
 
-Result<Module> parse_module_chunked(const std::string &path, const std::string &text,
+Result<Module> parse_module_chunked(const std::string &path, const std::string &original,
                                     unsigned threads) {
-  auto source = std::make_shared<const SourceText>(path, text);
+  auto source = std::make_shared<const SourceText>(path, with_lone_cr_as_newline(original));
+  const std::string &text = source->text();
   chunking::EditedText edited(text);
   std::optional<chunking::BodyChunks> chunks = chunking::find_chunks(edited, text);
   if (!chunks) return parse_whole(source);

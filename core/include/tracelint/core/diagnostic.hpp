@@ -16,8 +16,8 @@ std::optional<Severity> parse_severity(std::string_view name);
 
 // Replace bytes [begin, end) of the checked text.
 struct Edit {
-  uint32_t begin = 0;
-  uint32_t end = 0;
+  std::size_t begin = 0;
+  std::size_t end = 0;
   std::string replacement;
 };
 
