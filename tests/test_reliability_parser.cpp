@@ -226,3 +226,32 @@ TEST_CASE("parser: spans and edits hold offsets past 4 GiB") {
   edit.begin = past_4gib;
   CHECK(edit.begin == past_4gib);
 }
+
+TEST_CASE("parser: an indented line that no block header opens is Python's IndentationError") {
+  test::TempDir dir;
+  // Before: tree-sitter took line 5 as more of the body and the check passed.
+  test::Run run = check_json(dir, "import thunder.torch as ltorch\n\ndef computation(a):\n"
+                                  "  t0 = ltorch.exp(a)\n    t1 = ltorch.exp(t0)\n  return t1\n");
+  CHECK(run.exit_code == 1);
+  CHECK(has(diagnostics(run), "TL001", 5, 1, "unexpected indent"));
+}
+
+TEST_CASE("parser: the tracer reads CR-only source as CPython does") {
+  test::TempDir dir;
+  const std::string seed = "import torch\n\ndef f(a):\n  b = torch.exp(a)\n  return b\n";
+  test::write_file(dir.path + "/cr.py", with_endings(seed, "\r"));
+  // Before: one line, a syntax error at 1:27.
+  test::Run ok = test::tracelint("trace " + q(dir.path + "/cr.py") + " -f f -a 'a=f32[2, 2]@cuda'",
+                                 "", "timeout 60");
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out.find("ltorch.exp(a)") != std::string::npos);
+  // Errors name the line CPython names.
+  test::write_file(dir.path + "/bad.py",
+                   with_endings("import torch\n\ndef f(a):\n  b = torch.exp(a)\n    c = b\n"
+                                "  return b\n",
+                                "\r"));
+  test::Run bad = test::tracelint(
+      "trace " + q(dir.path + "/bad.py") + " -f f -a 'a=f32[2, 2]@cuda'", "", "timeout 60");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("bad.py:5:1: error: syntax error: unexpected indent") != std::string::npos);
+}

@@ -113,6 +113,10 @@ private:
                    std::to_string(kMaxIndentLevels - 1) + ")");
       }
       if (now.tabs_as_one <= levels_.back().tabs_as_one) tab_error();
+      // Only a block's header (a statement ending in ':') opens an indented body; an indented
+      // first statement is a fragment of a body (TL013), not an error here.
+      if (seen_statement_ && last_code_char_ != ':')
+        report(begin, begin + first, "unexpected indent (Python's IndentationError)");
       now.blocks = opened_.new_scope ? 0 : levels_.back().blocks + opened_.blocks;
       levels_.push_back(now);
     } else {
@@ -149,6 +153,7 @@ private:
       std::size_t first = line.find_first_not_of(" \t\f");
       if (first == std::string_view::npos || line[first] == '#') return; // not a statement
       statement_start(line, begin, first);
+      seen_statement_ = true;
       reported_nesting_ = false;
       i = first;
     }
@@ -166,6 +171,7 @@ private:
         continue;
       }
       if (c == '#') break;
+      if (c != ' ' && c != '\t' && c != '\f' && c != '\\') last_code_char_ = c;
       if (c == '\'' || c == '"') {
         quote_ = c;
         triple_ = line.compare(i, 3, std::string(3, c)) == 0;
@@ -198,6 +204,8 @@ private:
   char quote_ = 0;
   bool triple_ = false;
   bool reported_nesting_ = false, reported_levels_ = false, reported_blocks_ = false;
+  bool seen_statement_ = false;
+  char last_code_char_ = 0; // outside strings and comments: ':' after a block's header
 };
 
 } // namespace
