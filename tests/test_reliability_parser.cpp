@@ -3,6 +3,7 @@
 #include "support.hpp"
 
 #include "tracelint/core/diagnostic.hpp"
+#include "tracelint/core/parser.hpp"
 #include "tracelint/core/source.hpp"
 
 #include <doctest/doctest.h>
@@ -254,4 +255,30 @@ TEST_CASE("parser: the tracer reads CR-only source as CPython does") {
       "trace " + q(dir.path + "/bad.py") + " -f f -a 'a=f32[2, 2]@cuda'", "", "timeout 60");
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("bad.py:5:1: error: syntax error: unexpected indent") != std::string::npos);
+}
+
+TEST_CASE("parser: subsymbol comments nest no deeper than the limit") {
+  // Printing, analysing and destroying subsymbols recurse once per level: nesting that follows
+  // the input's comment columns would let a file overflow the stack.
+  std::string text = "def computation(a):\n  t0 = ltorch.exp(a)\n";
+  const int levels = 300;
+  for (int i = 0; i < levels; ++i)
+    text += std::string(static_cast<std::size_t>(4 + i), ' ') + "# t" + std::to_string(i + 1) +
+            " = prims.exp(a)\n";
+  text += "  return t0\n";
+  tracelint::ParsedFile parsed = tracelint::parse_trace_source("t.py", text);
+  REQUIRE(parsed.file.traces.size() == 1);
+  REQUIRE(!parsed.file.traces[0].body.empty());
+  std::size_t depth = 0, count = 0;
+  for (const tracelint::Statement *s = &parsed.file.traces[0].body[0]; !s->subsymbols.empty();) {
+    ++depth;
+    count += s->subsymbols.size();
+    s = &s->subsymbols.back();
+  }
+  CHECK(depth <= 100);
+  CHECK(count == static_cast<std::size_t>(levels)); // none lost: the deep ones are siblings
+  bool said = false;
+  for (const tracelint::ModelProblem &p : parsed.model)
+    said = said || p.message.find("nested more than 100 deep") != std::string::npos;
+  CHECK(said);
 }

@@ -34,6 +34,7 @@ namespace {
 using lexing::is_word;
 
 constexpr unsigned kMaxDepth = 400; // deeper values are reported, not recursed into
+constexpr std::size_t kMaxSubsymbolNesting = 100;
 
 const std::string kNoSignature = "# No signature available";
 // Same length as kNoSignature, so every offset after it stays where it was.
@@ -1030,6 +1031,7 @@ private:
     std::size_t ci = 0;
     // (column, statement) from the body statement down to its deepest open subsymbol.
     std::vector<std::pair<uint32_t, Statement *>> open;
+    bool flattened = false; // said once that subsymbols went past kMaxSubsymbolNesting
     auto blank_gap = [&](uint32_t row) {
       if (last_row && row > *last_row + 1)
         for (uint32_t r = *last_row + 1; r < row; ++r)
@@ -1057,6 +1059,18 @@ private:
                                 view_.text(c.node).rfind("# ", 0) == 0 ? 2 : 1));
         s.commented = true;
         if (!sub) s.span = view_.span(c.node);
+        // Printing, analysing and destroying subsymbols recurse once per level: a comment
+        // deeper than the limit joins the deepest level kept (a warning, not a stack overflow).
+        if (open.size() > kMaxSubsymbolNesting) {
+          open.resize(kMaxSubsymbolNesting);
+          if (!flattened) {
+            view_.reset_failure();
+            view_.unmodelled(c.node, "subsymbol comments nested more than " +
+                                         std::to_string(kMaxSubsymbolNesting) +
+                                         " deep are kept at that depth");
+          }
+          flattened = true;
+        }
         Statement *parent = open.back().second;
         parent->subsymbols.push_back(std::move(s));
         open.emplace_back(c.column, &parent->subsymbols.back());
