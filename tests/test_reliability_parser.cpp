@@ -282,3 +282,16 @@ TEST_CASE("parser: subsymbol comments nest no deeper than the limit") {
     said = said || p.message.find("nested more than 100 deep") != std::string::npos;
   CHECK(said);
 }
+
+TEST_CASE("parser: the tracer refuses brackets nested past 200 levels instead of recursing") {
+  test::TempDir dir;
+  test::write_file(dir.path + "/deep.py", "import torch\n\ndef f(a):\n  b = torch.exp(" +
+                                              std::string(100000, '(') + "a" +
+                                              std::string(100000, ')') + ")\n  return b\n");
+  // Before: the frontend recursed once per bracket and overflowed the stack (exit 139).
+  test::Run run = test::tracelint(
+      "trace " + q(dir.path + "/deep.py") + " -f f -a 'a=f32[2, 2]@cuda'", "", "timeout 60");
+  CHECK(run.exit_code == 2);
+  CHECK(run.err.find("deep.py:4:216: error: syntax error: too many nested parentheses") !=
+        std::string::npos);
+}

@@ -684,9 +684,9 @@ bool BodyRest::parses_cleanly() {
 
 namespace {
 
-// The first of Python's IndentationErrors, which tree-sitter accepts (it closes the blocks and
-// reads on), or none.
-std::optional<TraceError> first_bad_dedent(const SourceText &source) {
+// The first of the syntax errors CPython's tokenizer and compiler find but tree-sitter accepts
+// (it closes the blocks and reads on: IndentationError, TabError, nesting limits), or none.
+std::optional<TraceError> first_tokenizer_error(const SourceText &source) {
   std::vector<SyntaxProblem> found =
       tokenizer_problems(chunking::EditedText(source.text()), source);
   if (found.empty()) return std::nullopt;
@@ -706,19 +706,19 @@ Result<Module> parse_whole(std::shared_ptr<const SourceText> source) {
         TreePtr tree = parse_python(source->text());
         if (!tree) return Error{"tree-sitter returned no tree", path, 0, 0};
         Reader reader(source->text());
-        // Python stops at its first syntax error: an IndentationError wins over anything the
-        // frontend finds, except a syntax error before it.
-        std::optional<TraceError> dedent = first_bad_dedent(*source);
-        try {
-          Module m = read_module(source, reader, ts_tree_root_node(tree.get()));
-          if (dedent) throw *dedent;
-          return m;
-        } catch (const TraceError &e) {
-          bool earlier_syntax_error = std::string_view(e.what()).starts_with("syntax error") &&
-                                      (!dedent || before(e.loc, dedent->loc));
-          if (dedent && !earlier_syntax_error) throw *dedent;
-          throw;
+        // Python stops at its first syntax error: one tree-sitter accepts (an IndentationError,
+        // a nesting limit) wins over anything the frontend finds, except a syntax error before
+        // it. That one is looked for without reading the module, whose expressions recurse once
+        // per level (brackets past Python's 200 levels would overflow the stack).
+        if (std::optional<TraceError> tokenizer_error = first_tokenizer_error(*source)) {
+          try {
+            reader.check_syntax(ts_tree_root_node(tree.get()));
+          } catch (const TraceError &e) {
+            if (before(e.loc, tokenizer_error->loc)) throw;
+          }
+          throw *tokenizer_error;
         }
+        return read_module(source, reader, ts_tree_root_node(tree.get()));
       },
       path);
 }
@@ -742,7 +742,7 @@ Result<Module> parse_module_chunked(const std::string &path, const std::string &
       std::make_unique<BodyRest::Impl>(source, *chunks, std::max(1u, threads)));
   // Its errors are the whole file's to report (find_chunks only turns down a bad dedent inside
   // the body it splits).
-  if (first_bad_dedent(*source)) return parse_whole(source);
+  if (first_tokenizer_error(*source)) return parse_whole(source);
   // This thread parses the file without the chunks (cut, not blanked: tree-sitter would still
   // lex every blank line) while the workers start on them.
   std::size_t hole_at = chunks->rest.front().first, hole_end = chunks->rest.back().second;
