@@ -295,3 +295,17 @@ TEST_CASE("parser: the tracer refuses brackets nested past 200 levels instead of
   CHECK(run.err.find("deep.py:4:216: error: syntax error: too many nested parentheses") !=
         std::string::npos);
 }
+
+TEST_CASE("parser: comments of a CRLF file end before the \\r") {
+  test::TempDir dir;
+  const std::string trace = "import thunder.torch as ltorch\n\n# a comment\ndef computation(a):\n"
+                            "  # a: \"cuda:0 f32[2]\"\n"
+                            "  t0 = ltorch.exp(a)  # t0: \"cuda:0 f32[2]\"\n"
+                            "    # t1 = prims.exp(a)\n"
+                            "  return t0\n";
+  test::write_file(dir.path + "/crlf.py", with_endings(trace, "\r\n"));
+  // Before: "# a comment\r" came out of the model, a stray "\r" in "\n"-ended output.
+  test::Run print = test::tracelint("print " + q(dir.path + "/crlf.py"), "", "timeout 60");
+  CHECK(print.exit_code == 0);
+  CHECK(print.out == trace);
+}

@@ -30,6 +30,10 @@ struct Header {
   bool new_scope = false;
 };
 
+std::string_view triple_quote(char quote) {
+  return quote == '"' ? "\"\"\"" : "'''";
+}
+
 std::string_view first_word(std::string_view code) {
   std::size_t end = 0;
   while (end < code.size() && is_word(code[end]))
@@ -164,7 +168,7 @@ private:
       if (quote_) {
         if (c == '\\') {
           escaped_line_end = ++i == line.size();
-        } else if (c == quote_ && (!triple_ || line.compare(i, 3, std::string(3, c)) == 0)) {
+        } else if (c == quote_ && (!triple_ || line.substr(i, 3) == triple_quote(c))) {
           if (triple_) i += 2;
           quote_ = 0;
         }
@@ -174,7 +178,7 @@ private:
       if (c != ' ' && c != '\t' && c != '\f' && c != '\\') last_code_char_ = c;
       if (c == '\'' || c == '"') {
         quote_ = c;
-        triple_ = line.compare(i, 3, std::string(3, c)) == 0;
+        triple_ = line.substr(i, 3) == triple_quote(c);
         if (triple_) i += 2;
       } else if (c == '(' || c == '[' || c == '{') {
         if (++depth_ > kMaxBracketNesting && !reported_nesting_) {

@@ -122,9 +122,9 @@ public:
       : text_(text), source_(source), out_(out), to_file_(std::move(to_file)) {}
 
   std::string text(TSNode n) const {
-    return text_.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+    return text_.substr(ts_node_start_byte(n), end_byte(n) - ts_node_start_byte(n));
   }
-  Span span(TSNode n) const { return span(ts_node_start_byte(n), ts_node_end_byte(n)); }
+  Span span(TSNode n) const { return span(ts_node_start_byte(n), end_byte(n)); }
   Span span(uint32_t begin, uint32_t end) const {
     return source_.span(to_file_(begin), to_file_(end));
   }
@@ -147,6 +147,12 @@ public:
   std::optional<std::string> string_literal(TSNode n) const;
 
 private:
+  // tree-sitter-python's comment runs to the "\n", taking the "\r" of a "\r\n" ending.
+  uint32_t end_byte(TSNode n) const {
+    uint32_t end = ts_node_end_byte(n);
+    if (end > ts_node_start_byte(n) && text_[end - 1] == '\r' && is(n, "comment")) --end;
+    return end;
+  }
   std::optional<Value> call(TSNode n, unsigned depth) const;
   std::optional<Value> number(TSNode n, bool negative) const;
 
