@@ -309,3 +309,23 @@ TEST_CASE("parser: comments of a CRLF file end before the \\r") {
   CHECK(print.exit_code == 0);
   CHECK(print.out == trace);
 }
+
+TEST_CASE("parser: a repr cut by a lone \\r ends at that line's end") {
+  test::TempDir dir;
+  // A pasted trace wrapped inside a repr: the repr's span stops where its line does.
+  test::Run run = check_json(dir, "def computation(a):\r"
+                                  "  t0 = ltorch.getitem(a, (..., slice(None, [IntegerProxy "
+                                  "name=i10, value=1,\r"
+                                  "  static=CONSTRAINT.CONSTRAINABLE], None)))\r"
+                                  "  return t0\r");
+  nlohmann::json report = nlohmann::json::parse(run.out);
+  bool found = false;
+  for (const auto &d : report["files"][0]["diagnostics"])
+    if (d["code"] == "TL002") {
+      found = true;
+      CHECK(d["span"]["start"]["line"] == 2);
+      CHECK(d["span"]["end"]["line"] == 2);
+      CHECK(d["span"]["end"]["column"] == 76);
+    }
+  CHECK(found);
+}
