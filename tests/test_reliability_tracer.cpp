@@ -57,7 +57,7 @@ TEST_CASE("tracer reliability: 5000 nested parentheses are refused at their plac
   test::Run r = bounded("trace " + q(dir.path + "/f.py") + " -f f -a x=f32[2]");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("f.py:2:") != std::string::npos);
-  CHECK(r.err.find("too deeply nested") != std::string::npos);
+  CHECK(r.err.find("too many nested parentheses") != std::string::npos);
   CHECK(r.err.find("200") != std::string::npos);
   // Under the limit it traces.
   test::write_file(dir.path + "/g.py", "def g(x):\n    return " + std::string(150, '(') + "x" +

@@ -26,12 +26,12 @@ std::optional<Severity> parse_severity(std::string_view name) {
 FixedText apply_fixes_mapped(const std::string &text, const std::vector<const Fix *> &fixes) {
   struct Pending {
     const Fix *fix;
-    uint32_t begin;
+    std::size_t begin;
   };
   std::vector<Pending> order;
   for (const Fix *f : fixes) {
     if (f->edits.empty()) continue;
-    uint32_t begin = f->edits.front().begin;
+    std::size_t begin = f->edits.front().begin;
     for (const Edit &e : f->edits)
       begin = std::min(begin, e.begin);
     order.push_back({f, begin});
@@ -40,7 +40,7 @@ FixedText apply_fixes_mapped(const std::string &text, const std::vector<const Fi
                    [](const Pending &a, const Pending &b) { return a.begin < b.begin; });
   FixedText out;
   out.text.reserve(text.size());
-  uint32_t at = 0; // the original is copied up to here
+  std::size_t at = 0; // the original is copied up to here
   bool any = false;
   for (const Pending &p : order) {
     std::vector<Edit> edits = p.fix->edits;
@@ -56,11 +56,11 @@ FixedText apply_fixes_mapped(const std::string &text, const std::vector<const Fi
     for (std::size_t i = 0; i < edits.size(); ++i) {
       const Edit &e = edits[i];
       out.text.append(text, at, e.begin - at);
-      if (i == 0) applied.fixed_begin = static_cast<uint32_t>(out.text.size());
+      if (i == 0) applied.fixed_begin = out.text.size();
       out.text += e.replacement;
       at = e.end;
     }
-    applied.fixed_end = static_cast<uint32_t>(out.text.size());
+    applied.fixed_end = out.text.size();
     out.applied.push_back(applied);
     any = true;
   }

@@ -1,20 +1,26 @@
 #pragma once
-// Python's IndentationError "unindent does not match any outer indentation level": tree-sitter
-// closes the blocks and goes on without an error node, so the trace parser and the tracer's
-// frontend look for it line by line (an implementation detail, so not a public header).
+// What CPython's tokenizer and compiler refuse but tree-sitter-python accepts: indentation
+// errors (a dedent to no enclosing level, tabs and spaces whose meaning depends on the tab size,
+// too many levels) and nesting limits (brackets, statically nested blocks). tree-sitter closes
+// the blocks and goes on without an error node, so the trace parser and the tracer's frontend
+// look for them in one pass over the lines (an implementation detail, so not a public header).
 #include "chunking.hpp"
 
 #include "tracelint/core/parser.hpp"
 #include "tracelint/core/source.hpp"
 
-#include <string>
+#include <cstddef>
 #include <vector>
 
 namespace tracelint {
 
-// Each line dedented to a column that no enclosing block starts at; nothing where the code
-// holds a triple-quoted string (its lines cannot be told from code line by line).
-std::vector<SyntaxProblem> bad_dedents(const chunking::EditedText &text,
-                                       const std::string &original, const SourceText &source);
+// CPython's limits (Parser/tokenizer.h MAXLEVEL, MAXINDENT; Include/cpython/code.h CO_MAXBLOCKS).
+constexpr std::size_t kMaxBracketNesting = 200;
+constexpr std::size_t kMaxIndentLevels = 100;
+constexpr int kMaxStaticBlocks = 20;
+
+// In source order; `text` is what tree-sitter sees, line for line the same as `source`.
+std::vector<SyntaxProblem> tokenizer_problems(const chunking::EditedText &text,
+                                              const SourceText &source);
 
 } // namespace tracelint

@@ -34,6 +34,7 @@ namespace {
 using lexing::is_word;
 
 constexpr unsigned kMaxDepth = 400; // deeper values are reported, not recursed into
+constexpr std::size_t kMaxSubsymbolNesting = 100;
 
 const std::string kNoSignature = "# No signature available";
 // Same length as kNoSignature, so every offset after it stays where it was.
@@ -121,9 +122,9 @@ public:
       : text_(text), source_(source), out_(out), to_file_(std::move(to_file)) {}
 
   std::string text(TSNode n) const {
-    return text_.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+    return text_.substr(ts_node_start_byte(n), end_byte(n) - ts_node_start_byte(n));
   }
-  Span span(TSNode n) const { return span(ts_node_start_byte(n), ts_node_end_byte(n)); }
+  Span span(TSNode n) const { return span(ts_node_start_byte(n), end_byte(n)); }
   Span span(uint32_t begin, uint32_t end) const {
     return source_.span(to_file_(begin), to_file_(end));
   }
@@ -146,6 +147,12 @@ public:
   std::optional<std::string> string_literal(TSNode n) const;
 
 private:
+  // tree-sitter-python's comment runs to the "\n", taking the "\r" of a "\r\n" ending.
+  uint32_t end_byte(TSNode n) const {
+    uint32_t end = ts_node_end_byte(n);
+    if (end > ts_node_start_byte(n) && text_[end - 1] == '\r' && is(n, "comment")) --end;
+    return end;
+  }
   std::optional<Value> call(TSNode n, unsigned depth) const;
   std::optional<Value> number(TSNode n, bool negative) const;
 
@@ -159,6 +166,9 @@ private:
 std::optional<std::string> View::string_literal(TSNode n) const {
   if (!is(n, "string")) return unmodelled(n, "expected a string literal");
   std::string raw = text(n);
+  // CPython reads "\r\n" in a (triple-quoted) string as "\n", like everywhere in source.
+  for (std::size_t at = raw.find("\r\n"); at != std::string::npos; at = raw.find("\r\n", at))
+    raw.erase(at, 1);
   std::size_t quote = raw.find_first_of("'\"");
   if (quote == std::string::npos || raw.size() < quote + 2)
     return unmodelled(n, "a malformed string literal");
@@ -1027,6 +1037,7 @@ private:
     std::size_t ci = 0;
     // (column, statement) from the body statement down to its deepest open subsymbol.
     std::vector<std::pair<uint32_t, Statement *>> open;
+    bool flattened = false; // said once that subsymbols went past kMaxSubsymbolNesting
     auto blank_gap = [&](uint32_t row) {
       if (last_row && row > *last_row + 1)
         for (uint32_t r = *last_row + 1; r < row; ++r)
@@ -1054,6 +1065,18 @@ private:
                                 view_.text(c.node).rfind("# ", 0) == 0 ? 2 : 1));
         s.commented = true;
         if (!sub) s.span = view_.span(c.node);
+        // Printing, analysing and destroying subsymbols recurse once per level: a comment
+        // deeper than the limit joins the deepest level kept (a warning, not a stack overflow).
+        if (open.size() > kMaxSubsymbolNesting) {
+          open.resize(kMaxSubsymbolNesting);
+          if (!flattened) {
+            view_.reset_failure();
+            view_.unmodelled(c.node, "subsymbol comments nested more than " +
+                                         std::to_string(kMaxSubsymbolNesting) +
+                                         " deep are kept at that depth");
+          }
+          flattened = true;
+        }
         Statement *parent = open.back().second;
         parent->subsymbols.push_back(std::move(s));
         open.emplace_back(c.column, &parent->subsymbols.back());
@@ -1178,12 +1201,22 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
   ParsedFile out;
   out.source = SourceText(std::move(path), std::move(text));
   const std::string &original = out.source.text();
+  // tree-sitter reads 32-bit offsets: a larger text would be parsed truncated.
+  if (original.size() > UINT32_MAX) {
+    out.syntax.push_back({out.source.span(0, 0),
+                          "the file is larger than 4 GiB, more than the parser can read; split "
+                          "it into smaller traces"});
+    return out;
+  }
   out.leaks = find_repr_leaks(out.source);
 
   // What tree-sitter sees: the text with reprs in code replaced by their names (same
   // length, so offsets hold), "# No signature available" by a def of the same length,
-  // a UTF-8 byte-order mark dropped, and indented fragments wrapped in a def.
-  EditedText edited(original);
+  // a UTF-8 byte-order mark dropped, indented fragments wrapped in a def, and each lone "\r"
+  // (a newline to CPython, a space to tree-sitter) by "\n".
+  std::string lone_cr_as_newline;
+  if (out.source.has_lone_cr()) lone_cr_as_newline = with_lone_cr_as_newline(original);
+  EditedText edited(out.source.has_lone_cr() ? lone_cr_as_newline : original);
   for (const ReprLeak &leak : out.leaks) {
     if (!leak.in_code) continue;
     std::size_t len = leak.span.end - leak.span.begin;
@@ -1193,7 +1226,7 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
   }
   for (std::size_t at = original.find(kNoSignature); at != std::string::npos;
        at = original.find(kNoSignature, at + 1)) {
-    bool line_start = at == 0 || original[at - 1] == '\n';
+    bool line_start = at == 0 || original[at - 1] == '\n' || original[at - 1] == '\r';
     std::size_t after = at + kNoSignature.size();
     bool line_end = after == original.size() || original[after] == '\n' || original[after] == '\r';
     if (line_start && line_end) edited.replace(at, kNoSignatureDef);
@@ -1201,7 +1234,7 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
   // Python source is UTF-8; CPython rejects a file with an invalid byte sequence.
   if (std::optional<std::size_t> bad = first_invalid_utf8(original)) {
     out.syntax.push_back(
-        {out.source.span(static_cast<uint32_t>(*bad), static_cast<uint32_t>(*bad + 1)),
+        {out.source.span(*bad, *bad + 1),
          "invalid UTF-8 byte 0x" + hex_byte(original[*bad]) + " (Python source must be UTF-8)"});
   }
   // tree-sitter recovers badly from an unterminated string (a pasted, wrapped line): report
@@ -1225,7 +1258,7 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
       }
     }
   }
-  for (SyntaxProblem &p : bad_dedents(edited, original, out.source))
+  for (SyntaxProblem &p : tokenizer_problems(edited, out.source))
     out.syntax.push_back(std::move(p));
   bool bom = original.rfind("\xEF\xBB\xBF", 0) == 0;
   std::optional<uint32_t> fragment_indent = indented_fragment(edited);

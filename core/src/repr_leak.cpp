@@ -85,7 +85,7 @@ std::vector<ReprLeak> find_repr_leaks(const SourceText &source) {
   std::vector<ReprLeak> leaks;
   auto add = [&](std::size_t begin, std::size_t end, std::string kind, std::string name) {
     ReprLeak leak;
-    leak.span = source.span(static_cast<uint32_t>(begin), static_cast<uint32_t>(end));
+    leak.span = source.span(begin, end);
     leak.proxy_kind = std::move(kind);
     leak.name = std::move(name);
     std::string_view line = source.line(leak.span.line);
@@ -99,7 +99,7 @@ std::vector<ReprLeak> find_repr_leaks(const SourceText &source) {
     leaks.push_back(std::move(leak));
   };
   auto line_end = [&](std::size_t i) {
-    std::size_t nl = text.find('\n', i);
+    std::size_t nl = text.find_first_of("\r\n", i); // CPython's line ends: \n, \r\n, \r
     return nl == std::string::npos ? text.size() : nl;
   };
   for (std::size_t at = text.find("Proxy"); at != std::string::npos;

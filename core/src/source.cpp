@@ -1,30 +1,55 @@
 #include "tracelint/core/source.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace tracelint {
 
-SourceText::SourceText(std::string path, std::string text)
-    : path_(std::move(path)), text_(std::move(text)) {
-  line_starts_.reserve(static_cast<std::size_t>(std::count(text_.begin(), text_.end(), '\n')) + 1);
-  line_starts_.push_back(0);
-  for (uint32_t i = 0; i < text_.size(); ++i)
-    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+namespace {
+// Line and column numbers are 32-bit in spans and reports; a text with more lines than that
+// (past 4 GiB) shows the last representable one rather than a wrapped one.
+uint32_t saturated(std::size_t n) {
+  return static_cast<uint32_t>(std::min<std::size_t>(n, std::numeric_limits<uint32_t>::max()));
+}
+} // namespace
+
+std::string with_lone_cr_as_newline(std::string text) {
+  for (std::size_t i = text.find('\r'); i != std::string::npos; i = text.find('\r', i + 1))
+    if (i + 1 == text.size() || text[i + 1] != '\n') text[i] = '\n';
+  return text;
 }
 
-std::string_view SourceText::line(uint32_t line) const {
+SourceText::SourceText(std::string path, std::string text)
+    : path_(std::move(path)), text_(std::move(text)) {
+  line_starts_.push_back(0);
+  bool first = true;
+  for (std::size_t i = 0; i < text_.size(); ++i) {
+    std::size_t length = newline_length(text_, i);
+    if (length == 0) continue;
+    if (first) newline_ = length == 2 ? "\r\n" : text_[i] == '\r' ? "\r" : "\n";
+    first = false;
+    if (length == 1 && text_[i] == '\r') has_lone_cr_ = true;
+    i += length - 1;
+    line_starts_.push_back(i + 1);
+  }
+}
+
+std::string_view SourceText::line(std::size_t line) const {
   if (line == 0 || line > line_starts_.size()) return {};
-  uint32_t begin = line_starts_[line - 1];
-  uint32_t end = line < line_starts_.size() ? line_starts_[line] - 1 : text_.size();
-  if (end > begin && text_[end - 1] == '\r') --end;
+  std::size_t begin = line_starts_[line - 1];
+  std::size_t end = line < line_starts_.size() ? line_starts_[line] : text_.size();
+  // Drop the terminator: "\n", "\r\n" or "\r".
+  if (end > begin && line < line_starts_.size() && text_[end - 1] == '\n') --end;
+  if (end > begin && line < line_starts_.size() && text_[end - 1] == '\r') --end;
   return std::string_view(text_).substr(begin, end - begin);
 }
 
-Span SourceText::span(uint32_t begin, uint32_t end) const {
-  auto locate = [&](uint32_t offset, uint32_t &line, uint32_t &column) {
+Span SourceText::span(std::size_t begin, std::size_t end) const {
+  auto locate = [&](std::size_t offset, uint32_t &line, uint32_t &column) {
     auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
-    line = static_cast<uint32_t>(it - line_starts_.begin());
-    column = offset - line_starts_[line - 1] + 1;
+    auto index = static_cast<std::size_t>(it - line_starts_.begin());
+    line = saturated(index);
+    column = saturated(offset - line_starts_[index - 1] + 1);
   };
   Span s;
   s.begin = begin;
@@ -34,14 +59,14 @@ Span SourceText::span(uint32_t begin, uint32_t end) const {
   return s;
 }
 
-uint32_t SourceText::codepoint_column(uint32_t line, uint32_t byte_column) const {
+uint32_t SourceText::codepoint_column(std::size_t line, std::size_t byte_column) const {
   std::string_view l = this->line(line);
-  uint32_t column = 1;
-  for (uint32_t i = 0; i + 1 < byte_column && i < l.size(); ++i)
+  std::size_t column = 1;
+  for (std::size_t i = 0; i + 1 < byte_column && i < l.size(); ++i)
     if ((static_cast<unsigned char>(l[i]) & 0xC0) != 0x80) ++column;
   // Bytes past the end of the line (the newline) count one column each.
-  if (byte_column > l.size() + 1) column += byte_column - 1 - static_cast<uint32_t>(l.size());
-  return column;
+  if (byte_column > l.size() + 1) column += byte_column - 1 - l.size();
+  return saturated(column);
 }
 
 } // namespace tracelint

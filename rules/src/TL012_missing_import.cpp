@@ -25,10 +25,10 @@ extern const Rule kTL012{
 
 namespace {
 // Where a trace's imports go: before its first import, else after its leading comments.
-uint32_t import_offset(const CheckContext &ctx, const Trace &t) {
+std::size_t import_offset(const CheckContext &ctx, const Trace &t) {
   for (const PreambleItem &item : t.preamble)
     if (item.kind == PreambleItem::Kind::Import) return item.span.begin;
-  uint32_t offset = 0;
+  std::size_t offset = 0;
   for (const PreambleItem &item : t.preamble)
     if (item.kind == PreambleItem::Kind::Comment && item.span.valid())
       offset = ctx.parsed.source.line_start(item.span.line + 1 <= ctx.parsed.source.line_count()
@@ -43,16 +43,8 @@ uint32_t import_offset(const CheckContext &ctx, const Trace &t) {
   // A UTF-8 byte-order mark stays first: CPython rejects U+FEFF anywhere else.
   const std::string_view bom = "\xEF\xBB\xBF";
   if (offset < bom.size() && std::string_view(ctx.parsed.source.text()).substr(0, 3) == bom)
-    offset = static_cast<uint32_t>(bom.size());
+    offset = bom.size();
   return offset;
-}
-
-// The file's own line ending (its first one), so an inserted line matches its neighbours: a
-// lone "\n" in a CRLF file is a mixed-ending file to every tool that reads it next.
-std::string_view line_ending(const std::string &text) {
-  std::size_t end = text.find_first_of("\r\n");
-  if (end == std::string::npos || text[end] == '\n') return "\n";
-  return end + 1 < text.size() && text[end + 1] == '\n' ? "\r\n" : "\r";
 }
 
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
@@ -63,9 +55,9 @@ void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
       const std::string *import = known_module_import(c.name);
       Diagnostic d = kTL012.diagnostic(c.span, "`" + c.name + "` is used but never imported");
       if (import && facts.trace->kind != Trace::Kind::Fragment) {
-        uint32_t at = import_offset(ctx, *facts.trace);
+        std::size_t at = import_offset(ctx, *facts.trace);
         d.fix = Fix{"add `" + *import + "`",
-                    {Edit{at, at, *import + std::string(line_ending(ctx.parsed.source.text()))}}};
+                    {Edit{at, at, *import + std::string(ctx.parsed.source.newline())}}};
       }
       out.push_back(std::move(d));
     }

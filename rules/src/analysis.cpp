@@ -353,11 +353,14 @@ private:
   const AnalysisOptions &options_;
   TraceFacts &facts_;
   // A span kept as its byte range (the lines are found again when it is reported): a large
-  // trace has tens of thousands of names.
+  // trace has tens of thousands of names. 32 bits: the parser reads no file past 4 GiB.
   struct Where {
     static constexpr uint32_t kAbsent = UINT32_MAX, kNoSpan = UINT32_MAX - 1;
     uint32_t begin = kAbsent, end = 0;
-    static Where of(const Span &s) { return s.valid() ? Where{s.begin, s.end} : Where{kNoSpan}; }
+    static Where of(const Span &s) {
+      return s.valid() ? Where{static_cast<uint32_t>(s.begin), static_cast<uint32_t>(s.end)}
+                       : Where{kNoSpan};
+    }
     explicit operator bool() const { return begin != kAbsent; }
   };
   struct NameState {

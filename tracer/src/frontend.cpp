@@ -751,11 +751,11 @@ bool BodyRest::parses_cleanly() {
 
 namespace {
 
-// The first of Python's IndentationErrors, which tree-sitter accepts (it closes the blocks and
-// reads on), or none.
-std::optional<TraceError> first_bad_dedent(const SourceText &source) {
+// The first of the syntax errors CPython's tokenizer and compiler find but tree-sitter accepts
+// (it closes the blocks and reads on: IndentationError, TabError, nesting limits), or none.
+std::optional<TraceError> first_tokenizer_error(const SourceText &source) {
   std::vector<SyntaxProblem> found =
-      bad_dedents(chunking::EditedText(source.text()), source.text(), source);
+      tokenizer_problems(chunking::EditedText(source.text()), source);
   if (found.empty()) return std::nullopt;
   return TraceError(Loc{found.front().span.line, found.front().span.column},
                     "syntax error: " + found.front().message);
@@ -868,10 +868,12 @@ std::optional<Module> read_in_pieces(const std::shared_ptr<const SourceText> &so
 // parse_module of a source already indexed.
 Result<Module> parse_whole(std::shared_ptr<const SourceText> source) {
   const std::string &path = source->path();
-  // Python stops at its first syntax error: an IndentationError wins over anything the
-  // frontend finds, except a syntax error before it.
-  std::optional<TraceError> dedent = first_bad_dedent(*source);
-  if (!dedent) {
+  // Python stops at its first syntax error: one tree-sitter accepts (an IndentationError, a
+  // TabError, a nesting limit) wins over anything the frontend finds, except a syntax error
+  // before it. That one is looked for without reading the module, whose expressions recurse
+  // once per level (brackets past Python's 200 levels would overflow the stack).
+  std::optional<TraceError> tokenizer_error = first_tokenizer_error(*source);
+  if (!tokenizer_error) {
     std::vector<std::size_t> starts = module_pieces(source->text());
     if (starts.size() > 1)
       if (std::optional<Module> m = read_in_pieces(source, starts)) return std::move(*m);
@@ -881,16 +883,21 @@ Result<Module> parse_whole(std::shared_ptr<const SourceText> source) {
         TreePtr tree = parse_python(source->text());
         if (!tree) return Error{"tree-sitter returned no tree", path, 0, 0};
         Reader reader(source->text());
+        if (tokenizer_error) {
+          try {
+            reader.check_syntax(ts_tree_root_node(tree.get()));
+          } catch (const TraceError &e) {
+            if (before(e.loc, tokenizer_error->loc)) throw;
+          }
+          throw *tokenizer_error;
+        }
         try {
-          Module m = read_module(source, reader, ts_tree_root_node(tree.get()));
-          if (dedent) throw *dedent;
-          return m;
+          return read_module(source, reader, ts_tree_root_node(tree.get()));
         } catch (const TraceError &e) {
-          bool syntax_error = std::string_view(e.what()).starts_with("syntax error");
-          if (syntax_error)
+          // tree-sitter-python keeps an indentation width in one byte: past 255 columns it
+          // reports a syntax error at the file's start, not at the line.
+          if (std::string_view(e.what()).starts_with("syntax error"))
             if (std::optional<TraceError> deep = first_overindented_line(*source)) throw *deep;
-          bool earlier_syntax_error = syntax_error && (!dedent || before(e.loc, dedent->loc));
-          if (dedent && !earlier_syntax_error) throw *dedent;
           throw;
         }
       },
@@ -899,13 +906,16 @@ Result<Module> parse_whole(std::shared_ptr<const SourceText> source) {
 
 } // namespace
 
+// CPython reads a lone "\r" as a newline, tree-sitter as a space: the frontend reads the text
+// with each one turned into "\n" (same offsets, same lines).
 Result<Module> parse_module(const std::string &path, const std::string &source) {
-  return parse_whole(std::make_shared<const SourceText>(path, source));
+  return parse_whole(std::make_shared<const SourceText>(path, with_lone_cr_as_newline(source)));
 }
 
-Result<Module> parse_module_chunked(const std::string &path, const std::string &text,
+Result<Module> parse_module_chunked(const std::string &path, const std::string &original,
                                     unsigned threads) {
-  auto source = std::make_shared<const SourceText>(path, text);
+  auto source = std::make_shared<const SourceText>(path, with_lone_cr_as_newline(original));
+  const std::string &text = source->text();
   chunking::EditedText edited(text);
   std::optional<chunking::BodyChunks> chunks = chunking::find_chunks(edited, text);
   if (!chunks) return parse_whole(source);
@@ -913,7 +923,7 @@ Result<Module> parse_module_chunked(const std::string &path, const std::string &
       std::make_unique<BodyRest::Impl>(source, *chunks, std::max(1u, threads)));
   // Its errors are the whole file's to report (find_chunks only turns down a bad dedent inside
   // the body it splits).
-  if (first_bad_dedent(*source)) return parse_whole(source);
+  if (first_tokenizer_error(*source)) return parse_whole(source);
   // This thread parses the file without the chunks (cut, not blanked: tree-sitter would still
   // lex every blank line) while the workers start on them.
   std::size_t hole_at = chunks->rest.front().first, hole_end = chunks->rest.back().second;

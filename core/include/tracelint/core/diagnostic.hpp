@@ -16,8 +16,8 @@ std::optional<Severity> parse_severity(std::string_view name);
 
 // Replace bytes [begin, end) of the checked text.
 struct Edit {
-  uint32_t begin = 0;
-  uint32_t end = 0;
+  std::size_t begin = 0;
+  std::size_t end = 0;
   std::string replacement;
 };
 
@@ -51,10 +51,10 @@ std::pair<std::string, std::size_t> apply_fixes(const std::string &text,
 // text. A caller re-checks that range to tell whether the fix did what it said.
 struct AppliedFix {
   const Fix *fix = nullptr;
-  uint32_t begin = 0;
-  uint32_t end = 0;
-  uint32_t fixed_begin = 0;
-  uint32_t fixed_end = 0;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::size_t fixed_begin = 0;
+  std::size_t fixed_end = 0;
 };
 struct FixedText {
   std::string text;

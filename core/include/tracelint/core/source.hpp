@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -7,10 +8,11 @@
 namespace tracelint {
 
 // A half-open byte range in a source text, with 1-based line and 1-based byte column
-// of both ends. Display columns (Unicode code points) come from SourceText.
+// of both ends. Display columns (Unicode code points) come from SourceText. Offsets are 64-bit:
+// a text past 4 GiB must not wrap them.
 struct Span {
-  uint32_t begin = 0;
-  uint32_t end = 0;
+  std::size_t begin = 0;
+  std::size_t end = 0;
   uint32_t line = 0;
   uint32_t column = 0;
   uint32_t end_line = 0;
@@ -18,8 +20,22 @@ struct Span {
   bool valid() const { return line != 0; }
 };
 
+// How many bytes of line terminator start at `offset`: 2 for "\r\n", 1 for "\n" or a lone "\r"
+// (CPython reads all three as a newline), 0 otherwise.
+inline std::size_t newline_length(std::string_view text, std::size_t offset) {
+  if (offset >= text.size()) return 0;
+  if (text[offset] == '\n') return 1;
+  if (text[offset] != '\r') return 0;
+  return offset + 1 < text.size() && text[offset + 1] == '\n' ? 2 : 1;
+}
+
+// The text with each lone "\r" turned into "\n": the same length, so every offset holds, and
+// line by line what CPython reads. tree-sitter-python takes a lone "\r" for a space.
+std::string with_lone_cr_as_newline(std::string text);
+
 // The text being checked plus a line index, so spans can be turned into lines and
-// code-point columns without rescanning.
+// code-point columns without rescanning. Lines end at "\n", "\r\n" or a lone "\r", as CPython
+// reads them.
 class SourceText {
 public:
   SourceText() = default;
@@ -29,17 +45,25 @@ public:
   const std::string &text() const { return text_; }
   std::size_t line_count() const { return line_starts_.size(); }
   // 1-based line, without its line terminator.
-  std::string_view line(uint32_t line) const;
-  uint32_t line_start(uint32_t line) const { return line_starts_.at(line - 1); }
+  std::string_view line(std::size_t line) const;
+  std::size_t line_start(std::size_t line) const { return line_starts_.at(line - 1); }
+  // The file's own line terminator (that of its first line), "\n" when it has none: what text
+  // inserted into it uses, so that a fix keeps the file's style.
+  std::string_view newline() const { return newline_; }
+  // Whether some line ends in a lone "\r", which tree-sitter must not see (see
+  // with_lone_cr_as_newline).
+  bool has_lone_cr() const { return has_lone_cr_; }
   // Span for the byte range [begin, end).
-  Span span(uint32_t begin, uint32_t end) const;
+  Span span(std::size_t begin, std::size_t end) const;
   // 1-based code-point column of a 1-based byte column on a line.
-  uint32_t codepoint_column(uint32_t line, uint32_t byte_column) const;
+  uint32_t codepoint_column(std::size_t line, std::size_t byte_column) const;
 
 private:
   std::string path_;
   std::string text_;
-  std::vector<uint32_t> line_starts_;
+  std::vector<std::size_t> line_starts_;
+  std::string_view newline_ = "\n";
+  bool has_lone_cr_ = false;
 };
 
 } // namespace tracelint
