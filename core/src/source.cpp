@@ -4,12 +4,37 @@
 
 namespace tracelint {
 
+namespace {
+bool is_continuation(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+} // namespace
+
 SourceText::SourceText(std::string path, std::string text)
     : path_(std::move(path)), text_(std::move(text)) {
   line_starts_.reserve(static_cast<std::size_t>(std::count(text_.begin(), text_.end(), '\n')) + 1);
   line_starts_.push_back(0);
-  for (uint32_t i = 0; i < text_.size(); ++i)
+  bool ascii = true;
+  for (uint32_t i = 0; i < text_.size(); ++i) {
     if (text_[i] == '\n') line_starts_.push_back(i + 1);
+    ascii = ascii && static_cast<unsigned char>(text_[i]) < 0x80;
+  }
+  if (ascii) return;
+  continuations_before_block_.reserve(text_.size() / kBlockBytes + 1);
+  uint32_t continuations = 0;
+  for (uint32_t i = 0; i < text_.size(); ++i) {
+    if (i % kBlockBytes == 0) continuations_before_block_.push_back(continuations);
+    if (is_continuation(text_[i])) ++continuations;
+  }
+}
+
+uint32_t SourceText::continuations_before(uint32_t offset) const {
+  if (continuations_before_block_.empty()) return 0;
+  uint32_t block = offset / kBlockBytes;
+  uint32_t count = continuations_before_block_[block];
+  for (uint32_t i = block * kBlockBytes; i < offset; ++i)
+    if (is_continuation(text_[i])) ++count;
+  return count;
 }
 
 std::string_view SourceText::line(uint32_t line) const {
@@ -36,9 +61,10 @@ Span SourceText::span(uint32_t begin, uint32_t end) const {
 
 uint32_t SourceText::codepoint_column(uint32_t line, uint32_t byte_column) const {
   std::string_view l = this->line(line);
-  uint32_t column = 1;
-  for (uint32_t i = 0; i + 1 < byte_column && i < l.size(); ++i)
-    if ((static_cast<unsigned char>(l[i]) & 0xC0) != 0x80) ++column;
+  // The line's bytes before the column, less the continuation bytes among them.
+  uint32_t bytes = std::min(byte_column > 0 ? byte_column - 1 : 0, static_cast<uint32_t>(l.size()));
+  uint32_t start = line >= 1 && line <= line_starts_.size() ? line_starts_[line - 1] : 0;
+  uint32_t column = 1 + bytes - (continuations_before(start + bytes) - continuations_before(start));
   // Bytes past the end of the line (the newline) count one column each.
   if (byte_column > l.size() + 1) column += byte_column - 1 - static_cast<uint32_t>(l.size());
   return column;
