@@ -58,8 +58,11 @@ void values(const Value &v, std::vector<Diagnostic> &out) {
 }
 
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
-  for (const ModelProblem &p : ctx.parsed.model)
-    out.push_back(kTL009.diagnostic(p.span, p.message));
+  for (const ModelProblem &p : ctx.parsed.model) {
+    Diagnostic d = kTL009.diagnostic(p.span, p.message);
+    if (p.unchecked) d.severity = Severity::Error;
+    out.push_back(std::move(d));
+  }
 }
 
 class ValuesCheck : public StatementCheck {
