@@ -2,6 +2,8 @@
 // Splitting a large function body into chunks of whole statements that are parsed separately,
 // in parallel, and taken in order. Shared by the trace parser and the tracer's frontend
 // (an implementation detail, so not a public header).
+#include "edited_text.hpp"
+
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -15,42 +17,6 @@
 #include <vector>
 
 namespace tracelint::chunking {
-
-// What tree-sitter sees: the source with same-length replacements (a repr in code by its
-// name, "# No signature available" by a def, an unterminated string's line by spaces), kept as
-// a list rather than a second copy of a large file.
-class EditedText {
-public:
-  explicit EditedText(const std::string &original) : original_(original) {}
-
-  std::size_t size() const { return original_.size(); }
-  const std::string &original() const { return original_; }
-  // Later replacements win where they overlap earlier ones.
-  void replace(std::size_t at, std::string text) { edits_.push_back({at, std::move(text)}); }
-
-  // [begin, end) with the replacements.
-  std::string substr(std::size_t begin, std::size_t end) const {
-    std::string out = original_.substr(begin, end - begin);
-    for (const auto &[at, text] : edits_) {
-      std::size_t from = std::max(at, begin), to = std::min(at + text.size(), end);
-      if (from < to) out.replace(from - begin, to - from, text, from - at, to - from);
-    }
-    return out;
-  }
-  // The line [begin, end): a view of the source, or of `scratch` where a replacement touches it.
-  std::string_view line(std::size_t begin, std::size_t end, std::string &scratch) const {
-    for (const auto &[at, text] : edits_)
-      if (at < end && at + text.size() > begin) {
-        scratch = substr(begin, end);
-        return scratch;
-      }
-    return std::string_view(original_).substr(begin, end - begin);
-  }
-
-private:
-  const std::string &original_;
-  std::vector<std::pair<std::size_t, std::string>> edits_;
-};
 
 // The lines of an EditedText from an offset on, as tree-sitter sees them (replacements
 // applied): for (Lines lines(text, from); lines.next();) read text(), begin(), next_begin().

@@ -11,12 +11,24 @@ namespace {
 uint32_t saturated(std::size_t n) {
   return static_cast<uint32_t>(std::min<std::size_t>(n, std::numeric_limits<uint32_t>::max()));
 }
+bool is_continuation(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
 } // namespace
 
 std::string with_lone_cr_as_newline(std::string text) {
   for (std::size_t i = text.find('\r'); i != std::string::npos; i = text.find('\r', i + 1))
     if (i + 1 == text.size() || text[i + 1] != '\n') text[i] = '\n';
   return text;
+}
+
+std::size_t SourceText::continuations_before(std::size_t offset) const {
+  if (continuations_before_block_.empty()) return 0;
+  std::size_t block = offset / kBlockBytes;
+  std::size_t count = continuations_before_block_[block];
+  for (std::size_t i = block * kBlockBytes; i < offset; ++i)
+    if (is_continuation(text_[i])) ++count;
+  return count;
 }
 
 SourceText::SourceText(std::string path, std::string text)
@@ -31,6 +43,15 @@ SourceText::SourceText(std::string path, std::string text)
     if (length == 1 && text_[i] == '\r') has_lone_cr_ = true;
     i += length - 1;
     line_starts_.push_back(i + 1);
+  }
+  bool ascii = std::all_of(text_.begin(), text_.end(),
+                           [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  if (ascii) return;
+  continuations_before_block_.reserve(text_.size() / kBlockBytes + 1);
+  std::size_t continuations = 0;
+  for (std::size_t i = 0; i < text_.size(); ++i) {
+    if (i % kBlockBytes == 0) continuations_before_block_.push_back(continuations);
+    if (is_continuation(text_[i])) ++continuations;
   }
 }
 
@@ -61,9 +82,11 @@ Span SourceText::span(std::size_t begin, std::size_t end) const {
 
 uint32_t SourceText::codepoint_column(std::size_t line, std::size_t byte_column) const {
   std::string_view l = this->line(line);
-  std::size_t column = 1;
-  for (std::size_t i = 0; i + 1 < byte_column && i < l.size(); ++i)
-    if ((static_cast<unsigned char>(l[i]) & 0xC0) != 0x80) ++column;
+  // The line's bytes before the column, less the continuation bytes among them.
+  std::size_t bytes = std::min<std::size_t>(byte_column > 0 ? byte_column - 1 : 0, l.size());
+  std::size_t start = line >= 1 && line <= line_starts_.size() ? line_starts_[line - 1] : 0;
+  std::size_t column =
+      1 + bytes - (continuations_before(start + bytes) - continuations_before(start));
   // Bytes past the end of the line (the newline) count one column each.
   if (byte_column > l.size() + 1) column += byte_column - 1 - l.size();
   return saturated(column);

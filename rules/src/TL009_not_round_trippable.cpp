@@ -16,7 +16,9 @@ extern const Rule kTL009{
     "devices, names, tuples, lists, dicts, slices and calls. Anything else (an operator "
     "expression, `torch.Size([2])` where a tuple is meant, a dtype spelled with a doubled prefix "
     "such as `dtypes.thunder.dtypes.float16` from Thunder PR #704) is valid or almost valid "
-    "Python but not a trace value; other tools that re-read the trace will misread it.",
+    "Python but not a trace value; other tools that re-read the trace will misread it. A line "
+    "longer than 1 MiB is not parsed at all (its tree and model would take about 200 times its "
+    "size): it is reported here as an error, and the rest of the file is still checked.",
     "t0 = prims.convert_element_type(x, dtypes.thunder.dtypes.float16)\n",
     "t0 = prims.convert_element_type(x, dtypes.float16)\n",
     check,
@@ -58,8 +60,11 @@ void values(const Value &v, std::vector<Diagnostic> &out) {
 }
 
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
-  for (const ModelProblem &p : ctx.parsed.model)
-    out.push_back(kTL009.diagnostic(p.span, p.message));
+  for (const ModelProblem &p : ctx.parsed.model) {
+    Diagnostic d = kTL009.diagnostic(p.span, p.message);
+    if (p.unchecked) d.severity = Severity::Error;
+    out.push_back(std::move(d));
+  }
 }
 
 class ValuesCheck : public StatementCheck {

@@ -29,6 +29,9 @@ struct ModelProblem {
   Span span;
   std::string message;
   std::string suggestion; // replacement text, "" when there is none
+  // Part of the file went unchecked (a line too long to parse): an error, so that the check
+  // does not pass on what it did not read.
+  bool unchecked = false;
 };
 
 struct ParsedFile {
