@@ -93,12 +93,13 @@ run() { # target
   "$build/fuzz/$target" -max_total_time="$seconds" -seed="${FUZZ_SEED:-0}" $(common_flags "$target") \
     -print_final_stats=1 -artifact_prefix="$build/artifacts/$target-" "${dirs[@]}" 2>"$log" || status=$?
   echo "$status" >"$build/runs/$target.status"
-  grep -E "stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb" "$log" | sed 's/^/  /'
   if [ "$status" -ne 0 ]; then
     tail -40 "$log"
     echo "fuzz: $target failed (log: $log; input: $(grep -o "Test unit written to .*" "$log" | cut -d' ' -f5))"
     [ "$mode" = long ] || exit 1
     failed+=("$target")
+  else
+    grep -E "stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb" "$log" | sed 's/^/  /'
   fi
 }
 
@@ -114,7 +115,7 @@ keep_corpus() { # target
   ls "$merge/into" >"$merge/seed-names"
   mkdir -p "$kept"
   # shellcheck disable=SC2046
-  if ! "$build/fuzz/$target" -merge=1 $(common_flags "$target") "$merge/into" "$kept" \
+  if ! "$build/fuzz/$target" -merge=1 $(common_flags "$target") -artifact_prefix="$merge/" "$merge/into" "$kept" \
     "$build/corpus-$target" >"$merge.log" 2>&1; then
     echo "fuzz: merging $target's corpus failed (log: $merge.log); fuzz/corpus/$target is unchanged"
     return
@@ -126,7 +127,7 @@ keep_corpus() { # target
   done
   rm -rf "$kept"
   cp -r "$merge/kept" "$kept"
-  echo "  kept corpus: $(ls "$kept" | wc -l) inputs, $(du -sk "$kept" | cut -f1) KB in $kept"
+  echo "  kept corpus: $(ls "$kept" | wc -l) inputs, $(cat "$kept"/* 2>/dev/null | wc -c) bytes in $kept"
 }
 
 for target in "${targets[@]}"; do
@@ -135,7 +136,7 @@ for target in "${targets[@]}"; do
 done
 if [ "$mode" = long ]; then
   python3 scripts/fuzz_report.py docs/fuzzing.md "$build/runs" "$seconds" "${targets[@]}"
-  echo "fuzz: figures written to docs/fuzzing.md; corpus kept in fuzz/corpus/ ($(du -sh fuzz/corpus | cut -f1))"
+  echo "fuzz: figures written to docs/fuzzing.md; corpus kept in fuzz/corpus/ ($(cat fuzz/corpus/*/* 2>/dev/null | wc -c) bytes)"
   if ((${#failed[@]})); then
     echo "fuzz: failed: ${failed[*]} (artifacts in $build/artifacts/)"
     exit 1
