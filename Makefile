@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all bootstrap configure build demo test test-sanitize fuzz fuzz-smoke docs format clean
+.PHONY: all bootstrap configure build demo test test-sanitize fuzz fuzz-smoke fuzz-long docs format clean
 
 all: build
 
@@ -25,13 +25,19 @@ test: build fuzz-smoke test-sanitize
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 # libFuzzer (clang, ASan, UBSan): fuzz-smoke runs each target briefly (part of make test),
-# fuzz runs them longer: make fuzz FUZZ_SECONDS=600.
+# fuzz runs them longer: make fuzz FUZZ_SECONDS=600. fuzz-long (not part of make test) runs
+# each target FUZZ_LONG_SECONDS, keeps what they found in fuzz/corpus/ and writes the run's
+# figures into docs/fuzzing.md: make fuzz-long FUZZ_LONG_SECONDS=600.
 FUZZ_SECONDS ?= 300
+FUZZ_LONG_SECONDS ?= 600
 fuzz-smoke: bootstrap
-	@FUZZ_SEED=1 scripts/fuzz.sh build-fuzz 12
+	@FUZZ_SEED=1 scripts/fuzz.sh build-fuzz 12 smoke
 
 fuzz: bootstrap
-	@scripts/fuzz.sh build-fuzz $(FUZZ_SECONDS)
+	@scripts/fuzz.sh build-fuzz $(FUZZ_SECONDS) run
+
+fuzz-long: bootstrap
+	@scripts/fuzz.sh build-fuzz $(FUZZ_LONG_SECONDS) long
 
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer (part of make
 # test). allocator_may_return_null: a test asks for an impossible allocation and expects the

@@ -1,18 +1,39 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (ASan + UBSan) in $1 and runs each for $2 seconds
-# from a seed corpus: the rule fixtures and examples, plus ../shared's Thunder traces when
-# they are there (read in place, never copied into the repository).
+# usage: scripts/fuzz.sh [BUILD_DIR] [SECONDS] [smoke|run|long]
+# Builds the libFuzzer targets with clang (ASan + UBSan) in BUILD_DIR and runs each for SECONDS
+# from its seeds: the corpus kept in fuzz/corpus/<target>/, the rule fixtures and examples,
+# generated seeds of the shapes mutation does not reach (scripts/fuzz_seeds.py), plus
+# ../shared's Thunder traces when they are there (read in place, never copied into the
+# repository).
+#   smoke, run: stop at the first target that fails (make fuzz-smoke, make fuzz).
+#   long: run every target even after one fails, merge what each found into fuzz/corpus/
+#         (-merge=1: only inputs that add coverage, smallest first), and write the run's
+#         figures into docs/fuzzing.md (make fuzz-long); fails at the end if a target failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-fuzz}
 seconds=${2:-15}
+mode=${3:-run}
+case $mode in smoke | run | long) ;; *)
+  echo "fuzz.sh: unknown mode '$mode' (smoke, run or long)" >&2
+  exit 2
+  ;;
+esac
+targets=(fuzz_validator fuzz_roundtrip fuzz_type_string fuzz_tracer fuzz_streaming fuzz_tracer_chunked)
+# TRACELINT_CHUNK_BYTES: chunks of 1 KB instead of 8 KB (core/src/chunking.hpp), so that the
+# chunked paths are reached by inputs of a few KB rather than 16 KB of padding each.
 flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -g -O1"
+flags+=" -DTRACELINT_CHUNK_BYTES=1024"
+# No coverage for library code whose edges say nothing about the input (see the file).
+flags+=" -fsanitize-coverage-ignorelist=$PWD/fuzz/coverage-ignorelist.txt"
 cmake -S . -B "$build" -G Ninja -DTRACELINT_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
-  -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" > "$build.configure.log" 2>&1 ||
-  { cat "$build.configure.log"; exit 2; }
-cmake --build "$build" --target fuzz_validator fuzz_roundtrip fuzz_type_string fuzz_tracer fuzz_streaming \
-  fuzz_tracer_chunked
+  -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" >"$build.configure.log" 2>&1 ||
+  {
+    cat "$build.configure.log"
+    exit 2
+  }
+cmake --build "$build" --target "${targets[@]}"
 
 seeds="$build/seeds"
 rm -rf "$seeds"
@@ -23,9 +44,11 @@ for d in ../shared/corpus/thunder/real ../shared/corpus/thunder/bad; do
 done
 i=0
 grep -ho '"[^"]*\[[^"]*\]"' "$seeds"/traces/*.py | sort -u | while read -r t; do
-  printf '%s' "${t:1:${#t}-2}" > "$seeds/types/$i"; i=$((i + 1))
+  printf '%s' "${t:1:${#t}-2}" >"$seeds/types/$i"
+  i=$((i + 1))
 done
-printf 'int 2' > "$seeds/types/int"; printf 'Collection' > "$seeds/types/collection"
+printf 'int 2' >"$seeds/types/int"
+printf 'Collection' >"$seeds/types/collection"
 # The tracer's seeds: each function of the model examples, with the module's imports.
 python3 - "$seeds/python" <<'PY'
 import re, sys
@@ -36,21 +59,89 @@ for i, part in enumerate(p for p in parts if p.startswith("def ")):
     # a function's helpers come after it, so it stays the first one
     open(f"{sys.argv[1]}/{i}.py", "w").write(header + part + "\n" + "\n".join(q for q in parts if q.startswith("def ") and q != part))
 PY
+python3 scripts/fuzz_seeds.py "$seeds/generated"
+# A smoke run's 12 s would go to running the 60 KB seeds once (about a second each under ASan
+# in the tracer): it keeps those up to 8 KB, which reach the same shapes less deep.
+[ "$mode" = smoke ] && find "$seeds/generated" -type f -size +10k -delete
 
-run() { # target corpus...
-  local target=$1; shift
-  local work="$build/corpus-$target"
-  mkdir -p "$work"
-  echo "fuzz: $target for ${seconds}s"
-  # FUZZ_SEED=0 picks a random seed; make fuzz-smoke fixes it so CI runs are repeatable.
-  "$build/fuzz/$target" -max_total_time="$seconds" -seed="${FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=4096 \
-    -print_final_stats=1 "$work" "$@" 2>"$build/$target.log" ||
-    { tail -40 "$build/$target.log"; echo "fuzz: $target failed (log: $build/$target.log)"; exit 1; }
-  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$build/$target.log" | sed 's/^/  /'
+seeds_of() { # target: its seed directories
+  case $1 in
+  fuzz_validator | fuzz_streaming) echo "$seeds/traces $seeds/generated/traces" ;;
+  fuzz_tracer | fuzz_tracer_chunked) echo "$seeds/python $seeds/generated/python" ;;
+  fuzz_type_string) echo "$seeds/types $seeds/generated/types" ;;
+  esac
 }
-run fuzz_validator "$seeds/traces"
-run fuzz_roundtrip
-run fuzz_type_string "$seeds/types"
-run fuzz_tracer "$seeds/python"
-run fuzz_streaming "$seeds/traces"
-run fuzz_tracer_chunked "$seeds/python"
+max_len_of() { # fuzz_roundtrip hashes its input into a generator's seed: longer is no different
+  if [ "$1" = fuzz_roundtrip ]; then echo 64; else echo 65536; fi
+}
+common_flags() { # target
+  echo "-max_len=$(max_len_of "$1") -timeout=10 -rss_limit_mb=4096"
+}
+
+mkdir -p "$build/artifacts" "$build/runs"
+failed=()
+run() { # target
+  local target=$1
+  local work="$build/corpus-$target" kept="fuzz/corpus/$target" log="$build/runs/$target.log"
+  mkdir -p "$work"
+  local dirs=("$work")
+  [ -d "$kept" ] && dirs+=("$kept")
+  # shellcheck disable=SC2207
+  dirs+=($(seeds_of "$target"))
+  echo "fuzz: $target for ${seconds}s"
+  # FUZZ_SEED=0 picks a random seed; make fuzz-smoke fixes it so CI runs are repeatable. New
+  # inputs go into the first directory (build-fuzz/corpus-<target>), never into the kept one.
+  local status=0
+  # shellcheck disable=SC2046
+  "$build/fuzz/$target" -max_total_time="$seconds" -seed="${FUZZ_SEED:-0}" $(common_flags "$target") \
+    -print_final_stats=1 -artifact_prefix="$build/artifacts/$target-" "${dirs[@]}" 2>"$log" || status=$?
+  echo "$status" >"$build/runs/$target.status"
+  if [ "$status" -ne 0 ]; then
+    tail -40 "$log"
+    echo "fuzz: $target failed (log: $log; input: $(grep -o "Test unit written to .*" "$log" | cut -d' ' -f5))"
+    [ "$mode" = long ] || exit 1
+    failed+=("$target")
+  else
+    grep -E "stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb" "$log" | sed 's/^/  /'
+  fi
+}
+
+# The kept corpus of a target: what it had and what this run found, minimised together
+# (libFuzzer's -merge=1 keeps an input only if it adds coverage to those before it, smallest
+# first), less what the seeds regenerated on each run already cover.
+keep_corpus() { # target
+  local target=$1 kept="fuzz/corpus/$1" merge="$build/merge-$1"
+  rm -rf "$merge"
+  mkdir -p "$merge/into"
+  # shellcheck disable=SC2046
+  for d in $(seeds_of "$target"); do cp "$d"/* "$merge/into/"; done
+  ls "$merge/into" >"$merge/seed-names"
+  mkdir -p "$kept"
+  # shellcheck disable=SC2046
+  if ! "$build/fuzz/$target" -merge=1 $(common_flags "$target") -artifact_prefix="$merge/" "$merge/into" "$kept" \
+    "$build/corpus-$target" >"$merge.log" 2>&1; then
+    echo "fuzz: merging $target's corpus failed (log: $merge.log); fuzz/corpus/$target is unchanged"
+    return
+  fi
+  rm -rf "$merge/kept"
+  mkdir -p "$merge/kept"
+  comm -23 <(ls "$merge/into" | sort) <(sort "$merge/seed-names") | while read -r f; do
+    cp "$merge/into/$f" "$merge/kept/"
+  done
+  rm -rf "$kept"
+  cp -r "$merge/kept" "$kept"
+  echo "  kept corpus: $(ls "$kept" | wc -l) inputs, $(cat "$kept"/* 2>/dev/null | wc -c) bytes in $kept"
+}
+
+for target in "${targets[@]}"; do
+  run "$target"
+  [ "$mode" = long ] && keep_corpus "$target"
+done
+if [ "$mode" = long ]; then
+  python3 scripts/fuzz_report.py docs/fuzzing.md "$build/runs" "$seconds" "${targets[@]}"
+  echo "fuzz: figures written to docs/fuzzing.md; corpus kept in fuzz/corpus/ ($(cat fuzz/corpus/*/* 2>/dev/null | wc -c) bytes)"
+  if ((${#failed[@]})); then
+    echo "fuzz: failed: ${failed[*]} (artifacts in $build/artifacts/)"
+    exit 1
+  fi
+fi
