@@ -27,7 +27,7 @@ test: build fuzz-smoke test-sanitize
 # libFuzzer (clang, ASan, UBSan): fuzz-smoke runs each target briefly (part of make test),
 # fuzz runs them longer: make fuzz FUZZ_SECONDS=600. fuzz-long (not part of make test) runs
 # each target FUZZ_LONG_SECONDS, keeps what they found in fuzz/corpus/ and writes the run's
-# figures into docs/fuzzing.md: make fuzz-long FUZZ_LONG_SECONDS=600.
+# figures into docs/fuzzing.md: make fuzz-long FUZZ_LONG_SECONDS=600 FUZZ_PARALLEL=2.
 FUZZ_SECONDS ?= 300
 FUZZ_LONG_SECONDS ?= 600
 fuzz-smoke: bootstrap

@@ -133,10 +133,23 @@ keep_corpus() { # target
   echo "  kept corpus: $(ls "$kept" | wc -l) inputs, $(cat "$kept"/* 2>/dev/null | wc -c) bytes in $kept"
 }
 
-for target in "${targets[@]}"; do
-  run "$target"
-  [ "$mode" = long ] && keep_corpus "$target"
-done
+if [ "$mode" = long ]; then
+  # FUZZ_PARALLEL targets at once (each is one process on one core); their logs are their own.
+  parallel=${FUZZ_PARALLEL:-1}
+  for target in "${targets[@]}"; do
+    run "$target" &
+    while (($(jobs -rp | wc -l) >= parallel)); do wait -n || true; done
+  done
+  wait
+  for target in "${targets[@]}"; do
+    [ "$(cat "$build/runs/$target.status")" = 0 ] || failed+=("$target")
+    keep_corpus "$target"
+  done
+else
+  for target in "${targets[@]}"; do
+    run "$target"
+  done
+fi
 if [ "$mode" = long ]; then
   python3 scripts/fuzz_report.py docs/fuzzing.md "$build/runs" "$seconds" "${targets[@]}"
   echo "fuzz: figures written to docs/fuzzing.md; corpus kept in fuzz/corpus/ ($(cat fuzz/corpus/*/* 2>/dev/null | wc -c) bytes)"

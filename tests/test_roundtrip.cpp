@@ -43,6 +43,31 @@ TEST_CASE("a trace file holding a prologue and a computation round-trips") {
   CHECK(print_trace_file(*f) == text);
 }
 
+TEST_CASE("a large first trace is parsed in chunks and the blank line after it stays the next "
+          "trace's") {
+  // A prologue of a model with many inputs is the first body past the chunk size; its last
+  // chunk took the blank line before `def computation` with it, and print(parse(s)) lost it.
+  std::string prologue = "import torch\n\ndef prologue(*args, **kwargs):\n";
+  for (int i = 0; i < 3000; ++i)
+    prologue += "  a" + std::to_string(i) + ": \"cpu f32[3]\" = args[" + std::to_string(i) + "]\n";
+  prologue += "  return (a0,)\n";
+  std::string computation = "def computation(a0):\n  t0 = torch.exp(a0)\n  return t0\n";
+  for (std::string gap : {"\n", "\n\n", "\n# between the traces\n\n"}) {
+    std::string text = prologue + gap + computation;
+    for (unsigned threads : {1u, 2u}) {
+      ParsedFile chunked = parse_trace_source("p.py", text, threads);
+      CHECK(chunked.syntax.empty());
+      REQUIRE(chunked.file.traces.size() == 2);
+      CHECK(print_trace_file(chunked.file) == text);
+      Result<TraceFile> whole = parse_trace(text);
+      REQUIRE(whole.ok());
+      CHECK(chunked.file.traces[1].preamble == whole->traces[1].preamble);
+      CHECK(chunked.file.traces[1].preamble.size() ==
+            static_cast<std::size_t>(std::count(gap.begin(), gap.end(), '\n')));
+    }
+  }
+}
+
 TEST_CASE("a large trace is parsed in statement chunks to the same model, spans intact") {
   Trace trace;
   trace.name = "computation";

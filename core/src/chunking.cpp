@@ -43,6 +43,9 @@ std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string 
   constexpr uint32_t kNone = UINT32_MAX;
   uint32_t indent = kNone; // of the current def's body
   std::size_t chunk_start = 0, body_end = std::string::npos;
+  // Where the body's last line ends: blank lines and column-0 comments after it belong to the
+  // module (the next trace's preamble), so the last chunk stops before them.
+  std::size_t last_body_line_end = 0;
   for (Lines lines(text, 0); lines.next();) {
     std::string_view line = lines.text();
     std::size_t line_start = lines.begin();
@@ -52,7 +55,7 @@ std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string 
     bool statement_start = depth == 0 && !continued && !blank && !comment;
     if (statement_start && first == 0) {
       if (in_def && indent != kNone && !chunks.rest.empty()) {
-        body_end = line_start;
+        body_end = std::max(last_body_line_end, chunks.rest.back().first);
         break;
       }
       indent = kNone; // a small def before: look at the next one
@@ -83,6 +86,7 @@ std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string 
       track_brackets(line, depth, continued);
     }
     previous_blank = blank;
+    if (!blank && !(comment && first == 0)) last_body_line_end = lines.next_begin();
   }
   if (chunks.rest.empty() || indent == kNone) return std::nullopt;
   chunks.rest.back().second = body_end == std::string::npos ? text.size() : body_end;
