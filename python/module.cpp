@@ -5,6 +5,8 @@
 #include "tracelint/tracer/tracer.hpp"
 
 #include <pybind11/pybind11.h>
+
+#include <cstdint>
 #include <pybind11/stl.h>
 
 #include <map>
@@ -102,8 +104,17 @@ PYBIND11_MODULE(_tracelint, m) {
       "trace",
       [](const std::string &source, const std::string &function,
          const std::map<std::string, std::string> &args, const std::string &cache,
-         const std::string &level, const std::string &path, unsigned threads) {
+         const std::string &level, const std::string &path, unsigned threads,
+         std::uint64_t max_source_bytes) {
         if (threads == 0) throw py::value_error("threads must be at least 1");
+        // What the tracer holds grows with the module (its statements, their constants): the
+        // same cap as `tracelint trace --max-file-size`, so a huge string is refused, not an
+        // out-of-memory kill of the interpreter.
+        if (source.size() > max_source_bytes)
+          throw py::value_error(path + ": the source is " + std::to_string(source.size()) +
+                                " bytes, over max_source_bytes (" +
+                                std::to_string(max_source_bytes) +
+                                "); raise max_source_bytes to trace it");
         tracer::TraceRequest request;
         request.threads = threads;
         request.source = source;
@@ -135,9 +146,11 @@ PYBIND11_MODULE(_tracelint, m) {
       },
       py::arg("source"), py::arg("function"), py::arg("args"), py::arg("cache") = "symbolic-values",
       py::arg("level") = "ltorch", py::arg("path") = "<source>", py::arg("threads") = 1,
+      py::arg("max_source_bytes") = std::uint64_t{64} << 20,
       "Traces `function` of a Python source into Thunder-style prologue and computation traces "
       "(the text `tracelint trace` prints). args maps parameter names to inputs: 'f32[2, 3]', "
       "'bf16[4]@cuda', or a Python literal such as '(..., slice(None, 8, None))'. Raises "
       "ValueError (with file:line:col) outside the supported subset. threads: a large function "
-      "body is parsed on this many threads while it is traced (the same traces for any number).");
+      "body is parsed on this many threads while it is traced (the same traces for any number). "
+      "A source longer than max_source_bytes (64 MiB) is refused with ValueError.");
 }

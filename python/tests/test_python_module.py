@@ -113,3 +113,10 @@ def test_inputs_that_crashed_the_tree_sitter_runtime_are_checked():
                            env=os.environ, timeout=120)
     assert child.returncode == 0, child.stderr
     assert child.stdout.strip() == "survived"
+
+
+def test_trace_refuses_a_source_over_its_cap():
+    source = "def f(x):\n    return x + 1\n" + "y = 1\n" * 400
+    with pytest.raises(ValueError, match="over max_source_bytes"):
+        tracelint.trace(source, "f", {"x": "f32[2]"}, max_source_bytes=1024)
+    assert "ltorch.add" in tracelint.trace(source, "f", {"x": "f32[2]"})
