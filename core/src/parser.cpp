@@ -1,6 +1,7 @@
 #include "tracelint/core/parser.hpp"
 #include "tracelint/core/printer.hpp"
 
+#include "blanked_comments.hpp"
 #include "chunking.hpp"
 #include "indentation.hpp"
 #include "lexing.hpp"
@@ -55,83 +56,9 @@ struct ParserDeleter {
   void operator()(TSParser *p) const { ts_parser_delete(p); }
 };
 
-// A comment alone on its line, outside brackets: [begin, end) of the parsed text, without the
-// newline.
-struct OwnLineComment {
-  uint32_t begin = 0, end = 0;
-  uint32_t row = 0, column = 0;
-};
-
-// The own-line comments of a text, or none where its lines cannot be told apart one by one (a
-// triple-quoted string). tree-sitter-python's scanner reads every comment line after a newline
-// again at each of them, quadratic in a run of comments (10,000 lines of 80 bytes took 48 s),
-// so tree-sitter gets these lines blank; the comments are taken from here instead.
-std::vector<OwnLineComment> own_line_comments(const std::string &text) {
-  std::vector<OwnLineComment> out;
-  if (has_triple_quote(text)) return out;
-  int depth = 0;
-  bool continued = false;
-  uint32_t row = 0;
-  for (std::size_t begin = 0; begin < text.size(); ++row) {
-    std::size_t nl = text.find('\n', begin);
-    std::size_t next = nl == std::string::npos ? text.size() : nl + 1;
-    // A comment ends before its line's "\r\n", as tree-sitter's own comments are read here.
-    std::size_t end = nl != std::string::npos && nl > begin && text[nl - 1] == '\r' ? nl - 1
-                      : nl == std::string::npos                                     ? text.size()
-                                                                                    : nl;
-    std::string_view line(text.data() + begin, end - begin);
-    std::size_t first = line.find_first_not_of(" \t\f\r");
-    if (first != std::string_view::npos) {
-      if (line[first] != '#')
-        track_brackets(line, depth, continued);
-      else if (depth == 0 && !continued)
-        out.push_back({static_cast<uint32_t>(begin + first), static_cast<uint32_t>(end), row,
-                       static_cast<uint32_t>(first)});
-    }
-    begin = next;
-  }
-  return out;
-}
-
-// Feeds tree-sitter the text with the given comments read as spaces (same length, so every
-// offset and point stays where it was).
-class BlankedInput {
-public:
-  BlankedInput(const std::string &text, const std::vector<OwnLineComment> &blanked)
-      : text_(text), blanked_(blanked) {}
-  TSInput input() {
-    TSInput in{};
-    in.payload = this;
-    in.read = &BlankedInput::read;
-    in.encoding = TSInputEncodingUTF8;
-    return in;
-  }
-
-private:
-  static const char *read(void *payload, uint32_t byte, TSPoint, uint32_t *bytes_read) {
-    static constexpr char kSpaces[] = "                                                        "
-                                      "                                                        ";
-    const auto &self = *static_cast<const BlankedInput *>(payload);
-    if (byte >= self.text_.size()) {
-      *bytes_read = 0;
-      return "";
-    }
-    auto next = std::upper_bound(
-        self.blanked_.begin(), self.blanked_.end(), byte,
-        [](uint32_t at, const OwnLineComment &c) { return at < c.end; }); // first ending after
-    if (next != self.blanked_.end() && next->begin <= byte) {
-      *bytes_read = std::min<uint32_t>(next->end - byte, sizeof(kSpaces) - 1);
-      return kSpaces;
-    }
-    uint32_t stop =
-        next != self.blanked_.end() ? next->begin : static_cast<uint32_t>(self.text_.size());
-    *bytes_read = stop - byte;
-    return self.text_.data() + byte;
-  }
-
-  const std::string &text_;
-  const std::vector<OwnLineComment> &blanked_;
-};
+using chunking::BlankedInput;
+using chunking::own_line_comments;
+using chunking::OwnLineComment;
 
 std::unique_ptr<TSTree, TreeDeleter> parse_python(const std::string &text,
                                                   const std::vector<OwnLineComment> &blanked = {}) {
