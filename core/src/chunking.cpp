@@ -49,7 +49,7 @@ std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string 
   for (Lines lines(text, 0); lines.next();) {
     std::string_view line = lines.text();
     std::size_t line_start = lines.begin();
-    std::size_t first = line.find_first_not_of(" \t\r");
+    std::size_t first = line.find_first_not_of(" \t\r\f");
     bool blank = first == std::string_view::npos;
     bool comment = !blank && line[first] == '#';
     bool statement_start = depth == 0 && !continued && !blank && !comment;

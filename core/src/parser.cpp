@@ -1219,7 +1219,7 @@ std::optional<uint32_t> indented_fragment(const EditedText &text) {
   for (chunking::Lines lines(text, text.original().rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0);
        lines.next();) {
     std::string_view line = lines.text();
-    std::size_t first = line.find_first_not_of(" \t\r");
+    std::size_t first = line.find_first_not_of(" \t\r\f");
     if (first != std::string_view::npos && line[first] != '#') {
       if (first == 0) return std::nullopt;
       return static_cast<uint32_t>(first);
