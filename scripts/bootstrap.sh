@@ -9,7 +9,8 @@ packages=(cmake ninja-build g++ pkg-config nodejs npm
   libclang-14-dev libclang-cpp14-dev llvm-14-dev libtorch-dev
   doctest-dev nlohmann-json3-dev libcli11-dev
   libfmt-dev libtomlplusplus-dev python3-pyflakes python3-dev pybind11-dev python3-pytest
-  graphviz chromium clang-14 libclang-rt-14-dev clang-format-14)
+  graphviz chromium clang-14 libclang-rt-14-dev clang-format-14
+  python3-torch)
 
 missing=()
 for p in "${packages[@]}"; do
