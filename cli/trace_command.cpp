@@ -47,12 +47,27 @@ Result<tracer::RunAndCompareEntry> load_torch_module() {
 } // namespace
 
 void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
-  command.add_option("file", args.file, "The Python file that defines the function")->required();
-  command.add_option("-f,--function", args.function, "The function to trace")->required();
+  command.add_option("file", args.file, "The Python file that defines the function or module")
+      ->required();
+  auto *function = command.add_option("-f,--function", args.function, "The function to trace");
+  auto *module = command.add_option(
+      "-m,--module", args.module_class,
+      "The nn.Module class whose method (--method, default forward) to trace, on an instance "
+      "made as CLASS(**init) in eval mode");
+  function->excludes(module);
+  module->excludes(function);
+  command.add_option("--method", args.method, "With --module: the method to trace")
+      ->capture_default_str();
+  command
+      .add_option("--init", args.init,
+                  "With --module: a constructor argument NAME=EXPR, repeatable; EXPR is Python "
+                  "evaluated in the file's namespace ('config=GPTConfig(n_layer=2, n_head=2)')")
+      ->take_all();
   command
       .add_option("-a,--arg", args.args,
-                  "An input, NAME=VALUE, repeatable: a tensor DTYPE[DIMS][@DEVICE] "
-                  "(f32[2, 3], bf16[4]@cuda, i64[]) or a Python literal "
+                  "An input, NAME=VALUE, repeatable: a tensor DTYPE[DIMS][@DEVICE][:LO..HI] "
+                  "(f32[2, 3], bf16[4]@cuda, i64[], i64[2, 16]:0..64 for indices in [0, 64)) or "
+                  "a Python literal "
                   "(4, 0.5, '(..., slice(None, 8, None))', '(2, 6, 3)', \"{'k': 1}\")")
       ->take_all();
   command
@@ -94,18 +109,25 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
                      "function (report on stderr)");
     command.add_option("-o,--output", args.output, "Write the traces to this file (atomically)");
   }
+  command.add_option("--save-io", args.save_io,
+                     "With --run: write the run's inputs, module state and results to this "
+                     "directory (manifest.json and raw tensors), for an independent check such "
+                     "as `python3 tracer/oracle/cpython_oracle.py DIR`, which runs the original "
+                     "source with CPython and PyTorch");
   command.footer(
-      "The subset: def (calls to other functions of the file are inlined), =, tuple unpacking, "
-      "+=, return, if/elif/else, for over range() or a tuple, arithmetic and comparisons on "
-      "ints, floats and bools, x.shape / x.ndim / x.dtype / x.size(d), indexing with ints, "
-      "slices, ..., None and tuples of these, tuple/list/dict literals, len(), and these tensor "
-      "operations: + - * / ** @, view reshape transpose permute unsqueeze softmax exp tanh rsqrt "
-      "sigmoid relu sum mean amax pow matmul, torch.cat, torch.matmul, "
-      "torch.nn.functional.silu / gelu / relu / softmax / linear.\n\n"
+      "Python: the tracer runs the whole file (imports, classes, dataclasses, functions) and the "
+      "traced call with most of Python: classes and nn.Module (its own torch.nn: Linear, "
+      "Embedding, LayerNorm, Dropout, ModuleList, ModuleDict, Sequential, ...), closures, "
+      "comprehensions, f-strings, *args/**kwargs, try/except, with torch.no_grad(). What it "
+      "cannot run is an error where it is reached (file:line:col and the calls it came "
+      "through), never before. Tensor operations are the op registry's ltorch symbols: "
+      "`tracelint trace --list-ops` lists them with their torch spellings.\n\n"
       "Exit codes: 0 traced (and, with --run, equal to eager), 1 the trace differs from eager "
-      "or fails validation, 2 bad input (file, --arg, construct outside the subset).\n\n"
-      "Example:\n  tracelint trace model.py -f foo -a a=f32[2,4]@cuda -a key='(..., "
-      "slice(None, 8, None))' --cache symbolic-values --run");
+      "or fails validation, 2 bad input (file, --arg, a construct the tracer cannot run).\n\n"
+      "Examples:\n  tracelint trace model.py -f foo -a a=f32[2,4]@cuda -a key='(..., "
+      "slice(None, 8, None))' --cache symbolic-values --run\n"
+      "  tracelint run model.py --module GPT --init 'config=GPTConfig(n_layer=2, n_head=2, "
+      "n_embd=32, block_size=16, vocab_size=64)' -a 'idx=i64[2, 16]:0..64'");
 }
 
 int run_trace(const TraceArgs &args, bool is_run) {
@@ -129,7 +151,27 @@ int run_trace(const TraceArgs &args, bool is_run) {
   tracer::TraceRequest request;
   request.path = args.file;
   request.source = source.value();
+  if (args.function.empty() == args.module_class.empty()) {
+    std::cerr << "tracelint: error: give the function to trace (-f NAME) or the module class "
+                 "(--module CLASS)\n";
+    return kUsage;
+  }
   request.function = args.function;
+  request.module_class = args.module_class;
+  request.method = args.method;
+  for (const std::string &a : args.init) {
+    std::size_t eq = a.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      std::cerr << "tracelint: error: --init " << (a.size() > 80 ? a.substr(0, 77) + "..." : a)
+                << ": expected NAME=EXPR (for example config='GPTConfig(n_layer=2)')\n";
+      return kUsage;
+    }
+    request.init.push_back({a.substr(0, eq), a.substr(eq + 1)});
+  }
+  if (!args.init.empty() && args.module_class.empty()) {
+    std::cerr << "tracelint: error: --init needs --module\n";
+    return kUsage;
+  }
   request.cache = args.cache == "constant-values" ? tracer::CacheMode::ConstantValues
                                                   : tracer::CacheMode::SymbolicValues;
   request.level = args.level == "prims" ? tracer::Level::Prims : tracer::Level::Ltorch;
@@ -151,12 +193,15 @@ int run_trace(const TraceArgs &args, bool is_run) {
     print_error(program.error(), args.file);
     return kUsage;
   }
+  for (const std::string &line : program->printed)
+    std::cerr << "tracelint: the traced code printed: " << line;
   std::string printed = print_trace_file(program->file, request.threads);
 
   // The tracer's output must pass the validator: a finding here is a tracer bug, shown as such.
   Options options;
   options.threads = request.threads;
-  FileReport report = check_source("<traced " + args.function + ">", printed, options);
+  FileReport report = check_source(
+      "<traced " + (args.function.empty() ? args.module_class : args.function) + ">", printed, options);
   int rc = kClean;
   if (report.has_at_least(Severity::Error)) {
     std::cerr << "tracelint: internal error: the emitted trace has errors (please report):\n"
@@ -190,7 +235,7 @@ int run_trace(const TraceArgs &args, bool is_run) {
       return kUsage;
     }
     std::optional<Result<tracer::RunReport>> outcome;
-    entry.value()(request, program.value(), tracer::RunOptions{args.seed, max_memory}, outcome);
+    entry.value()(request, program.value(), tracer::RunOptions{args.seed, max_memory, args.save_io}, outcome);
     const Result<tracer::RunReport> &run = *outcome;
     if (!run) {
       print_error(run.error(), args.file);

@@ -1,6 +1,6 @@
 #pragma once
-// `tracelint trace` and `tracelint run`: trace a Python function into Thunder-style traces,
-// validate them, and (run) execute them against an eager interpretation.
+// `tracelint trace` and `tracelint run`: trace a Python function or an nn.Module's forward into
+// Thunder-style traces, validate them, and (run) execute them against an eager run.
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -12,6 +12,9 @@ namespace tracelint::cli {
 struct TraceArgs {
   std::string file;
   std::string function;
+  std::string module_class;
+  std::string method = "forward";
+  std::vector<std::string> init;
   std::vector<std::string> args;
   std::string cache = "symbolic-values";
   std::string level = "ltorch";
@@ -20,6 +23,7 @@ struct TraceArgs {
   uint64_t seed = 0;
   unsigned jobs = 0; // 0: all cores
   std::string output;
+  std::string save_io;
   uint64_t max_file_size = 64ull << 20;
   uint64_t max_memory = 0; // 0: half of physical memory
 };

@@ -472,11 +472,13 @@ TEST_CASE("tracer: a large body traced while its chunks parse gives the whole fi
   const std::string source = chunked_module();
   Result<Module> chunked = parse_module_chunked("big.py", source, 2);
   REQUIRE(chunked.ok());
-  REQUIRE(chunked->functions.at("big").rest);
-  CHECK(chunked->functions.at("big").rest->size() >= 4);
+  REQUIRE(chunked->function("big"));
+  REQUIRE(chunked->function("big")->rest);
+  CHECK(chunked->function("big")->rest->size() >= 4);
   Result<Module> whole = parse_module_chunked("big.py", with_triple_quote(source), 2);
   REQUIRE(whole.ok());
-  CHECK_FALSE(whole->functions.at("big").rest);
+  REQUIRE(whole->function("big"));
+  CHECK_FALSE(whole->function("big")->rest);
 
   for (CacheMode cache : {CacheMode::SymbolicValues, CacheMode::ConstantValues})
     for (Level level : {Level::Ltorch, Level::Prims}) {

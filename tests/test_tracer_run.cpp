@@ -50,7 +50,7 @@ TEST_CASE("run: every model function matches eager, as traced and after print ->
   test::for_each_model_request([](const TraceRequest &r) {
     TracedProgram p = traced(r);
     for (uint64_t seed : {0u, 7u}) {
-      Result<RunReport> report = run_and_compare(r, p, RunOptions{seed});
+      Result<RunReport> report = run_and_compare(r, p, RunOptions{seed, 0, ""});
       REQUIRE_MESSAGE(report.ok(), (report.ok() ? std::string() : report.error().message));
       CHECK_MESSAGE(report->ok(), report->summary());
       CHECK(report->device == "cpu");

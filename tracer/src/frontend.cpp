@@ -50,9 +50,12 @@ struct FieldIds {
   TSFieldId arguments;
   TSFieldId attribute;
   TSFieldId body;
+  TSFieldId cause;
   TSFieldId condition;
   TSFieldId consequence;
   TSFieldId definition;
+  TSFieldId expression;
+  TSFieldId format_specifier;
   TSFieldId function;
   TSFieldId key;
   TSFieldId left;
@@ -62,7 +65,9 @@ struct FieldIds {
   TSFieldId operator_;
   TSFieldId parameters;
   TSFieldId right;
+  TSFieldId superclasses;
   TSFieldId type;
+  TSFieldId type_conversion;
   TSFieldId value;
 };
 
@@ -82,9 +87,12 @@ const FieldIds &field_ids() {
     ids.arguments = id("arguments");
     ids.attribute = id("attribute");
     ids.body = id("body");
+    ids.cause = id("cause");
     ids.condition = id("condition");
     ids.consequence = id("consequence");
     ids.definition = id("definition");
+    ids.expression = id("expression");
+    ids.format_specifier = id("format_specifier");
     ids.function = id("function");
     ids.key = id("key");
     ids.left = id("left");
@@ -94,7 +102,9 @@ const FieldIds &field_ids() {
     ids.operator_ = id("operator");
     ids.parameters = id("parameters");
     ids.right = id("right");
+    ids.superclasses = id("superclasses");
     ids.type = id("type");
+    ids.type_conversion = id("type_conversion");
     ids.value = id("value");
     return ids;
   }();
@@ -167,6 +177,88 @@ std::string construct_name(TSNode n) {
 // an expression with one call per level, and stops at the same depth.
 constexpr int kMaxExpressionDepth = 200;
 
+void append_utf8(std::string &out, uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// Python's decoding of one escape sequence (its text, backslash included), or none for one the
+// tracer does not decode (\N{...}).
+std::optional<std::string> decode_escape(std::string_view s) {
+  if (s.size() < 2) return std::string(s);
+  auto hex = [&](std::size_t from, std::size_t n) -> std::optional<uint32_t> {
+    if (s.size() < from + n) return std::nullopt;
+    uint32_t v = 0;
+    for (std::size_t i = from; i < from + n; ++i) {
+      char c = s[i];
+      int d = c >= '0' && c <= '9'   ? c - '0'
+              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                     : -1;
+      if (d < 0) return std::nullopt;
+      v = v * 16 + static_cast<uint32_t>(d);
+    }
+    return v;
+  };
+  std::string out;
+  switch (s[1]) {
+  case 'n':
+    return "\n";
+  case 't':
+    return "\t";
+  case 'r':
+    return "\r";
+  case '\\':
+    return "\\";
+  case '\'':
+    return "'";
+  case '"':
+    return "\"";
+  case 'a':
+    return "\a";
+  case 'b':
+    return "\b";
+  case 'f':
+    return "\f";
+  case 'v':
+    return "\v";
+  case '\n':
+  case '\r':
+    return ""; // a backslash before a line break continues the string
+  case 'x':
+  case 'u':
+  case 'U': {
+    std::optional<uint32_t> v = hex(2, s[1] == 'x' ? 2 : s[1] == 'u' ? 4 : 8);
+    if (!v || *v > 0x10FFFF) return std::nullopt;
+    append_utf8(out, *v);
+    return out;
+  }
+  default:
+    if (s[1] >= '0' && s[1] <= '7') {
+      uint32_t v = 0;
+      for (std::size_t i = 1; i < s.size() && i < 4 && s[i] >= '0' && s[i] <= '7'; ++i)
+        v = v * 8 + static_cast<uint32_t>(s[i] - '0');
+      append_utf8(out, v);
+      return out;
+    }
+    if (s[1] == 'N') return std::nullopt;
+    return std::string(s); // Python keeps an unknown escape as written
+  }
+}
+
 class Reader {
 public:
   Reader(const std::string &text) : text_(text) {}
@@ -192,10 +284,25 @@ public:
   std::string text(TSNode n) const {
     return text_.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
   }
-  [[noreturn]] void unsupported(TSNode n, const std::string &what = "") const {
-    throw TraceError(loc(n), "unsupported construct: " + (what.empty() ? construct_name(n) : what) +
-                                 " (the tracer interprets a subset of Python; see "
-                                 "`tracelint trace --help`)");
+  std::string_view view(TSNode n) const {
+    return std::string_view(text_).substr(ts_node_start_byte(n),
+                                          ts_node_end_byte(n) - ts_node_start_byte(n));
+  }
+
+  // What the interpreter cannot run: kept, and raised when it is reached.
+  Expr unsupported(TSNode n, const std::string &what = "") const {
+    Expr e;
+    e.kind = Expr::Kind::Unsupported;
+    e.loc = loc(n);
+    e.text = what.empty() ? construct_name(n) : what;
+    return e;
+  }
+  Stmt unsupported_statement(TSNode n, const std::string &what = "") const {
+    Stmt s;
+    s.kind = Stmt::Kind::Unsupported;
+    s.loc = loc(n);
+    s.text = what.empty() ? construct_name(n) : what;
+    return s;
   }
 
   // The first place tree-sitter recovered from a syntax error.
@@ -223,28 +330,35 @@ public:
       e.text = text(n);
     } else if (type == "integer" || type == "float") {
       std::optional<Value> v = parse_python_number(text(n), type == "integer");
-      if (!v) throw TraceError(e.loc, "integer literal out of the 64-bit range: " + text(n));
-      if (v->kind == ValueKind::Complex) unsupported(n, "complex literal");
+      if (!v) return unsupported(n, "an integer literal out of the 64-bit range: " + text(n));
+      if (v->kind == ValueKind::Complex) return unsupported(n, "a complex literal");
       e.kind = v->kind == ValueKind::Int ? Expr::Kind::Int : Expr::Kind::Float;
       e.integer = v->integer;
       e.real = v->real;
     } else if (type == "string") {
-      e.kind = Expr::Kind::Str;
-      for (TSNode c : children(n, true)) {
-        if (is(c, "string_content"))
-          e.text += text(c);
-        else if (is(c, "interpolation"))
-          unsupported(c, "f-string interpolation");
-        else if (is(c, "escape_sequence"))
-          e.text += unescape(c);
-      }
-      std::string start = text(n).substr(0, 3);
-      for (char c : start)
-        if (c == 'b' || c == 'B') unsupported(n, "bytes literal");
+      return string(n);
     } else if (type == "concatenated_string") {
       e.kind = Expr::Kind::Str;
-      for (TSNode c : children(n, true))
-        e.text += expr(c).text;
+      bool formatted = false;
+      std::vector<Expr> parts;
+      for (TSNode c : children(n, true)) {
+        Expr part = expr(c);
+        if (part.kind == Expr::Kind::Unsupported) return part;
+        formatted = formatted || part.kind == Expr::Kind::FString;
+        parts.push_back(std::move(part));
+      }
+      if (!formatted) {
+        for (const Expr &p : parts)
+          e.text += p.text;
+        return e;
+      }
+      e.kind = Expr::Kind::FString;
+      for (Expr &p : parts)
+        if (p.kind == Expr::Kind::FString)
+          for (Expr &q : p.items)
+            e.items.push_back(std::move(q));
+        else
+          e.items.push_back(std::move(p));
     } else if (type == "true" || type == "false") {
       e.kind = Expr::Kind::Bool;
       e.boolean = type == "true";
@@ -254,20 +368,39 @@ public:
       e.kind = Expr::Kind::Ellipsis;
     } else if (type == "parenthesized_expression") {
       auto kids = children(n, true);
-      if (kids.size() != 1) unsupported(n);
-      Expr inner = expr(kids[0]);
-      return inner;
+      if (kids.size() != 1) return unsupported(n);
+      return expr(kids[0]);
     } else if (type == "tuple" || type == "expression_list" || type == "list" ||
-               type == "pattern_list" || type == "tuple_pattern" || type == "list_pattern") {
-      e.kind = (type == "list" || type == "list_pattern") ? Expr::Kind::List : Expr::Kind::Tuple;
+               type == "pattern_list" || type == "tuple_pattern" || type == "list_pattern" ||
+               type == "set") {
+      e.kind = type == "set"                                ? Expr::Kind::Set
+               : (type == "list" || type == "list_pattern") ? Expr::Kind::List
+                                                            : Expr::Kind::Tuple;
       for (TSNode c : children(n, true))
         e.items.push_back(expr(c));
+    } else if (type == "list_splat" || type == "list_splat_pattern" ||
+               type == "parenthesized_list_splat") {
+      e.kind = Expr::Kind::Starred;
+      auto kids = children(n, true);
+      if (kids.size() != 1) return unsupported(n);
+      e.items.push_back(expr(kids[0]));
+    } else if (type == "dictionary_splat") {
+      e.kind = Expr::Kind::DoubleStarred;
+      e.items.push_back(expr(children(n, true).at(0)));
     } else if (type == "dictionary") {
       e.kind = Expr::Kind::Dict;
       for (TSNode c : children(n, true)) {
-        if (!is(c, "pair")) unsupported(c, "dictionary unpacking");
-        e.items.push_back(expr(field(c, field_ids().key)));
-        e.items.push_back(expr(field(c, field_ids().value)));
+        if (is(c, "pair")) {
+          e.items.push_back(expr(field(c, field_ids().key)));
+          e.items.push_back(expr(field(c, field_ids().value)));
+        } else if (is(c, "dictionary_splat")) {
+          e.items.push_back(expr(c));
+          Expr none;
+          none.loc = loc(c);
+          e.items.push_back(std::move(none));
+        } else {
+          return unsupported(c);
+        }
       }
     } else if (type == "attribute") {
       e.kind = Expr::Kind::Attribute;
@@ -277,22 +410,19 @@ public:
       e.kind = Expr::Kind::Call;
       e.items.push_back(expr(field(n, field_ids().function)));
       TSNode args = field(n, field_ids().arguments);
-      if (is(args, "generator_expression")) unsupported(args);
+      if (is(args, "generator_expression")) {
+        e.items.push_back(expr(args));
+        return e;
+      }
       std::vector<std::pair<std::string, Expr>> kwargs;
       for (TSNode a : children(args, true)) {
         if (is(a, "keyword_argument")) {
           kwargs.emplace_back(text(field(a, field_ids().name)), expr(field(a, field_ids().value)));
-        } else if (is(a, "list_splat")) {
-          if (!kwargs.empty()) unsupported(a, "*args after a keyword argument");
-          Expr star;
-          star.kind = Expr::Kind::Starred;
-          star.loc = loc(a);
-          star.items.push_back(expr(children(a, true).at(0)));
-          e.items.push_back(std::move(star));
         } else if (is(a, "dictionary_splat")) {
-          unsupported(a, "**kwargs in a call");
+          kwargs.emplace_back("**", expr(children(a, true).at(0)));
         } else {
-          if (!kwargs.empty()) unsupported(a, "a positional argument after a keyword argument");
+          // Python evaluates a positional after a keyword in order; the tracer reads the
+          // positionals first, which only matters for side effects in the arguments.
           e.items.push_back(expr(a));
         }
       }
@@ -306,7 +436,7 @@ public:
       auto indices = field_children(n, "subscript");
       bool comma = false;
       for (TSNode c : children(n, false))
-        if (!ts_node_is_named(c) && text(c) == ",") comma = true;
+        if (!ts_node_is_named(c) && view(c) == ",") comma = true;
       if (indices.size() == 1 && !comma) {
         e.items.push_back(expr(indices[0]));
       } else {
@@ -326,26 +456,18 @@ public:
       std::size_t part = 0;
       for (TSNode c : children(n, false)) {
         if (!ts_node_is_named(c)) {
-          if (text(c) == ":") ++part;
+          if (view(c) == ":") ++part;
           continue;
         }
-        if (part > 2) unsupported(c);
+        if (part > 2) return unsupported(c);
         e.items[part] = expr(c);
       }
     } else if (type == "binary_operator") {
       e.kind = Expr::Kind::BinOp;
-      LeftChain chain = left_chain(n);
-      for (TSNode op_node : chain.operators) {
-        std::string op = text(op_node);
-        if (op != "+" && op != "-" && op != "*" && op != "/" && op != "//" && op != "%" &&
-            op != "**" && op != "@")
-          unsupported(op_node, "the `" + op + "` operator");
-      }
-      read_chain(chain, e);
+      read_chain(left_chain(n), e);
     } else if (type == "unary_operator") {
       e.kind = Expr::Kind::UnaryOp;
       e.text = text(field(n, field_ids().operator_));
-      if (e.text == "~") unsupported(n, "the `~` operator");
       e.items.push_back(expr(field(n, field_ids().argument)));
     } else if (type == "not_operator") {
       e.kind = Expr::Kind::UnaryOp;
@@ -369,15 +491,75 @@ public:
         }
       }
       for (const std::string &op : e.ops)
-        if (op == "in" || op == "not in" || op == "<>")
-          unsupported(n, "the `" + op + "` comparison");
+        if (op == "<>") return unsupported(n, "the `<>` comparison");
     } else if (type == "conditional_expression") {
       e.kind = Expr::Kind::IfExp;
       for (TSNode c : children(n, true))
         e.items.push_back(expr(c));
-      if (e.items.size() != 3) unsupported(n);
+      if (e.items.size() != 3) return unsupported(n);
+    } else if (type == "lambda") {
+      e.kind = Expr::Kind::Lambda;
+      auto f = std::make_shared<FunctionDef>();
+      f->name = "<lambda>";
+      f->loc = e.loc;
+      TSNode params = field(n, field_ids().parameters);
+      if (!ts_node_is_null(params)) {
+        std::optional<Expr> bad = parameters(params, f->params);
+        if (bad) return *bad;
+      }
+      Stmt ret;
+      ret.kind = Stmt::Kind::Return;
+      ret.loc = loc(field(n, field_ids().body));
+      ret.value = expr(field(n, field_ids().body));
+      f->body.push_back(std::move(ret));
+      e.function = std::move(f);
+    } else if (type == "list_comprehension" || type == "set_comprehension" ||
+               type == "generator_expression" || type == "dictionary_comprehension") {
+      e.kind = type == "list_comprehension"  ? Expr::Kind::ListComp
+               : type == "set_comprehension" ? Expr::Kind::SetComp
+               : type == "generator_expression" ? Expr::Kind::GeneratorExp
+                                                : Expr::Kind::DictComp;
+      TSNode body = field(n, field_ids().body);
+      if (e.kind == Expr::Kind::DictComp) {
+        e.items.push_back(expr(field(body, field_ids().key)));
+        e.items.push_back(expr(field(body, field_ids().value)));
+      } else {
+        e.items.push_back(expr(body));
+      }
+      auto generators = std::make_shared<std::vector<CompFor>>();
+      for (TSNode c : children(n, true)) {
+        if (is(c, "for_in_clause")) {
+          CompFor g;
+          g.target = target(field(c, field_ids().left));
+          std::vector<TSNode> right = field_children(c, "right");
+          if (right.size() == 1) {
+            g.iter = expr(right[0]);
+          } else {
+            g.iter.kind = Expr::Kind::Tuple;
+            g.iter.loc = loc(right.at(0));
+            for (TSNode r : right)
+              g.iter.items.push_back(expr(r));
+          }
+          for (TSNode a : children(c, false))
+            if (!ts_node_is_named(a) && view(a) == "async")
+              return unsupported(c, "an async comprehension");
+          generators->push_back(std::move(g));
+        } else if (is(c, "if_clause")) {
+          if (generators->empty()) return unsupported(c);
+          generators->back().ifs.push_back(expr(children(c, true).at(0)));
+        }
+      }
+      e.generators = std::move(generators);
+    } else if (type == "named_expression") {
+      e.kind = Expr::Kind::NamedExpr;
+      e.items.push_back(expr(field(n, field_ids().name)));
+      e.items.push_back(expr(field(n, field_ids().value)));
+    } else if (type == "await") {
+      return unsupported(n, "await");
+    } else if (type == "yield") {
+      return unsupported(n, "yield (generators are not traced)");
     } else {
-      unsupported(n);
+      return unsupported(n);
     }
     return e;
   }
@@ -395,21 +577,42 @@ public:
     std::string_view type = ts_node_type(n);
     if (type == "expression_statement") {
       auto kids = children(n, true);
-      if (kids.size() != 1) unsupported(n);
+      if (kids.size() != 1) {
+        // `a, b` as a statement: a tuple expression.
+        s.kind = Stmt::Kind::Expr;
+        s.value.kind = Expr::Kind::Tuple;
+        s.value.loc = s.loc;
+        for (TSNode k : kids)
+          s.value.items.push_back(expr(k));
+        return s;
+      }
       TSNode inner = kids[0];
       if (is(inner, "assignment")) {
+        TSNode annotation = field(inner, field_ids().type);
+        if (!ts_node_is_null(annotation)) {
+          // x: T = v (the annotation is not evaluated: Python evaluates it, but nothing the
+          // tracer runs reads it; a dataclass field is found by its name).
+          s.kind = Stmt::Kind::AnnAssign;
+          s.targets.push_back(target(field(inner, field_ids().left)));
+          TSNode right = field(inner, field_ids().right);
+          s.has_value = !ts_node_is_null(right);
+          if (s.has_value) s.value = expr(right);
+          s.text = text(annotation);
+          return s;
+        }
         s.kind = Stmt::Kind::Assign;
         TSNode cur = inner;
         while (true) {
-          if (!ts_node_is_null(field(cur, field_ids().type)))
-            unsupported(cur, "an annotated assignment");
           s.targets.push_back(target(field(cur, field_ids().left)));
           TSNode right = field(cur, field_ids().right);
-          if (ts_node_is_null(right)) unsupported(cur);
+          if (ts_node_is_null(right)) return unsupported_statement(cur);
           if (is(right, "assignment")) {
+            if (!ts_node_is_null(field(right, field_ids().type)))
+              return unsupported_statement(right);
             cur = right;
             continue;
           }
+          if (is(right, "augmented_assignment")) return unsupported_statement(right);
           s.value = expr(right);
           break;
         }
@@ -417,12 +620,7 @@ public:
         s.kind = Stmt::Kind::AugAssign;
         std::string op = text(field(inner, field_ids().operator_));
         s.op = op.substr(0, op.size() - 1);
-        if (s.op != "+" && s.op != "-" && s.op != "*" && s.op != "/" && s.op != "//" &&
-            s.op != "%" && s.op != "**" && s.op != "@")
-          unsupported(inner, "the `" + op + "` operator");
         s.targets.push_back(target(field(inner, field_ids().left)));
-        if (s.targets[0].kind != Expr::Kind::Name)
-          unsupported(inner, "augmented assignment to anything but a name");
         s.value = expr(field(inner, field_ids().right));
       } else {
         s.kind = Stmt::Kind::Expr;
@@ -435,6 +633,10 @@ public:
       if (s.has_value) s.value = expr(kids[0]);
     } else if (type == "pass_statement") {
       s.kind = Stmt::Kind::Pass;
+    } else if (type == "break_statement") {
+      s.kind = Stmt::Kind::Break;
+    } else if (type == "continue_statement") {
+      s.kind = Stmt::Kind::Continue;
     } else if (type == "if_statement") {
       s.kind = Stmt::Kind::If;
       s.value = expr(field(n, field_ids().condition));
@@ -453,64 +655,274 @@ public:
       }
     } else if (type == "for_statement") {
       s.kind = Stmt::Kind::For;
-      if (!ts_node_is_null(field(n, field_ids().alternative))) unsupported(n, "for ... else");
+      for (TSNode c : children(n, false))
+        if (!ts_node_is_named(c) && view(c) == "async") return unsupported_statement(n, "async for");
       s.targets.push_back(target(field(n, field_ids().left)));
       s.value = expr(field(n, field_ids().right));
       s.body = block(field(n, field_ids().body));
+      TSNode alt = field(n, field_ids().alternative);
+      if (!ts_node_is_null(alt)) s.orelse = block(field(alt, field_ids().body));
+    } else if (type == "while_statement") {
+      s.kind = Stmt::Kind::While;
+      s.value = expr(field(n, field_ids().condition));
+      s.body = block(field(n, field_ids().body));
+      TSNode alt = field(n, field_ids().alternative);
+      if (!ts_node_is_null(alt)) s.orelse = block(field(alt, field_ids().body));
     } else if (type == "function_definition") {
-      unsupported(n, "a nested function definition (define helpers at module level)");
+      return definition(n, {});
+    } else if (type == "class_definition") {
+      return class_definition(n, {});
+    } else if (type == "decorated_definition") {
+      std::vector<Expr> decorators;
+      for (TSNode c : children(n, true))
+        if (is(c, "decorator")) decorators.push_back(expr(children(c, true).at(0)));
+      TSNode def = field(n, field_ids().definition);
+      if (is(def, "function_definition")) return definition(def, std::move(decorators));
+      if (is(def, "class_definition")) return class_definition(def, std::move(decorators));
+      return unsupported_statement(def);
+    } else if (type == "import_statement") {
+      s.kind = Stmt::Kind::Import;
+      for (TSNode name : field_children(n, "name")) {
+        if (is(name, "aliased_import"))
+          s.names.push_back(
+              {text(field(name, field_ids().name)), text(field(name, field_ids().alias))});
+        else
+          s.names.push_back({text(name), ""});
+      }
+    } else if (type == "import_from_statement") {
+      s.kind = Stmt::Kind::ImportFrom;
+      s.text = text(field(n, field_ids().module_name));
+      for (TSNode name : field_children(n, "name")) {
+        if (is(name, "aliased_import"))
+          s.names.push_back(
+              {text(field(name, field_ids().name)), text(field(name, field_ids().alias))});
+        else
+          s.names.push_back({text(name), ""});
+      }
+      for (TSNode c : children(n, true))
+        if (is(c, "wildcard_import")) s.names.push_back({"*", ""});
+    } else if (type == "future_import_statement") {
+      s.kind = Stmt::Kind::Pass;
+    } else if (type == "assert_statement") {
+      s.kind = Stmt::Kind::Assert;
+      auto kids = children(n, true);
+      s.value = expr(kids.at(0));
+      if (kids.size() > 1) s.exprs.push_back(expr(kids[1]));
+    } else if (type == "raise_statement") {
+      s.kind = Stmt::Kind::Raise;
+      auto kids = children(n, true);
+      TSNode cause = field(n, field_ids().cause);
+      s.has_value = false;
+      for (TSNode k : kids) {
+        if (!ts_node_is_null(cause) && ts_node_eq(k, cause)) {
+          s.exprs.push_back(expr(k));
+        } else if (!s.has_value) {
+          s.value = expr(k);
+          s.has_value = true;
+        }
+      }
+    } else if (type == "try_statement") {
+      s.kind = Stmt::Kind::Try;
+      s.body = block(field(n, field_ids().body));
+      for (TSNode c : children(n, true)) {
+        if (is(c, "except_clause")) {
+          ExceptHandler h;
+          h.loc = loc(c);
+          TSNode value = field(c, field_ids().value);
+          TSNode alias = field(c, field_ids().alias);
+          if (!ts_node_is_null(value)) {
+            if (is(value, "as_pattern")) {
+              // except E as e (older grammar spelling)
+              h.type = expr(children(value, true).at(0));
+              TSNode target = field(value, field_ids().alias);
+              if (!ts_node_is_null(target)) h.name = text(target);
+            } else {
+              h.type = expr(value);
+            }
+          }
+          if (!ts_node_is_null(alias)) h.name = text(alias);
+          for (TSNode b : children(c, true))
+            if (is(b, "block")) h.body = block(b);
+          s.handlers.push_back(std::move(h));
+        } else if (is(c, "except_group_clause")) {
+          return unsupported_statement(c, "except*");
+        } else if (is(c, "else_clause")) {
+          s.orelse = block(field(c, field_ids().body));
+        } else if (is(c, "finally_clause")) {
+          for (TSNode b : children(c, true))
+            if (is(b, "block")) s.finalbody = block(b);
+        }
+      }
+    } else if (type == "with_statement") {
+      s.kind = Stmt::Kind::With;
+      for (TSNode c : children(n, false))
+        if (!ts_node_is_named(c) && view(c) == "async")
+          return unsupported_statement(n, "async with");
+      for (TSNode clause : children(n, true)) {
+        if (!is(clause, "with_clause")) continue;
+        for (TSNode item : children(clause, true)) {
+          TSNode value = field(item, field_ids().value);
+          Expr none;
+          none.loc = loc(item);
+          if (is(value, "as_pattern")) {
+            s.exprs.push_back(expr(children(value, true).at(0)));
+            TSNode alias = field(value, field_ids().alias);
+            auto alias_kids = children(alias, true);
+            s.targets.push_back(alias_kids.size() == 1 ? target(alias_kids[0]) : none);
+          } else {
+            s.exprs.push_back(expr(value));
+            s.targets.push_back(none);
+          }
+        }
+      }
+      s.body = block(field(n, field_ids().body));
+    } else if (type == "delete_statement") {
+      s.kind = Stmt::Kind::Delete;
+      TSNode what = children(n, true).at(0);
+      if (is(what, "expression_list") || is(what, "tuple"))
+        for (TSNode t : children(what, true))
+          s.targets.push_back(target(t));
+      else
+        s.targets.push_back(target(what));
+    } else if (type == "global_statement" || type == "nonlocal_statement") {
+      s.kind = type == "global_statement" ? Stmt::Kind::Global : Stmt::Kind::Nonlocal;
+      for (TSNode c : children(n, true))
+        s.names.push_back({text(c), ""});
     } else {
-      unsupported(n);
+      return unsupported_statement(n);
     }
     return s;
   }
 
+  // An assignment target: a name, an attribute, a subscript, a starred target, or a tuple or
+  // list of these. Anything else is an Unsupported expression (raised when assigned to).
   Expr target(TSNode n) const {
-    if (is(n, "identifier") || is(n, "pattern_list") || is(n, "tuple_pattern") ||
-        is(n, "list_pattern") || is(n, "tuple") || is(n, "list") || is(n, "expression_list")) {
-      Expr e = expr(n);
-      check_target(e, n);
+    std::string_view type = ts_node_type(n);
+    if (type == "parenthesized_expression") {
+      auto kids = children(n, true);
+      if (kids.size() == 1) return target(kids[0]);
+    }
+    if (type == "identifier" || type == "attribute" || type == "subscript") return expr(n);
+    if (type == "pattern_list" || type == "tuple_pattern" || type == "list_pattern" ||
+        type == "tuple" || type == "list" || type == "expression_list") {
+      Expr e;
+      e.kind = (type == "list" || type == "list_pattern") ? Expr::Kind::List : Expr::Kind::Tuple;
+      e.loc = loc(n);
+      for (TSNode c : children(n, true))
+        e.items.push_back(target(c));
       return e;
     }
-    if (is(n, "parenthesized_expression")) return target(children(n, true).at(0));
-    unsupported(n, "assignment to a " + construct_name(n));
+    if (type == "list_splat_pattern" || type == "list_splat") {
+      Expr e;
+      e.kind = Expr::Kind::Starred;
+      e.loc = loc(n);
+      e.items.push_back(target(children(n, true).at(0)));
+      return e;
+    }
+    return unsupported(n, "assignment to a " + construct_name(n));
   }
 
-  void check_target(const Expr &e, TSNode n) const {
-    if (e.kind == Expr::Kind::Name) return;
-    if (e.kind != Expr::Kind::Tuple && e.kind != Expr::Kind::List)
-      unsupported(n, "assignment to an expression");
-    for (const Expr &item : e.items)
-      check_target(item, n);
-  }
-
-  Function function(TSNode n) const {
-    Function f;
-    f.loc = loc(n);
-    f.name = text(field(n, field_ids().name));
-    for (TSNode p : children(field(n, field_ids().parameters), true)) {
+  // Reads a parameter list into `out`; an Unsupported expression for a parameter form the
+  // tracer does not read.
+  std::optional<Expr> parameters(TSNode list, std::vector<Param> &out) const {
+    bool keyword_only = false;
+    for (TSNode p : children(list, true)) {
       Param param;
       param.loc = loc(p);
+      param.kind = keyword_only ? Param::Kind::KeywordOnly : Param::Kind::Positional;
       if (is(p, "identifier")) {
         param.name = text(p);
-      } else if (is(p, "default_parameter")) {
+      } else if (is(p, "default_parameter") || is(p, "typed_default_parameter")) {
         param.name = text(field(p, field_ids().name));
         param.default_value = expr(field(p, field_ids().value));
       } else if (is(p, "typed_parameter")) {
+        TSNode inner = children(p, true).at(0);
+        if (is(inner, "list_splat_pattern") || is(inner, "dictionary_splat_pattern")) {
+          param.kind = is(inner, "list_splat_pattern") ? Param::Kind::VarArgs
+                                                        : Param::Kind::VarKeywords;
+          param.name = text(children(inner, true).at(0));
+          if (param.kind == Param::Kind::VarArgs) keyword_only = true;
+        } else {
+          param.name = text(inner);
+        }
+      } else if (is(p, "list_splat_pattern")) {
+        param.kind = Param::Kind::VarArgs;
         param.name = text(children(p, true).at(0));
-      } else if (is(p, "typed_default_parameter")) {
-        param.name = text(field(p, field_ids().name));
-        param.default_value = expr(field(p, field_ids().value));
-      } else if (is(p, "list_splat_pattern") || is(p, "dictionary_splat_pattern")) {
-        unsupported(p, "*args and **kwargs parameters (give each input its own parameter)");
+        keyword_only = true;
+      } else if (is(p, "dictionary_splat_pattern")) {
+        param.kind = Param::Kind::VarKeywords;
+        param.name = text(children(p, true).at(0));
+      } else if (is(p, "keyword_separator")) {
+        keyword_only = true;
+        continue;
+      } else if (is(p, "positional_separator")) {
+        for (Param &earlier : out)
+          if (earlier.kind == Param::Kind::Positional) earlier.kind = Param::Kind::PositionalOnly;
+        continue;
       } else {
-        unsupported(p,
-                    "a " + construct_name(p) + " parameter (only plain parameters and defaults)");
+        return unsupported(p, "a " + construct_name(p) + " parameter");
       }
-      f.params.push_back(std::move(param));
+      out.push_back(std::move(param));
     }
-    f.body = block(field(n, field_ids().body));
-    return f;
+    return std::nullopt;
+  }
+
+  Stmt definition(TSNode n, std::vector<Expr> decorators) const {
+    Stmt s;
+    s.kind = Stmt::Kind::Def;
+    s.loc = loc(n);
+    for (TSNode c : children(n, false))
+      if (!ts_node_is_named(c) && view(c) == "async")
+        return unsupported_statement(n, "async def");
+    auto f = std::make_shared<FunctionDef>();
+    f->loc = s.loc;
+    f->name = text(field(n, field_ids().name));
+    std::optional<Expr> bad = parameters(field(n, field_ids().parameters), f->params);
+    TSNode body = field(n, field_ids().body);
+    f->body = block(body);
+    f->is_generator = holds_yield(body);
+    if (bad) {
+      // The def runs (it binds its name); a call raises.
+      Stmt raise = unsupported_statement(n, bad->text);
+      raise.loc = bad->loc;
+      f->body.clear();
+      f->body.push_back(std::move(raise));
+      f->params.clear();
+      Param rest;
+      rest.kind = Param::Kind::VarArgs;
+      rest.name = "args";
+      f->params.push_back(rest);
+      rest.kind = Param::Kind::VarKeywords;
+      rest.name = "kwargs";
+      f->params.push_back(rest);
+    }
+    f->decorators = std::move(decorators);
+    s.function = std::move(f);
+    return s;
+  }
+
+  Stmt class_definition(TSNode n, std::vector<Expr> decorators) const {
+    Stmt s;
+    s.kind = Stmt::Kind::Class;
+    s.loc = loc(n);
+    auto c = std::make_shared<ClassDef>();
+    c->loc = s.loc;
+    c->name = text(field(n, field_ids().name));
+    TSNode supers = field(n, field_ids().superclasses);
+    if (!ts_node_is_null(supers)) {
+      for (TSNode a : children(supers, true)) {
+        if (is(a, "keyword_argument")) {
+          c->keywords.push_back(text(field(a, field_ids().name)));
+          c->keyword_values.push_back(expr(field(a, field_ids().value)));
+        } else {
+          c->bases.push_back(expr(a));
+        }
+      }
+    }
+    c->body = block(field(n, field_ids().body));
+    c->decorators = std::move(decorators);
+    s.cls = std::move(c);
+    return s;
   }
 
 private:
@@ -536,6 +948,147 @@ private:
   private:
     const Reader &reader_;
   };
+
+  // Whether a function body holds a yield outside nested functions, classes and lambdas.
+  bool holds_yield(TSNode body) const {
+    std::vector<TSNode> stack{body};
+    while (!stack.empty()) {
+      TSNode n = stack.back();
+      stack.pop_back();
+      std::string_view type = ts_node_type(n);
+      if (type == "yield") return true;
+      if (type == "function_definition" || type == "class_definition" || type == "lambda")
+        continue;
+      uint32_t count = ts_node_named_child_count(n);
+      for (uint32_t i = 0; i < count; ++i)
+        stack.push_back(ts_node_named_child(n, i));
+    }
+    return false;
+  }
+
+  // A string literal: its prefix says raw, bytes or formatted.
+  Expr string(TSNode n) const {
+    Expr e;
+    e.loc = loc(n);
+    e.kind = Expr::Kind::Str;
+    bool raw = false, formatted = false;
+    for (TSNode c : children(n, true)) {
+      if (is(c, "string_start")) {
+        for (char ch : view(c)) {
+          if (ch == 'r' || ch == 'R') raw = true;
+          if (ch == 'f' || ch == 'F') formatted = true;
+          if (ch == 'b' || ch == 'B') return unsupported(n, "a bytes literal");
+        }
+      }
+    }
+    if (formatted) e.kind = Expr::Kind::FString;
+    std::string pending;
+    auto flush = [&] {
+      if (!formatted || pending.empty()) return;
+      Expr part;
+      part.kind = Expr::Kind::Str;
+      part.loc = e.loc;
+      part.text = std::move(pending);
+      pending.clear();
+      e.items.push_back(std::move(part));
+    };
+    for (TSNode c : children(n, true)) {
+      if (is(c, "string_content")) {
+        if (raw) {
+          pending += view(c);
+          continue;
+        }
+        // Escapes are children of the content; the text between them is literal.
+        uint32_t at = ts_node_start_byte(c);
+        for (TSNode esc : children(c, true)) {
+          pending.append(text_, at, ts_node_start_byte(esc) - at);
+          if (is(esc, "escape_sequence")) {
+            std::optional<std::string> decoded = decode_escape(view(esc));
+            if (!decoded) return unsupported(esc, "the escape sequence " + text(esc));
+            pending += *decoded;
+          } else {
+            pending += view(esc); // an escape_interpolation ({{ or }})
+          }
+          at = ts_node_end_byte(esc);
+        }
+        pending.append(text_, at, ts_node_end_byte(c) - at);
+        if (formatted) {
+          // {{ and }} in an f-string are literal braces.
+          std::string unbraced;
+          for (std::size_t i = 0; i < pending.size(); ++i) {
+            unbraced += pending[i];
+            if ((pending[i] == '{' || pending[i] == '}') && i + 1 < pending.size() &&
+                pending[i + 1] == pending[i])
+              ++i;
+          }
+          pending = std::move(unbraced);
+        }
+      } else if (is(c, "interpolation")) {
+        flush();
+        e.items.push_back(interpolation(c));
+      }
+    }
+    if (formatted)
+      flush();
+    else
+      e.text = std::move(pending);
+    return e;
+  }
+
+  Expr interpolation(TSNode n) const {
+    Expr v;
+    v.kind = Expr::Kind::FormattedValue;
+    v.loc = loc(n);
+    TSNode value = field(n, field_ids().expression);
+    v.items.push_back(expr(value));
+    TSNode conversion = field(n, field_ids().type_conversion);
+    if (!ts_node_is_null(conversion)) v.text = text(conversion).substr(1);
+    TSNode spec = field(n, field_ids().format_specifier);
+    if (!ts_node_is_null(spec)) {
+      // The spec is an f-string itself: its literal text and its nested {fields}.
+      Expr format;
+      format.kind = Expr::Kind::FString;
+      format.loc = loc(spec);
+      uint32_t at = ts_node_start_byte(spec) + 1; // after the ':'
+      auto literal = [&](uint32_t end) {
+        if (end <= at) return;
+        Expr part;
+        part.kind = Expr::Kind::Str;
+        part.loc = format.loc;
+        part.text = text_.substr(at, end - at);
+        format.items.push_back(std::move(part));
+      };
+      for (TSNode c : children(spec, true)) {
+        if (!is(c, "format_expression")) continue;
+        literal(ts_node_start_byte(c));
+        Expr nested;
+        nested.kind = Expr::Kind::FormattedValue;
+        nested.loc = loc(c);
+        nested.items.push_back(expr(field(c, field_ids().expression)));
+        format.items.push_back(std::move(nested));
+        at = ts_node_end_byte(c);
+      }
+      literal(ts_node_end_byte(spec));
+      v.items.push_back(std::move(format));
+    }
+    // f"{x=}": the expression's text, then its repr.
+    for (TSNode c : children(n, false))
+      if (!ts_node_is_named(c) && view(c) == "=") {
+        Expr fstring;
+        fstring.kind = Expr::Kind::FString;
+        fstring.loc = v.loc;
+        Expr label;
+        label.kind = Expr::Kind::Str;
+        label.loc = v.loc;
+        label.text = text_.substr(ts_node_start_byte(value),
+                                  ts_node_end_byte(c) - ts_node_start_byte(value));
+        fstring.items.push_back(std::move(label));
+        if (v.text.empty() && v.items.size() == 1) v.text = "r";
+        fstring.items.push_back(std::move(v));
+        return fstring;
+      }
+    return v;
+  }
 
   // A left-deep chain of one operator node type: `a + b - c` is (a + b) - c.
   struct LeftChain {
@@ -570,27 +1123,6 @@ private:
     }
   }
 
-  std::string unescape(TSNode n) const {
-    std::string s = text(n);
-    if (s.size() < 2) return s;
-    switch (s[1]) {
-    case 'n':
-      return "\n";
-    case 't':
-      return "\t";
-    case '\\':
-      return "\\";
-    case '\'':
-      return "'";
-    case '"':
-      return "\"";
-    case '0':
-      return std::string(1, '\0');
-    default:
-      unsupported(n, "the escape sequence " + s);
-    }
-  }
-
   // One cursor for the walks above, reset to each node (a new cursor allocates its stack).
   TSTreeCursor *cursor_at(TSNode n) const {
     if (cursor_)
@@ -615,53 +1147,11 @@ template <class F> auto guarded(F &&f, const std::string &path) -> decltype(f())
   }
 }
 
-// The module's imports, functions and constants from the tree of `text` (the source, or the
-// source with a chunked body cut out).
-Module read_module(std::shared_ptr<const SourceText> source, const Reader &reader, TSNode root);
-
-// Adds what the top-level statements under root define to m.
+// Adds the top-level statements under root to m.
 void read_top_level(const Reader &reader, TSNode root, Module &m) {
   reader.check_syntax(root);
-  for (TSNode n : children(root, true)) {
-    if (is(n, "import_statement")) {
-      for (TSNode name : field_children(n, "name")) {
-        if (is(name, "aliased_import"))
-          m.imports[reader.text(field(name, field_ids().alias))] =
-              reader.text(field(name, field_ids().name));
-        else {
-          std::string dotted = reader.text(name);
-          m.imports[dotted.substr(0, dotted.find('.'))] = dotted.substr(0, dotted.find('.'));
-        }
-      }
-    } else if (is(n, "import_from_statement")) {
-      std::string module = reader.text(field(n, field_ids().module_name));
-      for (TSNode name : field_children(n, "name")) {
-        if (is(name, "aliased_import"))
-          m.imports[reader.text(field(name, field_ids().alias))] =
-              module + "." + reader.text(field(name, field_ids().name));
-        else
-          m.imports[reader.text(name)] = module + "." + reader.text(name);
-      }
-    } else if (is(n, "future_import_statement")) {
-      continue;
-    } else if (is(n, "function_definition") || is(n, "decorated_definition")) {
-      TSNode def = is(n, "decorated_definition") ? field(n, field_ids().definition) : n;
-      if (!is(def, "function_definition")) reader.unsupported(def);
-      Function f = reader.function(def);
-      std::string name = f.name;
-      m.functions[name] = std::move(f);
-    } else if (is(n, "expression_statement")) {
-      Stmt s = reader.stmt(n);
-      if (s.kind == Stmt::Kind::Expr && s.value.kind == Expr::Kind::Str) continue; // a docstring
-      if (s.kind != Stmt::Kind::Assign || s.targets.size() != 1 ||
-          s.targets[0].kind != Expr::Kind::Name)
-        reader.unsupported(n, "a module-level statement other than imports, functions and "
-                              "NAME = constant");
-      m.constants[s.targets[0].text] = s.value;
-    } else {
-      reader.unsupported(n, "a module-level " + construct_name(n));
-    }
-  }
+  for (TSNode n : reader.children(root, true))
+    m.body.push_back(reader.stmt(n));
 }
 
 Module read_module(std::shared_ptr<const SourceText> source, const Reader &reader, TSNode root) {
@@ -944,10 +1434,12 @@ Result<Module> parse_module_chunked(const std::string &path, const std::string &
           TSNode def = is(n, "decorated_definition") ? field(n, field_ids().definition) : n;
           if (!is(def, "function_definition") || ts_node_start_byte(def) != chunks->def_offset)
             continue;
-          // Unless a later def of the same name replaced it.
-          Function &f = m.functions.at(reader.text(field(def, field_ids().name)));
           Loc at = reader.loc(def);
-          if (f.loc.line == at.line && f.loc.column == at.column) f.rest = rest;
+          for (Stmt &s : m.body)
+            if (s.kind == Stmt::Kind::Def && s.function && s.function->loc.line == at.line &&
+                s.function->loc.column == at.column)
+              // The module owns its defs; the body's rest is attached once, before any use.
+              const_cast<FunctionDef &>(*s.function).rest = rest;
         }
         return m;
       },
@@ -975,6 +1467,44 @@ Result<Expr> parse_expression(const std::string &source) {
         auto kids = children(stmts[0], true);
         if (kids.size() != 1) return Error{"not a single Python expression", "", 1, 1};
         return reader.expr(kids[0]);
+      },
+      "");
+}
+
+const FunctionDef *Module::function(const std::string &name) const {
+  const FunctionDef *found = nullptr;
+  for (const Stmt &s : body)
+    if (s.kind == Stmt::Kind::Def && s.function->name == name) found = s.function.get();
+  return found;
+}
+
+std::vector<std::string> Module::definitions() const {
+  std::vector<std::string> out;
+  for (const Stmt &s : body)
+    if (s.kind == Stmt::Kind::Def)
+      out.push_back(s.function->name);
+    else if (s.kind == Stmt::Kind::Class)
+      out.push_back(s.cls->name);
+  return out;
+}
+
+Result<std::vector<Param>> parse_parameters(const std::string &source) {
+  return guarded(
+      [&]() -> Result<std::vector<Param>> {
+        std::string text = "def f(" + source + "): pass\n";
+        TreePtr tree = parse_python(text);
+        if (!tree) return Error{"tree-sitter returned no tree", "", 0, 0};
+        Reader reader(text);
+        TSNode root = ts_tree_root_node(tree.get());
+        reader.check_syntax(root);
+        auto defs = children(root, true);
+        if (defs.size() != 1 || !is(defs[0], "function_definition"))
+          return Error{"not a parameter list", "", 1, 1};
+        std::vector<Param> params;
+        if (std::optional<Expr> bad =
+                reader.parameters(field(defs[0], field_ids().parameters), params))
+          return Error{"unsupported parameter: " + bad->text, "", 1, 1};
+        return params;
       },
       "");
 }

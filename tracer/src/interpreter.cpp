@@ -1,1252 +1,1201 @@
-#include "tracelint/tracer/interpreter.hpp"
+// The interpreter's statements, expressions, calls, classes and attributes. Builtins are in
+// builtins.cpp, the torch namespaces in torch_api.cpp, string formatting in formatting.cpp.
+#include "interpreter.hpp"
 
-#include "excerpt.hpp"
-#include "frontend.hpp"
+#include "interpreter_impl.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <functional>
-#include <map>
-#include <optional>
-#include <set>
 
 namespace tracelint::tracer {
 
-// ---- Obj ---------------------------------------------------------------------------------
-
-Obj Obj::none() {
-  return Obj{};
-}
-Obj Obj::ellipsis() {
-  Obj o;
-  o.kind = Kind::Ellipsis;
-  return o;
-}
-Obj Obj::boolean_of(bool b) {
-  Obj o;
-  o.kind = Kind::Bool;
-  o.boolean = b;
-  o.integer = b;
-  return o;
-}
-Obj Obj::int_of(int64_t i) {
-  Obj o;
-  o.kind = Kind::Int;
-  o.integer = i;
-  return o;
-}
-Obj Obj::float_of(double d) {
-  Obj o;
-  o.kind = Kind::Float;
-  o.real = d;
-  return o;
-}
-Obj Obj::str(std::string s) {
-  Obj o;
-  o.kind = Kind::Str;
-  o.text = std::move(s);
-  return o;
-}
-Obj Obj::tuple(std::vector<Obj> items) {
-  Obj o;
-  o.kind = Kind::Tuple;
-  o.items = std::move(items);
-  return o;
-}
-Obj Obj::list(std::vector<Obj> items) {
-  Obj o;
-  o.kind = Kind::List;
-  o.items = std::move(items);
-  return o;
-}
-Obj Obj::slice(Obj start, Obj stop, Obj step) {
-  Obj o;
-  o.kind = Kind::Slice;
-  o.items = {std::move(start), std::move(stop), std::move(step)};
-  return o;
-}
-Obj Obj::dtype_of(std::string torch_name) {
-  Obj o;
-  o.kind = Kind::DType;
-  o.text = std::move(torch_name);
-  return o;
-}
-Obj Obj::device_of(std::string spec) {
-  Obj o;
-  o.kind = Kind::Device;
-  o.text = std::move(spec);
-  return o;
-}
-
-double Obj::as_double() const {
-  switch (kind) {
-  case Kind::Bool:
-    return boolean ? 1.0 : 0.0;
-  case Kind::Int:
-    return static_cast<double>(integer);
-  case Kind::Float:
-    return real;
-  default:
-    return 0.0;
-  }
-}
-
-namespace {
-
-const std::vector<std::pair<std::string, std::string>> kDtypes = {
-    {"float32", "f32"}, {"float16", "f16"}, {"bfloat16", "bf16"}, {"float64", "f64"},
-    {"int64", "i64"},   {"int32", "i32"},   {"int16", "i16"},     {"int8", "i8"},
-    {"uint8", "u8"},    {"bool", "b8"},     {"complex64", "c64"}, {"complex128", "c128"}};
-
-const std::map<std::string, std::string> kDtypeAliases = {
-    {"float", "float32"}, {"half", "float16"}, {"double", "float64"},
-    {"long", "int64"},    {"int", "int32"},    {"short", "int16"}};
-
-} // namespace
-
-std::string short_dtype(const std::string &torch_name) {
-  for (const auto &[name, brief] : kDtypes)
-    if (name == torch_name) return brief;
-  return torch_name;
-}
-
-std::string torch_dtype(const std::string &short_or_torch) {
-  for (const auto &[name, brief] : kDtypes)
-    if (name == short_or_torch || brief == short_or_torch) return name;
-  auto alias = kDtypeAliases.find(short_or_torch);
-  return alias == kDtypeAliases.end() ? "" : alias->second;
-}
-
-bool is_floating(const std::string &dtype) {
-  return dtype == "float32" || dtype == "float16" || dtype == "bfloat16" || dtype == "float64";
-}
-
-std::string Obj::describe() const {
-  switch (kind) {
-  case Kind::None:
-    return "None";
-  case Kind::Ellipsis:
-    return "Ellipsis";
-  case Kind::Bool:
-    return "bool";
-  case Kind::Int:
-    return "int";
-  case Kind::Float:
-    return "float";
-  case Kind::Str:
-    return "str";
-  case Kind::Tuple:
-    return "tuple";
-  case Kind::List:
-    return "list";
-  case Kind::Dict:
-    return "dict";
-  case Kind::Slice:
-    return "slice";
-  case Kind::Tensor: {
-    std::string out = "tensor " + short_dtype(dtype) + "[";
-    for (std::size_t i = 0; i < shape.size(); ++i)
-      out += (i ? ", " : "") + std::to_string(shape[i].integer);
-    return out + "]";
-  }
-  case Kind::DType:
-    return "dtype";
-  case Kind::Device:
-    return "device";
-  case Kind::Module:
-    return "module or function `" + excerpt(text) + "`";
-  case Kind::Function:
-    return "function `" + excerpt(text) + "`";
-  case Kind::Method:
-    return "method `" + excerpt(text) + "`";
-  case Kind::Builtin:
-    return "builtin `" + text + "`";
-  }
-  return "object";
-}
-
-Value to_value(const Obj &o) {
-  switch (o.kind) {
-  case Obj::Kind::None:
-    return Value::none();
-  case Obj::Kind::Ellipsis:
-    return Value::ellipsis();
-  case Obj::Kind::Bool:
-    return o.proxy.empty() ? Value::boolean_value(o.boolean) : Value::name(o.proxy);
-  case Obj::Kind::Int:
-    return o.proxy.empty() ? Value::int_value(o.integer) : Value::name(o.proxy);
-  case Obj::Kind::Float:
-    return o.proxy.empty() ? Value::float_value(o.real) : Value::name(o.proxy);
-  case Obj::Kind::Str:
-    return Value::string(o.text);
-  case Obj::Kind::Tuple:
-  case Obj::Kind::List: {
-    std::vector<Value> items;
-    for (const Obj &item : o.items)
-      items.push_back(to_value(item));
-    return o.kind == Obj::Kind::Tuple ? Value::tuple(std::move(items))
-                                      : Value::list(std::move(items));
-  }
-  case Obj::Kind::Dict: {
-    std::vector<std::pair<Value, Value>> entries;
-    for (std::size_t i = 0; i + 1 < o.items.size(); i += 2)
-      entries.emplace_back(to_value(o.items[i]), to_value(o.items[i + 1]));
-    return Value::dict(std::move(entries));
-  }
-  case Obj::Kind::Slice:
-    return Value::slice(to_value(o.items[0]), to_value(o.items[1]), to_value(o.items[2]));
-  case Obj::Kind::Tensor:
-    return Value::name(o.proxy);
-  case Obj::Kind::DType:
-    return Value::dtype(o.text);
-  case Obj::Kind::Device:
-    return Value::device(o.text);
-  case Obj::Kind::Module:
-    return Value::dotted(o.text);
-  case Obj::Kind::Function:
-  case Obj::Kind::Builtin:
-    return Value::name(o.text);
-  case Obj::Kind::Method:
-    return Value::attribute(to_value(o.items.at(0)), o.text);
-  }
-  return Value::none();
-}
-
-// ---- the interpreter ----------------------------------------------------------------------
-
-namespace {
-
-constexpr int kMaxCallDepth = 64;
-constexpr int64_t kMaxSteps = 2'000'000; // statements and loop iterations, all calls together
-
-// A torch function or Tensor method: its normalised op and its parameters after `input`.
-struct Param {
-  std::string name;
-  std::optional<Obj> default_value; // nullopt: required
-};
-struct OpSpec {
-  std::string op;
-  std::vector<Param> params; // the first is the input (self for methods)
-  bool varargs = false;      // the last parameter collects extra positionals (x.view(2, 3))
-};
-
-Param req(std::string n) {
-  return Param{std::move(n), std::nullopt};
-}
-Param opt(std::string n, Obj d) {
-  return Param{std::move(n), std::move(d)};
-}
-
-const std::map<std::string, OpSpec> &op_specs() {
-  static const std::map<std::string, OpSpec> specs = [] {
-    std::map<std::string, OpSpec> m;
-    auto unary = [&](const std::string &op) { m[op] = OpSpec{op, {req("input")}, false}; };
-    for (const char *op : {"exp", "tanh", "rsqrt", "relu", "silu", "sigmoid", "neg"})
-      unary(op);
-    for (const char *op : {"add", "sub", "mul", "div", "pow", "matmul"})
-      m[op] = OpSpec{op, {req("input"), req("other")}, false};
-    m["gelu"] = OpSpec{"gelu", {req("input"), opt("approximate", Obj::str("none"))}, false};
-    m["softmax"] = OpSpec{"softmax", {req("input"), req("dim"), opt("dtype", Obj::none())}, false};
-    for (const char *op : {"sum", "mean", "amax"})
-      m[op] =
-          OpSpec{op,
-                 {req("input"), opt("dim", Obj::none()), opt("keepdim", Obj::boolean_of(false))},
-                 false};
-    m["reshape"] = OpSpec{"reshape", {req("input"), req("shape")}, true};
-    m["view"] = OpSpec{"view", {req("input"), req("size")}, true};
-    m["permute"] = OpSpec{"permute", {req("input"), req("dims")}, true};
-    m["transpose"] = OpSpec{"transpose", {req("input"), req("dim0"), req("dim1")}, false};
-    m["unsqueeze"] = OpSpec{"unsqueeze", {req("input"), req("dim")}, false};
-    m["cat"] = OpSpec{"cat", {req("tensors"), opt("dim", Obj::int_of(0))}, false};
-    m["linear"] = OpSpec{"linear", {req("input"), req("weight"), opt("bias", Obj::none())}, false};
-    return m;
-  }();
-  return specs;
-}
-
-// torch.X, torch.nn.functional.X and Tensor.X names the subset knows, by their op.
-const std::map<std::string, std::string> &torch_functions() {
-  static const std::map<std::string, std::string> names = {
-      {"torch.exp", "exp"},
-      {"torch.tanh", "tanh"},
-      {"torch.rsqrt", "rsqrt"},
-      {"torch.relu", "relu"},
-      {"torch.sigmoid", "sigmoid"},
-      {"torch.neg", "neg"},
-      {"torch.add", "add"},
-      {"torch.sub", "sub"},
-      {"torch.mul", "mul"},
-      {"torch.div", "div"},
-      {"torch.pow", "pow"},
-      {"torch.matmul", "matmul"},
-      {"torch.softmax", "softmax"},
-      {"torch.sum", "sum"},
-      {"torch.mean", "mean"},
-      {"torch.amax", "amax"},
-      {"torch.reshape", "reshape"},
-      {"torch.permute", "permute"},
-      {"torch.transpose", "transpose"},
-      {"torch.unsqueeze", "unsqueeze"},
-      {"torch.cat", "cat"},
-      {"torch.nn.functional.silu", "silu"},
-      {"torch.nn.functional.gelu", "gelu"},
-      {"torch.nn.functional.relu", "relu"},
-      {"torch.nn.functional.softmax", "softmax"},
-      {"torch.nn.functional.linear", "linear"},
-      {"torch.nn.functional.sigmoid", "sigmoid"},
-      {"torch.sigmoid", "sigmoid"}};
-  return names;
-}
-
-const std::set<std::string> &tensor_methods() {
-  static const std::set<std::string> names = {
-      "exp",  "tanh", "rsqrt",   "relu", "sigmoid", "neg",       "add",
-      "sub",  "mul",  "div",     "pow",  "matmul",  "softmax",   "sum",
-      "mean", "amax", "reshape", "view", "permute", "transpose", "unsqueeze"};
-  return names;
-}
-
-const std::set<std::string> &builtins() {
-  static const std::set<std::string> names = {"len", "range", "int",   "float", "min",
-                                              "max", "abs",   "tuple", "list",  "bool"};
-  return names;
-}
-
-std::string op_symbol(const std::string &op) {
-  static const std::map<std::string, std::string> symbols = {
-      {"add", "+"}, {"sub", "-"},  {"mul", "*"}, {"truediv", "/"}, {"floordiv", "//"},
-      {"mod", "%"}, {"pow", "**"}, {"lt", "<"},  {"le", "<="},     {"gt", ">"},
-      {"ge", ">="}, {"eq", "=="},  {"ne", "!="}, {"neg", "-"}};
-  auto it = symbols.find(op);
-  return it == symbols.end() ? op : it->second;
-}
-
-struct Frame {
-  std::map<std::string, Obj> locals;
-  bool returned = false;
-  Obj result;
-};
-
-class Interpreter {
-public:
-  Interpreter(const Module &module, Backend &backend) : module_(module), backend_(backend) {}
-
-  Obj call_function(const std::string &name, std::vector<Obj> args,
-                    std::vector<std::pair<std::string, Obj>> kwargs, const Loc &loc) {
-    auto it = module_.functions.find(name);
-    if (it == module_.functions.end())
-      throw TraceError(loc, "no function `" + excerpt(name) + "` in " + module_.path);
-    const Function &f = it->second;
-    if (++depth_ > kMaxCallDepth)
-      throw TraceError(loc, "calls nest deeper than " + std::to_string(kMaxCallDepth) +
-                                " (recursion is not traced)");
-    Frame frame;
-    if (args.size() > f.params.size())
-      throw TraceError(loc, "`" + excerpt(name) + "` takes " + std::to_string(f.params.size()) +
-                                " arguments, got " + std::to_string(args.size()));
-    for (std::size_t i = 0; i < args.size(); ++i)
-      frame.locals[f.params[i].name] = std::move(args[i]);
-    for (auto &[key, value] : kwargs) {
-      bool known = false;
-      for (const auto &p : f.params)
-        known = known || p.name == key;
-      if (!known)
-        throw TraceError(loc, "`" + excerpt(name) + "` has no parameter `" + excerpt(key) + "`");
-      if (frame.locals.count(key))
-        throw TraceError(loc, "`" + excerpt(name) + "` got two values for `" + excerpt(key) + "`");
-      frame.locals[key] = std::move(value);
-    }
-    for (const auto &p : f.params) {
-      if (frame.locals.count(p.name)) continue;
-      if (!p.default_value)
-        throw TraceError(loc, "`" + excerpt(name) + "` is missing the argument `" +
-                                  excerpt(p.name) + "`");
-      frame.locals[p.name] = eval(*p.default_value, frame);
-    }
-    run_block(f.body, frame);
-    for (std::size_t i = 0; f.rest && i < f.rest->size() && !frame.returned; ++i)
-      run_block(f.rest->chunk(i), frame);
-    --depth_;
-    return frame.returned ? frame.result : Obj::none();
-  }
-
-private:
-  void step(const Loc &loc) { charge(1, loc); }
-  void charge(int64_t work, const Loc &loc) {
-    steps_ += work;
-    if (steps_ > kMaxSteps)
-      throw TraceError(loc, "the function runs more than " + std::to_string(kMaxSteps) +
-                                " steps; the tracer stops here");
-  }
-  // Reading a collection copies it: the copy counts as steps, one per object in it, so that
-  // building values from themselves (t = (t,) or t = t + t in a loop, quadratic or exponential
-  // in time and memory) stops at the step limit.
-  void charge_copy(const Obj &value, const Loc &loc) {
-    if (!value.items.empty()) charge(object_count(value, kMaxSteps + 1), loc);
-  }
-  // The objects in o at every depth, counted up to `limit` (without recursion: values nest).
-  static int64_t object_count(const Obj &o, int64_t limit) {
-    int64_t n = 0;
-    std::vector<const Obj *> pending{&o};
-    while (!pending.empty() && n < limit) {
-      const Obj *next = pending.back();
-      pending.pop_back();
-      ++n;
-      for (const Obj &item : next->items)
-        pending.push_back(&item);
-    }
-    return n;
-  }
-
-  void run_block(const std::vector<Stmt> &block, Frame &frame) {
-    for (const Stmt &s : block) {
-      if (frame.returned) return;
-      run(s, frame);
-    }
-  }
-
-  void run(const Stmt &s, Frame &frame) {
-    step(s.loc);
-    switch (s.kind) {
-    case Stmt::Kind::Pass:
-      return;
-    case Stmt::Kind::Expr:
-      backend_.at_statement(s);
-      eval(s.value, frame);
-      return;
-    case Stmt::Kind::Assign: {
-      backend_.at_statement(s);
-      Obj value = eval(s.value, frame);
-      // `a = b = x`: each target in turn; the last takes the value itself.
-      for (std::size_t i = 0; i < s.targets.size(); ++i)
-        assign(s.targets[i], i + 1 < s.targets.size() ? value : std::move(value), frame);
-      return;
-    }
-    case Stmt::Kind::AugAssign: {
-      backend_.at_statement(s);
-      Obj left = lookup(s.targets[0], frame);
-      Obj right = eval(s.value, frame);
-      assign(s.targets[0], binary(s.op, std::move(left), std::move(right), s.loc), frame);
-      return;
-    }
-    case Stmt::Kind::Return:
-      backend_.at_statement(s);
-      frame.result = s.has_value ? eval(s.value, frame) : Obj::none();
-      frame.returned = true;
-      return;
-    case Stmt::Kind::If: {
-      backend_.at_statement(s);
-      if (truth(eval(s.value, frame), s.value.loc)) {
-        run_block(s.body, frame);
-        return;
-      }
-      for (const Stmt &clause : s.elifs) {
-        step(clause.loc);
-        backend_.at_statement(clause);
-        if (truth(eval(clause.value, frame), clause.value.loc)) {
-          run_block(clause.body, frame);
-          return;
-        }
-      }
-      run_block(s.orelse, frame);
-      return;
-    }
-    case Stmt::Kind::For: {
-      backend_.at_statement(s);
-      Obj iterable = eval(s.value, frame);
-      std::vector<Obj> items;
-      if (iterable.is_sequence())
-        items = iterable.items;
-      else if (iterable.kind == Obj::Kind::Tensor)
-        throw TraceError(s.value.loc, "iterating over a tensor is not supported");
-      else
-        throw TraceError(s.value.loc, "cannot iterate over " + iterable.describe());
-      for (Obj &item : items) {
-        step(s.loc);
-        assign(s.targets[0], std::move(item), frame);
-        run_block(s.body, frame);
-        if (frame.returned) return;
-      }
-      return;
-    }
-    case Stmt::Kind::Def:
-      throw TraceError(s.loc, "unsupported construct: nested function definition");
-    }
-  }
-
-  // By value: the names take the value (or its items) without copies.
-  void assign(const Expr &target, Obj value, Frame &frame) {
-    if (target.kind == Expr::Kind::Name) {
-      frame.locals[target.text] = std::move(value);
-      return;
-    }
-    if (!value.is_sequence())
-      throw TraceError(
-          target.loc,
-          "cannot unpack " + value.describe() +
-              (value.kind == Obj::Kind::Tensor ? " (unpacking a tensor is not supported)" : ""));
-    if (value.items.size() != target.items.size())
-      throw TraceError(target.loc, "cannot unpack " + std::to_string(value.items.size()) +
-                                       " values into " + std::to_string(target.items.size()) +
-                                       " names");
-    for (std::size_t i = 0; i < target.items.size(); ++i)
-      assign(target.items[i], std::move(value.items[i]), frame);
-  }
-
-  Obj lookup(const Expr &name, Frame &frame) {
-    auto local = frame.locals.find(name.text);
-    if (local != frame.locals.end()) {
-      charge_copy(local->second, name.loc);
-      return local->second;
-    }
-    auto constant = module_.constants.find(name.text);
-    if (constant != module_.constants.end()) return eval(constant->second, frame);
-    auto import = module_.imports.find(name.text);
-    if (import != module_.imports.end()) {
-      Obj m;
-      m.kind = Obj::Kind::Module;
-      m.text = import->second;
-      return m;
-    }
-    if (module_.functions.count(name.text)) {
-      Obj f;
-      f.kind = Obj::Kind::Function;
-      f.text = name.text;
-      return f;
-    }
-    if (builtins().count(name.text)) {
-      Obj b;
-      b.kind = Obj::Kind::Builtin;
-      b.text = name.text;
-      return b;
-    }
-    throw TraceError(name.loc, "name `" + excerpt(name.text) + "` is not defined");
-  }
-
-public:
-  Obj eval(const Expr &e, Frame &frame) {
-    switch (e.kind) {
-    case Expr::Kind::Name:
-      return lookup(e, frame);
-    case Expr::Kind::Int:
-      return Obj::int_of(e.integer);
-    case Expr::Kind::Float:
-      return Obj::float_of(e.real);
-    case Expr::Kind::Str:
-      return Obj::str(e.text);
-    case Expr::Kind::Bool:
-      return Obj::boolean_of(e.boolean);
-    case Expr::Kind::None:
-      return Obj::none();
-    case Expr::Kind::Ellipsis:
-      return Obj::ellipsis();
-    case Expr::Kind::Tuple:
-    case Expr::Kind::List: {
-      std::vector<Obj> items;
-      for (const Expr &item : e.items)
-        items.push_back(eval(item, frame));
-      return e.kind == Expr::Kind::Tuple ? Obj::tuple(std::move(items))
-                                         : Obj::list(std::move(items));
-    }
-    case Expr::Kind::Dict: {
-      Obj d;
-      d.kind = Obj::Kind::Dict;
-      for (std::size_t i = 0; i + 1 < e.items.size(); i += 2) {
-        Obj key = eval(e.items[i], frame);
-        if (key.kind != Obj::Kind::Str && key.kind != Obj::Kind::Int)
-          throw TraceError(e.items[i].loc, "dictionary keys must be str or int constants");
-        if (!key.proxy.empty()) backend_.guard(key, e.items[i].loc);
-        d.items.push_back(key);
-        d.items.push_back(eval(e.items[i + 1], frame));
-      }
-      return d;
-    }
-    case Expr::Kind::Slice:
-      return Obj::slice(eval(e.items[0], frame), eval(e.items[1], frame), eval(e.items[2], frame));
-    case Expr::Kind::Attribute:
-      return attribute(eval(e.items[0], frame), e.text, e.loc);
-    case Expr::Kind::Call:
-      return call(e, frame);
-    case Expr::Kind::Subscript:
-      return subscript(eval(e.items[0], frame), eval(e.items[1], frame), e.loc);
-    case Expr::Kind::BinOp: {
-      // A chain (a + b - c) runs left to right, as Python evaluates its left-deep tree.
-      Obj left = eval(e.items[0], frame);
-      for (std::size_t i = 1; i < e.items.size(); ++i)
-        left = binary(e.ops[i - 1], std::move(left), eval(e.items[i], frame), e.loc);
-      return left;
-    }
-    case Expr::Kind::UnaryOp: {
-      Obj operand = eval(e.items[0], frame);
-      if (e.text == "not") return Obj::boolean_of(!truth(operand, e.loc));
-      if (e.text == "+") return operand;
-      if (operand.kind == Obj::Kind::Tensor) return backend_.tensor_op("neg", {operand}, e.loc);
-      return number("neg", {operand}, e.loc);
-    }
-    case Expr::Kind::Compare: {
-      Obj left = eval(e.items[0], frame);
-      Obj result = Obj::boolean_of(true);
-      for (std::size_t i = 0; i < e.ops.size(); ++i) {
-        Obj right = eval(e.items[i + 1], frame);
-        static const std::map<std::string, std::string> names = {
-            {"<", "lt"},  {"<=", "le"}, {">", "gt"},  {">=", "ge"},
-            {"==", "eq"}, {"!=", "ne"}, {"is", "is"}, {"is not", "is not"}};
-        if (left.kind == Obj::Kind::Tensor || right.kind == Obj::Kind::Tensor)
-          throw TraceError(e.loc, "comparisons of tensors are not supported");
-        result = compare(names.at(e.ops[i]), left, right, e.loc);
-        if (i + 1 < e.ops.size() && !truth(result, e.loc)) return result;
-        left = right;
-      }
-      return result;
-    }
-    case Expr::Kind::BoolOp: {
-      // A chain (a and b or c) is ((a and b) or c): each operator keeps the value so far or
-      // takes the next operand.
-      Obj left = eval(e.items[0], frame);
-      for (std::size_t i = 1; i < e.items.size(); ++i) {
-        bool t = truth(left, e.items[i - 1].loc);
-        if (e.ops[i - 1] == "and" ? t : !t) left = eval(e.items[i], frame);
-      }
-      return left;
-    }
-    case Expr::Kind::IfExp:
-      return truth(eval(e.items[1], frame), e.items[1].loc) ? eval(e.items[0], frame)
-                                                            : eval(e.items[2], frame);
-    case Expr::Kind::Starred:
-      throw TraceError(e.loc, "unsupported construct: * outside a call");
-    }
-    throw TraceError(e.loc, "unsupported expression");
-  }
-
-private:
-  bool truth(const Obj &o, const Loc &loc) {
-    switch (o.kind) {
-    case Obj::Kind::None:
-      return false;
-    case Obj::Kind::Bool:
-    case Obj::Kind::Int:
-    case Obj::Kind::Float:
-      if (!o.proxy.empty()) backend_.guard(o, loc);
-      return o.kind == Obj::Kind::Float ? o.real != 0.0 : o.integer != 0;
-    case Obj::Kind::Str:
-      return !o.text.empty();
-    case Obj::Kind::Tuple:
-    case Obj::Kind::List:
-    case Obj::Kind::Dict:
-      return !o.items.empty();
-    case Obj::Kind::Tensor:
-      throw TraceError(loc, "the truth value of a tensor depends on its data: data-dependent "
-                            "control flow cannot be traced");
-    default:
-      return true;
-    }
-  }
-
-  // A concrete int where Python needs one (an index, a loop bound); a proxy is guarded.
-  int64_t concrete_int(const Obj &o, const Loc &loc, const std::string &what) {
-    if (o.kind != Obj::Kind::Int && o.kind != Obj::Kind::Bool)
-      throw TraceError(loc, what + " must be an int, not " + o.describe());
-    if (!o.proxy.empty()) backend_.guard(o, loc);
-    return o.integer;
-  }
-
-  Obj attribute(Obj base, const std::string &name, const Loc &loc) {
-    if (base.kind == Obj::Kind::Module) {
-      std::string path = base.text + "." + name;
-      if (base.text == "torch") {
-        std::string dtype = torch_dtype(name);
-        if (!dtype.empty()) return Obj::dtype_of(dtype);
-      }
-      Obj m;
-      m.kind = Obj::Kind::Module;
-      m.text = path;
-      return m;
-    }
-    if (base.kind == Obj::Kind::Tensor) {
-      if (name == "shape") return Obj::tuple(base.shape);
-      if (name == "ndim") return Obj::int_of(static_cast<int64_t>(base.shape.size()));
-      if (name == "dtype") return Obj::dtype_of(base.dtype);
-      if (name == "device") return Obj::device_of(base.device);
-      if (name == "T" || name == "mT")
-        throw TraceError(loc, "`." + name + "` is not supported: use transpose(-2, -1)");
-      if (tensor_methods().count(name) || name == "size" || name == "contiguous" || name == "dim") {
-        Obj m;
-        m.kind = Obj::Kind::Method;
-        m.text = name;
-        m.items.push_back(std::move(base));
-        return m;
-      }
-      throw TraceError(loc, "tensor attribute or method `" + excerpt(name) + "` is not supported");
-    }
-    if (base.kind == Obj::Kind::Slice && (name == "start" || name == "stop" || name == "step"))
-      return base.items[name == "start" ? 0 : name == "stop" ? 1 : 2];
-    throw TraceError(loc, "attribute `" + excerpt(name) + "` of " + base.describe() +
-                              " is not supported");
-  }
-
-  Obj call(const Expr &e, Frame &frame) {
-    Obj callee = eval(e.items[0], frame);
-    std::size_t positional = e.items.size() - 1 - e.keywords.size();
-    std::vector<Obj> args;
-    args.reserve(positional + 1); // and a method's self, put first
-    for (std::size_t i = 1; i <= positional; ++i) {
-      const Expr &a = e.items[i];
-      if (a.kind == Expr::Kind::Starred) {
-        Obj spread = eval(a.items[0], frame);
-        if (!spread.is_sequence())
-          throw TraceError(a.loc, "cannot unpack " + spread.describe() + " with *");
-        args.insert(args.end(), spread.items.begin(), spread.items.end());
-      } else {
-        args.push_back(eval(a, frame));
-      }
-    }
-    std::vector<std::pair<std::string, Obj>> kwargs;
-    for (std::size_t i = 0; i < e.keywords.size(); ++i)
-      kwargs.emplace_back(e.keywords[i], eval(e.items[1 + positional + i], frame));
-
-    switch (callee.kind) {
-    case Obj::Kind::Function:
-      return call_function(callee.text, std::move(args), std::move(kwargs), e.loc);
-    case Obj::Kind::Builtin:
-      return call_builtin(callee.text, args, kwargs, e.loc);
-    case Obj::Kind::Method: {
-      const Obj &self = callee.items[0];
-      if (callee.text == "size" || callee.text == "dim" || callee.text == "contiguous") {
-        if (!kwargs.empty())
-          throw TraceError(e.loc, "`" + callee.text + "` takes no keyword arguments here");
-        if (callee.text == "contiguous") return self;
-        if (callee.text == "dim") return Obj::int_of(static_cast<int64_t>(self.shape.size()));
-        if (args.empty()) return Obj::tuple(self.shape);
-        int64_t d = normalize_dim(concrete_int(args[0], e.loc, "a dim"), self.shape.size(), e.loc);
-        return self.shape[static_cast<std::size_t>(d)];
-      }
-      args.insert(args.begin(), std::move(callee.items[0])); // self, not used after this
-      return torch_op(callee.text, "Tensor." + callee.text, std::move(args), std::move(kwargs),
-                      e.loc);
-    }
-    case Obj::Kind::Module: {
-      auto it = torch_functions().find(callee.text);
-      if (it == torch_functions().end())
-        throw TraceError(e.loc, "`" + excerpt(callee.text) +
-                                    "` is not in the supported subset of torch "
-                                    "(see `tracelint trace --help`)");
-      return torch_op(it->second, callee.text, std::move(args), std::move(kwargs), e.loc);
-    }
-    default:
-      throw TraceError(e.loc, callee.describe() + " is not callable");
-    }
-  }
-
-  Obj torch_op(const std::string &op, const std::string &spelled, std::vector<Obj> args,
-               std::vector<std::pair<std::string, Obj>> kwargs, const Loc &loc) {
-    const OpSpec &spec = op_specs().at(op);
-    std::size_t fixed = spec.varargs ? spec.params.size() - 1 : spec.params.size();
-    if (spec.varargs && args.size() > fixed) {
-      // The extra positionals are the last parameter's tuple: x.view(2, 3) and x.view((2, 3))
-      // mean the same.
-      std::vector<Obj> rest(
-          std::make_move_iterator(args.begin() + static_cast<std::ptrdiff_t>(fixed)),
-          std::make_move_iterator(args.end()));
-      args.resize(fixed);
-      args.push_back(rest.size() == 1 && rest[0].is_sequence()
-                         ? Obj::tuple(std::move(rest[0].items))
-                         : Obj::tuple(std::move(rest)));
-    } else if (args.size() > fixed) {
-      throw TraceError(loc, "`" + spelled + "` takes at most " + std::to_string(fixed) +
-                                " positional argument" + (fixed == 1 ? "" : "s") + ", got " +
-                                std::to_string(args.size()));
-    }
-    auto missing = [&](std::size_t i) {
-      return TraceError(loc,
-                        "`" + spelled + "` is missing the argument `" + spec.params[i].name + "`");
-    };
-    if (kwargs.empty()) {
-      // The common call: the arguments stay where they are, the parameters after them take
-      // their defaults.
-      for (std::size_t i = args.size(); i < spec.params.size(); ++i) {
-        if (!spec.params[i].default_value) throw missing(i);
-        args.push_back(*spec.params[i].default_value);
-      }
-      return tensor_call(op, std::move(args), spelled, loc);
-    }
-    std::vector<std::optional<Obj>> bound(spec.params.size());
-    for (std::size_t i = 0; i < args.size(); ++i)
-      bound[i] = std::move(args[i]);
-    for (auto &[key, value] : kwargs) {
-      std::size_t i = 0;
-      while (i < spec.params.size() && spec.params[i].name != key)
-        ++i;
-      if (i == spec.params.size())
-        throw TraceError(loc, "`" + spelled + "` got an unexpected keyword argument `" +
-                                  excerpt(key) + "`");
-      if (bound[i])
-        throw TraceError(loc, "`" + spelled + "` got two values for `" + excerpt(key) + "`");
-      bound[i] = std::move(value);
-    }
-    std::vector<Obj> normalised;
-    normalised.reserve(spec.params.size());
-    for (std::size_t i = 0; i < spec.params.size(); ++i) {
-      if (!bound[i] && !spec.params[i].default_value) throw missing(i);
-      normalised.push_back(bound[i] ? std::move(*bound[i]) : *spec.params[i].default_value);
-    }
-    return tensor_call(op, std::move(normalised), spelled, loc);
-  }
-
-  // Checks argument kinds so that backends get what the Backend comment promises.
-  Obj tensor_call(const std::string &op, std::vector<Obj> args, const std::string &spelled,
-                  const Loc &loc) {
-    auto need_tensor = [&](const Obj &o, const char *what) {
-      if (o.kind != Obj::Kind::Tensor)
-        throw TraceError(loc,
-                         "`" + spelled + "`: " + what + " must be a tensor, not " + o.describe());
-    };
-    if (op == "cat") {
-      if (!args[0].is_sequence() || args[0].items.empty())
-        throw TraceError(loc, "`" + spelled + "` takes a non-empty tuple or list of tensors");
-      for (const Obj &t : args[0].items)
-        need_tensor(t, "each element");
-      args[1] = Obj::int_of(concrete_int(args[1], loc, "dim"));
-      return backend_.tensor_op(op, args, loc);
-    }
-    if (op == "add" || op == "sub" || op == "mul" || op == "div" || op == "pow") {
-      if (args[0].kind != Obj::Kind::Tensor && args[1].kind != Obj::Kind::Tensor)
-        return number(op == "div" ? "truediv" : op, {args[0], args[1]}, loc);
-      for (const Obj &a : args)
-        if (a.kind != Obj::Kind::Tensor && !a.is_number())
-          throw TraceError(loc, "`" + spelled + "` of a tensor and " + a.describe());
-      return backend_.tensor_op(op, args, loc);
-    }
-    need_tensor(args[0], "the input");
-    if (op == "matmul" || op == "linear") {
-      need_tensor(args[1], op == "matmul" ? "the other operand" : "the weight");
-      if (op == "linear" && args[2].kind != Obj::Kind::None) need_tensor(args[2], "the bias");
-    } else if (op == "softmax") {
-      args[1] = Obj::int_of(concrete_int(args[1], loc, "dim"));
-      if (args[2].kind != Obj::Kind::None)
-        throw TraceError(loc, "`" + spelled + "`: the dtype argument is not supported");
-      args.pop_back();
-    } else if (op == "sum" || op == "mean" || op == "amax") {
-      if (args[1].kind == Obj::Kind::Int)
-        args[1] = Obj::tuple({Obj::int_of(concrete_int(args[1], loc, "dim"))});
-      else if (args[1].is_sequence()) {
-        std::vector<Obj> dims;
-        for (const Obj &d : args[1].items)
-          dims.push_back(Obj::int_of(concrete_int(d, loc, "dim")));
-        args[1] = Obj::tuple(std::move(dims));
-      } else if (args[1].kind != Obj::Kind::None)
-        throw TraceError(loc, "`" + spelled + "`: dim must be an int, a tuple of ints or None");
-      if (args[2].kind != Obj::Kind::Bool)
-        throw TraceError(loc, "`" + spelled + "`: keepdim must be True or False");
-      if (op == "amax" && args[1].kind == Obj::Kind::None) args[1] = Obj::tuple({});
-    } else if (op == "reshape" || op == "view" || op == "permute") {
-      if (!args[1].is_sequence())
-        throw TraceError(loc, "`" + spelled + "` takes a shape: ints or a tuple of ints");
-      for (Obj &d : args[1].items)
-        if (d.kind != Obj::Kind::Int)
-          throw TraceError(loc, "`" + spelled + "`: each size must be an int, not " + d.describe());
-        else if (op == "permute")
-          d = Obj::int_of(concrete_int(d, loc, "dim"));
-      args[1] = Obj::tuple(std::move(args[1].items));
-    } else if (op == "transpose" || op == "unsqueeze") {
-      for (std::size_t i = 1; i < args.size(); ++i)
-        args[i] = Obj::int_of(concrete_int(args[i], loc, "dim"));
-    } else if (op == "gelu") {
-      if (args[1].kind != Obj::Kind::Str || (args[1].text != "none" && args[1].text != "tanh"))
-        throw TraceError(loc, "`" + spelled + "`: approximate must be 'none' or 'tanh'");
-    }
-    return backend_.tensor_op(op, args, loc);
-  }
-
-  Obj call_builtin(const std::string &name, const std::vector<Obj> &args,
-                   const std::vector<std::pair<std::string, Obj>> &kwargs, const Loc &loc) {
-    if (!kwargs.empty())
-      throw TraceError(loc, "`" + name + "` with keyword arguments is not supported");
-    auto arity = [&](std::size_t lo, std::size_t hi) {
-      if (args.size() < lo || args.size() > hi)
-        throw TraceError(loc, "`" + name + "` takes " + std::to_string(lo) +
-                                  (hi != lo ? " to " + std::to_string(hi) : "") + " arguments");
-    };
-    if (name == "len") {
-      arity(1, 1);
-      if (args[0].kind == Obj::Kind::Tensor) {
-        if (args[0].shape.empty()) throw TraceError(loc, "len() of a 0-d tensor");
-        return args[0].shape[0];
-      }
-      if (args[0].is_sequence() || args[0].kind == Obj::Kind::Str)
-        return Obj::int_of(static_cast<int64_t>(
-            args[0].kind == Obj::Kind::Str ? args[0].text.size() : args[0].items.size()));
-      if (args[0].kind == Obj::Kind::Dict)
-        return Obj::int_of(static_cast<int64_t>(args[0].items.size() / 2));
-      throw TraceError(loc, "len() of " + args[0].describe());
-    }
-    if (name == "range") {
-      arity(1, 3);
-      int64_t start = 0, stop = 0, stride = 1;
-      if (args.size() == 1)
-        stop = concrete_int(args[0], loc, "range's bound");
-      else {
-        start = concrete_int(args[0], loc, "range's start");
-        stop = concrete_int(args[1], loc, "range's stop");
-        if (args.size() == 3) stride = concrete_int(args[2], loc, "range's step");
-      }
-      if (stride == 0) throw TraceError(loc, "range() step must not be zero");
-      std::vector<Obj> items;
-      for (int64_t i = start; stride > 0 ? i < stop : i > stop; i += stride) {
-        step(loc);
-        items.push_back(Obj::int_of(i));
-      }
-      return Obj::tuple(std::move(items));
-    }
-    if (name == "tuple" || name == "list") {
-      arity(0, 1);
-      std::vector<Obj> items;
-      if (!args.empty()) {
-        if (!args[0].is_sequence())
-          throw TraceError(loc, name + "() of " + args[0].describe() + " is not supported");
-        items = args[0].items;
-      }
-      return name == "tuple" ? Obj::tuple(std::move(items)) : Obj::list(std::move(items));
-    }
-    if (name == "bool") {
-      arity(1, 1);
-      return Obj::boolean_of(truth(args[0], loc));
-    }
-    if (name == "int" || name == "float" || name == "abs") {
-      arity(1, 1);
-      const Obj &x = args[0];
-      if (!x.is_number())
-        throw TraceError(loc, name + "() of " + x.describe() + " is not supported");
-      if (!x.proxy.empty()) backend_.guard(x, loc);
-      if (name == "int") {
-        if (x.kind != Obj::Kind::Float) return Obj::int_of(x.integer);
-        std::optional<int64_t> truncated = truncate_to_int64(x.real);
-        if (!truncated)
-          throw TraceError(loc, std::isnan(x.real)   ? "cannot convert float NaN to integer"
-                                : std::isinf(x.real) ? "cannot convert float infinity to integer"
-                                                     : "int(" + python_float(x.real) +
-                                                           ") is outside the 64-bit integer range "
-                                                           "that the tracer supports");
-        return Obj::int_of(*truncated);
-      }
-      if (name == "float") return Obj::float_of(x.as_double());
-      if (x.kind == Obj::Kind::Float) return Obj::float_of(std::fabs(x.real));
-      if (x.integer == INT64_MIN) throw TraceError(loc, "integer overflow in abs()");
-      return Obj::int_of(x.integer < 0 ? -x.integer : x.integer);
-    }
-    if (name == "min" || name == "max") {
-      std::vector<Obj> items = args.size() == 1 && args[0].is_sequence() ? args[0].items : args;
-      if (items.empty()) throw TraceError(loc, name + "() of an empty sequence");
-      Obj best = items[0];
-      for (std::size_t i = 1; i < items.size(); ++i) {
-        Obj better = compare(name == "min" ? "lt" : "gt", items[i], best, loc);
-        if (truth(better, loc)) best = items[i];
-      }
-      return best;
-    }
-    throw TraceError(loc, "builtin `" + name + "` is not supported");
-  }
-
-  Obj subscript(const Obj &base, const Obj &index, const Loc &loc) {
-    if (base.kind == Obj::Kind::Tensor) return backend_.tensor_op("getitem", {base, index}, loc);
-    if (base.kind == Obj::Kind::Dict) {
-      for (std::size_t i = 0; i + 1 < base.items.size(); i += 2) {
-        const Obj &key = base.items[i];
-        if (key.kind == index.kind &&
-            (key.kind == Obj::Kind::Str ? key.text == index.text
-                                        : key.integer == concrete_int(index, loc, "a key")))
-          return base.items[i + 1];
-      }
-      throw TraceError(loc, "key not in the dictionary");
-    }
-    if (!base.is_sequence()) throw TraceError(loc, base.describe() + " is not subscriptable here");
-    int64_t n = static_cast<int64_t>(base.items.size());
-    if (index.kind == Obj::Kind::Slice) {
-      auto bound = [&](const Obj &o, int64_t dflt) {
-        if (o.kind == Obj::Kind::None) return dflt;
-        return concrete_int(o, loc, "a slice bound");
-      };
-      int64_t stride = bound(index.items[2], 1);
-      if (stride == 0) throw TraceError(loc, "slice step cannot be zero");
-      int64_t start = bound(index.items[0], stride > 0 ? 0 : n - 1);
-      int64_t stop = bound(index.items[1], stride > 0 ? n : -n - 1);
-      // Python's rule: a negative bound counts from the end, then both are clamped.
-      auto clamp = [&](int64_t v) {
-        if (v < 0) v += n;
-        int64_t lo = stride > 0 ? 0 : -1, hi = stride > 0 ? n : n - 1;
-        return std::max(lo, std::min(v, hi));
-      };
-      start = clamp(start);
-      stop = clamp(stop);
-      std::vector<Obj> items;
-      for (int64_t i = start; stride > 0 ? i < stop : i > stop; i += stride)
-        items.push_back(base.items[static_cast<std::size_t>(i)]);
-      return base.kind == Obj::Kind::Tuple ? Obj::tuple(std::move(items))
-                                           : Obj::list(std::move(items));
-    }
-    int64_t i = concrete_int(index, loc, "an index");
-    if (i < -n || i >= n)
-      throw TraceError(loc, "index " + std::to_string(i) + " out of range for a " +
-                                base.describe() + " of length " + std::to_string(n));
-    return base.items[static_cast<std::size_t>(i < 0 ? i + n : i)];
-  }
-
-  int64_t normalize_dim(int64_t d, std::size_t rank, const Loc &loc) {
-    int64_t r = static_cast<int64_t>(rank);
-    if (d < -r || d >= r)
-      throw TraceError(loc, "dim " + std::to_string(d) + " out of range for a tensor of rank " +
-                                std::to_string(rank));
-    return d < 0 ? d + r : d;
-  }
-
-  // By value: the operands move into the operation's arguments, tensors are not copied.
-  Obj binary(const std::string &symbol, Obj a, Obj b, const Loc &loc) {
-    static const std::map<std::string, std::string> tensor_ops = {
-        {"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"}, {"**", "pow"}, {"@", "matmul"}};
-    static const std::map<std::string, std::string> number_ops = {
-        {"+", "add"},       {"-", "sub"}, {"*", "mul"}, {"/", "truediv"},
-        {"//", "floordiv"}, {"%", "mod"}, {"**", "pow"}};
-    if (a.kind == Obj::Kind::Tensor || b.kind == Obj::Kind::Tensor) {
-      auto it = tensor_ops.find(symbol);
-      if (it == tensor_ops.end())
-        throw TraceError(loc, "the `" + symbol + "` operator on tensors is not supported");
-      std::vector<Obj> args;
-      args.reserve(2);
-      args.push_back(std::move(a));
-      args.push_back(std::move(b));
-      return tensor_call(it->second, std::move(args), it->second == "matmul" ? "@" : symbol, loc);
-    }
-    if (a.is_sequence() && b.is_sequence() && symbol == "+" && a.kind == b.kind) {
-      std::vector<Obj> items = a.items;
-      items.insert(items.end(), b.items.begin(), b.items.end());
-      return a.kind == Obj::Kind::Tuple ? Obj::tuple(std::move(items))
-                                        : Obj::list(std::move(items));
-    }
-    if (a.is_sequence() && b.kind == Obj::Kind::Int && symbol == "*") {
-      std::vector<Obj> items;
-      for (int64_t i = 0; i < concrete_int(b, loc, "a repeat count"); ++i) {
-        step(loc);
-        charge_copy(a, loc);
-        items.insert(items.end(), a.items.begin(), a.items.end());
-      }
-      return a.kind == Obj::Kind::Tuple ? Obj::tuple(std::move(items))
-                                        : Obj::list(std::move(items));
-    }
-    if (symbol == "@") throw TraceError(loc, "`@` needs tensors");
-    return number(number_ops.at(symbol), {a, b}, loc);
-  }
-
-  Obj compare(const std::string &op, const Obj &a, const Obj &b, const Loc &loc) {
-    if (op == "is" || op == "is not") {
-      // Identity is only meaningful for the singletons: None and Ellipsis.
-      if (a.kind != Obj::Kind::None && b.kind != Obj::Kind::None && a.kind != Obj::Kind::Ellipsis &&
-          b.kind != Obj::Kind::Ellipsis)
-        throw TraceError(loc, "`" + op + "` is supported only with None or ...");
-      return Obj::boolean_of((a.kind == b.kind) == (op == "is"));
-    }
-    if (a.is_number() && b.is_number()) return number(op, {a, b}, loc);
-    bool equal = false;
-    if (op == "eq" || op == "ne") {
-      if (a.kind == b.kind &&
-          (a.kind == Obj::Kind::Str || a.kind == Obj::Kind::DType || a.kind == Obj::Kind::Device))
-        equal = a.text == b.text;
-      else if (a.kind == Obj::Kind::None || b.kind == Obj::Kind::None)
-        equal = a.kind == b.kind;
-      else if (a.is_sequence() && b.is_sequence() && a.kind == b.kind) {
-        if (a.items.size() != b.items.size())
-          equal = false;
-        else {
-          equal = true;
-          for (std::size_t i = 0; i < a.items.size() && equal; ++i)
-            equal = truth(compare("eq", a.items[i], b.items[i], loc), loc);
-        }
-      } else
-        throw TraceError(loc, "comparing " + a.describe() + " with " + b.describe() +
-                                  " is not supported");
-      return Obj::boolean_of(op == "eq" ? equal : !equal);
-    }
-    throw TraceError(loc,
-                     "ordering " + a.describe() + " and " + b.describe() + " is not supported");
-  }
-
-public:
-  static Obj compute(const std::string &op, const std::vector<Obj> &args, const Loc &loc);
-
-private:
-  // Python's arithmetic on bools, ints and floats; proxies go to the backend.
-  Obj number(const std::string &op, const std::vector<Obj> &args, const Loc &loc) {
-    for (const Obj &a : args)
-      if (!a.is_number())
-        throw TraceError(loc, "unsupported operand for `" + op_symbol(op) + "`: " + a.describe());
-    Obj result = compute(op, args, loc);
-    for (const Obj &a : args)
-      if (!a.proxy.empty()) return backend_.number_op(op, args, result, loc);
-    return result;
-  }
-
-  const Module &module_;
-  Backend &backend_;
-  int depth_ = 0;
-  int64_t steps_ = 0;
-};
-
-Obj Interpreter::compute(const std::string &op, const std::vector<Obj> &args, const Loc &loc) {
-  const Obj &a = args[0];
-  if (op == "neg") {
-    if (a.kind == Obj::Kind::Float) return Obj::float_of(-a.real);
-    if (a.integer == INT64_MIN) throw TraceError(loc, "integer overflow in `-`");
-    return Obj::int_of(-a.integer);
-  }
-  const Obj &b = args[1];
-  bool floats = a.kind == Obj::Kind::Float || b.kind == Obj::Kind::Float;
-  double x = a.as_double(), y = b.as_double();
-  int64_t i = a.integer, j = b.integer;
-  if (op == "lt" || op == "le" || op == "gt" || op == "ge" || op == "eq" || op == "ne") {
-    bool r = op == "lt"   ? x < y
-             : op == "le" ? x <= y
-             : op == "gt" ? x > y
-             : op == "ge" ? x >= y
-             : op == "eq" ? x == y
-                          : x != y;
-    if (!floats)
-      r = op == "lt"   ? i < j
-          : op == "le" ? i <= j
-          : op == "gt" ? i > j
-          : op == "ge" ? i >= j
-          : op == "eq" ? i == j
-                       : i != j;
-    return Obj::boolean_of(r);
-  }
-  if ((op == "truediv" || op == "floordiv" || op == "mod") && (floats ? y == 0.0 : j == 0))
-    throw TraceError(loc, "division by zero");
-  if (op == "truediv") return Obj::float_of(x / y);
-  if (floats) {
-    if (op == "add") return Obj::float_of(x + y);
-    if (op == "sub") return Obj::float_of(x - y);
-    if (op == "mul") return Obj::float_of(x * y);
-    if (op == "floordiv") return Obj::float_of(std::floor(x / y));
-    if (op == "mod") {
-      double m = std::fmod(x, y);
-      return Obj::float_of(m != 0 && ((m < 0) != (y < 0)) ? m + y : m);
-    }
-    if (op == "pow") return Obj::float_of(std::pow(x, y));
-  } else {
-    int64_t r = 0;
-    if (op == "add" && !__builtin_add_overflow(i, j, &r)) return Obj::int_of(r);
-    if (op == "sub" && !__builtin_sub_overflow(i, j, &r)) return Obj::int_of(r);
-    if (op == "mul" && !__builtin_mul_overflow(i, j, &r)) return Obj::int_of(r);
-    if (op == "floordiv") {
-      if (i == INT64_MIN && j == -1) throw TraceError(loc, "integer overflow");
-      int64_t q = i / j;
-      if ((i % j != 0) && ((i < 0) != (j < 0))) --q;
-      return Obj::int_of(q);
-    }
-    if (op == "mod") {
-      if (j == -1) return Obj::int_of(0);
-      int64_t m = i % j;
-      return Obj::int_of(m != 0 && ((m < 0) != (j < 0)) ? m + j : m);
-    }
-    if (op == "pow") {
-      if (j < 0) return Obj::float_of(std::pow(x, y));
-      // By squaring: j steps of a loop would run for ever on 1 ** 10**18.
-      int64_t acc = 1, base = i;
-      for (uint64_t e = static_cast<uint64_t>(j); e; e >>= 1) {
-        if ((e & 1) && __builtin_mul_overflow(acc, base, &acc))
-          throw TraceError(loc, "integer overflow in **");
-        if (e > 1 && __builtin_mul_overflow(base, base, &base))
-          throw TraceError(loc, "integer overflow in **");
-      }
-      return Obj::int_of(acc);
-    }
-    if (op == "add" || op == "sub" || op == "mul")
-      throw TraceError(loc, "integer overflow in `" + op_symbol(op) + "`");
-  }
-  throw TraceError(loc, "unsupported number operation " + op);
-}
-
-} // namespace
-
-std::optional<int64_t> truncate_to_int64(double x) {
-  // -2**63 and 2**63 are exact doubles; NaN fails both comparisons.
-  if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) return std::nullopt;
-  return static_cast<int64_t>(x);
-}
-
-Obj compute_number(const std::string &op, const std::vector<Obj> &args, const Loc &loc) {
-  return Interpreter::compute(op, args, loc);
-}
-
-Obj literal_object(const Module &module, const Expr &e) {
-  // Literals need no backend: anything that would reach one is not a literal.
-  struct NoBackend : Backend {
-    Obj tensor_op(const std::string &, const std::vector<Obj> &, const Loc &loc) override {
-      throw TraceError(loc, "a tensor operation is not a literal");
-    }
-    Obj number_op(const std::string &, const std::vector<Obj> &, Obj result, const Loc &) override {
-      return result;
-    }
-    void guard(const Obj &, const Loc &) override {}
-  } none;
-  Interpreter interpreter(module, none);
-  Frame frame;
-  std::function<void(const Expr &)> check = [&](const Expr &x) {
-    if (x.kind == Expr::Kind::Name || x.kind == Expr::Kind::Call ||
-        x.kind == Expr::Kind::Subscript || x.kind == Expr::Kind::Attribute) {
-      bool allowed = x.kind == Expr::Kind::Call && x.items[0].kind == Expr::Kind::Name &&
-                     x.items[0].text == "slice";
-      bool dtype = x.kind == Expr::Kind::Attribute && x.items[0].kind == Expr::Kind::Name &&
-                   x.items[0].text == "torch";
-      if (!allowed && !dtype && !(x.kind == Expr::Kind::Name && module.constants.count(x.text)))
-        throw TraceError(x.loc, "not a literal: only numbers, strings, None, ..., True/False, "
-                                "tuples, lists, dicts, slice(...) and torch dtypes");
-      if (dtype) return;
-      if (allowed) {
-        for (std::size_t i = 1; i < x.items.size(); ++i)
-          check(x.items[i]);
-        return;
-      }
-    }
-    for (const Expr &item : x.items)
-      check(item);
+const char *builtin_spelling(Builtin b) {
+  static const char *const names[] = {
+#define TRACELINT_BUILTIN(id, spelled) spelled,
+#include "builtins.def"
+#undef TRACELINT_BUILTIN
   };
-  check(e);
-  if (e.kind == Expr::Kind::Call) {
-    std::vector<Obj> parts;
-    for (std::size_t i = 1; i < e.items.size(); ++i)
-      parts.push_back(interpreter.eval(e.items[i], frame));
-    if (!e.keywords.empty() || parts.empty() || parts.size() > 3)
-      throw TraceError(e.loc, "slice() takes 1 to 3 positional arguments");
-    if (parts.size() == 1) return Obj::slice(Obj::none(), parts[0], Obj::none());
-    while (parts.size() < 3)
-      parts.push_back(Obj::none());
-    return Obj::slice(parts[0], parts[1], parts[2]);
+  return names[static_cast<std::size_t>(b)];
+}
+
+const char *num_op_symbol(NumOp op) {
+  static const char *const symbols[] = {
+      "+",         "-",        "*",        "/",        "//",         "%",          "**",
+      "-",         "abs",      "<",        "<=",       ">",          ">=",         "==",
+      "!=",        "&",        "|",        "^",        "math.sqrt",  "math.exp",   "math.log",
+      "math.sin",  "math.cos", "math.tanh", "math.floor", "math.ceil", "math.trunc", "int",
+      "float"};
+  return symbols[static_cast<std::size_t>(op)];
+}
+
+
+namespace {
+
+bool contains(const std::vector<std::string> &names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string where_text(const std::string &path, const Loc &loc) {
+  return path + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
+}
+
+} // namespace
+
+// ---- setup ---------------------------------------------------------------------------------
+
+namespace {
+
+void add_class(Interpreter::Impl &impl, const std::string &name, Builtin id,
+               std::shared_ptr<ClassObj> base = nullptr, bool is_builtin_name = true) {
+  auto c = std::make_shared<ClassObj>();
+  c->name = c->qualname = name;
+  c->builtin = static_cast<uint16_t>(id);
+  if (base) c->bases.push_back(base);
+  c->mro.push_back(c.get());
+  if (base)
+    for (ClassObj *m : base->mro)
+      c->mro.push_back(m);
+  impl.builtin_classes[c->builtin] = c;
+  if (is_builtin_name) impl.builtins->set(name, Obj::heap(Obj::Kind::Class, c));
+}
+
+} // namespace
+
+Interpreter::Interpreter(std::shared_ptr<const Module> module, Backend &backend,
+                         InterpreterLimits limits)
+    : module_(std::move(module)), backend_(&backend), limits_(limits),
+      impl_(std::make_unique<Impl>()) {
+  impl_->globals = std::make_shared<Env>();
+  impl_->builtins = std::make_shared<Env>();
+  Env &b = *impl_->builtins;
+  for (Builtin id : {Builtin::print,     Builtin::len,        Builtin::range,
+                     Builtin::repr,      Builtin::abs,        Builtin::min,
+                     Builtin::max,       Builtin::sum,        Builtin::any,
+                     Builtin::all,       Builtin::enumerate,  Builtin::zip,
+                     Builtin::reversed,  Builtin::sorted,     Builtin::map,
+                     Builtin::filter,    Builtin::iter,       Builtin::next,
+                     Builtin::isinstance, Builtin::issubclass, Builtin::hasattr,
+                     Builtin::getattr,   Builtin::setattr,    Builtin::delattr,
+                     Builtin::id,        Builtin::callable,   Builtin::round,
+                     Builtin::pow,       Builtin::divmod,     Builtin::slice,
+                     Builtin::super,     Builtin::property,   Builtin::classmethod,
+                     Builtin::staticmethod, Builtin::format,  Builtin::chr,
+                     Builtin::ord,       Builtin::hash,       Builtin::vars})
+    b.set(builtin_spelling(id), make_builtin(id, builtin_spelling(id)));
+  add_class(*impl_, "object", Builtin::object);
+  auto object = impl_->builtin_classes[static_cast<uint16_t>(Builtin::object)];
+  add_class(*impl_, "int", Builtin::int_, object);
+  add_class(*impl_, "bool", Builtin::bool_, impl_->builtin_classes[static_cast<uint16_t>(Builtin::int_)]);
+  for (auto [name, id] : std::initializer_list<std::pair<const char *, Builtin>>{
+           {"float", Builtin::float_},
+           {"str", Builtin::str_},
+           {"tuple", Builtin::tuple},
+           {"list", Builtin::list},
+           {"dict", Builtin::dict},
+           {"set", Builtin::set},
+           {"frozenset", Builtin::frozenset},
+           {"type", Builtin::class_type}})
+    add_class(*impl_, name, id, object);
+  // torch's classes, reached through torch (torch.Tensor, torch.nn.Parameter, ...).
+  add_class(*impl_, "Tensor", Builtin::class_tensor, object, false);
+  add_class(*impl_, "Parameter", Builtin::class_parameter,
+            impl_->builtin_classes[static_cast<uint16_t>(Builtin::class_tensor)], false);
+  add_class(*impl_, "dtype", Builtin::class_dtype, object, false);
+  add_class(*impl_, "device", Builtin::class_device, object, false);
+  add_class(*impl_, "NoneType", Builtin::class_nonetype, object, false);
+  // The exceptions, with the part of Python's hierarchy model code catches.
+  auto exception = [&](const std::string &name, const std::string &base) {
+    auto c = std::make_shared<ClassObj>();
+    c->name = c->qualname = name;
+    c->builtin = static_cast<uint16_t>(Builtin::class_exception);
+    std::shared_ptr<ClassObj> parent = base.empty() ? object : impl_->exception_classes.at(base);
+    c->bases.push_back(parent);
+    c->mro.push_back(c.get());
+    for (ClassObj *m : parent->mro)
+      c->mro.push_back(m);
+    impl_->exception_classes[name] = c;
+    b.set(name, Obj::heap(Obj::Kind::Class, c));
+  };
+  exception("BaseException", "");
+  exception("Exception", "BaseException");
+  for (const char *name :
+       {"ArithmeticError", "AssertionError", "AttributeError", "ImportError", "LookupError",
+        "NameError", "RuntimeError", "StopIteration", "TypeError", "ValueError", "Warning"})
+    exception(name, "Exception");
+  exception("ZeroDivisionError", "ArithmeticError");
+  exception("OverflowError", "ArithmeticError");
+  exception("IndexError", "LookupError");
+  exception("KeyError", "LookupError");
+  exception("ModuleNotFoundError", "ImportError");
+  exception("NotImplementedError", "RuntimeError");
+  exception("UnboundLocalError", "NameError");
+  exception("UserWarning", "Warning");
+  exception("DeprecationWarning", "Warning");
+  b.set("None", Obj::none());
+  b.set("True", Obj::boolean_of(true));
+  b.set("False", Obj::boolean_of(false));
+  b.set("Ellipsis", Obj::ellipsis());
+  b.set("NotImplemented", Obj::not_implemented());
+  b.set("__name__", Obj::str("__main__"));
+  impl_->globals->set("__name__", Obj::str("__main__"));
+  impl_->globals->set("__file__", Obj::str(module_->path));
+}
+
+Interpreter::~Interpreter() = default;
+
+std::shared_ptr<ClassObj> Interpreter::builtin_class(Builtin b) const {
+  auto it = impl_->builtin_classes.find(static_cast<uint16_t>(b));
+  return it == impl_->builtin_classes.end() ? nullptr : it->second;
+}
+
+void Interpreter::charge(int64_t work, const Loc &loc) {
+  steps_ += work;
+  if (steps_ > limits_.max_steps)
+    throw TraceError(loc, "the program runs more than " + std::to_string(limits_.max_steps) +
+                              " steps; the tracer stops here");
+}
+
+Obj Interpreter::make_exception(const std::string &cls, const std::string &message) {
+  auto inst = std::make_shared<InstanceObj>();
+  inst->cls = impl_->exception_classes.at(cls);
+  inst->dict.set(Obj::str("args"), Obj::tuple({Obj::str(message)}));
+  return Obj::heap(Obj::Kind::Instance, std::move(inst));
+}
+
+void Interpreter::raise(const std::string &exception_class, const std::string &message,
+                        const Loc &loc) {
+  throw PyError{make_exception(exception_class, message), loc, {}};
+}
+
+void Interpreter::unknown_used(const Obj &o, const Loc &loc, const std::string &how) {
+  const UnknownObj &u = o.as<UnknownObj>();
+  throw TraceError(loc, how + " `" + excerpt(u.what) + "`" +
+                            (u.line ? " (from line " + std::to_string(u.line) + ")" : "") +
+                            ": the tracer does not model it");
+}
+
+namespace {
+
+// The message of an exception instance: its first argument.
+std::string exception_text(Interpreter &in, const Obj &e, const Loc &loc) {
+  if (e.kind != Obj::Kind::Instance) return in.str(e, loc);
+  const InstanceObj &inst = e.as<InstanceObj>();
+  std::string text = inst.cls->name;
+  const Obj *args = inst.dict.get("args");
+  if (args && args->kind == Obj::Kind::Tuple && !items_of(*args).empty()) {
+    const Obj &first = items_of(*args).front();
+    std::string message = first.kind == Obj::Kind::Str ? str_of(first) : in.repr(first, loc);
+    if (!message.empty()) text += ": " + message;
   }
-  if (e.kind == Expr::Kind::Tuple || e.kind == Expr::Kind::List) {
+  return text;
+}
+
+TraceError uncaught(Interpreter &in, const PyError &e) {
+  TraceError out(e.loc, exception_text(in, e.exception, e.loc));
+  out.chain = e.chain;
+  return out;
+}
+
+} // namespace
+
+void Interpreter::run_module() {
+  if (impl_->module_ran) return;
+  impl_->module_ran = true;
+  Frame frame;
+  frame.locals = frame.globals = impl_->globals;
+  frame.module = module_.get();
+  frame.is_module = true;
+  try {
+    run_block(module_->body, frame);
+  } catch (const PyError &e) {
+    throw uncaught(*this, e);
+  }
+}
+
+const Obj *Interpreter::global(std::string_view name) const {
+  return impl_->globals->find(name);
+}
+
+Obj Interpreter::call_top(const Obj &callable, std::vector<Obj> args, Kwargs kwargs,
+                          const Loc &loc) {
+  try {
+    return call(callable, std::move(args), std::move(kwargs), loc);
+  } catch (const PyError &e) {
+    throw uncaught(*this, e);
+  }
+}
+
+Obj Interpreter::eval_top(const Expr &e) {
+  Frame frame;
+  frame.locals = frame.globals = impl_->globals;
+  frame.module = module_.get();
+  frame.is_module = true;
+  try {
+    return eval(e, frame);
+  } catch (const PyError &err) {
+    throw uncaught(*this, err);
+  }
+}
+
+// ---- statements ------------------------------------------------------------------------------
+
+Interpreter::Flow Interpreter::run_block(const std::vector<Stmt> &block, Frame &frame) {
+  for (const Stmt &s : block) {
+    Flow f = run(s, frame);
+    if (f != Flow::Normal) return f;
+  }
+  return Flow::Normal;
+}
+
+Interpreter::Flow Interpreter::run(const Stmt &s, Frame &frame) {
+  step(s.loc);
+  bool traced_code = frame.module == module_.get();
+  switch (s.kind) {
+  case Stmt::Kind::Pass:
+    return Flow::Normal;
+  case Stmt::Kind::Break:
+    return Flow::Break;
+  case Stmt::Kind::Continue:
+    return Flow::Continue;
+  case Stmt::Kind::Expr:
+    if (traced_code) backend_->at_statement(s);
+    eval(s.value, frame);
+    return Flow::Normal;
+  case Stmt::Kind::Assign: {
+    if (traced_code) backend_->at_statement(s);
+    Obj value = eval(s.value, frame);
+    // `a = b = x`: each target in turn; the last takes the value itself.
+    for (std::size_t i = 0; i < s.targets.size(); ++i)
+      assign(s.targets[i], i + 1 < s.targets.size() ? value : std::move(value), frame);
+    return Flow::Normal;
+  }
+  case Stmt::Kind::AnnAssign: {
+    const Expr &target = s.targets[0];
+    if (frame.is_class && target.kind == Expr::Kind::Name &&
+        !contains(frame.annotations, target.text))
+      frame.annotations.push_back(target.text);
+    if (!s.has_value) return Flow::Normal;
+    if (traced_code) backend_->at_statement(s);
+    assign(target, eval(s.value, frame), frame);
+    return Flow::Normal;
+  }
+  case Stmt::Kind::AugAssign: {
+    if (traced_code) backend_->at_statement(s);
+    const Expr &target = s.targets[0];
+    // The target's parts are evaluated once (x[i] += 1 reads and writes the same x and i).
+    Obj base, index, left;
+    if (target.kind == Expr::Kind::Attribute) {
+      base = eval(target.items[0], frame);
+      left = attribute(base, target.text, target.loc);
+    } else if (target.kind == Expr::Kind::Subscript) {
+      base = eval(target.items[0], frame);
+      index = eval(target.items[1], frame);
+      left = subscript(base, index, target.loc);
+    } else if (target.kind == Expr::Kind::Name) {
+      left = lookup(target, frame);
+    } else {
+      throw TraceError(target.loc, "unsupported construct: augmented assignment to " +
+                                       (target.kind == Expr::Kind::Unsupported
+                                            ? target.text
+                                            : std::string("this target")));
+    }
+    Obj right = eval(s.value, frame);
+    Obj result;
+    if (left.kind == Obj::Kind::Tensor) {
+      // Tensor.__iadd__: an in-place update that every alias of the tensor sees.
+      result = tensor_binary(s.op, left, std::move(right), s.loc);
+      update_in_place(left, result, s.loc);
+      result = left;
+    } else if (left.kind == Obj::Kind::List && s.op == "+") {
+      // list.__iadd__ extends the list itself.
+      for (Obj &o : iterate(right, s.loc))
+        items_of(left).push_back(std::move(o));
+      result = left;
+    } else {
+      result = binary(s.op, std::move(left), std::move(right), s.loc);
+    }
+    if (target.kind == Expr::Kind::Attribute)
+      set_attribute(base, target.text, std::move(result), target.loc);
+    else if (target.kind == Expr::Kind::Subscript)
+      set_item(base, index, std::move(result), target.loc);
+    else
+      bind_name(target.text, std::move(result), frame);
+    return Flow::Normal;
+  }
+  case Stmt::Kind::Return:
+    if (traced_code) backend_->at_statement(s);
+    frame.result = s.has_value ? eval(s.value, frame) : Obj::none();
+    return Flow::Return;
+  case Stmt::Kind::If: {
+    if (traced_code) backend_->at_statement(s);
+    if (truth(eval(s.value, frame), s.value.loc)) return run_block(s.body, frame);
+    for (const Stmt &clause : s.elifs) {
+      step(clause.loc);
+      if (traced_code) backend_->at_statement(clause);
+      if (truth(eval(clause.value, frame), clause.value.loc)) return run_block(clause.body, frame);
+    }
+    return run_block(s.orelse, frame);
+  }
+  case Stmt::Kind::For: {
+    if (traced_code) backend_->at_statement(s);
+    std::vector<Obj> items = iterate(eval(s.value, frame), s.value.loc);
+    for (Obj &item : items) {
+      step(s.loc);
+      assign(s.targets[0], std::move(item), frame);
+      Flow f = run_block(s.body, frame);
+      if (f == Flow::Break) return Flow::Normal;
+      if (f == Flow::Return) return f;
+    }
+    return run_block(s.orelse, frame);
+  }
+  case Stmt::Kind::While: {
+    if (traced_code) backend_->at_statement(s);
+    while (truth(eval(s.value, frame), s.value.loc)) {
+      step(s.loc);
+      Flow f = run_block(s.body, frame);
+      if (f == Flow::Break) return Flow::Normal;
+      if (f == Flow::Return) return f;
+    }
+    return run_block(s.orelse, frame);
+  }
+  case Stmt::Kind::Def: {
+    Obj f = make_function(*s.function, frame,
+                          frame.is_class ? "" : s.function->name); // a method's: set below
+    // Decorators apply innermost first.
+    for (auto d = s.function->decorators.rbegin(); d != s.function->decorators.rend(); ++d)
+      f = call(eval(*d, frame), {std::move(f)}, {}, d->loc);
+    bind_name(s.function->name, std::move(f), frame);
+    return Flow::Normal;
+  }
+  case Stmt::Kind::Class:
+    define_class(s, frame);
+    return Flow::Normal;
+  case Stmt::Kind::Import:
+  case Stmt::Kind::ImportFrom:
+    do_import(s, frame);
+    return Flow::Normal;
+  case Stmt::Kind::Assert: {
+    if (traced_code) backend_->at_statement(s);
+    if (truth(eval(s.value, frame), s.value.loc)) return Flow::Normal;
+    std::string message = s.exprs.empty() ? "" : str(eval(s.exprs[0], frame), s.loc);
+    raise("AssertionError", message, s.loc);
+  }
+  case Stmt::Kind::Raise: {
+    if (!s.has_value) raise("RuntimeError", "No active exception to reraise", s.loc);
+    Obj e = eval(s.value, frame);
+    if (e.kind == Obj::Kind::Class) e = call(e, {}, {}, s.loc);
+    if (e.kind != Obj::Kind::Instance || !e.as<InstanceObj>().cls->is_subclass_of(
+                                             *impl_->exception_classes.at("BaseException")))
+      raise("TypeError", "exceptions must derive from BaseException", s.loc);
+    throw PyError{e, s.loc, {}};
+  }
+  case Stmt::Kind::Try:
+    return run_try(s, frame);
+  case Stmt::Kind::With: {
+    if (traced_code) backend_->at_statement(s);
+    std::vector<Obj> managers;
+    for (std::size_t i = 0; i < s.exprs.size(); ++i) {
+      Obj m = eval(s.exprs[i], frame);
+      Obj entered;
+      if (m.kind == Obj::Kind::Builtin &&
+          (m.as<BuiltinObj>().id == static_cast<uint16_t>(Builtin::no_grad) ||
+           m.as<BuiltinObj>().id == static_cast<uint16_t>(Builtin::null_context))) {
+        entered = Obj::none();
+      } else if (m.kind == Obj::Kind::Instance && m.as<InstanceObj>().cls->lookup("__enter__")) {
+        entered = call(attribute(m, "__enter__", s.loc), {}, {}, s.loc);
+      } else {
+        throw TraceError(s.exprs[i].loc, "unsupported construct: `with` " + describe(m) +
+                                             " (the tracer knows torch.no_grad() and "
+                                             "objects with __enter__/__exit__)");
+      }
+      managers.push_back(m);
+      if (s.targets[i].kind != Expr::Kind::None) assign(s.targets[i], entered, frame);
+    }
+    Flow f = run_block(s.body, frame);
+    for (auto m = managers.rbegin(); m != managers.rend(); ++m)
+      if (m->kind == Obj::Kind::Instance)
+        call(attribute(*m, "__exit__", s.loc), {Obj::none(), Obj::none(), Obj::none()}, {},
+             s.loc);
+    return f;
+  }
+  case Stmt::Kind::Delete:
+    if (traced_code) backend_->at_statement(s);
+    for (const Expr &t : s.targets)
+      delete_target(t, frame);
+    return Flow::Normal;
+  case Stmt::Kind::Global:
+    for (const ImportName &n : s.names)
+      frame.global_names.push_back(n.name);
+    return Flow::Normal;
+  case Stmt::Kind::Nonlocal:
+    for (const ImportName &n : s.names)
+      frame.nonlocal_names.push_back(n.name);
+    return Flow::Normal;
+  case Stmt::Kind::Unsupported:
+    throw TraceError(s.loc, "unsupported construct: " + s.text +
+                                " (the tracer interprets most of Python; see `tracelint trace "
+                                "--help`)");
+  }
+  return Flow::Normal;
+}
+
+Interpreter::Flow Interpreter::run_try(const Stmt &s, Frame &frame) {
+  Flow flow = Flow::Normal;
+  auto finally = [&] {
+    if (s.finalbody.empty()) return;
+    Flow f = run_block(s.finalbody, frame);
+    if (f != Flow::Normal) flow = f;
+  };
+  try {
+    flow = run_block(s.body, frame);
+  } catch (const PyError &e) {
+    const ExceptHandler *handler = nullptr;
+    for (const ExceptHandler &h : s.handlers) {
+      if (!h.type) {
+        handler = &h;
+        break;
+      }
+      Obj types = eval(*h.type, frame);
+      if (isinstance(e.exception, types, h.loc)) {
+        handler = &h;
+        break;
+      }
+    }
+    if (!handler) {
+      finally();
+      throw;
+    }
+    if (!handler->name.empty()) bind_name(handler->name, e.exception, frame);
+    try {
+      flow = run_block(handler->body, frame);
+    } catch (...) {
+      finally();
+      throw;
+    }
+    finally();
+    return flow;
+  } catch (const TraceError &) {
+    throw; // not a Python exception: nothing catches it
+  }
+  if (flow == Flow::Normal) flow = run_block(s.orelse, frame);
+  finally();
+  return flow;
+}
+
+void Interpreter::do_import(const Stmt &s, Frame &frame) {
+  auto module_object = [&](const std::string &dotted) -> Obj {
+    if (std::optional<Obj> m = provided_module(dotted)) return *m;
+    return make_unknown("module " + dotted, s.loc);
+  };
+  if (s.kind == Stmt::Kind::Import) {
+    for (const ImportName &n : s.names) {
+      if (!n.alias.empty()) {
+        bind_name(n.alias, module_object(n.name), frame);
+      } else {
+        // import a.b binds a (which must then have b).
+        std::string top = n.name.substr(0, n.name.find('.'));
+        bind_name(top, module_object(top), frame);
+      }
+    }
+    return;
+  }
+  if (s.text.starts_with(".")) {
+    for (const ImportName &n : s.names)
+      bind_name(n.alias.empty() ? n.name : n.alias,
+                make_unknown("`" + n.name + "` of the relative module " + s.text, s.loc), frame);
+    return;
+  }
+  Obj module = module_object(s.text);
+  for (const ImportName &n : s.names) {
+    if (n.name == "*") {
+      if (module.kind != Obj::Kind::Module) continue;
+      continue; // a star import of a provided module: its names are reached through it
+    }
+    Obj value;
+    if (std::optional<Obj> sub = provided_module(s.text + "." + n.name)) {
+      value = *sub;
+    } else if (module.kind == Obj::Kind::Unknown) {
+      value = make_unknown(s.text + "." + n.name, s.loc);
+    } else {
+      std::optional<Obj> found = find_attribute(module, n.name, s.loc);
+      if (!found) raise("ImportError", "cannot import name '" + n.name + "' from '" + s.text + "'",
+                        s.loc);
+      value = *found;
+    }
+    bind_name(n.alias.empty() ? n.name : n.alias, std::move(value), frame);
+  }
+}
+
+Obj Interpreter::make_function(const FunctionDef &def, Frame &frame, const std::string &qualname) {
+  auto f = std::make_shared<FunctionObj>();
+  f->def = &def;
+  f->globals = frame.globals;
+  f->module = frame.module == module_.get() ? module_ : impl_->nn_source;
+  // A def in a class body does not see the class's names; one in a function sees its scope.
+  if (frame.is_class)
+    f->closure = frame.locals->parent;
+  else if (!frame.is_module)
+    f->closure = frame.locals;
+  f->qualname = qualname.empty() ? def.name : qualname;
+  f->defaults.resize(def.params.size());
+  for (std::size_t i = 0; i < def.params.size(); ++i)
+    if (def.params[i].default_value) f->defaults[i] = eval(*def.params[i].default_value, frame);
+  return Obj::heap(Obj::Kind::Function, std::move(f));
+}
+
+namespace {
+
+// C3 linearisation, as Python orders a class's bases.
+std::vector<ClassObj *> linearize(ClassObj *cls, const Loc &loc) {
+  std::vector<std::vector<ClassObj *>> sequences;
+  for (const auto &b : cls->bases)
+    sequences.push_back(b->mro);
+  std::vector<ClassObj *> bases;
+  for (const auto &b : cls->bases)
+    bases.push_back(b.get());
+  sequences.push_back(bases);
+  std::vector<ClassObj *> out{cls};
+  while (true) {
+    std::erase_if(sequences, [](const auto &s) { return s.empty(); });
+    if (sequences.empty()) return out;
+    ClassObj *next = nullptr;
+    for (const auto &s : sequences) {
+      ClassObj *candidate = s.front();
+      bool in_tail = false;
+      for (const auto &t : sequences)
+        in_tail = in_tail || std::find(t.begin() + 1, t.end(), candidate) != t.end();
+      if (!in_tail) {
+        next = candidate;
+        break;
+      }
+    }
+    if (!next)
+      throw TraceError(loc, "cannot create a consistent method resolution order for class `" +
+                                cls->name + "`");
+    out.push_back(next);
+    for (auto &s : sequences)
+      if (!s.empty() && s.front() == next) s.erase(s.begin());
+  }
+}
+
+} // namespace
+
+void Interpreter::define_class(const Stmt &s, Frame &frame) {
+  const ClassDef &def = *s.cls;
+  auto cls = std::make_shared<ClassObj>();
+  cls->name = def.name;
+  cls->qualname = def.name;
+  for (const Expr &b : def.bases) {
+    Obj base = eval(b, frame);
+    if (base.kind == Obj::Kind::Class) {
+      cls->bases.push_back(std::static_pointer_cast<ClassObj>(base.ref));
+    } else if (base.kind == Obj::Kind::Unknown) {
+      // class Config(PretrainedConfig) from a module the tracer does not have: the class is
+      // made without that base (its own methods still work).
+      continue;
+    } else if (base.kind == Obj::Kind::Tuple || base.kind == Obj::Kind::Instance) {
+      throw TraceError(b.loc, "unsupported construct: a class base that is " + describe(base));
+    } else {
+      raise("TypeError", "a class base must be a class, not " + describe(base), b.loc);
+    }
+  }
+  if (cls->bases.empty()) cls->bases.push_back(builtin_class(Builtin::object));
+  for (const auto &b : cls->bases)
+    if (b->builtin && b->builtin != static_cast<uint16_t>(Builtin::object) &&
+        b->builtin != static_cast<uint16_t>(Builtin::class_exception) &&
+        b->builtin != static_cast<uint16_t>(Builtin::class_tensor))
+      throw TraceError(s.loc, "unsupported construct: a class deriving from the builtin `" +
+                                  b->name + "`");
+  cls->mro = linearize(cls.get(), s.loc);
+  for (const auto &b : cls->bases)
+    if (b->builtin == static_cast<uint16_t>(Builtin::class_exception))
+      cls->builtin = static_cast<uint16_t>(Builtin::class_exception);
+  // The body runs in its own namespace; its defs become the class's attributes.
+  Frame body;
+  body.locals = std::make_shared<Env>();
+  body.locals->parent = frame.is_module ? nullptr : frame.locals;
+  body.globals = frame.globals;
+  body.module = frame.module;
+  body.is_class = true;
+  Obj cls_obj = Obj::heap(Obj::Kind::Class, cls);
+  Flow f = run_block(def.body, body);
+  (void)f;
+  for (auto &[name, value] : body.locals->vars) {
+    if (value.kind == Obj::Kind::Function) {
+      FunctionObj &fn = value.as<FunctionObj>();
+      if (fn.qualname == fn.def->name) fn.qualname = def.name + "." + fn.def->name;
+      fn.owner_class = cls;
+    } else if (value.kind == Obj::Kind::ClassMethod || value.kind == Obj::Kind::StaticMethod ||
+               value.kind == Obj::Kind::Property) {
+      const Obj &inner = value.kind == Obj::Kind::Property ? value.as<PropertyObj>().getter
+                                                           : value.as<MethodWrapperObj>().function;
+      if (inner.kind == Obj::Kind::Function) {
+        FunctionObj &fn = inner.as<FunctionObj>();
+        if (fn.qualname == fn.def->name) fn.qualname = def.name + "." + fn.def->name;
+        fn.owner_class = cls;
+      }
+    }
+    cls->attributes.set(Obj::str(name), value);
+  }
+  // Fields of dataclass bases come first, then this class's annotated names.
+  for (auto it = cls->mro.rbegin(); it != cls->mro.rend(); ++it)
+    if (*it != cls.get())
+      for (const std::string &f : (*it)->fields)
+        if (!contains(cls->fields, f)) cls->fields.push_back(f);
+  for (const std::string &a : body.annotations)
+    if (!contains(cls->fields, a)) cls->fields.push_back(a);
+  cls->attributes.set(Obj::str("__name__"), Obj::str(def.name));
+  cls->attributes.set(Obj::str("__qualname__"), Obj::str(def.name));
+  for (auto d = def.decorators.rbegin(); d != def.decorators.rend(); ++d)
+    cls_obj = call(eval(*d, frame), {std::move(cls_obj)}, {}, d->loc);
+  bind_name(def.name, std::move(cls_obj), frame);
+}
+
+// ---- names ----------------------------------------------------------------------------------
+
+Obj Interpreter::lookup(const Expr &name, Frame &frame) {
+  const std::string &n = name.text;
+  if (!frame.global_names.empty() && contains(frame.global_names, n)) {
+    if (Obj *v = frame.globals->find(n)) return *v;
+  } else {
+    for (Env *env = frame.locals.get(); env; env = env->parent.get())
+      if (Obj *v = env->find(n)) {
+        if (v->kind == Obj::Kind::Cell) return v->as<CellObj>().value;
+        return *v;
+      }
+    if (frame.locals != frame.globals)
+      if (Obj *v = frame.globals->find(n)) return *v;
+  }
+  if (Obj *v = impl_->builtins->find(n)) return *v;
+  raise("NameError", "name '" + excerpt(n) + "' is not defined", name.loc);
+}
+
+void Interpreter::bind_name(const std::string &name, Obj value, Frame &frame) {
+  if (!frame.global_names.empty() && contains(frame.global_names, name)) {
+    frame.globals->set(name, std::move(value));
+    return;
+  }
+  if (!frame.nonlocal_names.empty() && contains(frame.nonlocal_names, name))
+    for (Env *env = frame.locals->parent.get(); env; env = env->parent.get())
+      if (Obj *v = env->find(name)) {
+        *v = std::move(value);
+        return;
+      }
+  frame.locals->set(name, std::move(value));
+}
+
+void Interpreter::assign(const Expr &target, Obj value, Frame &frame) {
+  switch (target.kind) {
+  case Expr::Kind::Name:
+    bind_name(target.text, std::move(value), frame);
+    return;
+  case Expr::Kind::Attribute:
+    set_attribute(eval(target.items[0], frame), target.text, std::move(value), target.loc);
+    return;
+  case Expr::Kind::Subscript: {
+    Obj base = eval(target.items[0], frame);
+    Obj index = eval(target.items[1], frame);
+    set_item(base, index, std::move(value), target.loc);
+    return;
+  }
+  case Expr::Kind::Tuple:
+  case Expr::Kind::List: {
+    if (value.kind == Obj::Kind::Tensor)
+      throw TraceError(target.loc, "unsupported construct: unpacking a tensor (its rows depend "
+                                   "on its first dim; index it or use unbind)");
+    std::vector<Obj> items = iterate(value, target.loc);
+    std::size_t starred = target.items.size();
+    for (std::size_t i = 0; i < target.items.size(); ++i)
+      if (target.items[i].kind == Expr::Kind::Starred) starred = i;
+    if (starred == target.items.size()) {
+      if (items.size() != target.items.size())
+        raise("ValueError",
+              items.size() > target.items.size()
+                  ? "too many values to unpack (expected " + std::to_string(target.items.size()) +
+                        ")"
+                  : "not enough values to unpack (expected " +
+                        std::to_string(target.items.size()) + ", got " +
+                        std::to_string(items.size()) + ")",
+              target.loc);
+      for (std::size_t i = 0; i < items.size(); ++i)
+        assign(target.items[i], std::move(items[i]), frame);
+      return;
+    }
+    std::size_t after = target.items.size() - starred - 1;
+    if (items.size() < starred + after)
+      raise("ValueError", "not enough values to unpack", target.loc);
+    for (std::size_t i = 0; i < starred; ++i)
+      assign(target.items[i], std::move(items[i]), frame);
+    std::vector<Obj> middle(std::make_move_iterator(items.begin() + starred),
+                            std::make_move_iterator(items.end() - after));
+    assign(target.items[starred].items[0], Obj::list(std::move(middle)), frame);
+    for (std::size_t i = 0; i < after; ++i)
+      assign(target.items[starred + 1 + i], std::move(items[items.size() - after + i]), frame);
+    return;
+  }
+  case Expr::Kind::Starred:
+    throw TraceError(target.loc, "a starred assignment target must be in a list or tuple");
+  default:
+    throw TraceError(target.loc, "unsupported construct: " +
+                                     (target.kind == Expr::Kind::Unsupported
+                                          ? target.text
+                                          : std::string("assignment to this expression")));
+  }
+}
+
+void Interpreter::delete_target(const Expr &target, Frame &frame) {
+  switch (target.kind) {
+  case Expr::Kind::Name:
+    if (!frame.locals->erase(target.text))
+      raise("NameError", "name '" + excerpt(target.text) + "' is not defined", target.loc);
+    return;
+  case Expr::Kind::Tuple:
+  case Expr::Kind::List:
+    for (const Expr &t : target.items)
+      delete_target(t, frame);
+    return;
+  case Expr::Kind::Subscript: {
+    Obj base = eval(target.items[0], frame);
+    Obj index = eval(target.items[1], frame);
+    if (base.kind == Obj::Kind::Dict) {
+      if (!base.as<DictObj>().erase(index))
+        raise("KeyError", repr(index, target.loc), target.loc);
+      return;
+    }
+    if (base.kind == Obj::Kind::List && index.kind == Obj::Kind::Int) {
+      auto &items = items_of(base);
+      int64_t n = static_cast<int64_t>(items.size());
+      int64_t i = concrete_int(index, target.loc, "an index");
+      if (i < 0) i += n;
+      if (i < 0 || i >= n) raise("IndexError", "list assignment index out of range", target.loc);
+      items.erase(items.begin() + i);
+      return;
+    }
+    if (base.kind == Obj::Kind::Instance)
+      if (base.as<InstanceObj>().cls->lookup("__delitem__")) {
+        call(attribute(base, "__delitem__", target.loc), {index}, {}, target.loc);
+        return;
+      }
+    throw TraceError(target.loc, "unsupported construct: del of an item of " + describe(base));
+  }
+  case Expr::Kind::Attribute: {
+    Obj base = eval(target.items[0], frame);
+    if (base.kind == Obj::Kind::Instance) {
+      InstanceObj &inst = base.as<InstanceObj>();
+      if (inst.cls->lookup("__delattr__")) {
+        call(attribute(base, "__delattr__", target.loc), {Obj::str(target.text)}, {}, target.loc);
+        return;
+      }
+      if (inst.dict.erase(Obj::str(target.text))) return;
+    }
+    raise("AttributeError", excerpt(target.text), target.loc);
+  }
+  default:
+    throw TraceError(target.loc, "unsupported construct: del of this expression");
+  }
+}
+
+// ---- expressions ----------------------------------------------------------------------------
+
+Obj Interpreter::eval(const Expr &e, Frame &frame) {
+  switch (e.kind) {
+  case Expr::Kind::Name:
+    return lookup(e, frame);
+  case Expr::Kind::Int:
+    return Obj::int_of(e.integer);
+  case Expr::Kind::Float:
+    return Obj::float_of(e.real);
+  case Expr::Kind::Str:
+    return Obj::str(e.text);
+  case Expr::Kind::FString:
+    return eval_fstring(e, frame);
+  case Expr::Kind::FormattedValue:
+    return eval_fstring(e, frame);
+  case Expr::Kind::Bool:
+    return Obj::boolean_of(e.boolean);
+  case Expr::Kind::None:
+    return Obj::none();
+  case Expr::Kind::Ellipsis:
+    return Obj::ellipsis();
+  case Expr::Kind::Tuple:
+  case Expr::Kind::List:
+  case Expr::Kind::Set: {
     std::vector<Obj> items;
-    for (const Expr &item : e.items)
-      items.push_back(literal_object(module, item));
-    return e.kind == Expr::Kind::Tuple ? Obj::tuple(std::move(items)) : Obj::list(std::move(items));
+    items.reserve(e.items.size());
+    for (const Expr &item : e.items) {
+      if (item.kind == Expr::Kind::Starred) {
+        for (Obj &o : iterate(eval(item.items[0], frame), item.loc))
+          items.push_back(std::move(o));
+      } else {
+        items.push_back(eval(item, frame));
+      }
+    }
+    if (e.kind == Expr::Kind::Tuple) return Obj::tuple(std::move(items));
+    if (e.kind == Expr::Kind::List) return Obj::list(std::move(items));
+    std::vector<Obj> unique;
+    for (Obj &o : items) {
+      bool seen = false;
+      for (const Obj &u : unique)
+        seen = seen || equal(u, o, e.loc);
+      if (!seen) unique.push_back(std::move(o));
+    }
+    return Obj::set(std::move(unique));
   }
-  if (e.kind == Expr::Kind::Dict) {
-    Obj d;
-    d.kind = Obj::Kind::Dict;
-    for (const Expr &item : e.items)
-      d.items.push_back(literal_object(module, item));
+  case Expr::Kind::Dict: {
+    Obj d = Obj::dict();
+    DictObj &dict = d.as<DictObj>();
+    for (std::size_t i = 0; i + 1 < e.items.size(); i += 2) {
+      if (e.items[i].kind == Expr::Kind::DoubleStarred) {
+        Obj other = eval(e.items[i].items[0], frame);
+        if (other.kind != Obj::Kind::Dict)
+          raise("TypeError", "'" + type_name(other) + "' object is not a mapping", e.items[i].loc);
+        const DictObj &o = other.as<DictObj>();
+        for (std::size_t k = 0; k < o.keys.size(); ++k)
+          dict.set(o.keys[k], o.values[k]);
+        continue;
+      }
+      Obj key = eval(e.items[i], frame);
+      if (key.is_proxy()) backend_->guard(key, e.items[i].loc);
+      dict.set(std::move(key), eval(e.items[i + 1], frame));
+    }
     return d;
   }
-  if (e.kind == Expr::Kind::Attribute) {
-    std::string dtype = torch_dtype(e.text);
-    if (dtype.empty()) throw TraceError(e.loc, "torch." + e.text + " is not a dtype");
-    return Obj::dtype_of(dtype);
+  case Expr::Kind::Slice:
+    return Obj::slice(eval(e.items[0], frame), eval(e.items[1], frame), eval(e.items[2], frame));
+  case Expr::Kind::Attribute:
+    return attribute(eval(e.items[0], frame), e.text, e.loc);
+  case Expr::Kind::Call:
+    return eval_call(e, frame);
+  case Expr::Kind::Subscript: {
+    Obj base = eval(e.items[0], frame);
+    return subscript(base, eval(e.items[1], frame), e.loc);
   }
-  return interpreter.eval(e, frame);
+  case Expr::Kind::BinOp: {
+    // A chain (a + b - c) runs left to right, as Python evaluates its left-deep tree.
+    Obj left = eval(e.items[0], frame);
+    for (std::size_t i = 1; i < e.items.size(); ++i)
+      left = binary(e.ops[i - 1], std::move(left), eval(e.items[i], frame), e.loc);
+    return left;
+  }
+  case Expr::Kind::UnaryOp:
+    return unary(e.text, eval(e.items[0], frame), e.loc);
+  case Expr::Kind::Compare: {
+    Obj left = eval(e.items[0], frame);
+    Obj result = Obj::boolean_of(true);
+    for (std::size_t i = 0; i < e.ops.size(); ++i) {
+      Obj right = eval(e.items[i + 1], frame);
+      result = compare(e.ops[i], left, right, e.loc);
+      if (i + 1 < e.ops.size() && !truth(result, e.loc)) return result;
+      left = std::move(right);
+    }
+    return result;
+  }
+  case Expr::Kind::BoolOp: {
+    // A chain (a and b or c) is ((a and b) or c): each operator keeps the value so far or
+    // takes the next operand.
+    Obj left = eval(e.items[0], frame);
+    for (std::size_t i = 1; i < e.items.size(); ++i) {
+      bool t = truth(left, e.items[i - 1].loc);
+      if (e.ops[i - 1] == "and" ? t : !t) left = eval(e.items[i], frame);
+    }
+    return left;
+  }
+  case Expr::Kind::IfExp:
+    return truth(eval(e.items[1], frame), e.items[1].loc) ? eval(e.items[0], frame)
+                                                          : eval(e.items[2], frame);
+  case Expr::Kind::Lambda:
+    return make_function(*e.function, frame, "<lambda>");
+  case Expr::Kind::ListComp:
+  case Expr::Kind::SetComp:
+  case Expr::Kind::DictComp:
+  case Expr::Kind::GeneratorExp:
+    return eval_comprehension(e, frame);
+  case Expr::Kind::NamedExpr: {
+    Obj value = eval(e.items[1], frame);
+    // := binds in the enclosing function, not in a comprehension's scope.
+    bind_name(e.items[0].text, value, frame);
+    return value;
+  }
+  case Expr::Kind::Starred:
+    throw TraceError(e.loc, "can't use starred expression here");
+  case Expr::Kind::DoubleStarred:
+    throw TraceError(e.loc, "can't use ** here");
+  case Expr::Kind::Unsupported:
+    throw TraceError(e.loc, "unsupported construct: " + e.text +
+                                " (the tracer interprets most of Python; see `tracelint trace "
+                                "--help`)");
+  }
+  throw TraceError(e.loc, "unsupported expression");
 }
 
-Obj interpret(const Module &module, const std::string &function, const std::vector<Obj> &args,
-              Backend &backend) {
-  Interpreter interpreter(module, backend);
-  auto it = module.functions.find(function);
-  if (it == module.functions.end())
-    throw TraceError(Loc{1, 1}, "no function `" + function + "` in " + module.path);
-  return interpreter.call_function(function, args, {}, it->second.loc);
+Obj Interpreter::eval_comprehension(const Expr &e, Frame &frame) {
+  // Its own scope, reading through to the enclosing one.
+  Frame inner;
+  inner.locals = std::make_shared<Env>();
+  inner.locals->parent = frame.is_module ? nullptr : frame.locals;
+  if (frame.is_class) inner.locals->parent = frame.locals->parent;
+  inner.globals = frame.globals;
+  inner.module = frame.module;
+  inner.function = frame.function;
+  std::vector<Obj> out;
+  Obj dict = e.kind == Expr::Kind::DictComp ? Obj::dict() : Obj{};
+  const std::vector<CompFor> &gens = *e.generators;
+  // The outermost iterable is evaluated in the enclosing scope, as Python does.
+  std::vector<std::vector<Obj>> pending(gens.size());
+  std::vector<std::size_t> at(gens.size(), 0);
+  pending[0] = iterate(eval(gens[0].iter, frame), gens[0].iter.loc);
+  std::size_t level = 0;
+  while (true) {
+    if (at[level] >= pending[level].size()) {
+      if (level == 0) break;
+      --level;
+      continue;
+    }
+    step(e.loc);
+    assign(gens[level].target, pending[level][at[level]++], inner);
+    bool keep = true;
+    for (const Expr &cond : gens[level].ifs)
+      if (!truth(eval(cond, inner), cond.loc)) {
+        keep = false;
+        break;
+      }
+    if (!keep) continue;
+    if (level + 1 < gens.size()) {
+      ++level;
+      pending[level] = iterate(eval(gens[level].iter, inner), gens[level].iter.loc);
+      at[level] = 0;
+      continue;
+    }
+    if (e.kind == Expr::Kind::DictComp)
+      dict.as<DictObj>().set(eval(e.items[0], inner), eval(e.items[1], inner));
+    else
+      out.push_back(eval(e.items[0], inner));
+  }
+  switch (e.kind) {
+  case Expr::Kind::DictComp:
+    return dict;
+  case Expr::Kind::SetComp: {
+    std::vector<Obj> unique;
+    for (Obj &o : out) {
+      bool seen = false;
+      for (const Obj &u : unique)
+        seen = seen || equal(u, o, e.loc);
+      if (!seen) unique.push_back(std::move(o));
+    }
+    return Obj::set(std::move(unique));
+  }
+  case Expr::Kind::GeneratorExp:
+    // A generator the tracer runs at once: over the static iterables model code walks, the
+    // values are the same.
+    return Obj::tuple(std::move(out));
+  default:
+    return Obj::list(std::move(out));
+  }
+}
+
+Obj Interpreter::eval_call(const Expr &e, Frame &frame) {
+  Obj callee = eval(e.items[0], frame);
+  std::size_t positional = e.items.size() - 1 - e.keywords.size();
+  std::vector<Obj> args;
+  args.reserve(positional + 1); // and a method's self, put first
+  for (std::size_t i = 1; i <= positional; ++i) {
+    const Expr &a = e.items[i];
+    if (a.kind == Expr::Kind::Starred) {
+      for (Obj &o : iterate(eval(a.items[0], frame), a.loc))
+        args.push_back(std::move(o));
+    } else {
+      args.push_back(eval(a, frame));
+    }
+  }
+  Kwargs kwargs;
+  for (std::size_t i = 0; i < e.keywords.size(); ++i) {
+    const Expr &v = e.items[1 + positional + i];
+    if (e.keywords[i] == "**") {
+      Obj d = eval(v, frame);
+      if (d.kind != Obj::Kind::Dict)
+        raise("TypeError", "argument after ** must be a mapping, not " + type_name(d), v.loc);
+      const DictObj &dict = d.as<DictObj>();
+      for (std::size_t k = 0; k < dict.keys.size(); ++k) {
+        if (dict.keys[k].kind != Obj::Kind::Str)
+          raise("TypeError", "keywords must be strings", v.loc);
+        kwargs.emplace_back(str_of(dict.keys[k]), dict.values[k]);
+      }
+    } else {
+      kwargs.emplace_back(e.keywords[i], eval(v, frame));
+    }
+  }
+  // super() without arguments: the class the method was defined in, and its first argument.
+  if (callee.kind == Obj::Kind::Builtin &&
+      callee.as<BuiltinObj>().id == static_cast<uint16_t>(Builtin::super) && args.empty()) {
+    if (!frame.function || !frame.function->owner_class)
+      raise("RuntimeError", "super(): no arguments outside a method", e.loc);
+    auto s = std::make_shared<SuperObj>();
+    s->start = std::static_pointer_cast<ClassObj>(frame.function->owner_class);
+    s->self = frame.first_argument;
+    return Obj::heap(Obj::Kind::Super, std::move(s));
+  }
+  return call(callee, std::move(args), std::move(kwargs), e.loc);
+}
+
+// ---- calls ----------------------------------------------------------------------------------
+
+Obj Interpreter::call(const Obj &callee, std::vector<Obj> args, Kwargs kwargs, const Loc &loc) {
+  switch (callee.kind) {
+  case Obj::Kind::Function:
+    return call_function(callee.as<FunctionObj>(), std::move(args), std::move(kwargs), loc);
+  case Obj::Kind::BoundMethod: {
+    const BoundMethodObj &m = callee.as<BoundMethodObj>();
+    args.insert(args.begin(), m.self);
+    return call(m.function, std::move(args), std::move(kwargs), loc);
+  }
+  case Obj::Kind::Builtin:
+    return call_builtin(callee.as<BuiltinObj>(), args, kwargs, loc);
+  case Obj::Kind::Class: {
+    auto cls = std::static_pointer_cast<ClassObj>(callee.ref);
+    return construct(cls, std::move(args), std::move(kwargs), loc);
+  }
+  case Obj::Kind::Instance: {
+    const InstanceObj &inst = callee.as<InstanceObj>();
+    if (!inst.cls->lookup("__call__"))
+      raise("TypeError", "'" + inst.cls->name + "' object is not callable", loc);
+    return call(attribute(callee, "__call__", loc), std::move(args), std::move(kwargs), loc);
+  }
+  case Obj::Kind::StaticMethod:
+  case Obj::Kind::ClassMethod:
+    return call(callee.as<MethodWrapperObj>().function, std::move(args), std::move(kwargs), loc);
+  case Obj::Kind::Unknown: {
+    for (const Obj &a : args)
+      if (is_tensor(a)) unknown_used(callee, loc, "calling with a tensor");
+    for (const auto &[k, a] : kwargs)
+      if (is_tensor(a)) unknown_used(callee, loc, "calling with a tensor");
+    return make_unknown(callee.as<UnknownObj>().what + "(...)", loc);
+  }
+  default:
+    raise("TypeError", "'" + type_name(callee) + "' object is not callable", loc);
+  }
+}
+
+void Interpreter::call_chain_note(TraceError &e, const std::string &where) {
+  e.chain.push_back(where);
+}
+
+Obj Interpreter::call_function(const FunctionObj &f, std::vector<Obj> args, Kwargs kwargs,
+                               const Loc &loc) {
+  const FunctionDef &def = *f.def;
+  if (def.is_generator)
+    throw TraceError(loc, "unsupported construct: calling `" + excerpt(f.qualname) +
+                              "`, a generator function (its def holds a yield)");
+  if (depth_ >= limits_.max_depth)
+    throw TraceError(loc, "calls nest deeper than " + std::to_string(limits_.max_depth) +
+                              " (recursion is not traced)");
+  Frame frame;
+  frame.locals = std::make_shared<Env>();
+  frame.locals->parent = f.closure;
+  frame.globals = f.globals;
+  frame.module = f.module.get();
+  frame.function = &f;
+  frame.locals->vars.reserve(def.params.size() + 4);
+
+  // Python's binding of arguments to parameters.
+  const std::string &name = f.qualname;
+  std::vector<char> bound(def.params.size(), 0);
+  std::size_t next = 0;
+  std::vector<Obj> extra;
+  for (Obj &a : args) {
+    while (next < def.params.size() && (def.params[next].kind == Param::Kind::KeywordOnly ||
+                                        def.params[next].kind == Param::Kind::VarKeywords))
+      ++next;
+    if (next < def.params.size() && def.params[next].kind == Param::Kind::VarArgs) {
+      extra.push_back(std::move(a));
+      continue;
+    }
+    if (next >= def.params.size())
+      raise("TypeError",
+            excerpt(name) + "() takes " + std::to_string(def.params.size()) +
+                " positional arguments but " + std::to_string(args.size()) + " were given",
+            loc);
+    frame.locals->set(def.params[next].name, std::move(a));
+    bound[next++] = 1;
+  }
+  Obj var_kwargs;
+  for (auto &[key, value] : kwargs) {
+    std::size_t i = 0;
+    while (i < def.params.size() &&
+           !(def.params[i].name == key && def.params[i].kind != Param::Kind::VarArgs &&
+             def.params[i].kind != Param::Kind::VarKeywords &&
+             def.params[i].kind != Param::Kind::PositionalOnly))
+      ++i;
+    if (i == def.params.size()) {
+      bool takes_kwargs = std::any_of(def.params.begin(), def.params.end(), [](const Param &p) {
+        return p.kind == Param::Kind::VarKeywords;
+      });
+      if (!takes_kwargs)
+        raise("TypeError",
+              excerpt(name) + "() got an unexpected keyword argument '" + excerpt(key) + "'", loc);
+      if (var_kwargs.kind != Obj::Kind::Dict) var_kwargs = Obj::dict();
+      var_kwargs.as<DictObj>().set(Obj::str(key), std::move(value));
+      continue;
+    }
+    if (bound[i])
+      raise("TypeError",
+            excerpt(name) + "() got multiple values for argument '" + excerpt(key) + "'", loc);
+    frame.locals->set(key, std::move(value));
+    bound[i] = 1;
+  }
+  for (std::size_t i = 0; i < def.params.size(); ++i) {
+    const Param &p = def.params[i];
+    if (p.kind == Param::Kind::VarArgs) {
+      frame.locals->set(p.name, Obj::tuple(std::move(extra)));
+      continue;
+    }
+    if (p.kind == Param::Kind::VarKeywords) {
+      frame.locals->set(p.name, var_kwargs.kind == Obj::Kind::Dict ? var_kwargs : Obj::dict());
+      continue;
+    }
+    if (bound[i]) continue;
+    if (!f.defaults[i])
+      raise("TypeError",
+            excerpt(name) + "() missing 1 required argument: '" + excerpt(p.name) + "'", loc);
+    frame.locals->set(p.name, *f.defaults[i]);
+  }
+  if (!def.params.empty() && def.params[0].kind != Param::Kind::VarArgs &&
+      def.params[0].kind != Param::Kind::VarKeywords)
+    if (Obj *first = frame.locals->find(def.params[0].name)) frame.first_argument = *first;
+
+  ++depth_;
+  bool library = f.module.get() != module_.get();
+  const Module *caller = call_modules_.empty() ? module_.get() : call_modules_.back();
+  call_modules_.push_back(f.module.get());
+  // Errors inside the tracer's torch.nn are reported at the traced code's call into it.
+  auto note = [&](auto &e) {
+    if (!library)
+      e.chain.push_back("in `" + excerpt(f.qualname) + "`, called at " +
+                        where_text(module_->path, loc));
+    else if (caller == module_.get())
+      e.loc = loc;
+  };
+  try {
+    Flow flow = run_block(def.body, frame);
+    for (std::size_t i = 0; def.rest && i < def.rest->size() && flow != Flow::Return; ++i)
+      flow = run_block(def.rest->chunk(i), frame);
+    --depth_;
+    call_modules_.pop_back();
+    return flow == Flow::Return ? std::move(frame.result) : Obj::none();
+  } catch (TraceError &e) {
+    --depth_;
+    call_modules_.pop_back();
+    note(e);
+    throw;
+  } catch (PyError &e) {
+    --depth_;
+    call_modules_.pop_back();
+    note(e);
+    throw;
+  } catch (...) {
+    --depth_;
+    call_modules_.pop_back();
+    throw;
+  }
 }
 
 } // namespace tracelint::tracer

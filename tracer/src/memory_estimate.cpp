@@ -74,8 +74,9 @@ uint64_t peak_of(const std::vector<const Statement *> &steps, const Value &retur
 
 } // namespace
 
-uint64_t tensor_bytes(const Obj &tensor) {
-  uint64_t n = element_bytes(tensor.dtype);
+uint64_t tensor_bytes(const Obj &o) {
+  const TensorObj &tensor = o.as<TensorObj>();
+  uint64_t n = element_bytes(dtype_info(tensor.dtype).torch_name);
   for (const Obj &d : tensor.shape)
     n = saturating_mul(n, static_cast<uint64_t>(std::max<int64_t>(d.integer, 0)));
   return n;
@@ -83,8 +84,15 @@ uint64_t tensor_bytes(const Obj &tensor) {
 
 RunMemoryEstimate estimate_run_memory(const Trace &computation,
                                       const std::unordered_map<std::string, uint64_t> &bytes,
-                                      const std::vector<InputSpec> &inputs) {
+                                      const std::vector<InputSpec> &inputs,
+                                      const std::vector<StateTensor> &state) {
   RunMemoryEstimate estimate;
+  for (const StateTensor &t : state) {
+    uint64_t count = 1;
+    for (int64_t d : t.shape)
+      count = saturating_mul(count, static_cast<uint64_t>(std::max<int64_t>(d, 0)));
+    estimate.inputs = saturating_add(estimate.inputs, saturating_mul(count, element_bytes(t.dtype)));
+  }
   uint64_t drawing = 0; // the most that drawing one random input holds besides it
   for (const InputSpec &in : inputs) {
     if (in.kind != InputSpec::Kind::Tensor) continue;
@@ -94,7 +102,7 @@ RunMemoryEstimate estimate_run_memory(const Trace &computation,
     estimate.inputs =
         saturating_add(estimate.inputs, saturating_mul(count, element_bytes(in.dtype)));
     // Drawn as float32 (floating dtypes) or int64 (the others), then converted.
-    bool floating = is_floating(in.dtype);
+    bool floating = in.dtype.rfind("float", 0) == 0 || in.dtype == "bfloat16";
     if (in.dtype != (floating ? "float32" : "int64"))
       drawing = std::max(drawing, saturating_mul(count, floating ? 4 : 8));
   }

@@ -1,15 +1,14 @@
 #pragma once
-// The tracing backend: records every operation as a bound symbol of the computation trace
-// (ltorch symbols with their prims as subsymbols; number operations on proxies as prims),
-// and the guards the prologue must check.
-#include "tracelint/tracer/interpreter.hpp"
+// The tracing backend: records every ltorch symbol the interpreter calls as a bound symbol of
+// the computation trace, with its decomposition (read from the op registry) as subsymbols, every
+// number operation on proxies as prims, and the guards the prologue must check. The
+// decompositions record through it too (prim, call, num, decide).
+#include "interpreter.hpp"
+#include "lexing.hpp"
+#include "tracelint/core/trace.hpp"
 #include "tracelint/tracer/tracer.hpp"
 
-#include "frontend.hpp"
-#include "lexing.hpp"
-
 #include <cctype>
-#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -21,23 +20,39 @@ namespace tracelint::tracer {
 
 class Recorder : public Backend {
 public:
-  Recorder(CacheMode cache, const Module &module, bool provenance)
-      : cache_(cache), module_(module), provenance_(provenance) {
-    // About a symbol per source line, and its provenance comment: fewer moves of the body.
-    body_.reserve(module.source->line_count() * (provenance ? 2 : 1));
-  }
+  Recorder(CacheMode cache, const Module &module, bool provenance);
 
-  Obj tensor_op(const std::string &op, const std::vector<Obj> &args, const Loc &loc) override;
-  Obj number_op(const std::string &op, const std::vector<Obj> &args, Obj result,
-                const Loc &loc) override;
+  // ---- Backend
+  Obj call_symbol(Sym symbol, std::vector<Obj> args, const Loc &loc) override;
+  Obj number_op(NumOp op, const std::vector<Obj> &args, Obj result, const Loc &loc) override;
   void guard(const Obj &value, const Loc &loc) override;
   void at_statement(const Stmt &s) override;
+  bool tracing() const override { return recording_; }
+
+  // While false (a module being constructed), operations compute their results' shapes and
+  // record nothing; their tensors have no names.
+  void set_recording(bool on) { recording_ = on; }
+  CacheMode cache() const { return cache_; }
+
+  // ---- for the decompositions
+  // A prim on these arguments (its schema's order): its shape rule gives the output, which is
+  // bound to fresh names.
+  Obj prim(Sym prim, std::vector<Obj> args, const Loc &loc);
+  // A nested ltorch symbol (arguments in its schema's order, all of them).
+  Obj call(Sym symbol, std::vector<Obj> args, const Loc &loc);
+  // Python's arithmetic on numbers; on a proxy it records prims (once per operation and
+  // operands).
+  Obj num(NumOp op, const Obj &a, const Obj &b, const Loc &loc);
+  // A comparison whose result decides what is recorded: its value, guarded.
+  bool decide(NumOp comparison, const Obj &a, const Obj &b, const Loc &loc);
+  // Whether two sizes are equal (guarded when one is a proxy).
+  bool same_size(const Obj &a, const Obj &b, const Loc &loc);
+  // A concrete int where a decomposition needs one (a dim); a proxy is guarded.
+  int64_t concrete(const Obj &o, const Loc &loc, const std::string &what);
 
   // A fresh name with Thunder's prefixes: t (tensors), i, f, b (numbers), C (collections).
   std::string fresh(const std::string &prefix);
   void reserve(const std::string &name) { reserved_.insert(name); }
-  // An input proxy: defined by the prologue, passed to the computation when it is used.
-  void add_input_proxy(const std::string &name) { inputs_.insert(name); }
 
   std::vector<Statement> take_body() { return std::move(body_); }
   // For dead-code elimination, which then reads only top-level statements: the names that the
@@ -51,43 +66,24 @@ public:
   std::unordered_map<std::string, uint64_t> take_tensor_bytes() { return std::move(tensor_bytes_); }
   // The statements that compute each guarded value from the inputs, then the checks.
   std::vector<Statement> guard_statements() const;
+  // Appends a statement to the computation at top level (the copy of an updated input).
+  void append(Statement s) { top_statement() = std::move(s); }
 
 private:
-  Obj prim(const std::string &name, std::vector<Value> args, Obj out);
-  template <class F> Obj composite(const std::string &name, std::vector<Value> args, F &&decompose);
-  // A new statement at the end of the body, after the provenance comment it waits for.
+  template <class F> Obj composite(Value call, F &&decompose);
+  Value call_value(Sym symbol, const std::vector<Obj> &args) const;
   Statement &top_statement();
-  // `name = value  # name: "type of out"`, built where it goes (a Statement is large to move):
-  // in the composite being recorded, or the body. Valid until the next statement is recorded.
-  Statement &bind(const std::string &name, Value value, const Obj &out);
+  Statement &bind_statement();
+  void bind_output(Statement &s, Value value, Obj &out);
   void note_hidden_reads(const Statement &composite);
-  Obj num(const std::string &op, const Obj &a, const Obj &b, const Loc &loc);
-  Obj record_number(const std::string &prim_name, std::vector<Value> args, Obj result);
-
-  Obj elementwise(const std::string &op, const Obj &a, const Obj &b, const Loc &loc);
-  Obj broadcast_to(const Obj &t, const std::vector<Obj> &shape, const Loc &loc);
-  Obj reduce(const std::string &op, const Obj &a, const Obj &dims, bool keepdim, const Loc &loc);
-  Obj reduce_prims(const std::string &prim_name, const Obj &a, const std::vector<int64_t> &dims,
-                   bool keepdim);
-  Obj keep_dims(const Obj &reduced, const Obj &a, const std::vector<int64_t> &dims);
-  Obj reshape(const std::string &name, const Obj &a, const Obj &shape, const Loc &loc);
-  Obj getitem(const Obj &a, const Obj &key, const Loc &loc);
-  Obj matmul(const Obj &a, const Obj &b, const Loc &loc);
-  Obj linear(const Obj &x, const Obj &w, const Obj &bias, const Loc &loc);
-  Obj cat(const Obj &tensors, int64_t dim, const Loc &loc);
-  Obj softmax(const Obj &a, int64_t dim, const Loc &loc);
-  Obj unary(const std::string &op, const Obj &a, const Loc &loc);
-
-  Obj like(const Obj &t, std::vector<Obj> shape) const;
-  Obj like(const Obj &t, std::vector<Obj> shape, const std::string &dtype) const;
-  int64_t dim_index(int64_t d, std::size_t rank, const Loc &loc) const;
+  Obj record_number(Sym prim, std::vector<Value> args, Obj result);
 
   CacheMode cache_;
   const Module &module_;
   bool provenance_;
+  bool recording_ = true;
   int counter_ = 0;
   std::unordered_set<std::string> reserved_;
-  std::set<std::string> inputs_;
   std::vector<Statement> body_;
   std::vector<Statement> *sink_ = &body_;
   std::vector<std::pair<std::size_t, std::string>> hidden_reads_;
@@ -103,7 +99,15 @@ private:
   std::unordered_map<std::string, uint64_t> tensor_bytes_;
 };
 
+// Obj -> model Value: proxies print as their names, never as a repr. Throws a TraceError for
+// what a trace cannot hold (a function, an unnamed tensor).
+Value to_value(const Obj &o, const Loc &loc = {});
+
+// The annotation of a proxy: "cpu f32[2, i0]", "int 8", "Collection".
 std::string type_string(const Obj &o);
+
+// Thunder's name prefixes: t (tensors), i (ints), f (floats), b (bools), C (collections).
+std::string proxy_prefix(const Obj &o);
 
 // Calls f(name) for each symbol of a type string the tracer printed: the identifiers inside
 // the brackets ("cpu f32[i0, 4]" -> i0).
@@ -121,8 +125,8 @@ template <class F> void for_each_type_symbol(std::string_view text, F &&f) {
   }
 }
 // Calls f(const Value &) for each name a recorded value reads. The callee of a recorded call is
-// a module's symbol (prims.add, ltorch.mul; the recorder calls nothing else through an
-// attribute), never a name the trace defines: it is left out.
+// a module's symbol (prims.add, ltorch.mul) or a method of the function object, never a name
+// the computation defines: it is left out.
 template <class F> void for_each_read_name(const Value &v, F &&f) {
   if (v.kind != ValueKind::Call || v.callee().kind != ValueKind::Attribute) {
     for_each_name(v, f);
@@ -131,8 +135,5 @@ template <class F> void for_each_read_name(const Value &v, F &&f) {
   for (std::size_t i = 1; i < v.items.size(); ++i)
     for_each_name(v.items[i], f);
 }
-
-// Thunder's name prefixes: t (tensors), i (ints), f (floats), b (bools), C (collections).
-std::string proxy_prefix(const Obj &o);
 
 } // namespace tracelint::tracer

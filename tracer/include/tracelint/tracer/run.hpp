@@ -21,6 +21,9 @@ struct RunOptions {
   // Refuse, before allocating, a run whose estimate (TracedProgram::run_memory) is larger;
   // 0: no limit.
   uint64_t max_memory = 0;
+  // Where to write the run's inputs, module state and results (manifest.json and raw tensor
+  // files) for an independent check, such as tracer/oracle/cpython_oracle.py; "" for nowhere.
+  std::string save_io;
 };
 
 // The default limit of a run's memory: half of this machine's physical memory.

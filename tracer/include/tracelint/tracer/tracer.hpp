@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,8 @@ enum class Level {
   Prims,  // the flattened prims
 };
 
-// An input given on the command line: a tensor (f32[2, 3]@cuda) or a Python literal.
+// An input given on the command line: a tensor (f32[2, 3]@cuda, i64[2, 16]:0..64) or a Python
+// literal.
 struct ArgSpec {
   std::string name;
   std::string text; // as the user wrote it, after "name="
@@ -31,7 +33,12 @@ struct ArgSpec {
 struct TraceRequest {
   std::string path;   // for error messages and provenance comments
   std::string source; // the Python module
+  // What to trace: a function of the module, or (module_class set) the `method` of an instance
+  // of that class, made as module_class(**init) and put in eval mode.
   std::string function;
+  std::string module_class;
+  std::string method = "forward";
+  std::vector<ArgSpec> init; // NAME=EXPR: Python expressions evaluated in the module's namespace
   std::vector<ArgSpec> args;
   CacheMode cache = CacheMode::SymbolicValues;
   Level level = Level::Ltorch;
@@ -48,7 +55,23 @@ struct InputSpec {
   std::string dtype;  // Tensor: torch name (float32)
   std::string device; // Tensor: "cpu" or "cuda:0"
   std::vector<int64_t> shape;
+  // Tensor: the half-open range of its random values for a run (an integer tensor of
+  // indices: i64[2, 16]:0..64); none for the default.
+  std::optional<std::pair<int64_t, int64_t>> range;
   Value literal; // Literal: the value (tuples, slices, numbers...)
+};
+
+// A tensor of the traced module's state that the computation reads: a parameter, a buffer, or
+// another tensor attribute, by its path (transformer.h.0.attn.c_attn.weight).
+struct StateTensor {
+  enum class Kind { Parameter, Buffer, Attribute };
+  Kind kind = Kind::Parameter;
+  std::string path;
+  std::string name; // in the traces: t_transformer_h_0_attn_c_attn_weight
+  std::string dtype;
+  std::string device;
+  std::vector<int64_t> shape;
+  bool requires_grad = false;
 };
 
 // What running the traces (run_and_compare) will hold at its peak, estimated from the shapes
@@ -64,6 +87,9 @@ struct RunMemoryEstimate {
 struct TracedProgram {
   TraceFile file; // traces[0] prologue, traces[1] computation
   std::vector<InputSpec> inputs;
+  std::vector<StateTensor> state; // the module's tensors the computation takes, in order
+  // What the traced code printed (print()), line by line.
+  std::vector<std::string> printed;
   std::size_t bound_symbols = 0;     // top-level symbols of the computation
   std::size_t all_bound_symbols = 0; // the same with their subsymbols, at every depth
   RunMemoryEstimate run_memory;

@@ -4,6 +4,7 @@
 #include "tracelint/core/result.hpp"
 #include "tracelint/core/trace.hpp"
 #include "tracelint/tracer/run.hpp"
+#include "tracelint/tracer/symbols.hpp"
 #include "tracelint/tracer/tracer.hpp"
 
 #include <ATen/ATen.h>
@@ -31,7 +32,9 @@ struct RtValue {
     Tensor,
     DType,
     Device,
-    Builtin
+    Builtin,
+    Module, // the traced module (a prologue's globals()['__function_obj']): items are the
+            // state tensors' paths (Str) and values, in pairs
   };
   Kind kind = Kind::None;
   bool boolean = false;
@@ -59,8 +62,9 @@ class CompiledProgram {
 public:
   static Result<CompiledProgram> compile(TraceFile file, const ExecOptions &options);
   // One trace: runs it on the inputs. Two: the prologue on the inputs, then the computation on
-  // what the prologue returns.
-  Result<RtValue> run(std::vector<RtValue> inputs) const;
+  // what the prologue returns. `module`: the traced module's state (RtValue::Kind::Module), for
+  // a prologue that unpacks it.
+  Result<RtValue> run(std::vector<RtValue> inputs, const RtValue &module = {}) const;
 
   CompiledProgram(CompiledProgram &&) noexcept;
   CompiledProgram &operator=(CompiledProgram &&) noexcept;
@@ -77,14 +81,30 @@ Result<RtValue> execute_trace(const Trace &trace, std::vector<RtValue> args,
                               const ExecOptions &options);
 // Runs the prologue on the inputs, then the computation on what the prologue returns.
 Result<RtValue> execute_program(const TraceFile &file, const std::vector<RtValue> &inputs,
-                                const ExecOptions &options);
-// Interprets request.function eagerly with libtorch on the same inputs.
-Result<RtValue> run_eager(const TraceRequest &request, const std::vector<RtValue> &inputs);
+                                const ExecOptions &options, const RtValue &module = {});
 
-// Seeded random inputs for the specs: tensors (randn for floating dtypes, small random ints
-// otherwise) and the literals as given. device: "cpu" or "cuda".
+// What an eager run gives: the result, and (for a module) its state, which the traces take as
+// inputs: the same values the eager run used.
+struct EagerRun {
+  RtValue result;
+  RtValue module; // RtValue::Kind::Module, or None for a function
+};
+// Interprets the traced function (or the module's method, on an instance made from --init, its
+// parameters initialised by libtorch from `seed`) eagerly with libtorch on the same inputs.
+// `state`: the module tensors whose values the run returns.
+Result<EagerRun> run_eager(const TraceRequest &request, const std::vector<RtValue> &inputs,
+                           const std::vector<StateTensor> &state, uint64_t seed);
+
+// Seeded random inputs for the specs: tensors (randn for floating dtypes, small random ints or
+// the spec's value range otherwise) and the literals as given. device: "cpu" or "cuda".
 std::vector<RtValue> make_inputs(const std::vector<InputSpec> &specs, uint64_t seed,
                                  const std::string &device);
+
+// The libtorch implementation of a symbol of the op registry on runtime values (an ltorch
+// symbol runs as torch itself runs it, not as its decomposition): what the executor runs for
+// prims and the eager run for ltorch symbols.
+RtValue implement(Sym symbol, const RtValue *const *args, std::size_t count,
+                  const ExecOptions &options);
 
 // allclose for floating tensors (rtol, atol by dtype), exact for ints, bools and structure.
 Comparison compare(const RtValue &expected, const RtValue &actual);

@@ -1,0 +1,165 @@
+// --arg values: a tensor spec DTYPE[DIMS][@DEVICE][:LO..HI] or a Python literal.
+#include "tracelint/tracer/tracer.hpp"
+
+#include "excerpt.hpp"
+#include "frontend.hpp"
+#include "interpreter.hpp"
+#include "recorder.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <optional>
+
+namespace tracelint::tracer {
+
+namespace {
+
+Error arg_error(const ArgSpec &arg, const std::string &message) {
+  return Error{"--arg " + excerpt(arg.name) + "=" + excerpt(arg.text) + ": " + message, "", 0, 0};
+}
+
+constexpr const char *kSpaces = " \t\n\r\f\v";
+// A dim has at most 9 digits: sizes stay far from overflowing their products.
+constexpr std::size_t kMaxDimDigits = 9;
+// More dims than any model uses, and a bound on the work one spec makes.
+constexpr std::size_t kMaxRank = 64;
+
+// The parts of a tensor spec, DTYPE[DIMS][@DEVICE][:LO..HI] (views of the --arg text).
+struct TensorText {
+  std::string_view dtype, dims, device, range;
+};
+
+bool is_alpha(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) != 0;
+}
+bool is_digit(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
+
+// The spec's parts, or none where the text is not a tensor spec (it is then a Python literal:
+// slice[...] is a subscript, not a dtype). A scan, not a regex: std::regex matches by
+// recursion, one level per character, and a spec of 20000 dims overflowed the stack.
+std::optional<TensorText> split_tensor_spec(std::string_view text) {
+  std::size_t first = text.find_first_not_of(kSpaces);
+  if (first == std::string_view::npos) return std::nullopt;
+  text = text.substr(first, text.find_last_not_of(kSpaces) + 1 - first);
+  std::size_t i = 0;
+  if (text.empty() || !is_alpha(text[0])) return std::nullopt;
+  while (i < text.size() && (is_alpha(text[i]) || is_digit(text[i])))
+    ++i;
+  TensorText out;
+  out.dtype = text.substr(0, i);
+  if (out.dtype == "slice" || i == text.size() || text[i] != '[') return std::nullopt;
+  std::size_t close = text.find(']', i + 1);
+  if (close == std::string_view::npos) return std::nullopt;
+  out.dims = text.substr(i + 1, close - i - 1);
+  std::string_view rest = text.substr(close + 1);
+  // A value range: the last `:` before `..` (a device has its own `:`).
+  if (std::size_t dots = rest.find(".."); dots != std::string_view::npos) {
+    std::size_t colon = rest.rfind(':', dots);
+    if (colon == std::string_view::npos) return std::nullopt;
+    out.range = rest.substr(colon + 1);
+    rest = rest.substr(0, colon);
+  }
+  if (rest.empty()) return out;
+  if (rest[0] != '@') return std::nullopt;
+  std::size_t j = 1;
+  while (j < rest.size() && is_alpha(rest[j]))
+    ++j;
+  if (j == 1) return std::nullopt;
+  if (j < rest.size() && rest[j] == ':') {
+    std::size_t digits = j + 1;
+    while (digits < rest.size() && is_digit(rest[digits]))
+      ++digits;
+    if (digits == j + 1) return std::nullopt;
+    j = digits;
+  }
+  if (j != rest.size()) return std::nullopt;
+  out.device = rest.substr(1);
+  return out;
+}
+
+} // namespace
+
+Result<InputSpec> parse_arg(const ArgSpec &arg) {
+  InputSpec spec;
+  spec.name = arg.name;
+  if (arg.text.find_first_not_of(kSpaces) == std::string::npos)
+    return arg_error(arg, "the value is empty (give a tensor such as f32[2, 3] or a Python "
+                          "literal such as 4)");
+  std::optional<TensorText> tensor = split_tensor_spec(arg.text);
+  if (tensor) {
+    spec.kind = InputSpec::Kind::Tensor;
+    std::optional<DType> dtype = dtype_from_name(tensor->dtype);
+    spec.dtype = dtype ? dtype_info(*dtype).torch_name : "";
+    if (spec.dtype.empty() || spec.dtype.rfind("complex", 0) == 0)
+      return arg_error(arg, "unknown dtype `" + excerpt(tensor->dtype) +
+                                "` (use f32, f16, bf16, f64, i64, i32, i16, i8, u8 or b8)");
+    std::string_view dims = tensor->dims;
+    std::size_t begin = 0;
+    while (begin < dims.size()) {
+      std::size_t end = dims.find(',', begin);
+      std::string_view part =
+          dims.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+      std::size_t first = part.find_first_not_of(" \t");
+      part = first == std::string_view::npos
+                 ? std::string_view()
+                 : part.substr(first, part.find_last_not_of(" \t") + 1 - first);
+      if (part.empty() && end == std::string::npos && !spec.shape.empty()) break;
+      if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos)
+        return arg_error(arg,
+                         "each dim must be a non-negative integer, got `" + excerpt(part) + "`");
+      std::string_view digits = part.substr(std::min(part.find_first_not_of('0'), part.size()));
+      if (digits.size() > kMaxDimDigits)
+        return arg_error(arg, "dim " + excerpt(part) + " is too large (at most " +
+                                  std::string(kMaxDimDigits, '9') + ")");
+      if (spec.shape.size() == kMaxRank)
+        return arg_error(arg, "too many dims (at most " + std::to_string(kMaxRank) + ")");
+      int64_t dim = 0;
+      for (char c : digits)
+        dim = dim * 10 + (c - '0');
+      spec.shape.push_back(dim);
+      if (end == std::string::npos) break;
+      begin = end + 1;
+    }
+    std::string device = tensor->device.empty() ? "cpu" : std::string(tensor->device);
+    if (device == "cuda") device = "cuda:0";
+    if (device != "cpu" && device.rfind("cuda:", 0) != 0)
+      return arg_error(arg, "unknown device `" + excerpt(device) + "` (use cpu, cuda or cuda:N)");
+    spec.device = device;
+    if (!tensor->range.empty()) {
+      std::string_view range = tensor->range;
+      std::size_t dots = range.find("..");
+      auto number = [&](std::string_view part, int64_t &out) {
+        std::size_t first = part.find_first_not_of(" \t");
+        if (first == std::string_view::npos) return false;
+        part = part.substr(first, part.find_last_not_of(" \t") + 1 - first);
+        auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
+        return ec == std::errc() && ptr == part.data() + part.size();
+      };
+      int64_t lo = 0, hi = 0;
+      if (!number(range.substr(0, dots), lo) || !number(range.substr(dots + 2), hi))
+        return arg_error(arg, "a value range is LO..HI with integers, as in i64[2, 16]:0..64");
+      if (lo >= hi)
+        return arg_error(arg, "the value range " + excerpt(range) + " is empty (LO..HI takes LO <= x < HI)");
+      if (spec.dtype == "bool")
+        return arg_error(arg, "a bool tensor takes no value range");
+      spec.range = std::make_pair(lo, hi);
+    }
+    return spec;
+  }
+  Result<Expr> expr = parse_expression(arg.text);
+  if (!expr)
+    return arg_error(arg, expr.error().message +
+                              " (a tensor is DTYPE[DIMS][@DEVICE] like f32[2, 3]@cuda; anything "
+                              "else is a Python literal)");
+  try {
+    spec.kind = InputSpec::Kind::Literal;
+    spec.literal = to_value(literal_object(expr.value()));
+  } catch (const TraceError &e) {
+    return arg_error(arg, e.what());
+  }
+  return spec;
+}
+
+} // namespace tracelint::tracer

@@ -1,0 +1,511 @@
+// Python's text of values: str(), repr(), format() with the format-spec mini-language,
+// f-strings, str.format and the % operator.
+#include "interpreter.hpp"
+
+#include "interpreter_impl.hpp"
+
+#include "tracelint/core/value.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace tracelint::tracer {
+
+std::string Interpreter::repr(const Obj &o, const Loc &loc) {
+  switch (o.kind) {
+  case Obj::Kind::None:
+    return "None";
+  case Obj::Kind::Ellipsis:
+    return "Ellipsis";
+  case Obj::Kind::NotImplemented:
+    return "NotImplemented";
+  case Obj::Kind::Bool:
+  case Obj::Kind::Int:
+  case Obj::Kind::Float:
+    // The text of a symbolic number is its value: it specialises the trace.
+    if (o.is_proxy()) backend_->guard(o, loc);
+    if (o.kind == Obj::Kind::Bool) return o.boolean ? "True" : "False";
+    if (o.kind == Obj::Kind::Int) return std::to_string(o.integer);
+    if (std::isinf(o.real)) return o.real > 0 ? "inf" : "-inf";
+    if (std::isnan(o.real)) return "nan";
+    return python_float(o.real);
+  case Obj::Kind::Str:
+    return python_string(str_of(o));
+  case Obj::Kind::Tuple:
+  case Obj::Kind::List:
+  case Obj::Kind::Set: {
+    const auto &items = items_of(o);
+    if (o.kind == Obj::Kind::Set && items.empty()) return "set()";
+    std::string out = o.kind == Obj::Kind::Tuple ? "(" : o.kind == Obj::Kind::List ? "[" : "{";
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      step(loc);
+      if (i) out += ", ";
+      out += repr(items[i], loc);
+    }
+    if (o.kind == Obj::Kind::Tuple && items.size() == 1) out += ",";
+    out += o.kind == Obj::Kind::Tuple ? ")" : o.kind == Obj::Kind::List ? "]" : "}";
+    return out;
+  }
+  case Obj::Kind::Dict: {
+    const DictObj &d = o.as<DictObj>();
+    std::string out = "{";
+    for (std::size_t i = 0; i < d.keys.size(); ++i) {
+      step(loc);
+      if (i) out += ", ";
+      out += repr(d.keys[i], loc) + ": " + repr(d.values[i], loc);
+    }
+    return out + "}";
+  }
+  case Obj::Kind::Slice: {
+    const SliceObj &s = o.as<SliceObj>();
+    return "slice(" + repr(s.start, loc) + ", " + repr(s.stop, loc) + ", " + repr(s.step, loc) + ")";
+  }
+  case Obj::Kind::DType:
+    return std::string("torch.") + dtype_info(o.dtype()).torch_name;
+  case Obj::Kind::Device: {
+    const std::string &spec = o.as<DeviceObj>().spec;
+    std::size_t colon = spec.find(':');
+    if (colon == std::string::npos) return "device(type='" + spec + "')";
+    return "device(type='" + spec.substr(0, colon) + "', index=" + spec.substr(colon + 1) + ")";
+  }
+  case Obj::Kind::Tensor:
+    // Its values are not known while tracing.
+    return "<" + describe(o) + ">";
+  case Obj::Kind::Class:
+    return "<class '" + o.as<ClassObj>().name + "'>";
+  case Obj::Kind::Instance: {
+    const InstanceObj &inst = o.as<InstanceObj>();
+    if (inst.cls->lookup("__repr__")) {
+      Obj r = call(attribute(o, "__repr__", loc), {}, {}, loc);
+      if (r.kind == Obj::Kind::Str) return str_of(r);
+    }
+    if (inst.cls->builtin == static_cast<uint16_t>(Builtin::class_exception)) {
+      const Obj *args = inst.dict.get("args");
+      std::string inner;
+      if (args && args->kind == Obj::Kind::Tuple) {
+        const auto &items = items_of(*args);
+        for (std::size_t i = 0; i < items.size(); ++i)
+          inner += (i ? ", " : "") + repr(items[i], loc);
+      }
+      return inst.cls->name + "(" + inner + ")";
+    }
+    if (inst.cls->is_dataclass) {
+      std::string out = inst.cls->name + "(";
+      for (std::size_t i = 0; i < inst.cls->fields.size(); ++i) {
+        const Obj *v = inst.dict.get(inst.cls->fields[i]);
+        out += (i ? ", " : "") + inst.cls->fields[i] + "=" + (v ? repr(*v, loc) : "?");
+      }
+      return out + ")";
+    }
+    return "<" + inst.cls->name + " object>";
+  }
+  case Obj::Kind::Function:
+    return "<function " + o.as<FunctionObj>().qualname + ">";
+  case Obj::Kind::BoundMethod:
+    return "<bound method>";
+  case Obj::Kind::Builtin:
+    return "<built-in function " + o.as<BuiltinObj>().name + ">";
+  case Obj::Kind::Module:
+    return "<module '" + o.as<ModuleObj>().name + "'>";
+  case Obj::Kind::Unknown:
+    unknown_used(o, loc, "the text of");
+  default:
+    return "<" + type_name(o) + " object>";
+  }
+}
+
+std::string Interpreter::str(const Obj &o, const Loc &loc) {
+  switch (o.kind) {
+  case Obj::Kind::Str:
+    return str_of(o);
+  case Obj::Kind::Instance: {
+    const InstanceObj &inst = o.as<InstanceObj>();
+    if (inst.cls->lookup("__str__")) {
+      Obj r = call(attribute(o, "__str__", loc), {}, {}, loc);
+      if (r.kind == Obj::Kind::Str) return str_of(r);
+    }
+    if (inst.cls->builtin == static_cast<uint16_t>(Builtin::class_exception)) {
+      const Obj *args = inst.dict.get("args");
+      if (args && args->kind == Obj::Kind::Tuple) {
+        const auto &items = items_of(*args);
+        if (items.size() == 1) return str(items[0], loc);
+        if (items.empty()) return "";
+      }
+    }
+    return repr(o, loc);
+  }
+  case Obj::Kind::DType:
+    return repr(o, loc);
+  case Obj::Kind::Device:
+    return o.as<DeviceObj>().spec;
+  default:
+    return repr(o, loc);
+  }
+}
+
+namespace {
+
+struct Spec {
+  char fill = ' ';
+  char align = 0; // < > ^ =
+  char sign = '-';
+  bool alternate = false;
+  bool zero = false;
+  int width = -1;
+  char grouping = 0;
+  int precision = -1;
+  char type = 0;
+};
+
+Spec parse_spec(Interpreter &in, const std::string &s, const Loc &loc) {
+  Spec spec;
+  std::size_t i = 0;
+  auto is_align = [](char c) { return c == '<' || c == '>' || c == '^' || c == '='; };
+  if (s.size() >= 2 && is_align(s[1])) {
+    spec.fill = s[0];
+    spec.align = s[1];
+    i = 2;
+  } else if (!s.empty() && is_align(s[0])) {
+    spec.align = s[0];
+    i = 1;
+  }
+  if (i < s.size() && (s[i] == '+' || s[i] == '-' || s[i] == ' ')) spec.sign = s[i++];
+  if (i < s.size() && s[i] == '#') {
+    spec.alternate = true;
+    ++i;
+  }
+  if (i < s.size() && s[i] == '0') {
+    spec.zero = true;
+    ++i;
+  }
+  int width = 0;
+  bool has_width = false;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+    width = width * 10 + (s[i++] - '0');
+    has_width = true;
+  }
+  if (has_width) spec.width = width;
+  if (i < s.size() && (s[i] == ',' || s[i] == '_')) spec.grouping = s[i++];
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    int p = 0;
+    bool digits = false;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+      p = p * 10 + (s[i++] - '0');
+      digits = true;
+    }
+    if (!digits) in.raise("ValueError", "Format specifier missing precision", loc);
+    spec.precision = p;
+  }
+  if (i < s.size()) spec.type = s[i++];
+  if (i != s.size()) in.raise("ValueError", "Invalid format specifier '" + excerpt(s) + "'", loc);
+  return spec;
+}
+
+std::string group(const std::string &digits, char sep) {
+  if (!sep) return digits;
+  std::string out;
+  int n = 0;
+  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
+    if (n && n % 3 == 0) out += sep;
+    out += *it;
+    ++n;
+  }
+  return std::string(out.rbegin(), out.rend());
+}
+
+std::string pad(const std::string &body, const Spec &spec, bool numeric) {
+  std::size_t length = 0;
+  for (unsigned char c : body)
+    length += (c & 0xC0) != 0x80;
+  if (spec.width < 0 || length >= static_cast<std::size_t>(spec.width)) return body;
+  std::size_t missing = static_cast<std::size_t>(spec.width) - length;
+  char align = spec.align ? spec.align : (numeric ? '>' : '<');
+  char fill = spec.fill;
+  if (spec.zero && !spec.align) {
+    align = '=';
+    fill = '0';
+  }
+  if (align == '<') return body + std::string(missing, fill);
+  if (align == '>') return std::string(missing, fill) + body;
+  if (align == '^')
+    return std::string(missing / 2, fill) + body + std::string(missing - missing / 2, fill);
+  // '=': after the sign
+  std::size_t sign = !body.empty() && (body[0] == '-' || body[0] == '+' || body[0] == ' ');
+  return body.substr(0, sign) + std::string(missing, fill) + body.substr(sign);
+}
+
+// Python's repr of a float as format() without a type spells it ("1.0", "1e-05").
+std::string float_text(double d) {
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  if (std::isnan(d)) return "nan";
+  return python_float(d);
+}
+
+std::string format_float(double x, const Spec &spec) {
+  char type = spec.type;
+  int precision = spec.precision;
+  std::string body;
+  bool negative = std::signbit(x) && !std::isnan(x);
+  double a = std::fabs(x);
+  if (std::isinf(a) || std::isnan(a)) {
+    body = std::isnan(a) ? "nan" : "inf";
+    if (type == 'F' || type == 'E' || type == 'G') for (char &c : body) c = static_cast<char>(std::toupper(c));
+  } else if (type == 0 && precision < 0) {
+    body = float_text(a);
+  } else {
+    char c = type == 0 ? 'g' : type == '%' ? 'f' : type == 'n' ? 'g' : type;
+    if (type == '%') a *= 100;
+    int p = precision < 0 ? 6 : precision;
+    if (type == 0 && precision >= 0) c = 'g';
+    char format[16];
+    std::snprintf(format, sizeof format, "%%%s.%d%c", spec.alternate ? "#" : "", p, c);
+    char buffer[512];
+    std::snprintf(buffer, sizeof buffer, format, a);
+    body = buffer;
+    // No type but a precision ("{:.3}") is 'g' that keeps a ".0" on whole numbers, as repr.
+    if (type == 0 && body.find_first_of(".e") == std::string::npos) body += ".0";
+    if (type == '%') body += '%';
+    if (spec.grouping) {
+      std::size_t end = body.find_first_not_of("0123456789");
+      body = group(body.substr(0, end), spec.grouping) +
+             (end == std::string::npos ? "" : body.substr(end));
+    }
+  }
+  std::string sign = negative ? "-" : spec.sign == '+' ? "+" : spec.sign == ' ' ? " " : "";
+  return pad(sign + body, spec, true);
+}
+
+std::string format_int(int64_t v, const Spec &spec) {
+  char type = spec.type ? spec.type : 'd';
+  bool negative = v < 0;
+  uint64_t a = negative ? static_cast<uint64_t>(0) - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  std::string digits;
+  if (type == 'x' || type == 'X' || type == 'o' || type == 'b') {
+    unsigned base = type == 'o' ? 8 : type == 'b' ? 2 : 16;
+    const char *alphabet = type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+    do {
+      digits.insert(digits.begin(), alphabet[a % base]);
+      a /= base;
+    } while (a);
+    if (spec.alternate) digits = std::string("0") + (type == 'o' ? "o" : type == 'b' ? "b" : type == 'X' ? "X" : "x") + digits;
+  } else if (type == 'c') {
+    digits = std::string(1, static_cast<char>(a));
+  } else {
+    digits = group(std::to_string(a), spec.grouping);
+  }
+  std::string sign = negative ? "-" : spec.sign == '+' ? "+" : spec.sign == ' ' ? " " : "";
+  return pad(sign + digits, spec, true);
+}
+
+} // namespace
+
+Obj Interpreter::format_value(const Obj &value, const std::string &spec_text, const Loc &loc) {
+  if (value.kind == Obj::Kind::Instance && value.as<InstanceObj>().cls->lookup("__format__"))
+    return call(attribute(value, "__format__", loc), {Obj::str(spec_text)}, {}, loc);
+  if (spec_text.empty()) return Obj::str(str(value, loc));
+  Spec spec = parse_spec(*this, spec_text, loc);
+  if (value.is_number()) {
+    if (value.is_proxy()) backend_->guard(value, loc);
+    bool as_float = value.kind == Obj::Kind::Float ||
+                    (spec.type && std::string("eEfFgG%").find(spec.type) != std::string::npos);
+    if (as_float) {
+      if (spec.type && std::string("eEfFgGn%").find(spec.type) == std::string::npos)
+        raise("ValueError", std::string("Unknown format code '") + spec.type + "' for object of type 'float'", loc);
+      return Obj::str(format_float(value.as_double(), spec));
+    }
+    if (spec.type && std::string("dxXobcn").find(spec.type) == std::string::npos)
+      raise("ValueError", std::string("Unknown format code '") + spec.type + "' for object of type 'int'", loc);
+    return Obj::str(format_int(value.integer, spec));
+  }
+  if (spec.type && spec.type != 's')
+    raise("ValueError", std::string("Unknown format code '") + spec.type + "' for object of type '" + type_name(value) + "'", loc);
+  std::string text = str(value, loc);
+  if (spec.precision >= 0 && text.size() > static_cast<std::size_t>(spec.precision))
+    text = text.substr(0, static_cast<std::size_t>(spec.precision));
+  return Obj::str(pad(text, spec, false));
+}
+
+std::string Interpreter::percent_format(const std::string &format, const Obj &args, const Loc &loc) {
+  std::vector<Obj> values = args.kind == Obj::Kind::Tuple ? items_of(args) : std::vector<Obj>{args};
+  std::size_t next = 0;
+  std::string out;
+  for (std::size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%') {
+      out += format[i];
+      continue;
+    }
+    if (++i >= format.size()) raise("ValueError", "incomplete format", loc);
+    if (format[i] == '%') {
+      out += '%';
+      continue;
+    }
+    const Obj *value = nullptr;
+    Obj keyed;
+    if (format[i] == '(') {
+      std::size_t close = format.find(')', i);
+      if (close == std::string::npos) raise("ValueError", "incomplete format key", loc);
+      if (args.kind != Obj::Kind::Dict) raise("TypeError", "format requires a mapping", loc);
+      const Obj *v = args.as<DictObj>().get(format.substr(i + 1, close - i - 1));
+      if (!v) raise("KeyError", "'" + format.substr(i + 1, close - i - 1) + "'", loc);
+      keyed = *v;
+      value = &keyed;
+      i = close + 1;
+    }
+    std::string flags;
+    while (i < format.size() && std::string("-+ #0").find(format[i]) != std::string::npos)
+      flags += format[i++];
+    std::string width, precision;
+    bool has_precision = false;
+    while (i < format.size() && std::isdigit(static_cast<unsigned char>(format[i])))
+      width += format[i++];
+    if (i < format.size() && format[i] == '.') {
+      has_precision = true;
+      ++i;
+      while (i < format.size() && std::isdigit(static_cast<unsigned char>(format[i])))
+        precision += format[i++];
+    }
+    while (i < format.size() && (format[i] == 'l' || format[i] == 'h' || format[i] == 'L'))
+      ++i;
+    if (i >= format.size()) raise("ValueError", "incomplete format", loc);
+    char type = format[i];
+    if (!value) {
+      if (next >= values.size()) raise("TypeError", "not enough arguments for format string", loc);
+      value = &values[next++];
+    }
+    // As a format spec: flags, width, precision, type.
+    std::string spec;
+    if (flags.find('-') != std::string::npos) spec += '<';
+    else if (type != 's' && type != 'r' && type != 'a') spec += '>';
+    if (flags.find('+') != std::string::npos) spec += '+';
+    else if (flags.find(' ') != std::string::npos) spec += ' ';
+    if (flags.find('#') != std::string::npos) spec += '#';
+    if (flags.find('0') != std::string::npos && flags.find('-') == std::string::npos) spec = spec.empty() || spec == ">" ? "0" : spec + "0";
+    if (spec == "0>" ) spec = "0";
+    spec += width;
+    if (has_precision) spec += "." + (precision.empty() ? std::string("0") : precision);
+    switch (type) {
+    case 's':
+      out += format_value(Obj::str(str(*value, loc)), spec, loc).as<StrObj>().value;
+      break;
+    case 'r':
+    case 'a':
+      out += format_value(Obj::str(repr(*value, loc)), spec, loc).as<StrObj>().value;
+      break;
+    case 'd':
+    case 'i':
+    case 'u': {
+      if (!value->is_number()) raise("TypeError", "%d format: a real number is required, not " + type_name(*value), loc);
+      Obj as_int = value->kind == Obj::Kind::Float ? compute_number(NumOp::to_int, {*value}, loc) : *value;
+      out += format_value(as_int, spec + "d", loc).as<StrObj>().value;
+      break;
+    }
+    case 'f':
+    case 'F':
+    case 'e':
+    case 'E':
+    case 'g':
+    case 'G':
+      if (!value->is_number()) raise("TypeError", std::string("must be real number, not ") + type_name(*value), loc);
+      out += format_value(Obj::float_of(concrete_float(*value, loc, "a %-formatted number")), spec + (has_precision ? "" : ".6") + type, loc).as<StrObj>().value;
+      break;
+    case 'x':
+    case 'X':
+    case 'o':
+    case 'c':
+      out += format_value(*value, spec + type, loc).as<StrObj>().value;
+      break;
+    default:
+      raise("ValueError", std::string("unsupported format character '") + type + "'", loc);
+    }
+  }
+  if (next < values.size() && args.kind == Obj::Kind::Tuple)
+    raise("TypeError", "not all arguments converted during string formatting", loc);
+  return out;
+}
+
+std::string Interpreter::format_method(const std::string &format, const std::vector<Obj> &args,
+                                       const Kwargs &kwargs, const Loc &loc) {
+  std::string out;
+  std::size_t auto_index = 0;
+  for (std::size_t i = 0; i < format.size(); ++i) {
+    char c = format[i];
+    if (c == '}' ) {
+      if (i + 1 < format.size() && format[i + 1] == '}') ++i;
+      out += '}';
+      continue;
+    }
+    if (c != '{') {
+      out += c;
+      continue;
+    }
+    if (i + 1 < format.size() && format[i + 1] == '{') {
+      out += '{';
+      ++i;
+      continue;
+    }
+    // {field!conv:spec}, the spec possibly holding {nested} fields.
+    int depth = 1;
+    std::size_t j = i + 1;
+    while (j < format.size() && depth) {
+      if (format[j] == '{') ++depth;
+      if (format[j] == '}') --depth;
+      if (depth) ++j;
+    }
+    if (j >= format.size()) raise("ValueError", "Single '{' encountered in format string", loc);
+    std::string field = format.substr(i + 1, j - i - 1);
+    i = j;
+    std::string spec, conversion;
+    std::size_t colon = field.find(':');
+    if (colon != std::string::npos) {
+      spec = format_method(field.substr(colon + 1), args, kwargs, loc);
+      field = field.substr(0, colon);
+    }
+    std::size_t bang = field.find('!');
+    if (bang != std::string::npos) {
+      conversion = field.substr(bang + 1);
+      field = field.substr(0, bang);
+    }
+    // The field: a name or index, then .attr and [key] parts.
+    std::size_t end = field.find_first_of(".[");
+    std::string head = field.substr(0, end);
+    Obj value;
+    if (head.empty()) {
+      if (auto_index >= args.size()) raise("IndexError", "Replacement index " + std::to_string(auto_index) + " out of range", loc);
+      value = args[auto_index++];
+    } else if (std::isdigit(static_cast<unsigned char>(head[0]))) {
+      std::size_t k = std::stoul(head);
+      if (k >= args.size()) raise("IndexError", "Replacement index " + head + " out of range", loc);
+      value = args[k];
+    } else {
+      bool found = false;
+      for (const auto &[name, v] : kwargs)
+        if (name == head) {
+          value = v;
+          found = true;
+        }
+      if (!found) raise("KeyError", "'" + head + "'", loc);
+    }
+    while (end != std::string::npos && end < field.size()) {
+      if (field[end] == '.') {
+        std::size_t next = field.find_first_of(".[", end + 1);
+        value = attribute(value, field.substr(end + 1, next - end - 1), loc);
+        end = next;
+      } else {
+        std::size_t close = field.find(']', end);
+        std::string key = field.substr(end + 1, close - end - 1);
+        Obj index = !key.empty() && std::isdigit(static_cast<unsigned char>(key[0]))
+                        ? Obj::int_of(std::stoll(key))
+                        : Obj::str(key);
+        value = subscript(value, index, loc);
+        end = close == std::string::npos ? close : close + 1;
+      }
+    }
+    if (conversion == "r" || conversion == "a") value = Obj::str(repr(value, loc));
+    else if (conversion == "s") value = Obj::str(str(value, loc));
+    out += str_of(format_value(value, spec, loc));
+  }
+  return out;
+}
+
+} // namespace tracelint::tracer

@@ -1,0 +1,226 @@
+#pragma once
+// The interpreter behind the tracer and the eager run: it runs Python (the module's top level,
+// classes, the traced function or module's forward) over Objs, and hands every tensor operation
+// (an ltorch symbol of the op registry) and every number operation on a proxy to a Backend. The
+// tracing backend (Recorder) records bound symbols; the eager backend (tracer/torch) calls
+// libtorch.
+#include "frontend.hpp"
+#include "tracelint/tracer/object.hpp"
+#include "tracelint/tracer/symbols.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace tracelint::tracer {
+
+enum class Builtin : uint16_t {
+#define TRACELINT_BUILTIN(id, spelled) id,
+#include "builtins.def"
+#undef TRACELINT_BUILTIN
+};
+const char *builtin_spelling(Builtin b);
+
+// A Python exception: raised by `raise`, or by the interpreter where Python raises one
+// (NameError, AttributeError, KeyError, ...). `try`/`except` catches it; uncaught, it becomes
+// the trace's error. What the tracer cannot do at all is a TraceError, which nothing catches.
+struct PyError {
+  Obj exception; // an instance of an exception class
+  Loc loc;
+  std::vector<std::string> chain; // the calls it came through, innermost first
+};
+
+// In-place initialisation of a tensor made while a module is constructed (torch.nn.init.*,
+// Tensor.normal_()): values only an eager run has.
+enum class InitKind : uint8_t { Normal, Uniform, Fill };
+
+using Kwargs = std::vector<std::pair<std::string, Obj>>;
+
+// Python's operations on numbers (ints, floats, bools), which a proxy operand turns into prims.
+enum class NumOp : uint8_t {
+  add,
+  sub,
+  mul,
+  truediv,  // /
+  floordiv, // //
+  mod,      // %
+  pow,
+  neg,
+  abs,
+  lt,
+  le,
+  gt,
+  ge,
+  eq,
+  ne,
+  bitwise_and,
+  bitwise_or,
+  bitwise_xor,
+  // math.*
+  sqrt,
+  exp,
+  log,
+  sin,
+  cos,
+  tanh,
+  floor,
+  ceil,
+  trunc,
+  to_int,   // int(x)
+  to_float, // float(x)
+};
+const char *num_op_symbol(NumOp op); // "+", "//", "math.sqrt"
+
+class Backend {
+public:
+  virtual ~Backend() = default;
+  // An ltorch symbol on its arguments, bound to its schema (one Obj per parameter, in order).
+  virtual Obj call_symbol(Sym symbol, std::vector<Obj> args, const Loc &loc) = 0;
+  // A number operation with at least one proxy operand; result holds the value Python
+  // computes.
+  virtual Obj number_op(NumOp op, const std::vector<Obj> &args, Obj result, const Loc &loc) = 0;
+  // The interpreter needs the concrete value of a proxy (a branch, a loop bound).
+  virtual void guard(const Obj &value, const Loc &loc) = 0;
+  // The statement about to run (provenance comments).
+  virtual void at_statement(const Stmt &) {}
+  virtual void initialize(TensorObj &, InitKind, double, double) {}
+  // Whether operations are being recorded into a trace (false: a module is being constructed,
+  // or this is an eager run).
+  virtual bool tracing() const { return false; }
+};
+
+struct InterpreterLimits {
+  int max_depth = 200;            // Python calls nested (recursion is not traced)
+  int64_t max_steps = 2'000'000; // statements and loop iterations, all calls together
+};
+
+class Interpreter {
+public:
+  Interpreter(std::shared_ptr<const Module> module, Backend &backend,
+              InterpreterLimits limits = {});
+  ~Interpreter();
+  Interpreter(const Interpreter &) = delete;
+  Interpreter &operator=(const Interpreter &) = delete;
+
+  void set_backend(Backend &backend) { backend_ = &backend; }
+  Backend &backend() const { return *backend_; }
+
+  // Runs the module's top-level statements once: imports, defs, classes, constants, and
+  // whatever else is there.
+  void run_module();
+  // A name of the module's namespace after run_module, or nullptr.
+  const Obj *global(std::string_view name) const;
+  const Module &module() const { return *module_; }
+
+  // Calls a Python callable: a function, a bound method, a class (constructs an instance), a
+  // builtin. Errors are TraceErrors (PyErrors that nothing caught become TraceErrors too).
+  Obj call_top(const Obj &callable, std::vector<Obj> args, Kwargs kwargs, const Loc &loc);
+  // Evaluates an expression in the module's namespace (an --init value).
+  Obj eval_top(const Expr &e);
+
+  // The lines the traced code printed (print()), in order.
+  const std::vector<std::string> &printed() const { return printed_; }
+
+  // ---- used by the builtins, the torch API and the module-state walk
+  Obj call(const Obj &callable, std::vector<Obj> args, Kwargs kwargs, const Loc &loc);
+  Obj attribute(const Obj &base, std::string_view name, const Loc &loc);
+  // The attribute, or none where Python raises AttributeError.
+  std::optional<Obj> find_attribute(const Obj &base, std::string_view name, const Loc &loc);
+  void set_attribute(const Obj &base, const std::string &name, Obj value, const Loc &loc);
+  bool truth(const Obj &o, const Loc &loc);
+  // A concrete int where Python needs one (an index, a loop bound); a proxy is guarded.
+  int64_t concrete_int(const Obj &o, const Loc &loc, const std::string &what);
+  double concrete_float(const Obj &o, const Loc &loc, const std::string &what);
+  // The items of an iterable (a list, tuple, dict's keys, str, set, an object's __iter__).
+  std::vector<Obj> iterate(const Obj &o, const Loc &loc);
+  std::string str(const Obj &o, const Loc &loc);
+  std::string repr(const Obj &o, const Loc &loc);
+  // Python's == (concrete: a proxy compared is guarded).
+  bool equal(const Obj &a, const Obj &b, const Loc &loc);
+  Obj binary(const std::string &op, Obj a, Obj b, const Loc &loc);
+  Obj number(NumOp op, const std::vector<Obj> &args, const Loc &loc);
+  bool isinstance(const Obj &o, const Obj &cls, const Loc &loc);
+  std::shared_ptr<ClassObj> builtin_class(Builtin b) const;
+  // Raises a Python exception of a builtin class (ValueError, ...) with this message.
+  [[noreturn]] void raise(const std::string &exception_class, const std::string &message,
+                          const Loc &loc);
+  void step(const Loc &loc) { charge(1, loc); }
+  void charge(int64_t work, const Loc &loc);
+  // The provided module of a dotted name (torch, torch.nn.functional, math), or none.
+  std::optional<Obj> provided_module(const std::string &dotted);
+  // The module of the tracer's own torch.nn (Python source run by this interpreter).
+  Obj nn_module();
+  // A new tensor object that shares this one's value (clone, detach, nn.Parameter).
+  static Obj alias_tensor(const TensorObj &t);
+  // Functionalises an in-place update: `target` takes result's value.
+  void update_in_place(const Obj &target, const Obj &result, const Loc &loc);
+
+  struct Impl;
+
+private:
+  struct Frame;
+  enum class Flow : uint8_t { Normal, Break, Continue, Return };
+
+  Obj call_function(const FunctionObj &f, std::vector<Obj> args, Kwargs kwargs, const Loc &loc);
+  Obj construct(const std::shared_ptr<ClassObj> &cls, std::vector<Obj> args, Kwargs kwargs,
+                const Loc &loc);
+  Obj call_builtin(BuiltinObj &b, std::vector<Obj> &args, Kwargs &kwargs, const Loc &loc);
+  Obj call_builtin_class(const ClassObj &cls, std::vector<Obj> &args, Kwargs &kwargs,
+                         const Loc &loc);
+  Obj call_torch(BuiltinObj &b, std::vector<Obj> &args, Kwargs &kwargs, const Loc &loc);
+  Flow run_block(const std::vector<Stmt> &block, Frame &frame);
+  Flow run(const Stmt &s, Frame &frame);
+  Flow run_try(const Stmt &s, Frame &frame);
+  void define_class(const Stmt &s, Frame &frame);
+  void do_import(const Stmt &s, Frame &frame);
+  Obj eval(const Expr &e, Frame &frame);
+  Obj eval_call(const Expr &e, Frame &frame);
+  Obj eval_fstring(const Expr &e, Frame &frame);
+  Obj eval_comprehension(const Expr &e, Frame &frame);
+  Obj make_function(const FunctionDef &def, Frame &frame, const std::string &qualname);
+  Obj lookup(const Expr &name, Frame &frame);
+  void assign(const Expr &target, Obj value, Frame &frame);
+  void bind_name(const std::string &name, Obj value, Frame &frame);
+  void delete_target(const Expr &target, Frame &frame);
+  Obj subscript(const Obj &base, const Obj &index, const Loc &loc);
+  void set_item(const Obj &base, const Obj &index, Obj value, const Loc &loc);
+  Obj compare(const std::string &op, const Obj &a, const Obj &b, const Loc &loc);
+  Obj unary(const std::string &op, const Obj &a, const Loc &loc);
+  Obj tensor_binary(const std::string &op, Obj a, Obj b, const Loc &loc);
+  Obj tensor_attribute(const Obj &t, std::string_view name, const Loc &loc);
+  std::optional<Obj> torch_attribute(const ModuleObj &m, std::string_view name, const Loc &loc);
+  std::optional<Obj> builtin_method(const Obj &self, std::string_view name, const Loc &loc);
+  Obj format_value(const Obj &value, const std::string &spec, const Loc &loc);
+  std::string percent_format(const std::string &format, const Obj &args, const Loc &loc);
+  std::string format_method(const std::string &format, const std::vector<Obj> &args,
+                            const Kwargs &kwargs, const Loc &loc);
+  [[noreturn]] void unknown_used(const Obj &o, const Loc &loc, const std::string &how);
+  Obj make_exception(const std::string &cls, const std::string &message);
+  void call_chain_note(TraceError &e, const std::string &where);
+
+  std::shared_ptr<const Module> module_;
+  Backend *backend_;
+  InterpreterLimits limits_;
+  std::unique_ptr<Impl> impl_;
+  std::vector<std::string> printed_;
+  int depth_ = 0;
+  std::vector<const Module *> call_modules_; // the module of each function being run
+  int64_t steps_ = 0;
+};
+
+// Python's result of a number operation on concrete values (errors are TraceErrors).
+Obj compute_number(NumOp op, const std::vector<Obj> &args, const Loc &loc);
+
+// Python's int() of a float: truncated toward zero; none where no int64_t holds it (NaN,
+// infinity, 2**63 and beyond), which a plain cast would make undefined behaviour.
+std::optional<int64_t> truncate_to_int64(double x);
+
+// The Python literal an --arg gives (numbers, strings, None, ..., bools, tuples, lists, dicts,
+// slice(...), torch dtypes), without running any code.
+Obj literal_object(const Expr &e);
+
+} // namespace tracelint::tracer

@@ -1,0 +1,102 @@
+#pragma once
+// What the interpreter's files share: its per-run state (the builtins' namespace, the modules it
+// provides) and small helpers. Not for use outside the interpreter.
+#include "excerpt.hpp"
+#include "interpreter.hpp"
+
+#include <map>
+#include <string>
+#include <unordered_map>
+
+namespace tracelint::tracer {
+
+// The modules the tracer provides, by ModuleObj::provided.
+enum class Provided : uint16_t {
+  none,
+  torch,
+  torch_nn, // the tracer's own torch.nn, Python source run by the interpreter
+  torch_nn_functional,
+  torch_cuda,
+  math,
+  dataclasses,
+  typing,
+  functools,
+  builtins_module,
+};
+
+struct Interpreter::Impl {
+  std::shared_ptr<Env> globals;        // the traced module's namespace
+  std::shared_ptr<Env> builtins;       // Python's builtins
+  std::map<std::string, Obj> provided; // by dotted name
+  std::map<std::string, std::shared_ptr<ClassObj>> exception_classes;
+  std::unordered_map<uint16_t, std::shared_ptr<ClassObj>> builtin_classes;
+  // torch.nn: its syntax tree and namespace, once loaded.
+  std::shared_ptr<const Module> nn_source;
+  std::shared_ptr<Env> nn_globals;
+  bool module_ran = false;
+};
+
+// A running scope: a call's, a class body's or the module's.
+struct Interpreter::Frame {
+  std::shared_ptr<Env> locals;
+  std::shared_ptr<Env> globals;
+  const Module *module = nullptr; // whose statements run here (provenance: the traced one's)
+  const FunctionObj *function = nullptr;
+  Obj first_argument; // for super()
+  std::vector<std::string> global_names;
+  std::vector<std::string> nonlocal_names;
+  std::vector<std::string> annotations; // a class body's annotated names, in order
+  Obj result;
+  bool is_module = false;
+  bool is_class = false;
+};
+
+inline Obj make_builtin(Builtin id, std::string name, uint32_t index = 0) {
+  auto b = std::make_shared<BuiltinObj>();
+  b->id = static_cast<uint16_t>(id);
+  b->index = index;
+  b->name = std::move(name);
+  return Obj::heap(Obj::Kind::Builtin, std::move(b));
+}
+
+inline Obj bound_builtin(Builtin id, std::string name, Obj self, uint32_t index = 0) {
+  auto b = std::make_shared<BuiltinObj>();
+  b->id = static_cast<uint16_t>(id);
+  b->index = index;
+  b->name = std::move(name);
+  b->self = std::move(self);
+  b->bound = true;
+  return Obj::heap(Obj::Kind::Builtin, std::move(b));
+}
+
+inline Obj make_unknown(std::string what, const Loc &loc) {
+  auto u = std::make_shared<UnknownObj>();
+  u->what = std::move(what);
+  u->line = loc.line;
+  u->column = loc.column;
+  return Obj::heap(Obj::Kind::Unknown, std::move(u));
+}
+
+inline const std::string &str_of(const Obj &o) {
+  return o.as<StrObj>().value;
+}
+inline std::vector<Obj> &items_of(const Obj &o) {
+  return o.as<SeqObj>().items;
+}
+
+inline bool is_tensor(const Obj &o) {
+  return o.kind == Obj::Kind::Tensor;
+}
+
+// A keyword argument by name, removed from kwargs; none when absent.
+inline std::optional<Obj> take_keyword(Kwargs &kwargs, std::string_view name) {
+  for (auto it = kwargs.begin(); it != kwargs.end(); ++it)
+    if (it->first == name) {
+      Obj v = std::move(it->second);
+      kwargs.erase(it);
+      return v;
+    }
+  return std::nullopt;
+}
+
+} // namespace tracelint::tracer

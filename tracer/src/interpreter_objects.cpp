@@ -1,0 +1,859 @@
+// The interpreter's object protocol: constructing instances, attributes, items, operators,
+// truth, iteration and equality, as Python defines them for the values the tracer models.
+#include "interpreter.hpp"
+
+#include "interpreter_impl.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tracelint::tracer {
+
+namespace {
+
+bool is_builtin(const ClassObj &c, Builtin b) {
+  return c.builtin == static_cast<uint16_t>(b);
+}
+
+Obj bind_method(const Obj &self, const Obj &f) {
+  auto m = std::make_shared<BoundMethodObj>();
+  m->self = self;
+  m->function = f;
+  return Obj::heap(Obj::Kind::BoundMethod, std::move(m));
+}
+
+} // namespace
+
+Obj Interpreter::construct(const std::shared_ptr<ClassObj> &cls, std::vector<Obj> args,
+                           Kwargs kwargs, const Loc &loc) {
+  if (cls->builtin && !is_builtin(*cls, Builtin::class_exception))
+    return call_builtin_class(*cls, args, kwargs, loc);
+  for (const ClassObj *c : cls->mro)
+    if (is_builtin(*c, Builtin::class_tensor))
+      throw TraceError(loc, "unsupported construct: a subclass of torch.Tensor (`" + cls->name +
+                                "`)");
+  auto inst = std::make_shared<InstanceObj>();
+  inst->cls = cls;
+  Obj self = Obj::heap(Obj::Kind::Instance, inst);
+  bool exception = is_builtin(*cls, Builtin::class_exception);
+  if (exception) inst->dict.set(Obj::str("args"), Obj::tuple(args));
+  const Obj *init = cls->lookup("__init__");
+  if (!init) {
+    if (!exception && (!args.empty() || !kwargs.empty()))
+      raise("TypeError", cls->name + "() takes no arguments", loc);
+    return self;
+  }
+  args.insert(args.begin(), self);
+  Obj r = call(*init, std::move(args), std::move(kwargs), loc);
+  if (r.kind != Obj::Kind::None)
+    raise("TypeError", "__init__() should return None, not '" + type_name(r) + "'", loc);
+  return self;
+}
+
+Obj Interpreter::attribute(const Obj &base, std::string_view name, const Loc &loc) {
+  if (std::optional<Obj> found = find_attribute(base, name, loc)) return std::move(*found);
+  std::string what = base.kind == Obj::Kind::Class    ? "type object '" + base.as<ClassObj>().name + "'"
+                     : base.kind == Obj::Kind::Module ? "module '" + base.as<ModuleObj>().name + "'"
+                                                      : "'" + type_name(base) + "' object";
+  raise("AttributeError", what + " has no attribute '" + excerpt(name) + "'", loc);
+}
+
+std::optional<Obj> Interpreter::find_attribute(const Obj &base, std::string_view name,
+                                               const Loc &loc) {
+  switch (base.kind) {
+  case Obj::Kind::Instance: {
+    const InstanceObj &inst = base.as<InstanceObj>();
+    const Obj *on_class = inst.cls->lookup(name);
+    if (on_class && on_class->kind == Obj::Kind::Property)
+      return call(on_class->as<PropertyObj>().getter, {base}, {}, loc);
+    if (const Obj *own = inst.dict.get(name)) return *own;
+    if (on_class) {
+      switch (on_class->kind) {
+      case Obj::Kind::Function:
+      case Obj::Kind::Builtin:
+        return bind_method(base, *on_class);
+      case Obj::Kind::ClassMethod:
+        return bind_method(Obj::heap(Obj::Kind::Class, inst.cls),
+                           on_class->as<MethodWrapperObj>().function);
+      case Obj::Kind::StaticMethod:
+        return on_class->as<MethodWrapperObj>().function;
+      default:
+        return *on_class;
+      }
+    }
+    if (name == "__class__") return Obj::heap(Obj::Kind::Class, inst.cls);
+    if (const Obj *getattr = inst.cls->lookup("__getattr__")) {
+      try {
+        return call(*getattr, {base, Obj::str(std::string(name))}, {}, loc);
+      } catch (const PyError &e) {
+        if (e.exception.kind == Obj::Kind::Instance &&
+            e.exception.as<InstanceObj>().cls->is_subclass_of(
+                *impl_->exception_classes.at("AttributeError")))
+          return std::nullopt;
+        throw;
+      }
+    }
+    return std::nullopt;
+  }
+  case Obj::Kind::Class: {
+    const ClassObj &cls = base.as<ClassObj>();
+    if (name == "__name__" || name == "__qualname__") return Obj::str(cls.name);
+    if (name == "__mro__") {
+      std::vector<Obj> mro;
+      for (ClassObj *c : cls.mro)
+        mro.push_back(Obj::heap(Obj::Kind::Class,
+                                std::shared_ptr<ClassObj>(base.ref, c))); // aliasing: kept alive
+      return Obj::tuple(std::move(mro));
+    }
+    if (const Obj *v = cls.lookup(name)) {
+      if (v->kind == Obj::Kind::ClassMethod)
+        return bind_method(base, v->as<MethodWrapperObj>().function);
+      if (v->kind == Obj::Kind::StaticMethod) return v->as<MethodWrapperObj>().function;
+      return *v;
+    }
+    if (name == "__init__") return make_builtin(Builtin::object_init, "object.__init__");
+    if (name == "__setattr__") return make_builtin(Builtin::object_setattr, "object.__setattr__");
+    if (name == "__getattribute__")
+      return make_builtin(Builtin::object_getattribute, "object.__getattribute__");
+    if (name == "__new__") return make_builtin(Builtin::object_new, "object.__new__");
+    if (is_builtin(cls, Builtin::str_) || is_builtin(cls, Builtin::dict) ||
+        is_builtin(cls, Builtin::list))
+      return std::nullopt;
+    return std::nullopt;
+  }
+  case Obj::Kind::Super: {
+    const SuperObj &s = base.as<SuperObj>();
+    const ClassObj *type = s.self.kind == Obj::Kind::Instance ? s.self.as<InstanceObj>().cls.get()
+                           : s.self.kind == Obj::Kind::Class  ? &s.self.as<ClassObj>()
+                                                              : nullptr;
+    if (!type) raise("TypeError", "super(): the second argument is not an object", loc);
+    auto it = std::find(type->mro.begin(), type->mro.end(), s.start.get());
+    if (it != type->mro.end()) ++it;
+    for (; it != type->mro.end(); ++it)
+      if (const Obj *v = (*it)->attributes.get(name)) {
+        if (v->kind == Obj::Kind::Function || v->kind == Obj::Kind::Builtin)
+          return bind_method(s.self, *v);
+        if (v->kind == Obj::Kind::ClassMethod)
+          return bind_method(Obj::heap(Obj::Kind::Class, s.start),
+                             v->as<MethodWrapperObj>().function);
+        if (v->kind == Obj::Kind::StaticMethod) return v->as<MethodWrapperObj>().function;
+        if (v->kind == Obj::Kind::Property)
+          return call(v->as<PropertyObj>().getter, {s.self}, {}, loc);
+        return *v;
+      }
+    if (name == "__init__")
+      return bind_method(s.self, make_builtin(Builtin::object_init, "object.__init__"));
+    if (name == "__setattr__")
+      return bind_method(s.self, make_builtin(Builtin::object_setattr, "object.__setattr__"));
+    if (name == "__getattribute__" || name == "__getattr__")
+      return bind_method(s.self,
+                         make_builtin(Builtin::object_getattribute, "object.__getattribute__"));
+    return std::nullopt;
+  }
+  case Obj::Kind::Module: {
+    const ModuleObj &m = base.as<ModuleObj>();
+    if (m.globals)
+      if (Obj *v = m.globals->find(name)) return *v;
+    if (m.provided) return torch_attribute(m, name, loc);
+    return std::nullopt;
+  }
+  case Obj::Kind::Tensor:
+    return tensor_attribute(base, name, loc);
+  case Obj::Kind::Unknown:
+    return make_unknown(base.as<UnknownObj>().what + "." + std::string(name), loc);
+  case Obj::Kind::Function: {
+    const FunctionObj &f = base.as<FunctionObj>();
+    if (name == "__name__") return Obj::str(f.def->name);
+    if (name == "__qualname__") return Obj::str(f.qualname);
+    if (name == "__doc__") return Obj::none();
+    return std::nullopt;
+  }
+  case Obj::Kind::BoundMethod: {
+    const BoundMethodObj &m = base.as<BoundMethodObj>();
+    if (name == "__self__") return m.self;
+    if (name == "__func__") return m.function;
+    return find_attribute(m.function, name, loc);
+  }
+  case Obj::Kind::Slice: {
+    const SliceObj &s = base.as<SliceObj>();
+    if (name == "start") return s.start;
+    if (name == "stop") return s.stop;
+    if (name == "step") return s.step;
+    return std::nullopt;
+  }
+  case Obj::Kind::DType: {
+    DType d = base.dtype();
+    if (name == "is_floating_point") return Obj::boolean_of(is_floating(d));
+    if (name == "is_complex") return Obj::boolean_of(is_complex(d));
+    if (name == "itemsize") return Obj::int_of(dtype_info(d).bits / 8);
+    return std::nullopt;
+  }
+  case Obj::Kind::Device: {
+    const std::string &spec = base.as<DeviceObj>().spec;
+    std::size_t colon = spec.find(':');
+    if (name == "type") return Obj::str(spec.substr(0, colon));
+    if (name == "index")
+      return colon == std::string::npos ? Obj::none()
+                                        : Obj::int_of(std::stoll(spec.substr(colon + 1)));
+    return std::nullopt;
+  }
+  case Obj::Kind::Builtin:
+    if (name == "__name__") return Obj::str(base.as<BuiltinObj>().name);
+    return std::nullopt;
+  case Obj::Kind::Property:
+    if (name == "fget") return base.as<PropertyObj>().getter;
+    return std::nullopt;
+  default:
+    return builtin_method(base, name, loc);
+  }
+}
+
+void Interpreter::set_attribute(const Obj &base, const std::string &name, Obj value,
+                                const Loc &loc) {
+  switch (base.kind) {
+  case Obj::Kind::Instance: {
+    InstanceObj &inst = base.as<InstanceObj>();
+    const Obj *setter = inst.cls->lookup("__setattr__");
+    if (setter && setter->kind == Obj::Kind::Function) {
+      call(*setter, {base, Obj::str(name), std::move(value)}, {}, loc);
+      return;
+    }
+    const Obj *on_class = inst.cls->lookup(name);
+    if (on_class && on_class->kind == Obj::Kind::Property)
+      raise("AttributeError", "can't set attribute '" + excerpt(name) + "'", loc);
+    inst.dict.set(Obj::str(name), std::move(value));
+    return;
+  }
+  case Obj::Kind::Class:
+    base.as<ClassObj>().attributes.set(Obj::str(name), std::move(value));
+    return;
+  case Obj::Kind::Tensor: {
+    TensorObj &t = base.as<TensorObj>();
+    if (name == "requires_grad") {
+      t.requires_grad = truth(value, loc);
+      return;
+    }
+    if (name == "grad" && value.kind == Obj::Kind::None) return;
+    throw TraceError(loc, "unsupported construct: setting the tensor attribute `" +
+                              excerpt(name) + "`");
+  }
+  case Obj::Kind::Unknown:
+  case Obj::Kind::Module:
+  case Obj::Kind::Function:
+    // Settings of modules the tracer does not model (torch.backends...) change nothing it
+    // traces.
+    return;
+  default:
+    raise("AttributeError",
+          "'" + type_name(base) + "' object has no attribute '" + excerpt(name) + "'", loc);
+  }
+}
+
+// ---- items ------------------------------------------------------------------------------------
+
+namespace {
+
+// Python's slice of a sequence of length n: the indices it selects.
+std::vector<int64_t> slice_indices(Interpreter &in, const SliceObj &s, int64_t n, const Loc &loc) {
+  auto bound = [&](const Obj &o, int64_t dflt) {
+    if (o.kind == Obj::Kind::None) return dflt;
+    return in.concrete_int(o, loc, "a slice bound");
+  };
+  int64_t stride = bound(s.step, 1);
+  if (stride == 0) in.raise("ValueError", "slice step cannot be zero", loc);
+  int64_t start = bound(s.start, stride > 0 ? 0 : n - 1);
+  int64_t stop = bound(s.stop, stride > 0 ? n : -n - 1);
+  // Python's rule: a negative bound counts from the end, then both are clamped.
+  auto clamp = [&](int64_t v) {
+    if (v < 0) v += n;
+    int64_t lo = stride > 0 ? 0 : -1, hi = stride > 0 ? n : n - 1;
+    return std::max(lo, std::min(v, hi));
+  };
+  if (s.start.kind != Obj::Kind::None) start = clamp(start);
+  if (s.stop.kind != Obj::Kind::None) stop = clamp(stop);
+  std::vector<int64_t> out;
+  for (int64_t i = start; stride > 0 ? i < stop : i > stop; i += stride)
+    out.push_back(i);
+  return out;
+}
+
+// The code points of a UTF-8 string, each as a string.
+std::vector<std::string> characters(const std::string &s) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t n = 1;
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0xF0)
+      n = 4;
+    else if (c >= 0xE0)
+      n = 3;
+    else if (c >= 0xC0)
+      n = 2;
+    out.push_back(s.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
+} // namespace
+
+Obj Interpreter::subscript(const Obj &base, const Obj &index, const Loc &loc) {
+  switch (base.kind) {
+  case Obj::Kind::Tensor:
+    return tensor_binary("[]", base, index, loc);
+  case Obj::Kind::Tuple:
+  case Obj::Kind::List:
+  case Obj::Kind::Str: {
+    bool is_str = base.kind == Obj::Kind::Str;
+    std::vector<std::string> chars;
+    if (is_str) chars = characters(str_of(base));
+    int64_t n = is_str ? static_cast<int64_t>(chars.size())
+                       : static_cast<int64_t>(items_of(base).size());
+    if (index.kind == Obj::Kind::Slice) {
+      std::vector<int64_t> picked = slice_indices(*this, index.as<SliceObj>(), n, loc);
+      charge(static_cast<int64_t>(picked.size()) / 16, loc);
+      if (is_str) {
+        std::string out;
+        for (int64_t i : picked)
+          out += chars[static_cast<std::size_t>(i)];
+        return Obj::str(std::move(out));
+      }
+      std::vector<Obj> items;
+      items.reserve(picked.size());
+      for (int64_t i : picked)
+        items.push_back(items_of(base)[static_cast<std::size_t>(i)]);
+      return base.kind == Obj::Kind::Tuple ? Obj::tuple(std::move(items))
+                                           : Obj::list(std::move(items));
+    }
+    if (!index.is_number() || index.kind == Obj::Kind::Float)
+      raise("TypeError",
+            type_name(base) + " indices must be integers or slices, not " + type_name(index),
+            loc);
+    int64_t i = concrete_int(index, loc, "an index");
+    if (i < -n || i >= n) raise("IndexError", type_name(base) + " index out of range", loc);
+    std::size_t at = static_cast<std::size_t>(i < 0 ? i + n : i);
+    return is_str ? Obj::str(chars[at]) : items_of(base)[at];
+  }
+  case Obj::Kind::Dict: {
+    if (index.is_proxy()) backend_->guard(index, loc);
+    if (const Obj *v = base.as<DictObj>().get(index)) return *v;
+    raise("KeyError", repr(index, loc), loc);
+  }
+  case Obj::Kind::Instance:
+    if (base.as<InstanceObj>().cls->lookup("__getitem__"))
+      return call(attribute(base, "__getitem__", loc), {index}, {}, loc);
+    break;
+  case Obj::Kind::Class:
+  case Obj::Kind::Unknown:
+    // typing's generics (Optional[torch.Tensor], list[int]): nothing the tracer runs reads them.
+    return make_unknown(base.kind == Obj::Kind::Class ? base.as<ClassObj>().name + "[...]"
+                                                      : base.as<UnknownObj>().what + "[...]",
+                        loc);
+  default:
+    break;
+  }
+  raise("TypeError", "'" + type_name(base) + "' object is not subscriptable", loc);
+}
+
+void Interpreter::set_item(const Obj &base, const Obj &index, Obj value, const Loc &loc) {
+  switch (base.kind) {
+  case Obj::Kind::List: {
+    auto &items = items_of(base);
+    int64_t n = static_cast<int64_t>(items.size());
+    if (index.kind == Obj::Kind::Slice) {
+      const SliceObj &s = index.as<SliceObj>();
+      if (s.step.kind != Obj::Kind::None)
+        throw TraceError(loc, "unsupported construct: assignment to an extended slice");
+      std::vector<int64_t> picked = slice_indices(*this, s, n, loc);
+      int64_t start = picked.empty() ? (s.start.kind == Obj::Kind::None
+                                            ? 0
+                                            : std::clamp<int64_t>(
+                                                  concrete_int(s.start, loc, "a slice bound") < 0
+                                                      ? concrete_int(s.start, loc, "") + n
+                                                      : concrete_int(s.start, loc, ""),
+                                                  0, n))
+                                     : picked.front();
+      std::vector<Obj> replacement = iterate(value, loc);
+      items.erase(items.begin() + start, items.begin() + start + static_cast<int64_t>(picked.size()));
+      items.insert(items.begin() + start, replacement.begin(), replacement.end());
+      return;
+    }
+    int64_t i = concrete_int(index, loc, "an index");
+    if (i < -n || i >= n) raise("IndexError", "list assignment index out of range", loc);
+    items[static_cast<std::size_t>(i < 0 ? i + n : i)] = std::move(value);
+    return;
+  }
+  case Obj::Kind::Dict:
+    if (index.is_proxy()) backend_->guard(index, loc);
+    base.as<DictObj>().set(index, std::move(value));
+    return;
+  case Obj::Kind::Instance:
+    if (base.as<InstanceObj>().cls->lookup("__setitem__")) {
+      call(attribute(base, "__setitem__", loc), {index, std::move(value)}, {}, loc);
+      return;
+    }
+    break;
+  case Obj::Kind::Tensor:
+    throw TraceError(loc, "unsupported construct: assigning into a tensor (x[...] = v); use "
+                          "torch.where or masked_fill, which the tracer records");
+  default:
+    break;
+  }
+  raise("TypeError", "'" + type_name(base) + "' object does not support item assignment", loc);
+}
+
+// ---- operators --------------------------------------------------------------------------------
+
+namespace {
+
+struct BinaryName {
+  const char *op;
+  NumOp num;
+  const char *dunder;
+  const char *rdunder;
+};
+constexpr BinaryName kBinary[] = {
+    {"+", NumOp::add, "__add__", "__radd__"},
+    {"-", NumOp::sub, "__sub__", "__rsub__"},
+    {"*", NumOp::mul, "__mul__", "__rmul__"},
+    {"/", NumOp::truediv, "__truediv__", "__rtruediv__"},
+    {"//", NumOp::floordiv, "__floordiv__", "__rfloordiv__"},
+    {"%", NumOp::mod, "__mod__", "__rmod__"},
+    {"**", NumOp::pow, "__pow__", "__rpow__"},
+    {"@", NumOp::add, "__matmul__", "__rmatmul__"},
+    {"&", NumOp::bitwise_and, "__and__", "__rand__"},
+    {"|", NumOp::bitwise_or, "__or__", "__ror__"},
+    {"^", NumOp::bitwise_xor, "__xor__", "__rxor__"},
+    {"<<", NumOp::add, "__lshift__", "__rlshift__"},
+    {">>", NumOp::add, "__rshift__", "__rrshift__"},
+};
+
+const BinaryName *binary_name(const std::string &op) {
+  for (const BinaryName &b : kBinary)
+    if (op == b.op) return &b;
+  return nullptr;
+}
+
+} // namespace
+
+Obj Interpreter::binary(const std::string &op, Obj a, Obj b, const Loc &loc) {
+  if (a.kind == Obj::Kind::Unknown) unknown_used(a, loc, "an operand");
+  if (b.kind == Obj::Kind::Unknown) unknown_used(b, loc, "an operand");
+  if (a.kind == Obj::Kind::Tensor || b.kind == Obj::Kind::Tensor)
+    return tensor_binary(op, std::move(a), std::move(b), loc);
+  const BinaryName *name = binary_name(op);
+  if (!name) throw TraceError(loc, "unsupported operator `" + op + "`");
+  if (a.kind == Obj::Kind::Instance || b.kind == Obj::Kind::Instance) {
+    if (a.kind == Obj::Kind::Instance && a.as<InstanceObj>().cls->lookup(name->dunder)) {
+      Obj r = call(attribute(a, name->dunder, loc), {b}, {}, loc);
+      if (r.kind != Obj::Kind::NotImplemented) return r;
+    }
+    if (b.kind == Obj::Kind::Instance && b.as<InstanceObj>().cls->lookup(name->rdunder)) {
+      Obj r = call(attribute(b, name->rdunder, loc), {a}, {}, loc);
+      if (r.kind != Obj::Kind::NotImplemented) return r;
+    }
+  }
+  if (a.is_number() && b.is_number()) {
+    if (op == "@" || op == "<<" || op == ">>") {
+      if (op == "@") raise("TypeError", "unsupported operand type(s) for @", loc);
+      int64_t x = concrete_int(a, loc, "a shifted value"), y = concrete_int(b, loc, "a shift");
+      if (y < 0 || y > 62) raise("ValueError", "shift count out of the supported range", loc);
+      return Obj::int_of(op == "<<" ? x << y : x >> y);
+    }
+    if ((name->num == NumOp::bitwise_and || name->num == NumOp::bitwise_or ||
+         name->num == NumOp::bitwise_xor) &&
+        (a.kind == Obj::Kind::Float || b.kind == Obj::Kind::Float))
+      raise("TypeError", "unsupported operand type(s) for " + op + ": float", loc);
+    return number(name->num, {a, b}, loc);
+  }
+  if (op == "+" && a.kind == b.kind &&
+      (a.kind == Obj::Kind::Tuple || a.kind == Obj::Kind::List)) {
+    std::vector<Obj> items = items_of(a);
+    const auto &more = items_of(b);
+    items.insert(items.end(), more.begin(), more.end());
+    charge(static_cast<int64_t>(items.size()), loc);
+    return a.kind == Obj::Kind::Tuple ? Obj::tuple(std::move(items)) : Obj::list(std::move(items));
+  }
+  if (op == "+" && a.kind == Obj::Kind::Str && b.kind == Obj::Kind::Str) {
+    charge(static_cast<int64_t>((str_of(a).size() + str_of(b).size()) / 64), loc);
+    return Obj::str(str_of(a) + str_of(b));
+  }
+  if (op == "*" && (a.is_sequence() || a.kind == Obj::Kind::Str || b.is_sequence() ||
+                    b.kind == Obj::Kind::Str)) {
+    const Obj &seq = a.is_number() ? b : a;
+    const Obj &count = a.is_number() ? a : b;
+    if (count.kind != Obj::Kind::Int && count.kind != Obj::Kind::Bool)
+      raise("TypeError", "can't multiply sequence by non-int of type '" + type_name(count) + "'",
+            loc);
+    int64_t n = std::max<int64_t>(0, concrete_int(count, loc, "a repeat count"));
+    if (seq.kind == Obj::Kind::Str) {
+      charge(static_cast<int64_t>(str_of(seq).size()) * n / 64 + 1, loc);
+      std::string out;
+      for (int64_t i = 0; i < n; ++i)
+        out += str_of(seq);
+      return Obj::str(std::move(out));
+    }
+    charge(static_cast<int64_t>(items_of(seq).size()) * n + 1, loc);
+    std::vector<Obj> items;
+    for (int64_t i = 0; i < n; ++i)
+      items.insert(items.end(), items_of(seq).begin(), items_of(seq).end());
+    return seq.kind == Obj::Kind::Tuple ? Obj::tuple(std::move(items))
+                                        : Obj::list(std::move(items));
+  }
+  if (op == "%" && a.kind == Obj::Kind::Str) return Obj::str(percent_format(str_of(a), b, loc));
+  if (op == "|" && a.kind == Obj::Kind::Dict && b.kind == Obj::Kind::Dict) {
+    Obj out = Obj::dict();
+    for (const Obj *d : {&a, &b}) {
+      const DictObj &src = d->as<DictObj>();
+      for (std::size_t i = 0; i < src.keys.size(); ++i)
+        out.as<DictObj>().set(src.keys[i], src.values[i]);
+    }
+    return out;
+  }
+  raise("TypeError",
+        "unsupported operand type(s) for " + op + ": '" + type_name(a) + "' and '" +
+            type_name(b) + "'",
+        loc);
+}
+
+Obj Interpreter::number(NumOp op, const std::vector<Obj> &args, const Loc &loc) {
+  for (const Obj &a : args)
+    if (!a.is_number())
+      raise("TypeError",
+            std::string("unsupported operand type for ") + num_op_symbol(op) + ": '" +
+                type_name(a) + "'",
+            loc);
+  std::vector<Obj> plain = args;
+  bool proxy = false;
+  for (Obj &a : plain) {
+    proxy = proxy || a.is_proxy();
+    a.ref.reset();
+  }
+  Obj result = compute_number(op, plain, loc);
+  if (proxy) return backend_->number_op(op, args, std::move(result), loc);
+  return result;
+}
+
+Obj Interpreter::unary(const std::string &op, const Obj &a, const Loc &loc) {
+  if (op == "not") return Obj::boolean_of(!truth(a, loc));
+  if (a.kind == Obj::Kind::Unknown) unknown_used(a, loc, "the operand");
+  if (a.kind == Obj::Kind::Tensor) return tensor_binary(op == "-" ? "neg" : op == "~" ? "~" : "+", a, Obj::none(), loc);
+  if (a.kind == Obj::Kind::Instance) {
+    const char *dunder = op == "-" ? "__neg__" : op == "+" ? "__pos__" : "__invert__";
+    if (a.as<InstanceObj>().cls->lookup(dunder)) return call(attribute(a, dunder, loc), {}, {}, loc);
+  }
+  if (!a.is_number()) raise("TypeError", "bad operand type for unary " + op + ": '" + type_name(a) + "'", loc);
+  if (op == "+") return a.kind == Obj::Kind::Bool ? Obj::int_of(a.integer) : a;
+  if (op == "-") return number(NumOp::neg, {a}, loc);
+  // ~x == -x - 1 for ints
+  if (a.kind == Obj::Kind::Float) raise("TypeError", "bad operand type for unary ~: 'float'", loc);
+  Obj neg = number(NumOp::neg, {a}, loc);
+  return number(NumOp::sub, {neg, Obj::int_of(1)}, loc);
+}
+
+Obj Interpreter::compare(const std::string &op, const Obj &a, const Obj &b, const Loc &loc) {
+  if (op == "is" || op == "is not") {
+    bool same;
+    if (a.kind != b.kind)
+      same = false;
+    else if (a.is_number())
+      same = a.integer == b.integer && a.real == b.real;
+    else if (a.kind == Obj::Kind::DType)
+      same = a.integer == b.integer;
+    else if (!a.ref)
+      same = true; // None, Ellipsis, NotImplemented
+    else
+      same = a.ref == b.ref;
+    return Obj::boolean_of(same == (op == "is"));
+  }
+  if (op == "in" || op == "not in") {
+    bool found = false;
+    switch (b.kind) {
+    case Obj::Kind::Str:
+      if (a.kind != Obj::Kind::Str)
+        raise("TypeError", "'in <string>' requires string as left operand", loc);
+      found = str_of(b).find(str_of(a)) != std::string::npos;
+      break;
+    case Obj::Kind::Dict:
+      if (a.is_proxy()) backend_->guard(a, loc);
+      found = b.as<DictObj>().find(a) >= 0;
+      break;
+    case Obj::Kind::Instance:
+      if (b.as<InstanceObj>().cls->lookup("__contains__")) {
+        found = truth(call(attribute(b, "__contains__", loc), {a}, {}, loc), loc);
+        break;
+      }
+      [[fallthrough]];
+    default:
+      for (const Obj &item : iterate(b, loc))
+        if (equal(item, a, loc)) {
+          found = true;
+          break;
+        }
+    }
+    return Obj::boolean_of(found == (op == "in"));
+  }
+  if (a.kind == Obj::Kind::Tensor || b.kind == Obj::Kind::Tensor)
+    return tensor_binary(op, a, b, loc);
+  if (op == "==" || op == "!=") {
+    if (a.is_number() && b.is_number()) return number(op == "==" ? NumOp::eq : NumOp::ne, {a, b}, loc);
+    if (a.kind == Obj::Kind::Instance && a.as<InstanceObj>().cls->lookup("__eq__")) {
+      Obj r = call(attribute(a, "__eq__", loc), {b}, {}, loc);
+      if (r.kind != Obj::Kind::NotImplemented)
+        return op == "==" ? r : Obj::boolean_of(!truth(r, loc));
+    }
+    bool eq = equal(a, b, loc);
+    return Obj::boolean_of(op == "==" ? eq : !eq);
+  }
+  NumOp num = op == "<" ? NumOp::lt : op == "<=" ? NumOp::le : op == ">" ? NumOp::gt : NumOp::ge;
+  if (a.is_number() && b.is_number()) return number(num, {a, b}, loc);
+  auto ordered = [&](int c) {
+    switch (num) {
+    case NumOp::lt:
+      return c < 0;
+    case NumOp::le:
+      return c <= 0;
+    case NumOp::gt:
+      return c > 0;
+    default:
+      return c >= 0;
+    }
+  };
+  if (a.kind == Obj::Kind::Str && b.kind == Obj::Kind::Str)
+    return Obj::boolean_of(ordered(str_of(a).compare(str_of(b))));
+  if (a.is_sequence() && a.kind == b.kind) {
+    const auto &x = items_of(a), &y = items_of(b);
+    for (std::size_t i = 0; i < x.size() && i < y.size(); ++i)
+      if (!equal(x[i], y[i], loc)) return compare(op, x[i], y[i], loc);
+    return Obj::boolean_of(ordered(x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0));
+  }
+  raise("TypeError",
+        "'" + op + "' not supported between instances of '" + type_name(a) + "' and '" +
+            type_name(b) + "'",
+        loc);
+}
+
+bool Interpreter::equal(const Obj &a, const Obj &b, const Loc &loc) {
+  if (a.kind == Obj::Kind::Unknown || b.kind == Obj::Kind::Unknown)
+    unknown_used(a.kind == Obj::Kind::Unknown ? a : b, loc, "comparing");
+  if (a.is_number() && b.is_number()) return truth(number(NumOp::eq, {a, b}, loc), loc);
+  if (a.kind == Obj::Kind::Tensor || b.kind == Obj::Kind::Tensor) {
+    if (a.kind == Obj::Kind::Tensor && b.kind == Obj::Kind::Tensor && a.ref == b.ref) return true;
+    if (a.kind != b.kind) return false;
+    throw TraceError(loc, "comparing tensors with == for a truth value depends on their data: "
+                          "data-dependent control flow cannot be traced");
+  }
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+  case Obj::Kind::None:
+  case Obj::Kind::Ellipsis:
+  case Obj::Kind::NotImplemented:
+    return true;
+  case Obj::Kind::Str:
+    return str_of(a) == str_of(b);
+  case Obj::Kind::DType:
+    return a.integer == b.integer;
+  case Obj::Kind::Device:
+    return a.as<DeviceObj>().spec == b.as<DeviceObj>().spec;
+  case Obj::Kind::Tuple:
+  case Obj::Kind::List: {
+    const auto &x = items_of(a), &y = items_of(b);
+    if (x.size() != y.size()) return false;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (!equal(x[i], y[i], loc)) return false;
+    return true;
+  }
+  case Obj::Kind::Set: {
+    const auto &x = items_of(a), &y = items_of(b);
+    if (x.size() != y.size()) return false;
+    for (const Obj &o : x) {
+      bool found = false;
+      for (const Obj &p : y)
+        found = found || equal(o, p, loc);
+      if (!found) return false;
+    }
+    return true;
+  }
+  case Obj::Kind::Dict: {
+    const DictObj &x = a.as<DictObj>(), &y = b.as<DictObj>();
+    if (x.keys.size() != y.keys.size()) return false;
+    for (std::size_t i = 0; i < x.keys.size(); ++i) {
+      const Obj *v = y.get(x.keys[i]);
+      if (!v || !equal(x.values[i], *v, loc)) return false;
+    }
+    return true;
+  }
+  case Obj::Kind::Slice: {
+    const SliceObj &x = a.as<SliceObj>(), &y = b.as<SliceObj>();
+    return equal(x.start, y.start, loc) && equal(x.stop, y.stop, loc) &&
+           equal(x.step, y.step, loc);
+  }
+  default:
+    return a.ref == b.ref;
+  }
+}
+
+bool Interpreter::truth(const Obj &o, const Loc &loc) {
+  switch (o.kind) {
+  case Obj::Kind::None:
+    return false;
+  case Obj::Kind::Bool:
+  case Obj::Kind::Int:
+  case Obj::Kind::Float:
+    if (o.is_proxy()) backend_->guard(o, loc);
+    return o.kind == Obj::Kind::Float ? o.real != 0.0 : o.integer != 0;
+  case Obj::Kind::Str:
+    return !str_of(o).empty();
+  case Obj::Kind::Tuple:
+  case Obj::Kind::List:
+  case Obj::Kind::Set:
+    return !items_of(o).empty();
+  case Obj::Kind::Dict:
+    return !o.as<DictObj>().keys.empty();
+  case Obj::Kind::Tensor:
+    throw TraceError(loc, "the truth value of a tensor depends on its data: data-dependent "
+                          "control flow cannot be traced");
+  case Obj::Kind::Unknown:
+    unknown_used(o, loc, "the truth value of");
+  case Obj::Kind::Instance: {
+    const InstanceObj &inst = o.as<InstanceObj>();
+    if (inst.cls->lookup("__bool__")) return truth(call(attribute(o, "__bool__", loc), {}, {}, loc), loc);
+    if (inst.cls->lookup("__len__"))
+      return concrete_int(call(attribute(o, "__len__", loc), {}, {}, loc), loc, "__len__") != 0;
+    return true;
+  }
+  default:
+    return true;
+  }
+}
+
+int64_t Interpreter::concrete_int(const Obj &o, const Loc &loc, const std::string &what) {
+  if (o.kind != Obj::Kind::Int && o.kind != Obj::Kind::Bool) {
+    if (o.kind == Obj::Kind::Unknown) unknown_used(o, loc, what);
+    if (o.kind == Obj::Kind::Tensor)
+      throw TraceError(loc, what + " is a tensor here: using a tensor's value as a number "
+                                   "depends on its data, which cannot be traced");
+    raise("TypeError", what + " must be an int, not " + type_name(o), loc);
+  }
+  if (o.is_proxy()) backend_->guard(o, loc);
+  return o.integer;
+}
+
+double Interpreter::concrete_float(const Obj &o, const Loc &loc, const std::string &what) {
+  if (!o.is_number()) raise("TypeError", what + " must be a number, not " + type_name(o), loc);
+  if (o.is_proxy()) backend_->guard(o, loc);
+  return o.as_double();
+}
+
+std::vector<Obj> Interpreter::iterate(const Obj &o, const Loc &loc) {
+  switch (o.kind) {
+  case Obj::Kind::Tuple:
+  case Obj::Kind::List:
+  case Obj::Kind::Set:
+    charge(static_cast<int64_t>(items_of(o).size()) / 16, loc);
+    return items_of(o);
+  case Obj::Kind::Dict:
+    return o.as<DictObj>().keys;
+  case Obj::Kind::Str: {
+    std::vector<Obj> out;
+    for (std::string &c : characters(str_of(o)))
+      out.push_back(Obj::str(std::move(c)));
+    return out;
+  }
+  case Obj::Kind::Tensor: {
+    const TensorObj &t = o.as<TensorObj>();
+    if (t.shape.empty()) raise("TypeError", "iteration over a 0-d tensor", loc);
+    int64_t n = concrete_int(t.shape[0], loc, "the length of the iterated tensor");
+    std::vector<Obj> out;
+    for (int64_t i = 0; i < n; ++i) {
+      step(loc);
+      out.push_back(subscript(o, Obj::int_of(i), loc));
+    }
+    return out;
+  }
+  case Obj::Kind::Instance: {
+    if (o.as<InstanceObj>().cls->lookup("__iter__"))
+      return iterate(call(attribute(o, "__iter__", loc), {}, {}, loc), loc);
+    break;
+  }
+  case Obj::Kind::Unknown:
+    unknown_used(o, loc, "iterating over");
+  default:
+    break;
+  }
+  raise("TypeError", "'" + type_name(o) + "' object is not iterable", loc);
+}
+
+bool Interpreter::isinstance(const Obj &o, const Obj &cls, const Loc &loc) {
+  if (cls.kind == Obj::Kind::Tuple) {
+    for (const Obj &c : items_of(cls))
+      if (isinstance(o, c, loc)) return true;
+    return false;
+  }
+  if (cls.kind == Obj::Kind::Unknown) return false; // a class of a module the tracer lacks
+  if (cls.kind != Obj::Kind::Class)
+    raise("TypeError", "isinstance() arg 2 must be a type or tuple of types", loc);
+  const ClassObj &c = cls.as<ClassObj>();
+  if (o.kind == Obj::Kind::Instance) return o.as<InstanceObj>().cls->is_subclass_of(c);
+  auto b = static_cast<Builtin>(c.builtin);
+  if (!c.builtin) return false;
+  switch (b) {
+  case Builtin::object:
+    return true;
+  case Builtin::int_:
+    return o.kind == Obj::Kind::Int || o.kind == Obj::Kind::Bool;
+  case Builtin::bool_:
+    return o.kind == Obj::Kind::Bool;
+  case Builtin::float_:
+    return o.kind == Obj::Kind::Float;
+  case Builtin::str_:
+    return o.kind == Obj::Kind::Str;
+  case Builtin::tuple:
+    return o.kind == Obj::Kind::Tuple;
+  case Builtin::list:
+    return o.kind == Obj::Kind::List;
+  case Builtin::dict:
+    return o.kind == Obj::Kind::Dict;
+  case Builtin::set:
+  case Builtin::frozenset:
+    return o.kind == Obj::Kind::Set;
+  case Builtin::class_type:
+    return o.kind == Obj::Kind::Class;
+  case Builtin::class_tensor:
+    return o.kind == Obj::Kind::Tensor;
+  case Builtin::class_parameter:
+    return o.kind == Obj::Kind::Tensor && o.as<TensorObj>().is_parameter;
+  case Builtin::class_dtype:
+    return o.kind == Obj::Kind::DType;
+  case Builtin::class_device:
+    return o.kind == Obj::Kind::Device;
+  case Builtin::class_nonetype:
+    return o.kind == Obj::Kind::None;
+  default:
+    return false;
+  }
+}
+
+// ---- f-strings --------------------------------------------------------------------------------
+
+Obj Interpreter::eval_fstring(const Expr &e, Frame &frame) {
+  if (e.kind == Expr::Kind::FormattedValue) {
+    Obj value = eval(e.items[0], frame);
+    if (e.text == "r" || e.text == "a")
+      value = Obj::str(repr(value, e.loc));
+    else if (e.text == "s")
+      value = Obj::str(str(value, e.loc));
+    std::string spec = e.items.size() > 1 ? str_of(eval_fstring(e.items[1], frame)) : "";
+    return format_value(value, spec, e.loc);
+  }
+  std::string out;
+  for (const Expr &part : e.items) {
+    if (part.kind == Expr::Kind::Str)
+      out += part.text;
+    else
+      out += str_of(eval_fstring(part, frame));
+  }
+  return Obj::str(std::move(out));
+}
+
+} // namespace tracelint::tracer

@@ -1,0 +1,438 @@
+// Elementwise ops: the prims with their shape rules, and the ltorch symbols that decompose into
+// them (broadcasting and type promotion as torch does).
+#include "common.hpp"
+
+namespace tracelint::tracer::ops {
+
+namespace {
+
+// ---- shape rules
+
+Obj unary_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "an elementwise prim", loc);
+  return like(args[0], tensor(args[0]).shape);
+}
+
+Obj predicate_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "an elementwise prim", loc);
+  return like(args[0], tensor(args[0]).shape, DType::bool_);
+}
+
+// The operands' one shape and dtype: the decompositions broadcast and convert before a prim.
+Obj binary_meta_of(const std::vector<Obj> &args, bool boolean, const Loc &loc) {
+  const Obj *t = nullptr;
+  for (const Obj &a : args)
+    if (is_tensor(a)) {
+      if (t && (tensor(a).shape.size() != tensor(*t).shape.size()))
+        throw TraceError(loc, "an elementwise prim takes operands of one shape: " +
+                                  shape_text(tensor(*t).shape) + " and " +
+                                  shape_text(tensor(a).shape));
+      if (!t) t = &a;
+    } else if (!a.is_number()) {
+      throw TraceError(loc, "an elementwise prim takes tensors and numbers, not " + describe(a));
+    }
+  if (!t) throw TraceError(loc, "an elementwise prim of numbers only is recorded as a number op");
+  return like(*t, tensor(*t).shape, boolean ? DType::bool_ : tensor(*t).dtype);
+}
+
+Obj binary_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  return binary_meta_of(args, false, loc);
+}
+Obj comparison_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  return binary_meta_of(args, true, loc);
+}
+
+Obj where_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  std::vector<Obj> values = {args[1], args[2]};
+  const Obj *shape_of = is_tensor(args[0]) ? &args[0] : nullptr;
+  for (const Obj &a : values)
+    if (is_tensor(a) && !shape_of) shape_of = &a;
+  if (!shape_of) throw TraceError(loc, "prims.where needs a tensor operand");
+  DType dtype = is_tensor(args[1])   ? tensor(args[1]).dtype
+                : is_tensor(args[2]) ? tensor(args[2]).dtype
+                                     : result_type({&args[1], &args[2]});
+  return like(*shape_of, tensor(*shape_of).shape, dtype);
+}
+
+Obj convert_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "prims.convert_element_type", loc);
+  if (args[1].kind != Obj::Kind::DType)
+    throw TraceError(loc, "prims.convert_element_type takes a dtype");
+  return like(args[0], tensor(args[0]).shape, args[1].dtype());
+}
+
+// ---- decompositions
+
+bool any_tensor(const std::vector<Obj> &v, std::size_t n) {
+  for (std::size_t i = 0; i < n && i < v.size(); ++i)
+    if (is_tensor(v[i])) return true;
+  return false;
+}
+
+// Two numbers: Python's arithmetic (torch.add(2, 3) is 5).
+Obj numbers(Recorder &r, NumOp op, const std::vector<Obj> &a, const Loc &loc) {
+  for (std::size_t i = 0; i < 2; ++i)
+    if (!a[i].is_number()) throw TraceError(loc, "expected a tensor or a number, not " + describe(a[i]));
+  return r.num(op, a[0], a[1], loc);
+}
+
+template <Sym P, NumOp N> Obj binary(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  if (!any_tensor(a, 2)) return numbers(r, N, a, loc);
+  return elementwise(r, P, {a[0], a[1]}, loc);
+}
+
+Obj add_or_sub(Recorder &r, Sym p, NumOp n, const std::vector<Obj> &a, const Loc &loc) {
+  Obj other = a[1];
+  if (a[2].kind != Obj::Kind::None) // alpha
+    other = is_tensor(other) ? r.call(Sym::ltorch_mul, {other, a[2]}, loc)
+                             : r.num(NumOp::mul, other, a[2], loc);
+  if (!is_tensor(a[0]) && !is_tensor(other)) return numbers(r, n, {a[0], other}, loc);
+  return elementwise(r, p, {a[0], other}, loc);
+}
+
+Obj add(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  return add_or_sub(r, Sym::prims_add, NumOp::add, a, loc);
+}
+Obj sub(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  return add_or_sub(r, Sym::prims_sub, NumOp::sub, a, loc);
+}
+
+Obj true_divide(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  if (!any_tensor(a, 2)) return numbers(r, NumOp::truediv, a, loc);
+  DType t = result_type({&a[0], &a[1]});
+  if (!is_floating(t) && !is_complex(t)) t = kDefaultFloat;
+  return elementwise(r, Sym::prims_div, {a[0], a[1]}, loc, t);
+}
+
+Obj floor_divide(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  if (!any_tensor(a, 2)) return numbers(r, NumOp::floordiv, a, loc);
+  DType t = result_type({&a[0], &a[1]});
+  if (is_floating(t)) {
+    Obj q = elementwise(r, Sym::prims_div, {a[0], a[1]}, loc, t);
+    return r.prim(Sym::prims_floor, {q}, loc);
+  }
+  // Integers: truncating division, minus one where the signs differ and it is inexact.
+  Obj q = elementwise(r, Sym::prims_div, {a[0], a[1]}, loc, t);
+  Obj rem = elementwise(r, Sym::prims_fmod, {a[0], a[1]}, loc, t);
+  Obj inexact = elementwise(r, Sym::prims_ne, {rem, Obj::int_of(0)}, loc);
+  Obj neg_a = elementwise(r, Sym::prims_lt, {a[0], Obj::int_of(0)}, loc, t);
+  Obj neg_b = elementwise(r, Sym::prims_lt, {a[1], Obj::int_of(0)}, loc, t);
+  Obj differ = elementwise(r, Sym::prims_ne, {neg_a, neg_b}, loc);
+  Obj fix = elementwise(r, Sym::prims_bitwise_and, {inexact, differ}, loc);
+  return elementwise(r, Sym::prims_sub, {q, convert(r, fix, t, loc)}, loc);
+}
+
+Obj remainder(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  if (!any_tensor(a, 2)) return numbers(r, NumOp::mod, a, loc);
+  DType t = result_type({&a[0], &a[1]});
+  // Python's %: fmod, then the divisor added where the signs differ.
+  Obj rem = elementwise(r, Sym::prims_fmod, {a[0], a[1]}, loc, t);
+  Obj nonzero = elementwise(r, Sym::prims_ne, {rem, Obj::int_of(0)}, loc);
+  Obj neg_rem = elementwise(r, Sym::prims_lt, {rem, Obj::int_of(0)}, loc);
+  Obj neg_b = elementwise(r, Sym::prims_lt, {a[1], Obj::int_of(0)}, loc, t);
+  Obj differ = elementwise(r, Sym::prims_ne, {neg_rem, neg_b}, loc);
+  Obj fix = elementwise(r, Sym::prims_bitwise_and, {nonzero, differ}, loc);
+  Obj adjusted = elementwise(r, Sym::prims_add, {rem, a[1]}, loc, t);
+  return elementwise(r, Sym::prims_where, {fix, adjusted, rem}, loc, t);
+}
+
+Obj div(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  const Obj &mode = a[2];
+  if (mode.kind == Obj::Kind::None) return true_divide(r, a, loc);
+  if (mode.kind != Obj::Kind::Str)
+    throw TraceError(loc, "div: rounding_mode must be None, 'trunc' or 'floor'");
+  const std::string &m = mode.as<StrObj>().value;
+  if (m == "floor") return r.call(Sym::ltorch_floor_divide, {a[0], a[1]}, loc);
+  if (m != "trunc") throw TraceError(loc, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + m + "'");
+  DType t = result_type({&a[0], &a[1]});
+  Obj q = elementwise(r, Sym::prims_div, {a[0], a[1]}, loc, t);
+  return is_floating(t) ? r.prim(Sym::prims_trunc, {q}, loc) : q;
+}
+
+template <Sym P> Obj compare(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  if (!any_tensor(a, 2))
+    throw TraceError(loc, "a tensor comparison of two numbers (use Python's comparison)");
+  return elementwise(r, P, {a[0], a[1]}, loc, std::nullopt, DType::bool_);
+}
+
+template <Sym P> Obj bitwise(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  DType t = result_type({&a[0], &a[1]});
+  if (!is_integral(t)) throw TraceError(loc, "bitwise operations need integer or bool tensors");
+  return elementwise(r, P, {a[0], a[1]}, loc, t);
+}
+
+template <Sym P> Obj logical(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  Obj x = is_tensor(a[0]) && tensor(a[0]).dtype != DType::bool_
+              ? elementwise(r, Sym::prims_ne, {a[0], Obj::int_of(0)}, loc)
+              : a[0];
+  Obj y = is_tensor(a[1]) && tensor(a[1]).dtype != DType::bool_
+              ? elementwise(r, Sym::prims_ne, {a[1], Obj::int_of(0)}, loc)
+              : a[1];
+  return elementwise(r, P, {x, y}, loc, DType::bool_);
+}
+
+Obj logical_not(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "logical_not", loc);
+  return elementwise(r, Sym::prims_eq, {a[0], Obj::int_of(0)}, loc, std::nullopt, DType::bool_);
+}
+
+Obj bitwise_not(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "bitwise_not", loc);
+  if (!is_integral(tensor(a[0]).dtype))
+    throw TraceError(loc, "bitwise_not is only supported for integer and boolean tensors");
+  return r.prim(Sym::prims_bitwise_not, {a[0]}, loc);
+}
+
+template <Sym P> Obj same_dtype_unary(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", symbol_name(P).name.data(), loc);
+  return r.prim(P, {a[0]}, loc);
+}
+
+// exp, log, tanh, ...: an integer tensor is computed as the default float dtype.
+template <Sym P> Obj float_unary(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", symbol_name(P).name.data(), loc);
+  Obj x = is_integral(tensor(a[0]).dtype) ? convert(r, a[0], kDefaultFloat, loc) : a[0];
+  return r.prim(P, {x}, loc);
+}
+
+Obj floor(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "floor", loc);
+  if (is_integral(tensor(a[0]).dtype)) return a[0];
+  return r.prim(Sym::prims_floor, {a[0]}, loc);
+}
+
+Obj float_input(Recorder &, const Obj &a, const char *op, const Loc &loc) {
+  require_tensor(a, "the input", op, loc);
+  if (!is_floating(tensor(a).dtype))
+    throw TraceError(loc, std::string("`") + op + "` needs a floating-point tensor, got " + describe(a));
+  return a;
+}
+
+Obj sigmoid(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  Obj x = float_unary<Sym::prims_neg>(r, {a[0]}, loc);
+  Obj e = r.prim(Sym::prims_exp, {x}, loc);
+  Obj d = r.prim(Sym::prims_add, {Obj::float_of(1.0), e}, loc);
+  return r.prim(Sym::prims_div, {Obj::float_of(1.0), d}, loc);
+}
+
+Obj relu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "relu", loc);
+  if (a[1].kind == Obj::Kind::Bool && a[1].boolean)
+    throw TraceError(loc, "relu(inplace=True) is not supported (use the out-of-place form)");
+  Obj zero = is_floating(tensor(a[0]).dtype) ? Obj::float_of(0.0) : Obj::int_of(0);
+  Obj positive = r.prim(Sym::prims_gt, {a[0], zero}, loc);
+  return r.prim(Sym::prims_where, {positive, a[0], zero}, loc);
+}
+
+Obj silu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  Obj x = float_input(r, a[0], "silu", loc);
+  Obj t1 = r.prim(Sym::prims_neg, {x}, loc);
+  Obj t2 = r.prim(Sym::prims_exp, {t1}, loc);
+  Obj t3 = r.prim(Sym::prims_add, {Obj::float_of(1.0), t2}, loc);
+  return r.prim(Sym::prims_div, {x, t3}, loc);
+}
+
+Obj gelu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  Obj x = float_input(r, a[0], "gelu", loc);
+  if (a[1].kind != Obj::Kind::Str ||
+      (a[1].as<StrObj>().value != "none" && a[1].as<StrObj>().value != "tanh"))
+    throw TraceError(loc, "gelu: approximate must be 'none' or 'tanh'");
+  auto f = [](double d) { return Obj::float_of(d); };
+  if (a[1].as<StrObj>().value == "tanh") {
+    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    Obj t1 = r.prim(Sym::prims_mul, {x, x}, loc);
+    Obj t2 = r.prim(Sym::prims_mul, {t1, x}, loc);
+    Obj t3 = r.prim(Sym::prims_mul, {t2, f(0.044715)}, loc);
+    Obj t4 = r.prim(Sym::prims_add, {x, t3}, loc);
+    Obj t5 = r.prim(Sym::prims_mul, {t4, f(0.7978845608028654)}, loc);
+    Obj t6 = r.prim(Sym::prims_tanh, {t5}, loc);
+    Obj t7 = r.prim(Sym::prims_add, {t6, f(1.0)}, loc);
+    Obj t8 = r.prim(Sym::prims_mul, {x, t7}, loc);
+    return r.prim(Sym::prims_mul, {t8, f(0.5)}, loc);
+  }
+  // 0.5 x (1 + erf(x / sqrt(2)))
+  Obj t1 = r.prim(Sym::prims_mul, {x, f(0.7071067811865476)}, loc);
+  Obj t2 = r.prim(Sym::prims_erf, {t1}, loc);
+  Obj t3 = r.prim(Sym::prims_add, {t2, f(1.0)}, loc);
+  Obj t4 = r.prim(Sym::prims_mul, {x, t3}, loc);
+  return r.prim(Sym::prims_mul, {t4, f(0.5)}, loc);
+}
+
+Obj clamp(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "clamp", loc);
+  if (a[1].kind == Obj::Kind::None && a[2].kind == Obj::Kind::None)
+    throw TraceError(loc, "torch.clamp: at least one of 'min' or 'max' must not be None");
+  Obj x = a[0];
+  DType t = result_type({&a[0], &a[1], &a[2]});
+  x = convert(r, x, t, loc);
+  if (a[1].kind != Obj::Kind::None) {
+    Obj below = elementwise(r, Sym::prims_lt, {x, a[1]}, loc, t, DType::bool_);
+    x = elementwise(r, Sym::prims_where, {below, a[1], x}, loc, t);
+  }
+  if (a[2].kind != Obj::Kind::None) {
+    Obj above = elementwise(r, Sym::prims_gt, {x, a[2]}, loc, t, DType::bool_);
+    x = elementwise(r, Sym::prims_where, {above, a[2], x}, loc, t);
+  }
+  return x;
+}
+
+Obj where(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the condition", "where", loc);
+  if (tensor(a[0]).dtype != DType::bool_)
+    throw TraceError(loc, "where expected condition to be a boolean tensor, but got a tensor with dtype " + std::string(dtype_info(tensor(a[0]).dtype).torch_name));
+  DType t = result_type({&a[1], &a[2]});
+  std::vector<Obj> shape = tensor(a[0]).shape;
+  for (std::size_t i = 1; i < 3; ++i)
+    if (is_tensor(a[i])) shape = broadcast_shapes(r, shape, tensor(a[i]).shape, loc);
+  Obj cond = broadcast_to(r, a[0], shape, loc);
+  Obj x = convert(r, a[1], t, loc), y = convert(r, a[2], t, loc);
+  if (is_tensor(x)) x = broadcast_to(r, x, shape, loc);
+  if (is_tensor(y)) y = broadcast_to(r, y, shape, loc);
+  return r.prim(Sym::prims_where, {cond, x, y}, loc);
+}
+
+Obj masked_fill(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "masked_fill", loc);
+  require_tensor(a[1], "the mask", "masked_fill", loc);
+  if (tensor(a[1]).dtype != DType::bool_)
+    throw TraceError(loc, "masked_fill only supports boolean masks, but got mask with dtype " + std::string(dtype_info(tensor(a[1]).dtype).torch_name));
+  Obj value = a[2];
+  if (is_tensor(value)) {
+    if (!tensor(value).shape.empty())
+      throw TraceError(loc, "masked_fill only supports a 0-dimensional value tensor");
+  } else if (!value.is_number()) {
+    throw TraceError(loc, "masked_fill: value must be a number or a 0-d tensor");
+  }
+  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  Obj mask = broadcast_to(r, a[1], shape, loc);
+  Obj v = convert(r, value, tensor(a[0]).dtype, loc);
+  if (is_tensor(v)) v = broadcast_to(r, v, shape, loc);
+  return r.prim(Sym::prims_where, {mask, v, a[0]}, loc);
+}
+
+Obj to(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "to", loc);
+  Obj x = a[0];
+  if (a[1].kind == Obj::Kind::Device) {
+    std::string device = a[1].as<DeviceObj>().spec;
+    if (device == "cuda") device = "cuda:0";
+    if (device != tensor(x).device)
+      throw TraceError(loc, "moving a tensor from " + tensor(x).device + " to " + device +
+                                " is not supported by the tracer (trace with the inputs on the "
+                                "device the computation runs on)");
+  } else if (a[1].kind != Obj::Kind::None) {
+    throw TraceError(loc, "to: device must be a torch.device or a string");
+  }
+  if (a[2].kind == Obj::Kind::DType)
+    x = convert(r, x, a[2].dtype(), loc);
+  else if (a[2].kind != Obj::Kind::None)
+    throw TraceError(loc, "to: dtype must be a torch dtype");
+  return x;
+}
+
+Obj type_as(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[1], "other", "type_as", loc);
+  return r.call(Sym::ltorch_to, {a[0], Obj::none(), Obj::dtype_of(tensor(a[1]).dtype)}, loc);
+}
+
+} // namespace
+
+void define_elementwise_ops(std::vector<OpSpec> &out) {
+  auto prim = [&](Sym s, const char *sig, ShapeRule meta) { out.push_back({s, sig, {}, nullptr, meta}); };
+  for (Sym s : {Sym::prims_neg, Sym::prims_abs, Sym::prims_exp, Sym::prims_log, Sym::prims_log1p,
+                Sym::prims_tanh, Sym::prims_rsqrt, Sym::prims_sqrt, Sym::prims_sin, Sym::prims_cos,
+                Sym::prims_erf, Sym::prims_floor, Sym::prims_ceil, Sym::prims_trunc,
+                Sym::prims_reciprocal, Sym::prims_bitwise_not})
+    prim(s, "a, /", unary_meta);
+  prim(Sym::prims_signbit, "a, /", predicate_meta);
+  prim(Sym::prims_isfinite, "a, /", predicate_meta);
+  for (Sym s : {Sym::prims_add, Sym::prims_sub, Sym::prims_mul, Sym::prims_div, Sym::prims_pow,
+                Sym::prims_fmod, Sym::prims_maximum, Sym::prims_minimum, Sym::prims_bitwise_and,
+                Sym::prims_bitwise_or, Sym::prims_bitwise_xor})
+    prim(s, "a, b, /", binary_meta);
+  for (Sym s : {Sym::prims_eq, Sym::prims_ne, Sym::prims_lt, Sym::prims_le, Sym::prims_gt,
+                Sym::prims_ge})
+    prim(s, "a, b, /", comparison_meta);
+  prim(Sym::prims_where, "pred, a, b, /", where_meta);
+  prim(Sym::prims_convert_element_type, "a, dtype, /", convert_meta);
+
+  auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
+    out.push_back({s, sig, std::move(python), d, nullptr});
+  };
+  ltorch(Sym::ltorch_add, "a, b, /, *, alpha=None",
+         {"torch.add", "Tensor.add", "Tensor.add_", "Tensor.__add__"}, add);
+  ltorch(Sym::ltorch_sub, "a, b, /, *, alpha=None",
+         {"torch.sub", "torch.subtract", "Tensor.sub", "Tensor.sub_", "Tensor.__sub__"}, sub);
+  ltorch(Sym::ltorch_mul, "a, b, /",
+         {"torch.mul", "torch.multiply", "Tensor.mul", "Tensor.mul_", "Tensor.__mul__"},
+         binary<Sym::prims_mul, NumOp::mul>);
+  ltorch(Sym::ltorch_true_divide, "a, b, /",
+         {"torch.true_divide", "Tensor.true_divide", "Tensor.__truediv__"}, true_divide);
+  ltorch(Sym::ltorch_div, "a, b, /, *, rounding_mode=None",
+         {"torch.div", "torch.divide", "Tensor.div", "Tensor.div_", "Tensor.divide"}, div);
+  ltorch(Sym::ltorch_floor_divide, "a, b, /",
+         {"torch.floor_divide", "Tensor.floor_divide", "Tensor.__floordiv__"}, floor_divide);
+  ltorch(Sym::ltorch_remainder, "a, b, /",
+         {"torch.remainder", "Tensor.remainder", "Tensor.__mod__"}, remainder);
+  ltorch(Sym::ltorch_pow, "a, b, /", {"torch.pow", "Tensor.pow", "Tensor.pow_", "Tensor.__pow__"},
+         binary<Sym::prims_pow, NumOp::pow>);
+  ltorch(Sym::ltorch_maximum, "a, b, /", {"torch.maximum", "Tensor.maximum"},
+         binary<Sym::prims_maximum, NumOp::add>);
+  ltorch(Sym::ltorch_minimum, "a, b, /", {"torch.minimum", "Tensor.minimum"},
+         binary<Sym::prims_minimum, NumOp::add>);
+  ltorch(Sym::ltorch_eq, "a, b, /", {"torch.eq", "Tensor.eq", "Tensor.__eq__"}, compare<Sym::prims_eq>);
+  ltorch(Sym::ltorch_ne, "a, b, /", {"torch.ne", "torch.not_equal", "Tensor.ne", "Tensor.__ne__"},
+         compare<Sym::prims_ne>);
+  ltorch(Sym::ltorch_lt, "a, b, /", {"torch.lt", "torch.less", "Tensor.lt", "Tensor.__lt__"},
+         compare<Sym::prims_lt>);
+  ltorch(Sym::ltorch_le, "a, b, /", {"torch.le", "torch.less_equal", "Tensor.le", "Tensor.__le__"},
+         compare<Sym::prims_le>);
+  ltorch(Sym::ltorch_gt, "a, b, /", {"torch.gt", "torch.greater", "Tensor.gt", "Tensor.__gt__"},
+         compare<Sym::prims_gt>);
+  ltorch(Sym::ltorch_ge, "a, b, /",
+         {"torch.ge", "torch.greater_equal", "Tensor.ge", "Tensor.__ge__"}, compare<Sym::prims_ge>);
+  ltorch(Sym::ltorch_logical_and, "a, b, /", {"torch.logical_and", "Tensor.logical_and"},
+         logical<Sym::prims_bitwise_and>);
+  ltorch(Sym::ltorch_logical_or, "a, b, /", {"torch.logical_or", "Tensor.logical_or"},
+         logical<Sym::prims_bitwise_or>);
+  ltorch(Sym::ltorch_logical_not, "a, /", {"torch.logical_not", "Tensor.logical_not"}, logical_not);
+  ltorch(Sym::ltorch_bitwise_and, "a, b, /",
+         {"torch.bitwise_and", "Tensor.bitwise_and", "Tensor.__and__"}, bitwise<Sym::prims_bitwise_and>);
+  ltorch(Sym::ltorch_bitwise_or, "a, b, /",
+         {"torch.bitwise_or", "Tensor.bitwise_or", "Tensor.__or__"}, bitwise<Sym::prims_bitwise_or>);
+  ltorch(Sym::ltorch_bitwise_not, "a, /",
+         {"torch.bitwise_not", "Tensor.bitwise_not", "Tensor.__invert__"}, bitwise_not);
+  ltorch(Sym::ltorch_neg, "a, /",
+         {"torch.neg", "torch.negative", "Tensor.neg", "Tensor.negative", "Tensor.__neg__"},
+         same_dtype_unary<Sym::prims_neg>);
+  ltorch(Sym::ltorch_abs, "a, /", {"torch.abs", "Tensor.abs", "Tensor.__abs__"},
+         same_dtype_unary<Sym::prims_abs>);
+  ltorch(Sym::ltorch_exp, "a, /", {"torch.exp", "Tensor.exp", "Tensor.exp_"}, float_unary<Sym::prims_exp>);
+  ltorch(Sym::ltorch_log, "a, /", {"torch.log", "Tensor.log", "Tensor.log_"}, float_unary<Sym::prims_log>);
+  ltorch(Sym::ltorch_log1p, "a, /", {"torch.log1p", "Tensor.log1p"}, float_unary<Sym::prims_log1p>);
+  ltorch(Sym::ltorch_tanh, "a, /",
+         {"torch.tanh", "Tensor.tanh", "Tensor.tanh_", "torch.nn.functional.tanh"},
+         float_unary<Sym::prims_tanh>);
+  ltorch(Sym::ltorch_rsqrt, "a, /", {"torch.rsqrt", "Tensor.rsqrt", "Tensor.rsqrt_"},
+         float_unary<Sym::prims_rsqrt>);
+  ltorch(Sym::ltorch_sqrt, "a, /", {"torch.sqrt", "Tensor.sqrt", "Tensor.sqrt_"}, float_unary<Sym::prims_sqrt>);
+  ltorch(Sym::ltorch_sin, "a, /", {"torch.sin", "Tensor.sin"}, float_unary<Sym::prims_sin>);
+  ltorch(Sym::ltorch_cos, "a, /", {"torch.cos", "Tensor.cos"}, float_unary<Sym::prims_cos>);
+  ltorch(Sym::ltorch_erf, "a, /", {"torch.erf", "Tensor.erf", "torch.special.erf"}, float_unary<Sym::prims_erf>);
+  ltorch(Sym::ltorch_floor, "a, /", {"torch.floor", "Tensor.floor"}, floor);
+  ltorch(Sym::ltorch_sigmoid, "a, /",
+         {"torch.sigmoid", "Tensor.sigmoid", "torch.nn.functional.sigmoid"}, sigmoid);
+  ltorch(Sym::ltorch_relu, "a, /, inplace=False",
+         {"torch.relu", "Tensor.relu", "torch.nn.functional.relu"}, relu);
+  ltorch(Sym::ltorch_silu, "a, /, inplace=False", {"torch.nn.functional.silu"}, silu);
+  ltorch(Sym::ltorch_gelu, "a, /, *, approximate='none'", {"torch.nn.functional.gelu"}, gelu);
+  ltorch(Sym::ltorch_clamp, "a, /, min=None, max=None",
+         {"torch.clamp", "torch.clip", "Tensor.clamp", "Tensor.clip", "Tensor.clamp_"}, clamp);
+  ltorch(Sym::ltorch_where, "pred, a, b, /", {"torch.where"}, where);
+  ltorch(Sym::ltorch_masked_fill, "a, /, mask, value",
+         {"torch.masked_fill", "Tensor.masked_fill", "Tensor.masked_fill_"}, masked_fill);
+  ltorch(Sym::ltorch_to, "a, /, *, device=None, dtype=None", {}, to);
+  ltorch(Sym::ltorch_type_as, "a, b, /", {"Tensor.type_as"}, type_as);
+}
+
+} // namespace tracelint::tracer::ops

@@ -1,0 +1,255 @@
+// Indexing: a[key] with ints, slices, None, ..., and one int list or int tensor; index_select,
+// gather.
+#include "common.hpp"
+
+#include <algorithm>
+
+namespace tracelint::tracer::ops {
+
+namespace {
+
+Obj slice_meta(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "prims.slice_prim", loc);
+  const TensorObj &t = tensor(args[0]);
+  const std::vector<Obj> &starts = items(args[1]), &ends = items(args[2]);
+  if (starts.size() != t.shape.size() || ends.size() != t.shape.size())
+    throw TraceError(loc, "prims.slice_prim: index lists do not match the rank");
+  std::vector<Obj> shape;
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    int64_t step = args[3].kind == Obj::Kind::None ? 1 : items(args[3])[i].integer;
+    bool from_zero = !starts[i].is_proxy() && starts[i].integer == 0;
+    Obj length = from_zero ? ends[i] : r.num(NumOp::sub, ends[i], starts[i], loc);
+    if (step != 1) {
+      Obj rounded = r.num(NumOp::add, length, Obj::int_of(step - 1), loc);
+      length = r.num(NumOp::floordiv, rounded, Obj::int_of(step), loc);
+    }
+    shape.push_back(length);
+  }
+  return like(args[0], shape);
+}
+
+Obj take_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "prims.take", loc);
+  require_tensor(args[1], "the index", "prims.take", loc);
+  const TensorObj &t = tensor(args[0]);
+  std::size_t d = static_cast<std::size_t>(args[2].integer);
+  std::vector<Obj> shape(t.shape.begin(), t.shape.begin() + static_cast<std::ptrdiff_t>(d));
+  for (const Obj &s : tensor(args[1]).shape)
+    shape.push_back(s);
+  shape.insert(shape.end(), t.shape.begin() + static_cast<std::ptrdiff_t>(d) + 1, t.shape.end());
+  return like(args[0], shape);
+}
+
+Obj take_along_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "prims.take_along_axis", loc);
+  require_tensor(args[1], "the index", "prims.take_along_axis", loc);
+  return like(args[0], tensor(args[1]).shape);
+}
+
+bool is_index_sequence(const Obj &o) {
+  if (!o.is_sequence()) return false;
+  for (const Obj &i : items(o))
+    if (i.kind != Obj::Kind::Int) return false;
+  return true;
+}
+
+// An index into a dim of `size`, normalised, with its bounds guarded: a call whose index falls
+// outside the dim fails the prologue instead of reading elsewhere.
+Obj checked_index(Recorder &r, const Obj &index, const Obj &size, std::size_t dim, const Loc &loc) {
+  Obj i = index;
+  if (r.decide(NumOp::lt, i, Obj::int_of(0), loc)) i = r.num(NumOp::add, i, size, loc);
+  bool inside = r.decide(NumOp::ge, i, Obj::int_of(0), loc) && r.decide(NumOp::lt, i, size, loc);
+  if (!inside)
+    throw TraceError(loc, "index " + std::to_string(index.integer) + " is out of bounds for dimension " +
+                              std::to_string(dim) + " with size " + std::to_string(size.integer));
+  return i;
+}
+
+Obj getitem(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
+  const Obj &a = args[0];
+  const Obj &key = args[1];
+  require_tensor(a, "the indexed value", "getitem", loc);
+  const std::vector<Obj> &shape = tensor(a).shape;
+  std::vector<Obj> entries = key.kind == Obj::Kind::Tuple ? items(key) : std::vector<Obj>{key};
+  std::size_t consuming = 0, ellipses = 0, advanced = 0;
+  for (const Obj &e : entries) {
+    if (e.kind == Obj::Kind::Int || e.kind == Obj::Kind::Slice || is_index_sequence(e) ||
+        (is_tensor(e) && is_integral(tensor(e).dtype) && tensor(e).dtype != DType::bool_)) {
+      ++consuming;
+      if (e.kind != Obj::Kind::Int && e.kind != Obj::Kind::Slice) ++advanced;
+    } else if (e.kind == Obj::Kind::Ellipsis) {
+      ++ellipses;
+    } else if (is_tensor(e)) {
+      throw TraceError(loc, "indexing with a boolean mask selects a data-dependent number of "
+                            "elements, which cannot be traced (use torch.where or masked_fill)");
+    } else if (e.kind != Obj::Kind::None) {
+      throw TraceError(loc, "indexing with " + describe(e) +
+                                " is not supported (ints, slices, None, ..., and one int list or "
+                                "int tensor)");
+    }
+  }
+  if (ellipses > 1) throw TraceError(loc, "an index can only have a single ellipsis ('...')");
+  if (advanced > 1)
+    throw TraceError(loc, "indexing with more than one int list or tensor is not supported");
+  if (consuming > shape.size())
+    throw TraceError(loc, "too many indices for tensor of dimension " + std::to_string(shape.size()));
+  std::vector<Obj> expanded;
+  for (const Obj &e : entries) {
+    if (e.kind == Obj::Kind::Ellipsis)
+      for (std::size_t i = 0; i < shape.size() - consuming; ++i)
+        expanded.push_back(Obj::slice(Obj::none(), Obj::none(), Obj::none()));
+    else
+      expanded.push_back(e);
+  }
+  while (static_cast<std::size_t>(std::count_if(expanded.begin(), expanded.end(), [](const Obj &e) {
+           return e.kind != Obj::Kind::None;
+         })) < shape.size())
+    expanded.push_back(Obj::slice(Obj::none(), Obj::none(), Obj::none()));
+
+  std::vector<Obj> starts, ends, out_shape, sliced_shape;
+  std::vector<int64_t> strides, squeezed, new_axes;
+  bool trivial = true;
+  std::size_t dim = 0, out_pos = 0;
+  std::optional<std::size_t> advanced_pos; // its dim in the output of the basic part
+  Obj advanced_index;
+  for (const Obj &e : expanded) {
+    if (e.kind == Obj::Kind::None) {
+      new_axes.push_back(static_cast<int64_t>(out_pos++));
+      continue;
+    }
+    const Obj &size = shape[dim];
+    if (e.kind == Obj::Kind::Int) {
+      Obj index = checked_index(r, e, size, dim, loc);
+      starts.push_back(index);
+      ends.push_back(r.num(NumOp::add, index, Obj::int_of(1), loc));
+      strides.push_back(1);
+      sliced_shape.push_back(Obj::int_of(1));
+      squeezed.push_back(static_cast<int64_t>(dim));
+      trivial = false;
+    } else if (e.kind == Obj::Kind::Slice) {
+      const SliceObj &s = e.as<SliceObj>();
+      int64_t step = 1;
+      if (s.step.kind != Obj::Kind::None) step = r.concrete(s.step, loc, "a slice step");
+      if (step == 0) throw TraceError(loc, "slice step cannot be zero");
+      if (step < 0) throw TraceError(loc, "step must be greater than zero (torch has no negative slice steps)");
+      auto bound = [&](const Obj &b, const Obj &dflt) {
+        if (b.kind == Obj::Kind::None) return dflt;
+        if (b.kind != Obj::Kind::Int && b.kind != Obj::Kind::Bool)
+          throw TraceError(loc, "slice bounds must be ints or None, not " + describe(b));
+        Obj v = b;
+        if (r.decide(NumOp::lt, v, Obj::int_of(0), loc)) {
+          v = r.num(NumOp::add, v, size, loc);
+          if (r.decide(NumOp::lt, v, Obj::int_of(0), loc)) v = Obj::int_of(0);
+        } else if (r.decide(NumOp::gt, v, size, loc)) {
+          v = size;
+        }
+        return v;
+      };
+      Obj start = bound(s.start, Obj::int_of(0));
+      Obj stop = bound(s.stop, size);
+      bool from_zero = !start.is_proxy() && start.integer == 0;
+      // Sizes are never negative, so a slice from 0 cannot end before it starts.
+      if (!from_zero && r.decide(NumOp::lt, stop, start, loc)) stop = start;
+      Obj length = from_zero ? stop : r.num(NumOp::sub, stop, start, loc);
+      if (step != 1) {
+        Obj rounded = r.num(NumOp::add, length, Obj::int_of(step - 1), loc);
+        length = r.num(NumOp::floordiv, rounded, Obj::int_of(step), loc);
+      }
+      if (!from_zero || stop.proxy() != size.proxy() || stop.integer != size.integer || step != 1)
+        trivial = false;
+      starts.push_back(start);
+      ends.push_back(stop);
+      strides.push_back(step);
+      sliced_shape.push_back(length);
+      out_shape.push_back(length);
+      ++out_pos;
+    } else {
+      // The advanced index: the whole dim here, then taken.
+      advanced_pos = out_pos;
+      std::vector<Obj> values;
+      if (is_tensor(e)) {
+        advanced_index = e;
+      } else {
+        for (const Obj &i : items(e))
+          values.push_back(checked_index(r, i, size, dim, loc));
+        advanced_index = r.prim(Sym::prims_tensor_from_sequence,
+                                {Obj::list(values), Obj::dtype_of(DType::int64),
+                                 Obj::device_of(tensor(a).device)},
+                                loc);
+      }
+      starts.push_back(Obj::int_of(0));
+      ends.push_back(size);
+      strides.push_back(1);
+      sliced_shape.push_back(size);
+      out_shape.push_back(size);
+      ++out_pos;
+    }
+    ++dim;
+  }
+  std::vector<Obj> final_shape;
+  {
+    std::size_t src = 0;
+    for (std::size_t pos = 0; pos < out_shape.size() + new_axes.size(); ++pos) {
+      if (std::find(new_axes.begin(), new_axes.end(), static_cast<int64_t>(pos)) != new_axes.end())
+        final_shape.push_back(Obj::int_of(1));
+      else
+        final_shape.push_back(out_shape[src++]);
+    }
+  }
+  Obj t = a;
+  if (!trivial) {
+    bool unit = std::all_of(strides.begin(), strides.end(), [](int64_t s) { return s == 1; });
+    t = r.prim(Sym::prims_slice_prim,
+               {a, Obj::list(starts), Obj::list(ends),
+                unit ? Obj::none() : Obj::list(int_tuple(strides).as<SeqObj>().items)},
+               loc);
+  }
+  if (!squeezed.empty()) t = r.prim(Sym::prims_squeeze, {t, int_tuple(squeezed)}, loc);
+  if (!new_axes.empty()) {
+    std::vector<int64_t> kept;
+    for (std::size_t pos = 0; pos < final_shape.size(); ++pos)
+      if (std::find(new_axes.begin(), new_axes.end(), static_cast<int64_t>(pos)) == new_axes.end())
+        kept.push_back(static_cast<int64_t>(pos));
+    t = r.prim(Sym::prims_broadcast_in_dim,
+               {t, dim_list(final_shape), Obj::list(int_tuple(kept).as<SeqObj>().items)}, loc);
+  }
+  if (advanced_pos) {
+    std::size_t at = *advanced_pos;
+    for (int64_t n : new_axes)
+      if (static_cast<std::size_t>(n) <= at) ++at;
+    t = r.prim(Sym::prims_take, {t, advanced_index, Obj::int_of(static_cast<int64_t>(at))}, loc);
+  }
+  return t;
+}
+
+Obj index_select(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "index_select", loc);
+  require_tensor(a[2], "the index", "index_select", loc);
+  if (tensor(a[2]).shape.size() > 1 || !is_integral(tensor(a[2]).dtype))
+    throw TraceError(loc, "index_select(): Index is supposed to be a vector of integers");
+  int64_t d = dim_arg(r, a[1], tensor(a[0]).shape.size(), loc);
+  return r.prim(Sym::prims_take, {a[0], a[2], Obj::int_of(d)}, loc);
+}
+
+Obj gather(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "gather", loc);
+  require_tensor(a[2], "the index", "gather", loc);
+  if (tensor(a[2]).shape.size() != tensor(a[0]).shape.size())
+    throw TraceError(loc, "Index tensor must have the same number of dimensions as input tensor");
+  int64_t d = dim_arg(r, a[1], tensor(a[0]).shape.size(), loc);
+  return r.prim(Sym::prims_take_along_axis, {a[0], a[2], Obj::int_of(d)}, loc);
+}
+
+} // namespace
+
+void define_indexing_ops(std::vector<OpSpec> &out) {
+  out.push_back({Sym::prims_slice_prim, "a, start_indices, end_indices, strides=None, /", {}, nullptr, slice_meta});
+  out.push_back({Sym::prims_take, "a, index, dim, /", {}, nullptr, take_meta});
+  out.push_back({Sym::prims_take_along_axis, "a, index, dim, /", {}, nullptr, take_along_meta});
+  out.push_back({Sym::ltorch_getitem, "a, /, key", {"Tensor.__getitem__"}, getitem, nullptr, true});
+  out.push_back({Sym::ltorch_index_select, "a, /, dim, index",
+                 {"torch.index_select", "Tensor.index_select"}, index_select, nullptr});
+  out.push_back({Sym::ltorch_gather, "a, /, dim, index", {"torch.gather", "Tensor.gather"}, gather, nullptr});
+}
+
+} // namespace tracelint::tracer::ops

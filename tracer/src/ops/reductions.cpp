@@ -1,0 +1,296 @@
+// Reductions and normalisations: sum, mean, amax, var, argmax, softmax, layer_norm, rms_norm.
+#include "common.hpp"
+
+#include <algorithm>
+#include <cfloat>
+
+namespace tracelint::tracer::ops {
+
+namespace {
+
+std::vector<Obj> without(const std::vector<Obj> &shape, const std::vector<int64_t> &dims) {
+  std::vector<Obj> out;
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    if (std::find(dims.begin(), dims.end(), static_cast<int64_t>(i)) == dims.end())
+      out.push_back(shape[i]);
+  return out;
+}
+
+std::vector<int64_t> dims_of(const Obj &dims, std::size_t rank, const Loc &loc) {
+  if (!dims.is_sequence()) throw TraceError(loc, "a reduction prim takes a tuple of dims");
+  std::vector<int64_t> out;
+  for (const Obj &d : items(dims)) {
+    if (d.integer < 0 || static_cast<std::size_t>(d.integer) >= std::max<std::size_t>(rank, 1))
+      throw TraceError(loc, "a reduction prim's dim " + std::to_string(d.integer) +
+                                " is out of range for rank " + std::to_string(rank));
+    out.push_back(d.integer);
+  }
+  return out;
+}
+
+Obj reduce_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "a reduction", loc);
+  const TensorObj &t = tensor(args[0]);
+  return like(args[0], without(t.shape, dims_of(args[1], t.shape.size(), loc)));
+}
+
+Obj var_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "prims.var", loc);
+  const TensorObj &t = tensor(args[0]);
+  return like(args[0], without(t.shape, dims_of(args[1], t.shape.size(), loc)));
+}
+
+Obj arg_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "prims.argmax", loc);
+  const TensorObj &t = tensor(args[0]);
+  if (args[1].kind == Obj::Kind::None) return like(args[0], {}, DType::int64);
+  return like(args[0], without(t.shape, {canonical_dim(args[1].integer, t.shape.size(), loc)}),
+              DType::int64);
+}
+
+// The number of elements a reduction over dims covers (a proxy under symbolic shapes).
+Obj count(Recorder &r, const std::vector<Obj> &shape, const std::vector<int64_t> &dims,
+          const Loc &loc) {
+  Obj n = Obj::int_of(1);
+  for (int64_t d : dims)
+    n = r.num(NumOp::mul, n, shape[static_cast<std::size_t>(d)], loc);
+  return n;
+}
+
+Obj reduce(Recorder &r, Sym prim, const Obj &a, const std::vector<int64_t> &dims, bool keepdim,
+           const Loc &loc) {
+  const std::vector<Obj> &shape = tensor(a).shape;
+  Obj out = shape.empty() ? a : r.prim(prim, {a, int_tuple(dims)}, loc);
+  return keepdim && !shape.empty() ? keep_dims(r, out, shape, dims, loc) : out;
+}
+
+bool flag(const Obj &o, const char *name, const Loc &loc) {
+  if (o.kind != Obj::Kind::Bool)
+    throw TraceError(loc, std::string(name) + " must be True or False, not " + describe(o));
+  return o.boolean;
+}
+
+Obj with_dtype(Recorder &r, const Obj &a, const Obj &dtype, const Loc &loc) {
+  if (dtype.kind == Obj::Kind::None) return a;
+  if (dtype.kind != Obj::Kind::DType) throw TraceError(loc, "dtype must be a torch dtype");
+  return convert(r, a, dtype.dtype(), loc);
+}
+
+Obj sum(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "sum", loc);
+  Obj x = with_dtype(r, a[0], a[3], loc);
+  if (a[3].kind == Obj::Kind::None && is_integral(tensor(x).dtype))
+    x = convert(r, x, DType::int64, loc); // torch sums integers as int64
+  std::vector<int64_t> dims = reduction_dims(r, a[1], tensor(x).shape.size(), loc);
+  return reduce(r, Sym::prims_sum, x, dims, flag(a[2], "keepdim", loc), loc);
+}
+
+Obj mean(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "mean", loc);
+  Obj x = with_dtype(r, a[0], a[3], loc);
+  if (!is_floating(tensor(x).dtype) && !is_complex(tensor(x).dtype))
+    throw TraceError(loc, "mean(): could not infer output dtype. Input dtype must be either a "
+                          "floating point or complex dtype. Got: " +
+                              std::string(dtype_info(tensor(x).dtype).torch_name));
+  const std::vector<Obj> shape = tensor(x).shape;
+  std::vector<int64_t> dims = reduction_dims(r, a[1], shape.size(), loc);
+  bool keepdim = flag(a[2], "keepdim", loc);
+  Obj n = count(r, shape, dims, loc);
+  Obj total = reduce(r, Sym::prims_sum, x, dims, false, loc);
+  Obj divisor = n.is_proxy() ? n : Obj::float_of(static_cast<double>(n.integer));
+  Obj m = r.prim(Sym::prims_div, {total, divisor}, loc);
+  return keepdim && !shape.empty() ? keep_dims(r, m, shape, dims, loc) : m;
+}
+
+template <Sym P> Obj extremum(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", symbol_name(P).name.data(), loc);
+  std::vector<int64_t> dims = reduction_dims(r, a[1], tensor(a[0]).shape.size(), loc);
+  return reduce(r, P, a[0], dims, flag(a[2], "keepdim", loc), loc);
+}
+
+Obj prod(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "prod", loc);
+  Obj x = with_dtype(r, a[0], a[3], loc);
+  if (a[3].kind == Obj::Kind::None && is_integral(tensor(x).dtype))
+    x = convert(r, x, DType::int64, loc);
+  std::vector<int64_t> dims = reduction_dims(r, a[1], tensor(x).shape.size(), loc);
+  return reduce(r, Sym::prims_prod, x, dims, flag(a[2], "keepdim", loc), loc);
+}
+
+Obj var(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  // a, dim, unbiased, keepdim, correction
+  require_tensor(a[0], "the input", "var", loc);
+  if (!is_floating(tensor(a[0]).dtype))
+    throw TraceError(loc, "var: a floating-point tensor is required");
+  std::vector<int64_t> dims = reduction_dims(r, a[1], tensor(a[0]).shape.size(), loc);
+  int64_t correction = 1;
+  if (a[4].kind != Obj::Kind::None)
+    correction = r.concrete(a[4], loc, "correction");
+  else if (a[2].kind != Obj::Kind::None)
+    correction = flag(a[2], "unbiased", loc) ? 1 : 0;
+  bool keepdim = flag(a[3], "keepdim", loc);
+  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  Obj v = r.prim(Sym::prims_var, {a[0], int_tuple(dims), Obj::int_of(correction)}, loc);
+  return keepdim ? keep_dims(r, v, shape, dims, loc) : v;
+}
+
+template <Sym P> Obj arg_extremum(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", symbol_name(P).name.data(), loc);
+  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  bool keepdim = flag(a[2], "keepdim", loc);
+  if (a[1].kind == Obj::Kind::None) {
+    Obj out = r.prim(P, {a[0], Obj::none()}, loc);
+    if (!keepdim) return out;
+    std::vector<Obj> ones(shape.size(), Obj::int_of(1));
+    return r.prim(Sym::prims_broadcast_in_dim, {out, dim_list(ones), Obj::list({})}, loc);
+  }
+  int64_t d = dim_arg(r, a[1], shape.size(), loc);
+  Obj out = r.prim(P, {a[0], Obj::int_of(d)}, loc);
+  return keepdim ? keep_dims(r, out, shape, {d}, loc) : out;
+}
+
+Obj softmax_like(Recorder &r, const std::vector<Obj> &a, bool log, const Loc &loc) {
+  const char *name = log ? "log_softmax" : "softmax";
+  require_tensor(a[0], "the input", name, loc);
+  if (a[1].kind == Obj::Kind::None)
+    throw TraceError(loc, std::string(name) + " needs a dim (the implicit dim is deprecated)");
+  Obj x = with_dtype(r, a[0], a[2], loc);
+  DType original = tensor(x).dtype;
+  if (!is_floating(original))
+    throw TraceError(loc, std::string("`") + name + "` needs a floating-point tensor, got " + describe(x));
+  // Half precision is computed in float32, as torch does.
+  bool upcast = original == DType::float16 || original == DType::bfloat16;
+  if (upcast) x = convert(r, x, DType::float32, loc);
+  const std::vector<Obj> shape = tensor(x).shape;
+  int64_t d = dim_arg(r, a[1], shape.size(), loc);
+  std::vector<int64_t> dims = {d};
+  Obj peak = r.call(Sym::ltorch_amax, {x, Obj::int_of(d), Obj::boolean_of(true)}, loc);
+  Obj shifted = r.call(Sym::ltorch_sub, {x, peak, Obj::none()}, loc);
+  Obj e = r.call(Sym::ltorch_exp, {shifted}, loc);
+  Obj total = r.call(Sym::ltorch_sum, {e, Obj::int_of(d), Obj::boolean_of(true), Obj::none()}, loc);
+  Obj out = log ? r.call(Sym::ltorch_sub, {shifted, r.call(Sym::ltorch_log, {total}, loc), Obj::none()}, loc)
+                : r.call(Sym::ltorch_true_divide, {e, total}, loc);
+  return upcast ? convert(r, out, original, loc) : out;
+}
+
+Obj softmax(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  return softmax_like(r, a, false, loc);
+}
+Obj log_softmax(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  return softmax_like(r, a, true, loc);
+}
+
+// The trailing dims a normalisation covers, after checking its normalized_shape.
+std::vector<int64_t> normalized_dims(Recorder &r, const Obj &a, const Obj &normalized_shape,
+                                     const Obj &weight, const Obj &bias, const char *name,
+                                     const Loc &loc) {
+  std::vector<Obj> ns = size_arg(r, normalized_shape, loc, name);
+  const std::vector<Obj> &shape = tensor(a).shape;
+  if (ns.size() > shape.size())
+    throw TraceError(loc, std::string(name) + ": normalized_shape " + shape_text(ns) +
+                              " has more dims than the input " + describe(a));
+  std::size_t first = shape.size() - ns.size();
+  for (std::size_t i = 0; i < ns.size(); ++i)
+    if (!r.same_size(shape[first + i], ns[i], loc))
+      throw TraceError(loc, std::string(name) + ": the input's last dims " + describe(a) +
+                                " do not match normalized_shape " + shape_text(ns));
+  for (const Obj *p : {&weight, &bias}) {
+    if (p->kind == Obj::Kind::None) continue;
+    require_tensor(*p, "the weight and bias", name, loc);
+    const std::vector<Obj> &ps = tensor(*p).shape;
+    bool match = ps.size() == ns.size();
+    for (std::size_t i = 0; match && i < ns.size(); ++i)
+      match = r.same_size(ps[i], ns[i], loc);
+    if (!match)
+      throw TraceError(loc, std::string(name) + ": weight/bias " + describe(*p) +
+                                " do not match normalized_shape " + shape_text(ns));
+  }
+  std::vector<int64_t> dims;
+  for (std::size_t i = first; i < shape.size(); ++i)
+    dims.push_back(static_cast<int64_t>(i));
+  return dims;
+}
+
+Obj dims_tuple(const std::vector<int64_t> &dims) {
+  return int_tuple(dims);
+}
+
+Obj layer_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  // a, normalized_shape, weight, bias, eps
+  require_tensor(a[0], "the input", "layer_norm", loc);
+  std::vector<int64_t> dims = normalized_dims(r, a[0], a[1], a[2], a[3], "layer_norm", loc);
+  DType original = tensor(a[0]).dtype;
+  if (!is_floating(original)) throw TraceError(loc, "layer_norm needs a floating-point input");
+  bool upcast = original != DType::float64 && original != DType::float32;
+  Obj x = upcast ? convert(r, a[0], DType::float32, loc) : a[0];
+  Obj m = r.call(Sym::ltorch_mean, {x, dims_tuple(dims), Obj::boolean_of(true), Obj::none()}, loc);
+  Obj centered = r.call(Sym::ltorch_sub, {x, m, Obj::none()}, loc);
+  Obj squared = r.call(Sym::ltorch_mul, {centered, centered}, loc);
+  Obj v = r.call(Sym::ltorch_mean, {squared, dims_tuple(dims), Obj::boolean_of(true), Obj::none()}, loc);
+  Obj shifted = r.call(Sym::ltorch_add, {v, a[4], Obj::none()}, loc);
+  Obj rstd = r.call(Sym::ltorch_rsqrt, {shifted}, loc);
+  Obj out = r.call(Sym::ltorch_mul, {centered, rstd}, loc);
+  if (a[2].kind != Obj::Kind::None) out = r.call(Sym::ltorch_mul, {out, a[2]}, loc);
+  if (a[3].kind != Obj::Kind::None) out = r.call(Sym::ltorch_add, {out, a[3], Obj::none()}, loc);
+  return convert(r, out, original, loc);
+}
+
+Obj rms_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  // a, normalized_shape, weight, eps
+  require_tensor(a[0], "the input", "rms_norm", loc);
+  std::vector<int64_t> dims = normalized_dims(r, a[0], a[1], a[2], Obj::none(), "rms_norm", loc);
+  DType original = tensor(a[0]).dtype;
+  if (!is_floating(original)) throw TraceError(loc, "rms_norm needs a floating-point input");
+  bool upcast = original != DType::float64 && original != DType::float32;
+  Obj x = upcast ? convert(r, a[0], DType::float32, loc) : a[0];
+  Obj eps = a[3];
+  if (eps.kind == Obj::Kind::None)
+    eps = Obj::float_of(tensor(x).dtype == DType::float64 ? DBL_EPSILON : 1.1920928955078125e-07);
+  Obj squared = r.call(Sym::ltorch_mul, {x, x}, loc);
+  Obj ms = r.call(Sym::ltorch_mean, {squared, dims_tuple(dims), Obj::boolean_of(true), Obj::none()}, loc);
+  Obj shifted = r.call(Sym::ltorch_add, {ms, eps, Obj::none()}, loc);
+  Obj out = r.call(Sym::ltorch_mul, {x, r.call(Sym::ltorch_rsqrt, {shifted}, loc)}, loc);
+  if (a[2].kind != Obj::Kind::None) out = r.call(Sym::ltorch_mul, {out, a[2]}, loc);
+  return convert(r, out, original, loc);
+}
+
+} // namespace
+
+void define_reduction_ops(std::vector<OpSpec> &out) {
+  for (Sym s : {Sym::prims_sum, Sym::prims_amax, Sym::prims_amin, Sym::prims_prod})
+    out.push_back({s, "a, dims, /", {}, nullptr, reduce_meta});
+  out.push_back({Sym::prims_var, "a, dims, /, correction", {}, nullptr, var_meta});
+  out.push_back({Sym::prims_argmax, "a, dim, /", {}, nullptr, arg_meta});
+  out.push_back({Sym::prims_argmin, "a, dim, /", {}, nullptr, arg_meta});
+
+  auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
+    out.push_back({s, sig, std::move(python), d, nullptr});
+  };
+  ltorch(Sym::ltorch_sum, "a, /, dim=None, keepdim=False, *, dtype=None",
+         {"torch.sum", "Tensor.sum"}, sum);
+  ltorch(Sym::ltorch_mean, "a, /, dim=None, keepdim=False, *, dtype=None",
+         {"torch.mean", "Tensor.mean"}, mean);
+  ltorch(Sym::ltorch_amax, "a, /, dim=(), keepdim=False", {"torch.amax", "Tensor.amax"},
+         extremum<Sym::prims_amax>);
+  ltorch(Sym::ltorch_amin, "a, /, dim=(), keepdim=False", {"torch.amin", "Tensor.amin"},
+         extremum<Sym::prims_amin>);
+  ltorch(Sym::ltorch_prod, "a, /, dim=None, keepdim=False, *, dtype=None",
+         {"torch.prod", "Tensor.prod"}, prod);
+  ltorch(Sym::ltorch_var, "a, /, dim=None, unbiased=None, keepdim=False, *, correction=None",
+         {"torch.var", "Tensor.var"}, var);
+  ltorch(Sym::ltorch_argmax, "a, /, dim=None, keepdim=False", {"torch.argmax", "Tensor.argmax"},
+         arg_extremum<Sym::prims_argmax>);
+  ltorch(Sym::ltorch_argmin, "a, /, dim=None, keepdim=False", {"torch.argmin", "Tensor.argmin"},
+         arg_extremum<Sym::prims_argmin>);
+  ltorch(Sym::ltorch_softmax, "a, /, dim=None, *, dtype=None",
+         {"torch.softmax", "Tensor.softmax", "torch.nn.functional.softmax"}, softmax);
+  ltorch(Sym::ltorch_log_softmax, "a, /, dim=None, *, dtype=None",
+         {"torch.log_softmax", "Tensor.log_softmax", "torch.nn.functional.log_softmax"},
+         log_softmax);
+  ltorch(Sym::ltorch_layer_norm, "a, /, normalized_shape, weight=None, bias=None, eps=1e-05",
+         {"torch.nn.functional.layer_norm", "torch.layer_norm"}, layer_norm);
+  ltorch(Sym::ltorch_rms_norm, "a, /, normalized_shape, weight=None, eps=None",
+         {"torch.nn.functional.rms_norm", "torch.rms_norm"}, rms_norm);
+}
+
+} // namespace tracelint::tracer::ops

@@ -1,0 +1,96 @@
+#pragma once
+// The op registry: for each symbol of symbols.def, what it does. An ltorch symbol has its
+// schema (Python's parameter list, with defaults), its Python spellings (torch.add, Tensor.add,
+// torch.nn.functional.gelu; a spelling ending in _ is the in-place variant) and its
+// decomposition into prims and other ltorch symbols; a prim has its schema and its shape and
+// dtype rule. The interpreter binds calls with it, the recorder records with it, and the
+// executor's libtorch implementations (tracer/torch) are keyed by the same ids.
+#include "../interpreter.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tracelint::tracer {
+
+class Recorder;
+
+struct SchemaParam {
+  std::string name;
+  Param::Kind kind = Param::Kind::Positional;
+  std::optional<Obj> default_value; // none: required
+};
+
+// An ltorch symbol's meaning as prims (and other ltorch symbols), recorded through r. Returns
+// the result (a tensor, a tuple of tensors, a number).
+using Decomposition = Obj (*)(Recorder &r, const std::vector<Obj> &args, const Loc &loc);
+// A prim's output: a tensor Obj without a name (its dtype, device and shape), a number, or a
+// tuple of these; raises a TraceError on arguments the prim does not take.
+using ShapeRule = Obj (*)(Recorder &r, const std::vector<Obj> &args, const Loc &loc);
+
+struct OpDef {
+  Sym sym{};
+  std::string signature; // as written in the definition: "a, /, *, approximate='none'"
+  std::vector<SchemaParam> params;
+  std::vector<std::string> python;
+  // The result shares the input's storage (view, transpose, getitem, ...): an in-place update
+  // of one would change the other.
+  bool view = false;
+  Decomposition decompose = nullptr; // ltorch
+  ShapeRule meta = nullptr;          // prims
+};
+
+// What a definition file gives for one symbol.
+struct OpSpec {
+  Sym sym;
+  const char *signature;
+  std::vector<std::string> python = {};
+  Decomposition decompose = nullptr;
+  ShapeRule meta = nullptr;
+  bool view = false;
+};
+
+class Registry {
+public:
+  // Built once, on first use, from the definition files (ops/*.cpp); read-only after that.
+  static const Registry &get();
+
+  const OpDef &op(Sym s) const { return ops_[static_cast<std::size_t>(s)]; }
+  struct Spelling {
+    const OpDef *op = nullptr;
+    bool inplace = false; // Tensor.add_: the in-place variant of ltorch.add
+  };
+  // The op spelled torch.X, torch.nn.functional.X or Tensor.X, if the registry has one.
+  std::optional<Spelling> python(std::string_view spelled) const;
+  // The Tensor methods (the names after "Tensor."), for hasattr and messages.
+  bool has_tensor_method(std::string_view name) const;
+
+  // Binds a call's arguments to the op's schema: one Obj per parameter (a *args parameter
+  // gets a tuple), defaults filled in. Errors name `spelled` as Python would.
+  std::vector<Obj> bind(const OpDef &op, std::vector<Obj> args, Kwargs kwargs,
+                        const std::string &spelled, const Loc &loc) const;
+
+  // Every symbol without a definition, a definition without a decomposition or shape rule, or a
+  // schema that does not parse: what the registry test checks is empty.
+  std::vector<std::string> problems() const { return problems_; }
+
+private:
+  Registry();
+  std::vector<OpDef> ops_;
+  std::vector<std::pair<std::string, Spelling>> spellings_; // sorted by name
+  std::vector<std::string> problems_;
+};
+
+// The definition files, each adding its family's specs.
+namespace ops {
+void define_elementwise_ops(std::vector<OpSpec> &out);
+void define_reduction_ops(std::vector<OpSpec> &out);
+void define_shape_ops(std::vector<OpSpec> &out);
+void define_indexing_ops(std::vector<OpSpec> &out);
+void define_nn_ops(std::vector<OpSpec> &out);
+void define_factory_ops(std::vector<OpSpec> &out);
+void define_check_ops(std::vector<OpSpec> &out);
+} // namespace ops
+
+} // namespace tracelint::tracer

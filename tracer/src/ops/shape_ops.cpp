@@ -1,0 +1,459 @@
+// Ops that move elements: reshape, view, transpose, permute, (un)squeeze, flatten, expand,
+// repeat, split, chunk, cat, stack, flip, tril, triu.
+#include "common.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace tracelint::tracer::ops {
+
+namespace {
+
+// ---- shape rules
+
+Obj broadcast_in_dim_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "prims.broadcast_in_dim", loc);
+  const TensorObj &t = tensor(args[0]);
+  if (!args[1].is_sequence() || !args[2].is_sequence())
+    throw TraceError(loc, "prims.broadcast_in_dim takes a shape and a list of dims");
+  const std::vector<Obj> &shape = items(args[1]);
+  const std::vector<Obj> &dims = items(args[2]);
+  if (dims.size() != t.shape.size())
+    throw TraceError(loc, "prims.broadcast_in_dim: " + std::to_string(dims.size()) +
+                              " dims for a tensor of rank " + std::to_string(t.shape.size()));
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    int64_t d = dims[i].integer;
+    if (d < 0 || static_cast<std::size_t>(d) >= shape.size())
+      throw TraceError(loc, "prims.broadcast_in_dim: dim " + std::to_string(d) + " is out of range");
+    if (t.shape[i].integer != 1 && t.shape[i].integer != shape[static_cast<std::size_t>(d)].integer)
+      throw TraceError(loc, "prims.broadcast_in_dim: size " + std::to_string(t.shape[i].integer) +
+                                " cannot broadcast to " + shape_text(shape));
+  }
+  return like(args[0], shape);
+}
+
+Obj reshape_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "prims.reshape", loc);
+  if (!args[1].is_sequence()) throw TraceError(loc, "prims.reshape takes a shape");
+  return like(args[0], items(args[1]));
+}
+
+Obj transpose_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "prims.transpose", loc);
+  const TensorObj &t = tensor(args[0]);
+  const std::vector<Obj> &perm = items(args[1]);
+  if (perm.size() != t.shape.size())
+    throw TraceError(loc, "prims.transpose: a permutation of " + std::to_string(perm.size()) +
+                              " dims for a tensor of rank " + std::to_string(t.shape.size()));
+  std::vector<Obj> shape;
+  for (const Obj &p : perm)
+    shape.push_back(t.shape.at(static_cast<std::size_t>(p.integer)));
+  return like(args[0], shape);
+}
+
+Obj squeeze_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "prims.squeeze", loc);
+  const TensorObj &t = tensor(args[0]);
+  std::vector<Obj> shape;
+  for (std::size_t i = 0; i < t.shape.size(); ++i) {
+    bool removed = false;
+    for (const Obj &d : items(args[1]))
+      removed = removed || d.integer == static_cast<int64_t>(i);
+    if (removed && t.shape[i].integer != 1)
+      throw TraceError(loc, "prims.squeeze: dim " + std::to_string(i) + " has size " +
+                                std::to_string(t.shape[i].integer) + ", not 1");
+    if (!removed) shape.push_back(t.shape[i]);
+  }
+  return like(args[0], shape);
+}
+
+Obj cat_meta(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
+  const std::vector<Obj> &ts = items(args[0]);
+  if (ts.empty()) throw TraceError(loc, "prims.cat takes at least one tensor");
+  int64_t d = args[1].integer;
+  std::vector<Obj> shape = tensor(ts[0]).shape;
+  Obj size = Obj::int_of(0);
+  for (const Obj &t : ts) {
+    require_tensor(t, "each element", "prims.cat", loc);
+    size = r.num(NumOp::add, size, tensor(t).shape.at(static_cast<std::size_t>(d)), loc);
+  }
+  shape.at(static_cast<std::size_t>(d)) = size;
+  return like(ts[0], shape);
+}
+
+Obj same_shape_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "a prim", loc);
+  return like(args[0], tensor(args[0]).shape);
+}
+
+// ---- decompositions
+
+Obj numel_of(Recorder &r, const std::vector<Obj> &shape, const Loc &loc) {
+  Obj n = Obj::int_of(1);
+  for (const Obj &d : shape)
+    n = r.num(NumOp::mul, n, d, loc);
+  return n;
+}
+
+Obj reshape_to(Recorder &r, const Obj &a, std::vector<Obj> requested, const char *name,
+               const Loc &loc) {
+  const std::vector<Obj> &in = tensor(a).shape;
+  Obj numel = numel_of(r, in, loc);
+  Obj known = Obj::int_of(1);
+  int inferred = -1;
+  for (std::size_t i = 0; i < requested.size(); ++i) {
+    const Obj &d = requested[i];
+    if (!d.is_proxy() && d.integer == -1) {
+      if (inferred >= 0) throw TraceError(loc, std::string("only one dimension can be inferred (-1) in ") + name);
+      inferred = static_cast<int>(i);
+      continue;
+    }
+    if (d.integer < 0)
+      throw TraceError(loc, "invalid shape dimension " + std::to_string(d.integer) + " in " + name);
+    known = r.num(NumOp::mul, known, d, loc);
+  }
+  if (inferred >= 0) {
+    if (known.integer == 0 || numel.integer % known.integer != 0)
+      throw TraceError(loc, "shape '" + shape_text(requested) + "' is invalid for input of size " +
+                                std::to_string(numel.integer));
+    requested[static_cast<std::size_t>(inferred)] = r.num(NumOp::floordiv, numel, known, loc);
+  } else if (!r.same_size(known, numel, loc)) {
+    throw TraceError(loc, "shape '" + shape_text(requested) + "' is invalid for input of size " +
+                              std::to_string(numel.integer) + " (" + describe(a) + ")");
+  }
+  // The same shape: nothing to do.
+  if (requested.size() == in.size()) {
+    bool same = true;
+    for (std::size_t i = 0; i < in.size() && same; ++i)
+      same = requested[i].integer == in[i].integer && requested[i].proxy() == in[i].proxy();
+    if (same) return a;
+  }
+  return r.prim(Sym::prims_reshape, {a, Obj::tuple(std::move(requested))}, loc);
+}
+
+Obj reshape(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "reshape", loc);
+  return reshape_to(r, a[0], size_arg(r, a[1], loc, "reshape"), "reshape", loc);
+}
+
+Obj view(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "view", loc);
+  if (items(a[1]).size() == 1 && items(a[1])[0].kind == Obj::Kind::DType)
+    throw TraceError(loc, "view(dtype) (reinterpreting the bytes) is not supported");
+  return reshape_to(r, a[0], size_arg(r, a[1], loc, "view"), "view", loc);
+}
+
+Obj contiguous(Recorder &, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "contiguous", loc);
+  return a[0]; // a trace's tensors have no strides: nothing to record
+}
+
+Obj permute_by(Recorder &r, const Obj &a, const std::vector<int64_t> &perm, const Loc &loc) {
+  std::vector<int64_t> identity(perm.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  if (perm == identity) return a;
+  return r.prim(Sym::prims_transpose, {a, int_tuple(perm)}, loc);
+}
+
+Obj transpose(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "transpose", loc);
+  std::size_t rank = tensor(a[0]).shape.size();
+  std::vector<int64_t> perm(rank);
+  std::iota(perm.begin(), perm.end(), 0);
+  if (rank == 0) return a[0];
+  int64_t d0 = dim_arg(r, a[1], rank, loc), d1 = dim_arg(r, a[2], rank, loc);
+  std::swap(perm[static_cast<std::size_t>(d0)], perm[static_cast<std::size_t>(d1)]);
+  return permute_by(r, a[0], perm, loc);
+}
+
+Obj permute(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "permute", loc);
+  std::size_t rank = tensor(a[0]).shape.size();
+  std::vector<Obj> given = size_arg(r, a[1], loc, "permute");
+  if (given.size() != rank)
+    throw TraceError(loc, "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = " + std::to_string(rank) + " is not equal to len(dims) = " + std::to_string(given.size()));
+  std::vector<int64_t> perm;
+  std::vector<bool> seen(rank);
+  for (const Obj &d : given) {
+    int64_t n = dim_arg(r, d, rank, loc);
+    if (seen[static_cast<std::size_t>(n)]) throw TraceError(loc, "permute(): duplicate dims are not allowed.");
+    seen[static_cast<std::size_t>(n)] = true;
+    perm.push_back(n);
+  }
+  return permute_by(r, a[0], perm, loc);
+}
+
+Obj insert_dim(Recorder &r, const Obj &a, int64_t d, const Loc &loc) {
+  std::vector<Obj> shape = tensor(a).shape;
+  shape.insert(shape.begin() + d, Obj::int_of(1));
+  std::vector<int64_t> kept;
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    if (static_cast<int64_t>(i) != d) kept.push_back(static_cast<int64_t>(i));
+  return r.prim(Sym::prims_broadcast_in_dim, {a, dim_list(shape), Obj::list(int_tuple(kept).as<SeqObj>().items)}, loc);
+}
+
+Obj unsqueeze(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "unsqueeze", loc);
+  int64_t d = canonical_dim(r.concrete(a[1], loc, "a dim"), tensor(a[0]).shape.size() + 1, loc);
+  return insert_dim(r, a[0], d, loc);
+}
+
+Obj squeeze(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "squeeze", loc);
+  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  std::vector<int64_t> candidates;
+  if (a[1].kind == Obj::Kind::None) {
+    for (std::size_t i = 0; i < shape.size(); ++i)
+      candidates.push_back(static_cast<int64_t>(i));
+  } else {
+    candidates = reduction_dims(r, a[1], shape.size(), loc);
+  }
+  std::vector<int64_t> dims;
+  for (int64_t d : candidates)
+    if (shape.empty() ? false : r.same_size(shape[static_cast<std::size_t>(d)], Obj::int_of(1), loc))
+      dims.push_back(d);
+  if (dims.empty()) return a[0];
+  return r.prim(Sym::prims_squeeze, {a[0], int_tuple(dims)}, loc);
+}
+
+Obj flatten(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "flatten", loc);
+  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  if (shape.empty()) return reshape_to(r, a[0], {Obj::int_of(1)}, "flatten", loc);
+  int64_t s = dim_arg(r, a[1], shape.size(), loc), e = dim_arg(r, a[2], shape.size(), loc);
+  if (s > e) throw TraceError(loc, "flatten() has invalid args: start_dim cannot come after end_dim");
+  if (s == e) return a[0];
+  std::vector<Obj> out(shape.begin(), shape.begin() + s);
+  Obj n = Obj::int_of(1);
+  for (int64_t i = s; i <= e; ++i)
+    n = r.num(NumOp::mul, n, shape[static_cast<std::size_t>(i)], loc);
+  out.push_back(n);
+  out.insert(out.end(), shape.begin() + e + 1, shape.end());
+  return reshape_to(r, a[0], out, "flatten", loc);
+}
+
+Obj expand(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "expand", loc);
+  std::vector<Obj> target = size_arg(r, a[1], loc, "expand");
+  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  if (target.size() < shape.size())
+    throw TraceError(loc, "expand: the number of sizes provided (" + std::to_string(target.size()) + ") must be greater or equal to the number of dimensions in the tensor (" + std::to_string(shape.size()) + ")");
+  std::size_t offset = target.size() - shape.size();
+  for (std::size_t i = 0; i < target.size(); ++i) {
+    if (!target[i].is_proxy() && target[i].integer == -1) {
+      if (i < offset) throw TraceError(loc, "expand: -1 is not allowed in a leading, non-existing dimension");
+      target[i] = shape[i - offset];
+    }
+  }
+  return broadcast_to(r, a[0], target, loc);
+}
+
+Obj repeat(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "repeat", loc);
+  std::vector<Obj> repeats = size_arg(r, a[1], loc, "repeat");
+  std::vector<Obj> shape = tensor(a[0]).shape;
+  if (repeats.size() < shape.size())
+    throw TraceError(loc, "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+  shape.insert(shape.begin(), repeats.size() - shape.size(), Obj::int_of(1));
+  Obj x = reshape_to(r, a[0], shape, "repeat", loc);
+  // [r0, s0, r1, s1, ...] with the input in the odd dims, then merged pairwise.
+  std::vector<Obj> big, merged;
+  std::vector<int64_t> dims;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    big.push_back(repeats[i]);
+    big.push_back(shape[i]);
+    dims.push_back(static_cast<int64_t>(2 * i + 1));
+    merged.push_back(r.num(NumOp::mul, repeats[i], shape[i], loc));
+  }
+  Obj b = r.prim(Sym::prims_broadcast_in_dim, {x, dim_list(big), Obj::list(int_tuple(dims).as<SeqObj>().items)}, loc);
+  return reshape_to(r, b, merged, "repeat", loc);
+}
+
+Obj repeat_interleave(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "repeat_interleave", loc);
+  if (is_tensor(a[1]))
+    throw TraceError(loc, "repeat_interleave with a tensor of repeats is data-dependent; the tracer takes an int");
+  Obj reps = a[1];
+  Obj x = a[0];
+  if (a[2].kind == Obj::Kind::None) x = flatten(r, {x, Obj::int_of(0), Obj::int_of(-1)}, loc);
+  const std::vector<Obj> shape = tensor(x).shape;
+  int64_t d = a[2].kind == Obj::Kind::None ? 0 : dim_arg(r, a[2], shape.size(), loc);
+  Obj u = insert_dim(r, x, d + 1, loc);
+  std::vector<Obj> big = tensor(u).shape;
+  big[static_cast<std::size_t>(d + 1)] = reps;
+  Obj e = broadcast_to(r, u, big, loc);
+  std::vector<Obj> out = shape;
+  out[static_cast<std::size_t>(d)] = r.num(NumOp::mul, shape[static_cast<std::size_t>(d)], reps, loc);
+  return reshape_to(r, e, out, "repeat_interleave", loc);
+}
+
+Obj slice_along(Recorder &r, const Obj &a, int64_t dim, const Obj &start, const Obj &stop,
+                const Loc &loc) {
+  const std::vector<Obj> &shape = tensor(a).shape;
+  std::vector<Obj> starts, ends, strides;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    bool here = static_cast<int64_t>(i) == dim;
+    starts.push_back(here ? start : Obj::int_of(0));
+    ends.push_back(here ? stop : shape[i]);
+    strides.push_back(Obj::int_of(1));
+  }
+  return r.prim(Sym::prims_slice_prim, {a, Obj::list(starts), Obj::list(ends), Obj::list(strides)}, loc);
+}
+
+Obj split_sizes(Recorder &r, const Obj &a, const std::vector<Obj> &sizes, int64_t dim, const Loc &loc) {
+  std::vector<Obj> out;
+  Obj at = Obj::int_of(0);
+  for (const Obj &s : sizes) {
+    Obj end = r.num(NumOp::add, at, s, loc);
+    out.push_back(slice_along(r, a, dim, at, end, loc));
+    at = end;
+  }
+  return Obj::tuple(std::move(out));
+}
+
+Obj split(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "split", loc);
+  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  int64_t d = dim_arg(r, a[2], shape.size(), loc);
+  const Obj &length = shape.at(static_cast<std::size_t>(d));
+  std::vector<Obj> sizes;
+  if (a[1].is_sequence()) {
+    sizes = items(a[1]);
+    Obj total = Obj::int_of(0);
+    for (const Obj &s : sizes)
+      total = r.num(NumOp::add, total, s, loc);
+    if (!r.same_size(total, length, loc))
+      throw TraceError(loc, "split_with_sizes expects split_sizes to sum exactly to " + std::to_string(length.integer) + " (input tensor's size at dimension " + std::to_string(d) + "), but got split_sizes=" + shape_text(sizes));
+  } else {
+    int64_t size = r.concrete(a[1], loc, "split_size");
+    if (size <= 0) throw TraceError(loc, "split expects split_size be positive");
+    int64_t n = r.concrete(length, loc, "the size of the split dim");
+    for (int64_t at = 0; at < n || (n == 0 && at == 0); at += size) {
+      sizes.push_back(Obj::int_of(std::min(size, n - at)));
+      if (n == 0) break;
+    }
+  }
+  return split_sizes(r, a[0], sizes, d, loc);
+}
+
+Obj chunk(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "chunk", loc);
+  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  int64_t chunks = r.concrete(a[1], loc, "chunks");
+  if (chunks <= 0) throw TraceError(loc, "chunk expects `chunks` to be greater than 0");
+  int64_t d = dim_arg(r, a[2], shape.size(), loc);
+  int64_t n = r.concrete(shape.at(static_cast<std::size_t>(d)), loc, "the size of the chunked dim");
+  int64_t size = (n + chunks - 1) / chunks;
+  return split(r, {a[0], Obj::int_of(std::max<int64_t>(size, 1)), Obj::int_of(d)}, loc);
+}
+
+Obj cat(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  if (!a[0].is_sequence() || items(a[0]).empty())
+    throw TraceError(loc, "`cat` takes a non-empty tuple or list of tensors");
+  std::vector<const Obj *> ptrs;
+  for (const Obj &t : items(a[0])) {
+    require_tensor(t, "each element", "cat", loc);
+    ptrs.push_back(&t);
+  }
+  const Obj &first = items(a[0])[0];
+  std::size_t rank = tensor(first).shape.size();
+  int64_t d = dim_arg(r, a[1], rank, loc);
+  DType dtype = result_type(ptrs);
+  std::vector<Obj> converted;
+  for (const Obj &t : items(a[0])) {
+    if (tensor(t).shape.size() != rank)
+      throw TraceError(loc, "Tensors must have same number of dimensions: got " + std::to_string(rank) + " and " + std::to_string(tensor(t).shape.size()));
+    for (std::size_t i = 0; i < rank; ++i)
+      if (static_cast<int64_t>(i) != d && !r.same_size(tensor(t).shape[i], tensor(first).shape[i], loc))
+        throw TraceError(loc, "Sizes of tensors must match except in dimension " + std::to_string(d) + ": " + shape_text(tensor(first).shape) + " and " + shape_text(tensor(t).shape));
+    if (tensor(t).device != tensor(first).device)
+      throw TraceError(loc, "cat: tensors on different devices");
+    converted.push_back(convert(r, t, dtype, loc));
+  }
+  return r.prim(Sym::prims_cat, {Obj::list(std::move(converted)), Obj::int_of(d)}, loc);
+}
+
+Obj stack(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  if (!a[0].is_sequence() || items(a[0]).empty())
+    throw TraceError(loc, "stack expects a non-empty TensorList");
+  const Obj &first = items(a[0])[0];
+  require_tensor(first, "each element", "stack", loc);
+  int64_t d = canonical_dim(r.concrete(a[1], loc, "a dim"), tensor(first).shape.size() + 1, loc);
+  std::vector<Obj> expanded;
+  for (const Obj &t : items(a[0])) {
+    require_tensor(t, "each element", "stack", loc);
+    expanded.push_back(insert_dim(r, t, d, loc));
+  }
+  return cat(r, {Obj::list(std::move(expanded)), Obj::int_of(d)}, loc);
+}
+
+Obj flip(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "flip", loc);
+  std::vector<int64_t> dims = reduction_dims(r, a[1], tensor(a[0]).shape.size(), loc);
+  if (items(a[1]).empty()) return a[0];
+  return r.prim(Sym::prims_flip, {a[0], int_tuple(dims)}, loc);
+}
+
+Obj triangle(Recorder &r, const std::vector<Obj> &a, bool lower, const Loc &loc) {
+  require_tensor(a[0], "the input", lower ? "tril" : "triu", loc);
+  const TensorObj &t = tensor(a[0]);
+  if (t.shape.size() < 2) throw TraceError(loc, std::string(lower ? "tril" : "triu") + ": input tensor must have at least 2 dimensions");
+  int64_t diagonal = r.concrete(a[1], loc, "diagonal");
+  const Obj &rows = t.shape[t.shape.size() - 2], &cols = t.shape.back();
+  Obj dev = Obj::device_of(t.device), i64 = Obj::dtype_of(DType::int64);
+  Obj row = r.prim(Sym::prims_iota, {rows, Obj::int_of(0), Obj::int_of(1), dev, i64}, loc);
+  Obj col = r.prim(Sym::prims_iota, {cols, Obj::int_of(0), Obj::int_of(1), dev, i64}, loc);
+  std::vector<Obj> grid = {rows, cols};
+  Obj row2 = r.prim(Sym::prims_broadcast_in_dim, {row, dim_list(grid), Obj::list({Obj::int_of(0)})}, loc);
+  Obj col2 = r.prim(Sym::prims_broadcast_in_dim, {col, dim_list(grid), Obj::list({Obj::int_of(1)})}, loc);
+  Obj offset = r.prim(Sym::prims_sub, {col2, row2}, loc);
+  Obj keep = r.prim(lower ? Sym::prims_le : Sym::prims_ge, {offset, Obj::int_of(diagonal)}, loc);
+  Obj mask = broadcast_to(r, keep, t.shape, loc);
+  Obj zero = is_floating(t.dtype) ? Obj::float_of(0.0) : t.dtype == DType::bool_ ? Obj::boolean_of(false) : Obj::int_of(0);
+  return r.prim(Sym::prims_where, {mask, a[0], zero}, loc);
+}
+
+Obj tril(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  return triangle(r, a, true, loc);
+}
+Obj triu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  return triangle(r, a, false, loc);
+}
+
+} // namespace
+
+void define_shape_ops(std::vector<OpSpec> &out) {
+  out.push_back({Sym::prims_broadcast_in_dim, "a, shape, broadcast_dimensions, /", {}, nullptr, broadcast_in_dim_meta});
+  out.push_back({Sym::prims_reshape, "a, shape, /", {}, nullptr, reshape_meta});
+  out.push_back({Sym::prims_transpose, "a, permutation, /", {}, nullptr, transpose_meta});
+  out.push_back({Sym::prims_squeeze, "a, dims, /", {}, nullptr, squeeze_meta});
+  out.push_back({Sym::prims_cat, "tensors, dim, /", {}, nullptr, cat_meta});
+  out.push_back({Sym::prims_flip, "a, dims, /", {}, nullptr, same_shape_meta});
+
+  auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d,
+                    bool is_view = false) {
+    out.push_back({s, sig, std::move(python), d, nullptr, is_view});
+  };
+  ltorch(Sym::ltorch_reshape, "a, /, *shape", {"torch.reshape", "Tensor.reshape"}, reshape, true);
+  ltorch(Sym::ltorch_view, "a, /, *shape", {"Tensor.view"}, view, true);
+  ltorch(Sym::ltorch_contiguous, "a, /, *, memory_format=None", {"Tensor.contiguous"}, contiguous);
+  ltorch(Sym::ltorch_transpose, "a, /, dim0, dim1",
+         {"torch.transpose", "torch.swapaxes", "Tensor.transpose", "Tensor.swapaxes"}, transpose, true);
+  ltorch(Sym::ltorch_permute, "a, /, *dims", {"torch.permute", "Tensor.permute"}, permute, true);
+  ltorch(Sym::ltorch_unsqueeze, "a, /, dim", {"torch.unsqueeze", "Tensor.unsqueeze"}, unsqueeze, true);
+  ltorch(Sym::ltorch_squeeze, "a, /, dim=None", {"torch.squeeze", "Tensor.squeeze"}, squeeze, true);
+  ltorch(Sym::ltorch_flatten, "a, /, start_dim=0, end_dim=-1", {"torch.flatten", "Tensor.flatten"}, flatten, true);
+  ltorch(Sym::ltorch_expand, "a, /, *shape", {"Tensor.expand"}, expand, true);
+  ltorch(Sym::ltorch_repeat, "a, /, *repeats", {"Tensor.repeat"}, repeat);
+  ltorch(Sym::ltorch_repeat_interleave, "a, /, repeats, dim=None, *, output_size=None",
+         {"torch.repeat_interleave", "Tensor.repeat_interleave"}, repeat_interleave);
+  ltorch(Sym::ltorch_split, "a, /, split_size_or_sections, dim=0", {"torch.split", "Tensor.split"}, split, true);
+  ltorch(Sym::ltorch_chunk, "a, /, chunks, dim=0", {"torch.chunk", "Tensor.chunk"}, chunk, true);
+  ltorch(Sym::ltorch_cat, "tensors, /, dim=0", {"torch.cat", "torch.concat", "torch.concatenate"}, cat);
+  ltorch(Sym::ltorch_stack, "tensors, /, dim=0", {"torch.stack"}, stack);
+  ltorch(Sym::ltorch_flip, "a, /, *dims", {"torch.flip", "Tensor.flip"}, flip);
+  ltorch(Sym::ltorch_tril, "a, /, diagonal=0", {"torch.tril", "Tensor.tril"}, tril);
+  ltorch(Sym::ltorch_triu, "a, /, diagonal=0", {"torch.triu", "Tensor.triu"}, triu);
+}
+
+} // namespace tracelint::tracer::ops

@@ -1,0 +1,584 @@
+# torch.nn as the tracer provides it: Python run by the tracer's own interpreter, written for it
+# after PyTorch's documented behaviour (module registration, parameters and buffers, the common
+# layers and their default initialisation). Tensor operations go through torch and
+# torch.nn.functional, so they are the op registry's ltorch symbols; parameter values matter
+# only to an eager run (`tracelint run`), which initialises them with libtorch.
+import math
+import torch
+import torch.nn.functional as F
+
+
+class init:
+    @staticmethod
+    def calculate_gain(nonlinearity, param=None):
+        if nonlinearity in ("linear", "conv1d", "conv2d", "conv3d", "sigmoid"):
+            return 1.0
+        if nonlinearity == "tanh":
+            return 5.0 / 3
+        if nonlinearity == "relu":
+            return math.sqrt(2.0)
+        if nonlinearity == "leaky_relu":
+            slope = 0.01 if param is None else param
+            return math.sqrt(2.0 / (1 + slope * slope))
+        if nonlinearity == "selu":
+            return 3.0 / 4
+        raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+    @staticmethod
+    def _calculate_fan_in_and_fan_out(tensor):
+        if tensor.dim() < 2:
+            raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+        receptive = 1
+        for s in tensor.shape[2:]:
+            receptive *= s
+        return tensor.shape[1] * receptive, tensor.shape[0] * receptive
+
+    @staticmethod
+    def normal_(tensor, mean=0.0, std=1.0, generator=None):
+        return tensor.normal_(mean, std)
+
+    @staticmethod
+    def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+        # Values matter only to an eager run; a normal draw stands in for the truncated one.
+        return tensor.normal_(mean, std)
+
+    @staticmethod
+    def uniform_(tensor, a=0.0, b=1.0, generator=None):
+        return tensor.uniform_(a, b)
+
+    @staticmethod
+    def zeros_(tensor):
+        return tensor.zero_()
+
+    @staticmethod
+    def ones_(tensor):
+        return tensor.fill_(1.0)
+
+    @staticmethod
+    def constant_(tensor, val):
+        return tensor.fill_(val)
+
+    @staticmethod
+    def xavier_uniform_(tensor, gain=1.0, generator=None):
+        fan_in, fan_out = init._calculate_fan_in_and_fan_out(tensor)
+        std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+        bound = math.sqrt(3.0) * std
+        return tensor.uniform_(-bound, bound)
+
+    @staticmethod
+    def xavier_normal_(tensor, gain=1.0, generator=None):
+        fan_in, fan_out = init._calculate_fan_in_and_fan_out(tensor)
+        std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+        return tensor.normal_(0.0, std)
+
+    @staticmethod
+    def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+        fan_in, fan_out = init._calculate_fan_in_and_fan_out(tensor)
+        fan = fan_in if mode == "fan_in" else fan_out
+        std = init.calculate_gain(nonlinearity, a) / math.sqrt(fan)
+        bound = math.sqrt(3.0) * std
+        return tensor.uniform_(-bound, bound)
+
+    @staticmethod
+    def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+        fan_in, fan_out = init._calculate_fan_in_and_fan_out(tensor)
+        fan = fan_in if mode == "fan_in" else fan_out
+        std = init.calculate_gain(nonlinearity, a) / math.sqrt(fan)
+        return tensor.normal_(0.0, std)
+
+
+def _join(prefix, name):
+    return prefix + "." + name if prefix else name
+
+
+class Module:
+    def __init__(self, *args, **kwargs):
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_buffers", {})
+        object.__setattr__(self, "_non_persistent_buffers", [])
+        object.__setattr__(self, "_modules", {})
+
+    def _forget(self, name):
+        for d in (self._parameters, self._buffers, self._modules):
+            if name in d:
+                del d[name]
+
+    def __setattr__(self, name, value):
+        if name in ("_parameters", "_buffers", "_modules", "_non_persistent_buffers"):
+            object.__setattr__(self, name, value)
+            return
+        try:
+            params = object.__getattribute__(self, "_parameters")
+        except AttributeError:
+            raise AttributeError("cannot assign to " + name + " before Module.__init__() call")
+        if isinstance(value, torch.nn.Parameter):
+            self._forget(name)
+            params[name] = value
+        elif isinstance(value, Module):
+            self._forget(name)
+            self._modules[name] = value
+        elif name in params:
+            if value is not None:
+                raise TypeError("cannot assign a non-Parameter as parameter '" + name + "' (torch.nn.Parameter or None expected)")
+            params[name] = value
+        elif name in self._modules:
+            if value is not None:
+                raise TypeError("cannot assign a non-Module as child module '" + name + "'")
+            self._modules[name] = value
+        elif name in self._buffers:
+            self._buffers[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name):
+        if name in ("_parameters", "_buffers", "_modules", "_non_persistent_buffers"):
+            raise AttributeError("'" + type(self).__name__ + "' object has no attribute '" + name + "'")
+        if name in self._parameters:
+            return self._parameters[name]
+        if name in self._buffers:
+            return self._buffers[name]
+        if name in self._modules:
+            return self._modules[name]
+        raise AttributeError("'" + type(self).__name__ + "' object has no attribute '" + name + "'")
+
+    def __delattr__(self, name):
+        for d in (self._parameters, self._buffers, self._modules):
+            if name in d:
+                del d[name]
+                return
+        raise AttributeError(name)
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError("Module [" + type(self).__name__ + "] is missing the required \"forward\" function")
+
+    def register_buffer(self, name, tensor, persistent=True):
+        self._forget(name)
+        self._buffers[name] = tensor
+        if not persistent:
+            self._non_persistent_buffers.append(name)
+
+    def register_parameter(self, name, param):
+        self._forget(name)
+        self._parameters[name] = param
+
+    def add_module(self, name, module):
+        self._forget(name)
+        self._modules[name] = module
+
+    def register_module(self, name, module):
+        self.add_module(name, module)
+
+    def get_submodule(self, target):
+        module = self
+        if target == "":
+            return module
+        for part in target.split("."):
+            module = module._modules[part]
+        return module
+
+    def get_parameter(self, target):
+        module_path, _, name = target.rpartition(".")
+        return self.get_submodule(module_path)._parameters[name]
+
+    def get_buffer(self, target):
+        module_path, _, name = target.rpartition(".")
+        return self.get_submodule(module_path)._buffers[name]
+
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        if memo is None:
+            memo = []
+        out = []
+        if remove_duplicate and id(self) in memo:
+            return out
+        if remove_duplicate:
+            memo.append(id(self))
+        out.append((prefix, self))
+        for name, module in self._modules.items():
+            if module is None:
+                continue
+            out.extend(module.named_modules(memo, _join(prefix, name), remove_duplicate))
+        return out
+
+    def modules(self):
+        return [m for _, m in self.named_modules()]
+
+    def named_children(self):
+        return [(n, m) for n, m in self._modules.items() if m is not None]
+
+    def children(self):
+        return [m for _, m in self.named_children()]
+
+    def _named_members(self, kind, prefix, recurse, remove_duplicate):
+        memo = []
+        out = []
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
+        for module_prefix, module in modules:
+            members = module._parameters if kind == "parameters" else module._buffers
+            for name, value in members.items():
+                if value is None:
+                    continue
+                if remove_duplicate:
+                    if id(value) in memo:
+                        continue
+                    memo.append(id(value))
+                out.append((_join(module_prefix, name), value))
+        return out
+
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        return self._named_members("parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse=True):
+        return [p for _, p in self.named_parameters(recurse=recurse)]
+
+    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+        return self._named_members("buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse=True):
+        return [b for _, b in self.named_buffers(recurse=recurse)]
+
+    def apply(self, fn):
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    def train(self, mode=True):
+        object.__setattr__(self, "training", mode)
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        return None
+
+    def to(self, *args, **kwargs):
+        return self
+
+    def cpu(self):
+        return self
+
+    def cuda(self, device=None):
+        return self
+
+    def extra_repr(self):
+        return ""
+
+    def __repr__(self):
+        return type(self).__name__ + "(" + self.extra_repr() + ")"
+
+
+class ModuleList(Module):
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.extend(modules)
+
+    def _index(self, idx):
+        n = len(self._modules)
+        if idx < 0:
+            idx += n
+        if idx < 0 or idx >= n:
+            raise IndexError("index " + str(idx) + " is out of range")
+        return str(idx)
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return ModuleList(list(self._modules.values())[idx])
+        return self._modules[self._index(idx)]
+
+    def __setitem__(self, idx, module):
+        self._modules[self._index(idx)] = module
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return list(self._modules.values())
+
+    def append(self, module):
+        self._modules[str(len(self._modules))] = module
+        return self
+
+    def extend(self, modules):
+        for m in modules:
+            self.append(m)
+        return self
+
+    def insert(self, index, module):
+        items = list(self._modules.values())
+        items.insert(index, module)
+        self._modules = {}
+        for i, m in enumerate(items):
+            self._modules[str(i)] = m
+
+
+class ModuleDict(Module):
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key):
+        return self._modules[key]
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        del self._modules[key]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return list(self._modules.keys())
+
+    def __contains__(self, key):
+        return key in self._modules
+
+    def keys(self):
+        return self._modules.keys()
+
+    def items(self):
+        return self._modules.items()
+
+    def values(self):
+        return self._modules.values()
+
+    def update(self, modules):
+        if isinstance(modules, dict):
+            for k, v in modules.items():
+                self[k] = v
+        else:
+            for k, v in modules:
+                self[k] = v
+
+
+class Sequential(Module):
+    def __init__(self, *args):
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], dict):
+            for key, module in args[0].items():
+                self.add_module(key, module)
+        else:
+            for idx, module in enumerate(args):
+                self.add_module(str(idx), module)
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return Sequential(*list(self._modules.values())[idx])
+        values = list(self._modules.values())
+        return values[idx]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return list(self._modules.values())
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def forward(self, input):
+        for module in self._modules.values():
+            input = module(input)
+        return input
+
+
+class Identity(Module):
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Linear(Module):
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = torch.nn.Parameter(torch.empty((out_features, in_features), device=device, dtype=dtype))
+        if bias:
+            self.bias = torch.nn.Parameter(torch.empty(out_features, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self):
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class Embedding(Module):
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
+                 scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):
+        super().__init__()
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        if padding_idx is not None and padding_idx < 0:
+            padding_idx = num_embeddings + padding_idx
+        self.padding_idx = padding_idx
+        self.max_norm = max_norm
+        self.norm_type = norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        self.sparse = sparse
+        if _weight is None:
+            self.weight = torch.nn.Parameter(torch.empty((num_embeddings, embedding_dim), device=device, dtype=dtype))
+            init.normal_(self.weight)
+            if padding_idx is not None:
+                self.weight[padding_idx].fill_(0)
+        else:
+            self.weight = torch.nn.Parameter(_weight, requires_grad=not _freeze)
+
+    def forward(self, input):
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                           self.scale_grad_by_freq, self.sparse)
+
+
+class LayerNorm(Module):
+    def __init__(self, normalized_shape, eps=1e-05, elementwise_affine=True, bias=True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = torch.nn.Parameter(torch.ones(self.normalized_shape, device=device, dtype=dtype))
+            if bias:
+                self.bias = torch.nn.Parameter(torch.zeros(self.normalized_shape, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input):
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+
+class RMSNorm(Module):
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = torch.nn.Parameter(torch.ones(self.normalized_shape, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+
+    def forward(self, x):
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+
+class Dropout(Module):
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        if p < 0 or p > 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p = p
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.dropout(input, self.p, self.training, self.inplace)
+
+
+class GELU(Module):
+    def __init__(self, approximate="none"):
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input):
+        return F.gelu(input, approximate=self.approximate)
+
+
+class SiLU(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+
+    def forward(self, input):
+        return F.silu(input)
+
+
+class ReLU(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+
+    def forward(self, input):
+        return F.relu(input)
+
+
+class Tanh(Module):
+    def forward(self, input):
+        return torch.tanh(input)
+
+
+class Sigmoid(Module):
+    def forward(self, input):
+        return torch.sigmoid(input)
+
+
+class Softmax(Module):
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.softmax(input, self.dim)
+
+
+class LogSoftmax(Module):
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.log_softmax(input, self.dim)
+
+
+class CrossEntropyLoss(Module):
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean", label_smoothing=0.0):
+        super().__init__()
+        self.weight = weight
+        self.ignore_index = ignore_index
+        self.reduction = reduction
+        self.label_smoothing = label_smoothing
+
+    def forward(self, input, target):
+        return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
+                               reduction=self.reduction, label_smoothing=self.label_smoothing)
+
+
+class MSELoss(Module):
+    def __init__(self, size_average=None, reduce=None, reduction="mean"):
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, input, target):
+        return F.mse_loss(input, target, reduction=self.reduction)

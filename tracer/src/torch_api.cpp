@@ -1,0 +1,818 @@
+// The modules the tracer provides to the traced code: torch, torch.nn.functional, torch.nn (the
+// tracer's own, in Python: prelude/nn.py), math, dataclasses, typing, functools; and the
+// tensor's Python surface (attributes, methods, operators). Every tensor operation is an ltorch
+// symbol of the op registry, bound to its schema and handed to the backend.
+#include "interpreter.hpp"
+
+#include "interpreter_impl.hpp"
+#include "ops/registry.hpp"
+#include "prelude.hpp"
+
+#include <cfloat>
+#include <cmath>
+
+namespace tracelint::tracer {
+
+namespace {
+
+enum class TensorMethod : uint32_t {
+  size,
+  dim,
+  numel,
+  float_,
+  half,
+  double_,
+  bfloat16,
+  long_,
+  int_,
+  bool_,
+  short_,
+  byte,
+  to,
+  clone,
+  detach,
+  item,
+  tolist,
+  requires_grad_,
+  zero_,
+  fill_,
+  normal_,
+  uniform_,
+  copy_,
+  new_zeros,
+  new_ones,
+  new_full,
+  new_empty,
+  expand_as,
+  view_as,
+  reshape_as,
+  is_floating_point,
+  is_contiguous,
+  element_size,
+  unbind,
+  cpu,
+  cuda,
+  max,
+  min,
+  get_device,
+};
+
+struct MethodName {
+  const char *name;
+  TensorMethod method;
+};
+constexpr MethodName kTensorMethods[] = {
+    {"size", TensorMethod::size},
+    {"dim", TensorMethod::dim},
+    {"ndimension", TensorMethod::dim},
+    {"numel", TensorMethod::numel},
+    {"nelement", TensorMethod::numel},
+    {"float", TensorMethod::float_},
+    {"half", TensorMethod::half},
+    {"double", TensorMethod::double_},
+    {"bfloat16", TensorMethod::bfloat16},
+    {"long", TensorMethod::long_},
+    {"int", TensorMethod::int_},
+    {"bool", TensorMethod::bool_},
+    {"short", TensorMethod::short_},
+    {"byte", TensorMethod::byte},
+    {"to", TensorMethod::to},
+    {"clone", TensorMethod::clone},
+    {"detach", TensorMethod::detach},
+    {"item", TensorMethod::item},
+    {"tolist", TensorMethod::tolist},
+    {"numpy", TensorMethod::tolist},
+    {"requires_grad_", TensorMethod::requires_grad_},
+    {"zero_", TensorMethod::zero_},
+    {"fill_", TensorMethod::fill_},
+    {"normal_", TensorMethod::normal_},
+    {"uniform_", TensorMethod::uniform_},
+    {"copy_", TensorMethod::copy_},
+    {"new_zeros", TensorMethod::new_zeros},
+    {"new_ones", TensorMethod::new_ones},
+    {"new_full", TensorMethod::new_full},
+    {"new_empty", TensorMethod::new_empty},
+    {"expand_as", TensorMethod::expand_as},
+    {"view_as", TensorMethod::view_as},
+    {"reshape_as", TensorMethod::reshape_as},
+    {"is_floating_point", TensorMethod::is_floating_point},
+    {"is_contiguous", TensorMethod::is_contiguous},
+    {"element_size", TensorMethod::element_size},
+    {"unbind", TensorMethod::unbind},
+    {"cpu", TensorMethod::cpu},
+    {"cuda", TensorMethod::cuda},
+    {"max", TensorMethod::max},
+    {"min", TensorMethod::min},
+    {"get_device", TensorMethod::get_device},
+};
+
+enum class TorchSpecial : uint32_t {
+  finfo,
+  iinfo,
+  is_tensor,
+  is_floating_point,
+  manual_seed,
+  get_default_dtype,
+  is_grad_enabled,
+  cuda_is_available,
+  cuda_device_count,
+  numel,
+  typing_cast,
+  broadcast_shapes,
+};
+
+struct MathName {
+  const char *name;
+  NumOp op;
+};
+constexpr MathName kMath[] = {
+    {"sqrt", NumOp::sqrt}, {"exp", NumOp::exp},     {"log", NumOp::log},     {"sin", NumOp::sin},
+    {"cos", NumOp::cos},   {"tanh", NumOp::tanh},   {"floor", NumOp::floor}, {"ceil", NumOp::ceil},
+    {"trunc", NumOp::trunc}, {"fabs", NumOp::abs},  {"pow", NumOp::pow},
+};
+// Math functions beyond the number ops, by index after kMath.
+enum class MathExtra : uint32_t { isinf = 100, isnan, isfinite, log2, log10, gcd, prod, isqrt, erf };
+
+Obj dtype_attribute(std::string_view name) {
+  if (std::optional<DType> d = dtype_from_name(name))
+    if (name != "f32" && name != "f16" && name != "bf16" && name != "f64" && name != "i64" &&
+        name != "i32" && name != "i16" && name != "i8" && name != "u8" && name != "b8" &&
+        name != "c64" && name != "c128")
+      return Obj::dtype_of(*d);
+  return Obj::none();
+}
+
+Obj info_object(Interpreter &in, const std::string &cls_name,
+                std::vector<std::pair<const char *, Obj>> attributes) {
+  auto cls = std::make_shared<ClassObj>();
+  cls->name = cls_name;
+  cls->mro.push_back(cls.get());
+  auto inst = std::make_shared<InstanceObj>();
+  inst->cls = cls;
+  for (auto &[k, v] : attributes)
+    inst->dict.set(Obj::str(k), std::move(v));
+  (void)in;
+  return Obj::heap(Obj::Kind::Instance, std::move(inst));
+}
+
+} // namespace
+
+std::optional<Obj> Interpreter::provided_module(const std::string &dotted) {
+  auto it = impl_->provided.find(dotted);
+  if (it != impl_->provided.end()) return it->second;
+  static const std::pair<const char *, Provided> known[] = {
+      {"torch", Provided::torch},
+      {"torch.nn", Provided::torch_nn},
+      {"torch.nn.functional", Provided::torch_nn_functional},
+      {"torch.cuda", Provided::torch_cuda},
+      {"math", Provided::math},
+      {"dataclasses", Provided::dataclasses},
+      {"typing", Provided::typing},
+      {"typing_extensions", Provided::typing},
+      {"functools", Provided::functools},
+  };
+  for (auto [name, id] : known)
+    if (dotted == name) {
+      auto m = std::make_shared<ModuleObj>();
+      m->name = dotted;
+      m->provided = static_cast<uint16_t>(id);
+      Obj module = Obj::heap(Obj::Kind::Module, m);
+      if (id == Provided::torch_nn) {
+        Obj nn = nn_module();
+        impl_->provided[dotted] = nn;
+        return nn;
+      }
+      impl_->provided[dotted] = module;
+      return module;
+    }
+  if (dotted == "torch.nn.init") {
+    Obj nn = nn_module();
+    return attribute(nn, "init", Loc{});
+  }
+  return std::nullopt;
+}
+
+Obj Interpreter::nn_module() {
+  auto it = impl_->provided.find("torch.nn");
+  if (it != impl_->provided.end()) return it->second;
+  Result<Module> parsed = parse_module("<torch.nn>", std::string(nn_prelude_source()));
+  if (!parsed)
+    throw TraceError(Loc{}, "internal error: the tracer's torch.nn does not parse: " +
+                                parsed.error().message + " at line " +
+                                std::to_string(parsed.error().line));
+  impl_->nn_source = std::make_shared<const Module>(std::move(parsed.value()));
+  impl_->nn_globals = std::make_shared<Env>();
+  auto m = std::make_shared<ModuleObj>();
+  m->name = "torch.nn";
+  m->globals = impl_->nn_globals;
+  m->provided = static_cast<uint16_t>(Provided::torch_nn);
+  Obj module = Obj::heap(Obj::Kind::Module, m);
+  impl_->provided["torch.nn"] = module;
+  impl_->nn_globals->set("Parameter",
+                         Obj::heap(Obj::Kind::Class, builtin_class(Builtin::class_parameter)));
+  impl_->nn_globals->set("functional", *provided_module("torch.nn.functional"));
+  Frame frame;
+  frame.locals = frame.globals = impl_->nn_globals;
+  frame.module = impl_->nn_source.get();
+  frame.is_module = true;
+  try {
+    run_block(impl_->nn_source->body, frame);
+  } catch (const PyError &e) {
+    throw TraceError(e.loc, "internal error in the tracer's torch.nn");
+  }
+  return module;
+}
+
+std::optional<Obj> Interpreter::torch_attribute(const ModuleObj &m, std::string_view name,
+                                                const Loc &loc) {
+  const Registry &registry = Registry::get();
+  auto special = [&](TorchSpecial s, const std::string &spelled) {
+    return make_builtin(Builtin::torch_special, spelled, static_cast<uint32_t>(s));
+  };
+  auto symbol = [&](const std::string &spelled) -> std::optional<Obj> {
+    std::optional<Registry::Spelling> s = registry.python(spelled);
+    if (!s) return std::nullopt;
+    return make_builtin(Builtin::torch_symbol, spelled, static_cast<uint32_t>(s->op->sym));
+  };
+  std::string n(name);
+  switch (static_cast<Provided>(m.provided)) {
+  case Provided::torch: {
+    Obj d = dtype_attribute(name);
+    if (d.kind == Obj::Kind::DType) return d;
+    if (name == "nn") return provided_module("torch.nn");
+    if (name == "cuda") return provided_module("torch.cuda");
+    if (name == "Tensor") return Obj::heap(Obj::Kind::Class, builtin_class(Builtin::class_tensor));
+    if (name == "dtype") return Obj::heap(Obj::Kind::Class, builtin_class(Builtin::class_dtype));
+    if (name == "device") return Obj::heap(Obj::Kind::Class, builtin_class(Builtin::class_device));
+    if (name == "Size") return Obj::heap(Obj::Kind::Class, builtin_class(Builtin::tuple));
+    if (name == "no_grad" || name == "enable_grad" || name == "inference_mode")
+      return make_builtin(Builtin::no_grad, "torch." + n);
+    if (name == "finfo") return special(TorchSpecial::finfo, "torch.finfo");
+    if (name == "iinfo") return special(TorchSpecial::iinfo, "torch.iinfo");
+    if (name == "is_tensor") return special(TorchSpecial::is_tensor, "torch.is_tensor");
+    if (name == "is_floating_point")
+      return special(TorchSpecial::is_floating_point, "torch.is_floating_point");
+    if (name == "manual_seed") return special(TorchSpecial::manual_seed, "torch.manual_seed");
+    if (name == "get_default_dtype")
+      return special(TorchSpecial::get_default_dtype, "torch.get_default_dtype");
+    if (name == "is_grad_enabled")
+      return special(TorchSpecial::is_grad_enabled, "torch.is_grad_enabled");
+    if (name == "numel") return special(TorchSpecial::numel, "torch.numel");
+    if (name == "broadcast_shapes")
+      return special(TorchSpecial::broadcast_shapes, "torch.broadcast_shapes");
+    if (name == "pi") return Obj::float_of(M_PI);
+    if (name == "inf") return Obj::float_of(INFINITY);
+    if (name == "nan") return Obj::float_of(NAN);
+    if (std::optional<Obj> s = symbol("torch." + n)) return s;
+    return make_unknown("torch." + n, loc);
+  }
+  case Provided::torch_nn_functional:
+    if (std::optional<Obj> s = symbol("torch.nn.functional." + n)) return s;
+    return make_unknown("torch.nn.functional." + n, loc);
+  case Provided::torch_nn:
+    return make_unknown("torch.nn." + n, loc);
+  case Provided::torch_cuda:
+    if (name == "is_available") return special(TorchSpecial::cuda_is_available, "torch.cuda.is_available");
+    if (name == "device_count") return special(TorchSpecial::cuda_device_count, "torch.cuda.device_count");
+    return make_unknown("torch.cuda." + n, loc);
+  case Provided::math:
+    if (name == "pi") return Obj::float_of(M_PI);
+    if (name == "e") return Obj::float_of(M_E);
+    if (name == "tau") return Obj::float_of(2 * M_PI);
+    if (name == "inf") return Obj::float_of(INFINITY);
+    if (name == "nan") return Obj::float_of(NAN);
+    for (const MathName &f : kMath)
+      if (name == f.name)
+        return make_builtin(Builtin::math_function, "math." + n, static_cast<uint32_t>(f.op));
+    {
+      static const std::pair<const char *, MathExtra> extra[] = {
+          {"isinf", MathExtra::isinf}, {"isnan", MathExtra::isnan}, {"isfinite", MathExtra::isfinite},
+          {"log2", MathExtra::log2},   {"log10", MathExtra::log10}, {"gcd", MathExtra::gcd},
+          {"prod", MathExtra::prod},   {"isqrt", MathExtra::isqrt}, {"erf", MathExtra::erf}};
+      for (auto [e, id] : extra)
+        if (name == e)
+          return make_builtin(Builtin::math_function, "math." + n, static_cast<uint32_t>(id));
+    }
+    return std::nullopt;
+  case Provided::dataclasses:
+    if (name == "dataclass") return make_builtin(Builtin::dataclass, "dataclasses.dataclass");
+    if (name == "field") return make_builtin(Builtin::dataclass_field, "dataclasses.field");
+    return make_unknown("dataclasses." + n, loc);
+  case Provided::typing:
+    if (name == "TYPE_CHECKING") return Obj::boolean_of(false);
+    if (name == "cast") return special(TorchSpecial::typing_cast, "typing.cast");
+    return make_unknown("typing." + n, loc);
+  case Provided::functools:
+    if (name == "partial") return make_builtin(Builtin::partial, "functools.partial");
+    if (name == "reduce") return make_builtin(Builtin::reduce, "functools.reduce");
+    if (name == "lru_cache" || name == "cache" || name == "wraps" || name == "cached_property")
+      return make_builtin(Builtin::identity_decorator, "functools." + n);
+    return make_unknown("functools." + n, loc);
+  default:
+    return std::nullopt;
+  }
+}
+
+Obj Interpreter::tensor_attribute(const Obj &t, std::string_view name, const Loc &loc) {
+  const TensorObj &x = t.as<TensorObj>();
+  if (name == "shape") return Obj::tuple(x.shape);
+  if (name == "ndim") return Obj::int_of(static_cast<int64_t>(x.shape.size()));
+  if (name == "dtype") return Obj::dtype_of(x.dtype);
+  if (name == "device") return Obj::device_of(x.device);
+  if (name == "is_cuda") return Obj::boolean_of(x.device.starts_with("cuda"));
+  if (name == "requires_grad") return Obj::boolean_of(x.requires_grad);
+  if (name == "is_leaf") return Obj::boolean_of(true);
+  if (name == "grad") return Obj::none();
+  if (name == "data") return alias_tensor(x);
+  if (name == "T" || name == "mT" || name == "H" || name == "mH") {
+    const Registry &r = Registry::get();
+    std::vector<Obj> dims;
+    int64_t rank = static_cast<int64_t>(x.shape.size());
+    if (name == "T" || name == "H") {
+      for (int64_t i = rank - 1; i >= 0; --i)
+        dims.push_back(Obj::int_of(i));
+      return backend_->call_symbol(
+          Sym::ltorch_permute,
+          r.bind(r.op(Sym::ltorch_permute), {t, Obj::tuple(std::move(dims))}, {}, "Tensor.T", loc),
+          loc);
+    }
+    if (rank < 2) raise("RuntimeError", "tensor.mT is only supported on matrices or batches of matrices", loc);
+    return backend_->call_symbol(
+        Sym::ltorch_transpose,
+        r.bind(r.op(Sym::ltorch_transpose), {t, Obj::int_of(-2), Obj::int_of(-1)}, {}, "Tensor.mT", loc),
+        loc);
+  }
+  std::string spelled = "Tensor." + std::string(name);
+  if (std::optional<Registry::Spelling> s = Registry::get().python(spelled))
+    return bound_builtin(Builtin::tensor_symbol, spelled, t, static_cast<uint32_t>(s->op->sym));
+  for (const MethodName &m : kTensorMethods)
+    if (name == m.name)
+      return bound_builtin(Builtin::tensor_method, spelled, t, static_cast<uint32_t>(m.method));
+  throw TraceError(loc, "the tensor attribute or method `" + excerpt(spelled) +
+                            "` is not in the tracer's vocabulary (see `tracelint trace --help`)");
+}
+
+namespace {
+
+const char *binary_symbol_spelling(const std::string &op) {
+  static const std::pair<const char *, const char *> names[] = {
+      {"+", "Tensor.__add__"},   {"-", "Tensor.__sub__"},       {"*", "Tensor.__mul__"},
+      {"/", "Tensor.__truediv__"}, {"//", "Tensor.__floordiv__"}, {"%", "Tensor.__mod__"},
+      {"**", "Tensor.__pow__"},  {"@", "Tensor.__matmul__"},    {"&", "Tensor.__and__"},
+      {"|", "Tensor.__or__"},    {"<", "Tensor.__lt__"},        {"<=", "Tensor.__le__"},
+      {">", "Tensor.__gt__"},    {">=", "Tensor.__ge__"},       {"==", "Tensor.__eq__"},
+      {"!=", "Tensor.__ne__"},   {"[]", "Tensor.__getitem__"},  {"neg", "Tensor.__neg__"},
+      {"~", "Tensor.__invert__"}, {"abs", "Tensor.__abs__"},    {"+u", "Tensor.__pos__"}};
+  for (auto [o, s] : names)
+    if (op == o) return s;
+  return nullptr;
+}
+
+} // namespace
+
+Obj Interpreter::tensor_binary(const std::string &op, Obj a, Obj b, const Loc &loc) {
+  if (op == "+" && b.kind == Obj::Kind::None && a.kind == Obj::Kind::Tensor) return a; // unary +
+  const char *spelled = binary_symbol_spelling(op);
+  if (!spelled) throw TraceError(loc, "the `" + op + "` operator on tensors is not supported");
+  std::optional<Registry::Spelling> s = Registry::get().python(spelled);
+  if (!s) throw TraceError(loc, "the `" + op + "` operator on tensors is not supported");
+  const OpDef &def = *s->op;
+  if (a.kind == Obj::Kind::Unknown) unknown_used(a, loc, "an operand");
+  if (b.kind == Obj::Kind::Unknown) unknown_used(b, loc, "an operand");
+  std::vector<Obj> args;
+  args.push_back(std::move(a));
+  if (op != "neg" && op != "~" && op != "abs") args.push_back(std::move(b));
+  for (const Obj &x : args)
+    if (x.kind != Obj::Kind::Tensor && !x.is_number() && op != "[]")
+      raise("TypeError",
+            "unsupported operand type(s) for " + op + ": a tensor and '" + type_name(x) + "'", loc);
+  std::vector<Obj> bound = Registry::get().bind(def, std::move(args), {}, spelled, loc);
+  Obj result = backend_->call_symbol(def.sym, std::move(bound), loc);
+  if (def.view && result.kind == Obj::Kind::Tensor && args.empty()) {
+  }
+  return result;
+}
+
+void Interpreter::update_in_place(const Obj &target, const Obj &result, const Loc &loc) {
+  TensorObj &t = target.as<TensorObj>();
+  if (result.kind != Obj::Kind::Tensor)
+    throw TraceError(loc, "internal error: an in-place operation without a tensor result");
+  if (t.base && t.base.use_count() > 1)
+    throw TraceError(loc, "unsupported construct: an in-place update of a view (" + describe(target) +
+                              ") whose base tensor is still in use; the functional trace would "
+                              "not update the base (use the out-of-place operation)");
+  for (const auto &v : t.views)
+    if (!v.expired())
+      throw TraceError(loc, "unsupported construct: an in-place update of a tensor that has live "
+                            "views (from view, reshape, transpose, indexing, ...); the functional "
+                            "trace would not update them (use the out-of-place operation)");
+  Obj value = result;
+  const TensorObj &r = result.as<TensorObj>();
+  if (r.shape.size() != t.shape.size())
+    raise("RuntimeError", "output with shape " + describe(target) +
+                              " doesn't match the broadcast shape " + describe(result), loc);
+  for (std::size_t i = 0; i < r.shape.size(); ++i)
+    if (r.shape[i].integer != t.shape[i].integer)
+      raise("RuntimeError", "output with shape " + describe(target) +
+                                " doesn't match the broadcast shape " + describe(result), loc);
+  if (r.dtype != t.dtype) {
+    if (is_integral(t.dtype) && !is_integral(r.dtype))
+      raise("RuntimeError", std::string("result type ") + dtype_info(r.dtype).torch_name +
+                                " can't be cast to the desired output type " +
+                                dtype_info(t.dtype).torch_name, loc);
+    const Registry &reg = Registry::get();
+    Kwargs kw{{"dtype", Obj::dtype_of(t.dtype)}};
+    value = backend_->call_symbol(Sym::ltorch_to, reg.bind(reg.op(Sym::ltorch_to), {result}, kw, "Tensor.to", loc), loc);
+  }
+  const TensorObj &v = value.as<TensorObj>();
+  t.name = v.name;
+  t.shape = v.shape;
+  t.data = v.data;
+}
+
+Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+                            const Loc &loc) {
+  const Registry &registry = Registry::get();
+  auto id = static_cast<Builtin>(fn.id);
+  auto symbol_call = [&](Sym sym, std::vector<Obj> call_args, Kwargs call_kwargs,
+                         const std::string &spelled) {
+    const OpDef &def = registry.op(sym);
+    return backend_->call_symbol(
+        sym, registry.bind(def, std::move(call_args), std::move(call_kwargs), spelled, loc), loc);
+  };
+  switch (id) {
+  case Builtin::no_grad:
+  case Builtin::null_context:
+    // torch.no_grad() makes the context manager; used as a decorator, it returns the function.
+    if (args.size() == 1 && args[0].kind != Obj::Kind::Bool) return args[0];
+    return make_builtin(id, fn.name);
+  case Builtin::torch_symbol:
+  case Builtin::tensor_symbol: {
+    const OpDef &def = registry.op(static_cast<Sym>(fn.index));
+    std::optional<Registry::Spelling> spelling = registry.python(fn.name);
+    bool inplace = spelling && spelling->inplace;
+    if (id == Builtin::tensor_symbol) args.insert(args.begin(), fn.self);
+    for (const Obj &a : args)
+      if (a.kind == Obj::Kind::Unknown) unknown_used(a, loc, "an argument");
+    std::vector<Obj> bound = registry.bind(def, args, std::move(kwargs), fn.name, loc);
+    Obj result = backend_->call_symbol(def.sym, std::move(bound), loc);
+    if (inplace) {
+      update_in_place(fn.self, result, loc);
+      return fn.self;
+    }
+    if (def.view && !args.empty() && args[0].kind == Obj::Kind::Tensor) {
+      // Its base is the input's base, or the input.
+      auto note_view = [&](Obj &out) {
+        if (out.kind != Obj::Kind::Tensor || out.ref == args[0].ref) return;
+        auto input = std::static_pointer_cast<TensorObj>(args[0].ref);
+        std::shared_ptr<TensorObj> base = input->base ? input->base : input;
+        auto view = std::static_pointer_cast<TensorObj>(out.ref);
+        view->base = base;
+        base->views.push_back(view);
+      };
+      if (result.kind == Obj::Kind::Tuple || result.kind == Obj::Kind::List)
+        for (Obj &o : items_of(result))
+          note_view(o);
+      else
+        note_view(result);
+    }
+    return result;
+  }
+  case Builtin::tensor_method: {
+    const Obj &self = fn.self;
+    const TensorObj &t = self.as<TensorObj>();
+    auto method = static_cast<TensorMethod>(fn.index);
+    auto to_dtype = [&](DType d) {
+      if (!args.empty()) raise("TypeError", fn.name + "() takes no positional arguments", loc);
+      return symbol_call(Sym::ltorch_to, {self}, {{"dtype", Obj::dtype_of(d)}}, fn.name);
+    };
+    switch (method) {
+    case TensorMethod::size: {
+      std::optional<Obj> dim = take_keyword(kwargs, "dim");
+      if (!args.empty()) dim = args[0];
+      if (!dim || dim->kind == Obj::Kind::None) return Obj::tuple(t.shape);
+      int64_t rank = static_cast<int64_t>(t.shape.size());
+      int64_t d = concrete_int(*dim, loc, "a dim");
+      if (d < -rank || d >= rank)
+        raise("IndexError", "Dimension out of range (expected to be in range of [" +
+                                std::to_string(-rank) + ", " + std::to_string(rank - 1) +
+                                "], but got " + std::to_string(d) + ")", loc);
+      return t.shape[static_cast<std::size_t>(d < 0 ? d + rank : d)];
+    }
+    case TensorMethod::dim:
+      return Obj::int_of(static_cast<int64_t>(t.shape.size()));
+    case TensorMethod::numel: {
+      Obj n = Obj::int_of(1);
+      for (const Obj &d : t.shape)
+        n = number(NumOp::mul, {n, d}, loc);
+      return n;
+    }
+    case TensorMethod::float_:
+      return to_dtype(DType::float32);
+    case TensorMethod::half:
+      return to_dtype(DType::float16);
+    case TensorMethod::double_:
+      return to_dtype(DType::float64);
+    case TensorMethod::bfloat16:
+      return to_dtype(DType::bfloat16);
+    case TensorMethod::long_:
+      return to_dtype(DType::int64);
+    case TensorMethod::int_:
+      return to_dtype(DType::int32);
+    case TensorMethod::bool_:
+      return to_dtype(DType::bool_);
+    case TensorMethod::short_:
+      return to_dtype(DType::int16);
+    case TensorMethod::byte:
+      return to_dtype(DType::uint8);
+    case TensorMethod::to: {
+      // to(dtype), to(device), to(device, dtype), to(other), to(dtype=..., device=...)
+      Kwargs kw;
+      for (const char *k : {"dtype", "device"})
+        if (std::optional<Obj> v = take_keyword(kwargs, k)) kw.emplace_back(k, *v);
+      take_keyword(kwargs, "non_blocking");
+      take_keyword(kwargs, "copy");
+      take_keyword(kwargs, "memory_format");
+      if (!kwargs.empty())
+        raise("TypeError", "to() got an unexpected keyword argument '" + kwargs[0].first + "'", loc);
+      for (const Obj &a : args) {
+        if (a.kind == Obj::Kind::DType)
+          kw.emplace_back("dtype", a);
+        else if (a.kind == Obj::Kind::Device)
+          kw.emplace_back("device", a);
+        else if (a.kind == Obj::Kind::Str)
+          kw.emplace_back("device", Obj::device_of(str_of(a) == "cuda" ? "cuda:0" : str_of(a)));
+        else if (a.kind == Obj::Kind::Tensor) {
+          kw.emplace_back("dtype", Obj::dtype_of(a.as<TensorObj>().dtype));
+          kw.emplace_back("device", Obj::device_of(a.as<TensorObj>().device));
+        } else if (a.kind != Obj::Kind::Bool)
+          raise("TypeError", "to() received an invalid combination of arguments", loc);
+      }
+      return symbol_call(Sym::ltorch_to, {self}, std::move(kw), fn.name);
+    }
+    case TensorMethod::clone:
+    case TensorMethod::detach: {
+      Obj copy = alias_tensor(t);
+      if (method == TensorMethod::detach) copy.as<TensorObj>().requires_grad = false;
+      return copy;
+    }
+    case TensorMethod::item:
+    case TensorMethod::tolist:
+      throw TraceError(loc, "`" + fn.name + "()` reads the tensor's values, which cannot be "
+                            "traced (data-dependent)");
+    case TensorMethod::requires_grad_: {
+      bool on = args.empty() || truth(args[0], loc);
+      self.as<TensorObj>().requires_grad = on;
+      return self;
+    }
+    case TensorMethod::zero_:
+    case TensorMethod::fill_:
+    case TensorMethod::normal_:
+    case TensorMethod::uniform_: {
+      auto number_arg = [&](std::size_t i, const char *kw, double dflt) {
+        std::optional<Obj> v = take_keyword(kwargs, kw);
+        if (i < args.size()) v = args[i];
+        return v ? concrete_float(*v, loc, kw) : dflt;
+      };
+      if (backend_->tracing()) {
+        if (method == TensorMethod::normal_ || method == TensorMethod::uniform_)
+          throw TraceError(loc, "`" + fn.name + "()` draws random numbers in the traced "
+                                "function, which cannot be compared with eager");
+        Obj value = method == TensorMethod::zero_ ? Obj::int_of(0)
+                    : args.empty()               ? Obj::none()
+                                                 : args[0];
+        if (value.kind == Obj::Kind::None) raise("TypeError", "fill_() takes a value", loc);
+        Obj full = symbol_call(Sym::ltorch_full_like, {self, value}, {}, fn.name);
+        update_in_place(self, full, loc);
+        return self;
+      }
+      TensorObj &target = self.as<TensorObj>();
+      if (method == TensorMethod::normal_)
+        backend_->initialize(target, InitKind::Normal, number_arg(0, "mean", 0), number_arg(1, "std", 1));
+      else if (method == TensorMethod::uniform_)
+        backend_->initialize(target, InitKind::Uniform, number_arg(0, "from", 0), number_arg(1, "to", 1));
+      else
+        backend_->initialize(target, InitKind::Fill, method == TensorMethod::zero_ ? 0 : number_arg(0, "value", 0), 0);
+      return self;
+    }
+    case TensorMethod::copy_: {
+      if (args.size() != 1 || args[0].kind != Obj::Kind::Tensor)
+        raise("TypeError", "copy_() takes a tensor", loc);
+      if (!backend_->tracing()) {
+        // Module construction (loading values into a parameter): the eager backend copies.
+        Obj converted = symbol_call(Sym::ltorch_to, {args[0]}, {{"dtype", Obj::dtype_of(t.dtype)}}, fn.name);
+        update_in_place(self, converted, loc);
+        return self;
+      }
+      Obj expanded = symbol_call(Sym::ltorch_expand, {args[0], Obj::tuple(t.shape)}, {}, fn.name);
+      Obj converted = symbol_call(Sym::ltorch_to, {expanded}, {{"dtype", Obj::dtype_of(t.dtype)}}, fn.name);
+      update_in_place(self, converted, loc);
+      return self;
+    }
+    case TensorMethod::new_zeros:
+    case TensorMethod::new_ones:
+    case TensorMethod::new_empty:
+    case TensorMethod::new_full: {
+      Kwargs kw{{"dtype", Obj::dtype_of(t.dtype)}, {"device", Obj::device_of(t.device)}};
+      for (auto &[k, v] : kwargs)
+        for (auto &[kk, vv] : kw)
+          if (kk == k) vv = v;
+      if (args.empty()) raise("TypeError", fn.name + "() takes a size", loc);
+      Obj size = args.size() == 1 || method == TensorMethod::new_full ? args[0]
+                                                                     : Obj::tuple(args);
+      if (method == TensorMethod::new_full) {
+        if (args.size() != 2) raise("TypeError", "new_full() takes a size and a fill value", loc);
+        return symbol_call(Sym::ltorch_full, {size, args[1]}, std::move(kw), fn.name);
+      }
+      return symbol_call(method == TensorMethod::new_ones ? Sym::ltorch_ones : Sym::ltorch_zeros,
+                         {size}, std::move(kw), fn.name);
+    }
+    case TensorMethod::expand_as:
+    case TensorMethod::view_as:
+    case TensorMethod::reshape_as: {
+      if (args.size() != 1 || args[0].kind != Obj::Kind::Tensor)
+        raise("TypeError", fn.name + "() takes a tensor", loc);
+      Sym s = method == TensorMethod::expand_as ? Sym::ltorch_expand
+              : method == TensorMethod::view_as ? Sym::ltorch_view
+                                                : Sym::ltorch_reshape;
+      return symbol_call(s, {self, Obj::tuple(args[0].as<TensorObj>().shape)}, {}, fn.name);
+    }
+    case TensorMethod::is_floating_point:
+      return Obj::boolean_of(is_floating(t.dtype));
+    case TensorMethod::is_contiguous:
+      return Obj::boolean_of(true);
+    case TensorMethod::element_size:
+      return Obj::int_of(dtype_info(t.dtype).bits / 8);
+    case TensorMethod::get_device:
+      return Obj::int_of(t.device.starts_with("cuda") ? std::stoll(t.device.substr(5)) : -1);
+    case TensorMethod::unbind: {
+      std::optional<Obj> dim = take_keyword(kwargs, "dim");
+      if (!args.empty()) dim = args[0];
+      int64_t rank = static_cast<int64_t>(t.shape.size());
+      int64_t d = dim ? concrete_int(*dim, loc, "a dim") : 0;
+      if (d < -rank || d >= rank) raise("IndexError", "Dimension out of range", loc);
+      if (d < 0) d += rank;
+      int64_t n = concrete_int(t.shape[static_cast<std::size_t>(d)], loc, "the size of the unbound dim");
+      std::vector<Obj> out;
+      for (int64_t i = 0; i < n; ++i) {
+        std::vector<Obj> key(static_cast<std::size_t>(d), Obj::slice(Obj::none(), Obj::none(), Obj::none()));
+        key.push_back(Obj::int_of(i));
+        out.push_back(subscript(self, Obj::tuple(std::move(key)), loc));
+      }
+      return Obj::tuple(std::move(out));
+    }
+    case TensorMethod::cpu:
+    case TensorMethod::cuda: {
+      std::string device = method == TensorMethod::cpu ? "cpu" : "cuda:0";
+      return symbol_call(Sym::ltorch_to, {self}, {{"device", Obj::device_of(device)}}, fn.name);
+    }
+    case TensorMethod::max:
+    case TensorMethod::min: {
+      if (!args.empty() || !kwargs.empty())
+        throw TraceError(loc, "`" + fn.name + "(dim)` returns values and indices, which the "
+                              "tracer does not support: use amax/amin and argmax/argmin");
+      return symbol_call(method == TensorMethod::max ? Sym::ltorch_amax : Sym::ltorch_amin, {self},
+                         {}, fn.name);
+    }
+    }
+    break;
+  }
+  case Builtin::torch_special: {
+    switch (static_cast<TorchSpecial>(fn.index)) {
+    case TorchSpecial::finfo: {
+      DType d = args.empty() ? kDefaultFloat : args[0].kind == Obj::Kind::DType ? args[0].dtype() : kDefaultFloat;
+      if (!args.empty() && args[0].kind != Obj::Kind::DType) raise("TypeError", "finfo() takes a dtype", loc);
+      double max = 0, eps = 0, tiny = 0;
+      switch (d) {
+      case DType::float16:
+        max = 65504.0, eps = 0.0009765625, tiny = 6.103515625e-05;
+        break;
+      case DType::bfloat16:
+        max = 3.3895313892515355e+38, eps = 0.0078125, tiny = 1.1754943508222875e-38;
+        break;
+      case DType::float32:
+        max = 3.4028234663852886e+38, eps = 1.1920928955078125e-07, tiny = 1.1754943508222875e-38;
+        break;
+      case DType::float64:
+        max = DBL_MAX, eps = DBL_EPSILON, tiny = DBL_MIN;
+        break;
+      default:
+        raise("TypeError", "torch.finfo() requires a floating point input type", loc);
+      }
+      return info_object(*this, "finfo", {{"max", Obj::float_of(max)}, {"min", Obj::float_of(-max)}, {"eps", Obj::float_of(eps)}, {"tiny", Obj::float_of(tiny)}, {"smallest_normal", Obj::float_of(tiny)}, {"bits", Obj::int_of(dtype_info(d).bits)}, {"dtype", Obj::str(dtype_info(d).torch_name)}});
+    }
+    case TorchSpecial::iinfo: {
+      if (args.empty() || args[0].kind != Obj::Kind::DType) raise("TypeError", "iinfo() takes a dtype", loc);
+      DType d = args[0].dtype();
+      int64_t lo = 0, hi = 0;
+      switch (d) {
+      case DType::int64: lo = INT64_MIN; hi = INT64_MAX; break;
+      case DType::int32: lo = INT32_MIN; hi = INT32_MAX; break;
+      case DType::int16: lo = INT16_MIN; hi = INT16_MAX; break;
+      case DType::int8: lo = INT8_MIN; hi = INT8_MAX; break;
+      case DType::uint8: lo = 0; hi = 255; break;
+      case DType::bool_: lo = 0; hi = 1; break;
+      default: raise("TypeError", "torch.iinfo() requires an integer input type", loc);
+      }
+      return info_object(*this, "iinfo", {{"min", Obj::int_of(lo)}, {"max", Obj::int_of(hi)}, {"bits", Obj::int_of(dtype_info(d).bits)}});
+    }
+    case TorchSpecial::is_tensor:
+      return Obj::boolean_of(!args.empty() && args[0].kind == Obj::Kind::Tensor);
+    case TorchSpecial::is_floating_point:
+      return Obj::boolean_of(!args.empty() && args[0].kind == Obj::Kind::Tensor && is_floating(args[0].as<TensorObj>().dtype));
+    case TorchSpecial::manual_seed:
+      return Obj::none();
+    case TorchSpecial::get_default_dtype:
+      return Obj::dtype_of(kDefaultFloat);
+    case TorchSpecial::is_grad_enabled:
+      return Obj::boolean_of(false);
+    case TorchSpecial::cuda_is_available:
+      return Obj::boolean_of(false);
+    case TorchSpecial::cuda_device_count:
+      return Obj::int_of(0);
+    case TorchSpecial::numel: {
+      if (args.size() != 1 || args[0].kind != Obj::Kind::Tensor) raise("TypeError", "numel() takes a tensor", loc);
+      Obj n = Obj::int_of(1);
+      for (const Obj &d : args[0].as<TensorObj>().shape)
+        n = number(NumOp::mul, {n, d}, loc);
+      return n;
+    }
+    case TorchSpecial::typing_cast:
+      if (args.size() != 2) raise("TypeError", "cast() takes a type and a value", loc);
+      return args[1];
+    case TorchSpecial::broadcast_shapes: {
+      std::vector<Obj> out;
+      for (const Obj &shape : args) {
+        std::vector<Obj> dims = iterate(shape, loc);
+        if (dims.size() > out.size()) out.insert(out.begin(), dims.size() - out.size(), Obj::int_of(1));
+        std::size_t offset = out.size() - dims.size();
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+          Obj &o = out[offset + i];
+          int64_t x = concrete_int(o, loc, "a size"), y = concrete_int(dims[i], loc, "a size");
+          if (x == 1) o = dims[i];
+          else if (y != 1 && y != x) raise("RuntimeError", "shape mismatch: objects cannot be broadcast to a single shape", loc);
+        }
+      }
+      return Obj::tuple(std::move(out));
+    }
+    }
+    break;
+  }
+  case Builtin::math_function: {
+    if (fn.index < 100) {
+      auto op = static_cast<NumOp>(fn.index);
+      if (op == NumOp::pow) {
+        if (args.size() != 2) raise("TypeError", "math.pow takes two arguments", loc);
+        return number(NumOp::pow, {number(NumOp::to_float, {args[0]}, loc), number(NumOp::to_float, {args[1]}, loc)}, loc);
+      }
+      if (args.size() != 1) raise("TypeError", fn.name + "() takes exactly one argument", loc);
+      if (args[0].kind == Obj::Kind::Tensor)
+        raise("TypeError", "must be real number, not Tensor (use the torch function)", loc);
+      Obj x = op == NumOp::abs ? number(NumOp::to_float, {args[0]}, loc) : args[0];
+      return number(op, {x}, loc);
+    }
+    auto extra = static_cast<MathExtra>(fn.index);
+    switch (extra) {
+    case MathExtra::isinf:
+    case MathExtra::isnan:
+    case MathExtra::isfinite: {
+      double x = concrete_float(args.at(0), loc, fn.name + "()'s argument");
+      return Obj::boolean_of(extra == MathExtra::isinf ? std::isinf(x) : extra == MathExtra::isnan ? std::isnan(x) : std::isfinite(x));
+    }
+    case MathExtra::log2:
+    case MathExtra::log10: {
+      Obj l = number(NumOp::log, {args.at(0)}, loc);
+      return number(NumOp::truediv, {l, Obj::float_of(std::log(extra == MathExtra::log2 ? 2.0 : 10.0))}, loc);
+    }
+    case MathExtra::gcd: {
+      int64_t a = 0;
+      for (const Obj &o : args) {
+        int64_t b = std::llabs(concrete_int(o, loc, "gcd()'s argument"));
+        while (b) {
+          int64_t t = a % b;
+          a = b;
+          b = t;
+        }
+      }
+      return Obj::int_of(a);
+    }
+    case MathExtra::prod: {
+      Obj acc = Obj::int_of(1);
+      for (Obj &o : iterate(args.at(0), loc))
+        acc = binary("*", std::move(acc), std::move(o), loc);
+      return acc;
+    }
+    case MathExtra::isqrt:
+      return Obj::int_of(static_cast<int64_t>(std::sqrt(static_cast<double>(concrete_int(args.at(0), loc, "isqrt()'s argument")))));
+    case MathExtra::erf:
+      return Obj::float_of(std::erf(concrete_float(args.at(0), loc, "erf()'s argument")));
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  throw TraceError(loc, "`" + excerpt(fn.name) + "` is not supported");
+}
+
+} // namespace tracelint::tracer
