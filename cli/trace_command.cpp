@@ -200,8 +200,9 @@ int run_trace(const TraceArgs &args, bool is_run) {
   // The tracer's output must pass the validator: a finding here is a tracer bug, shown as such.
   Options options;
   options.threads = request.threads;
-  FileReport report = check_source(
-      "<traced " + (args.function.empty() ? args.module_class : args.function) + ">", printed, options);
+  FileReport report =
+      check_source("<traced " + (args.function.empty() ? args.module_class : args.function) + ">",
+                   printed, options);
   int rc = kClean;
   if (report.has_at_least(Severity::Error)) {
     std::cerr << "tracelint: internal error: the emitted trace has errors (please report):\n"
@@ -235,7 +236,8 @@ int run_trace(const TraceArgs &args, bool is_run) {
       return kUsage;
     }
     std::optional<Result<tracer::RunReport>> outcome;
-    entry.value()(request, program.value(), tracer::RunOptions{args.seed, max_memory, args.save_io}, outcome);
+    entry.value()(request, program.value(), tracer::RunOptions{args.seed, max_memory, args.save_io},
+                  outcome);
     const Result<tracer::RunReport> &run = *outcome;
     if (!run) {
       print_error(run.error(), args.file);

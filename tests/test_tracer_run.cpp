@@ -126,7 +126,8 @@ TEST_CASE("run: libtorch errors become messages naming the statement") {
                                        {RtValue::of_tensor(at::randn({2}))});
   REQUIRE_FALSE(up.ok());
   CHECK(up.error().message.find("computation line 5") != std::string::npos);
-  CHECK(up.error().message.find("prims.frobnicate is not supported by the executor") !=
+  CHECK(up.error().message.find(
+            "prims.frobnicate cannot be executed: it is no symbol of the op registry") !=
         std::string::npos);
   Result<RtValue> ar =
       run_computation("a", "  t0 = prims.reshape(a)  # t0: \"cpu f32[2]\"\n  return t0\n",

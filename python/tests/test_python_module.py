@@ -90,8 +90,9 @@ def test_trace_on_several_threads_gives_the_same_traces():
 
 
 def test_trace_errors_name_the_position():
-    with pytest.raises(ValueError, match=r"^model.py:2:5: unsupported construct: while statement"):
-        tracelint.trace("def f(x):\n    while x:\n        pass\n", "f", {"x": "3"}, path="model.py")
+    with pytest.raises(ValueError, match=r"^model.py:2:5: unsupported construct: match statement"):
+        tracelint.trace("def f(x):\n    match x:\n        case 1:\n            pass\n", "f", {"x": "3"},
+                        path="model.py")
     with pytest.raises(ValueError, match="missing --arg for parameter `a`"):
         tracelint.trace(SEED, "foo", {"key": "(1,)"})
     with pytest.raises(ValueError, match="cache must be"):

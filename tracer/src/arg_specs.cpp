@@ -141,9 +141,9 @@ Result<InputSpec> parse_arg(const ArgSpec &arg) {
       if (!number(range.substr(0, dots), lo) || !number(range.substr(dots + 2), hi))
         return arg_error(arg, "a value range is LO..HI with integers, as in i64[2, 16]:0..64");
       if (lo >= hi)
-        return arg_error(arg, "the value range " + excerpt(range) + " is empty (LO..HI takes LO <= x < HI)");
-      if (spec.dtype == "bool")
-        return arg_error(arg, "a bool tensor takes no value range");
+        return arg_error(arg, "the value range " + excerpt(range) +
+                                  " is empty (LO..HI takes LO <= x < HI)");
+      if (spec.dtype == "bool") return arg_error(arg, "a bool tensor takes no value range");
       spec.range = std::make_pair(lo, hi);
     }
     return spec;

@@ -169,11 +169,10 @@ void Binder::check_input(const Obj &o, const std::string &name, std::vector<Stat
     if (!targets.empty() && targets.size() == t.shape.size())
       out.push_back(Statement::bound(Target::tuple(targets), call(Sym::prims_shape, {self})));
     out.push_back(Statement::bound(
-        std::nullopt,
-        call(Sym::prims_check_tensor_shape_and_metadata,
-             {self, Value::tuple(dims), Value::string(t.device),
-              Value::dtype(dtype_info(t.dtype).torch_name, Namespace::Torch),
-              Value::boolean_value(t.requires_grad)})));
+        std::nullopt, call(Sym::prims_check_tensor_shape_and_metadata,
+                           {self, Value::tuple(dims), Value::string(t.device),
+                            Value::dtype(dtype_info(t.dtype).torch_name, Namespace::Torch),
+                            Value::boolean_value(t.requires_grad)})));
     return;
   }
   case Obj::Kind::Int:
@@ -201,8 +200,8 @@ void Binder::check_input(const Obj &o, const std::string &name, std::vector<Stat
       const Obj &item = items[i];
       if (is_literal(item)) {
         targets.push_back(Target::named("_"));
-        literal_checks.push_back(literal_check(
-            Value::subscript(self, Value::int_value(static_cast<int64_t>(i))), item));
+        literal_checks.push_back(
+            literal_check(Value::subscript(self, Value::int_value(static_cast<int64_t>(i))), item));
       } else {
         std::string element =
             proxy_name(item).empty() ? recorder_.fresh(proxy_prefix(item)) : proxy_name(item);

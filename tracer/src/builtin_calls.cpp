@@ -15,11 +15,12 @@ namespace {
 void arity(Interpreter &in, const std::string &name, const std::vector<Obj> &args, std::size_t lo,
            std::size_t hi, const Loc &loc) {
   if (args.size() < lo || args.size() > hi)
-    in.raise("TypeError",
-             name + "() takes " +
-                 (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-                 " positional arguments but " + std::to_string(args.size()) + " were given",
-             loc);
+    in.raise(
+        "TypeError",
+        name + "() takes " +
+            (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+            " positional arguments but " + std::to_string(args.size()) + " were given",
+        loc);
 }
 
 void no_keywords(Interpreter &in, const std::string &name, const Kwargs &kwargs, const Loc &loc) {
@@ -147,8 +148,8 @@ int64_t parse_int(Interpreter &in, const std::string &text, int base, const Loc 
   auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out, base);
   if (v.empty() || ec != std::errc() || ptr != v.data() + v.size())
     in.raise("ValueError",
-             "invalid literal for int() with base " + std::to_string(base) + ": '" +
-                 excerpt(text) + "'",
+             "invalid literal for int() with base " + std::to_string(base) + ": '" + excerpt(text) +
+                 "'",
              loc);
   return negative ? -out : out;
 }
@@ -184,7 +185,9 @@ Obj Interpreter::call_builtin_class(const ClassObj &cls, std::vector<Obj> &args,
       throw TraceError(loc, "int() of a tensor depends on its data, which cannot be traced");
     if (x.kind == Obj::Kind::Instance && x.as<InstanceObj>().cls->lookup("__int__"))
       return call(attribute(x, "__int__", loc), {}, {}, loc);
-    if (!x.is_number()) raise("TypeError", "int() argument must be a string or a number, not '" + type_name(x) + "'", loc);
+    if (!x.is_number())
+      raise("TypeError", "int() argument must be a string or a number, not '" + type_name(x) + "'",
+            loc);
     if (x.kind == Obj::Kind::Int) return x;
     return number(NumOp::to_int, {x}, loc);
   }
@@ -197,7 +200,8 @@ Obj Interpreter::call_builtin_class(const ClassObj &cls, std::vector<Obj> &args,
       std::string t = x.as<StrObj>().value;
       std::string lower;
       for (char c : t)
-        if (!std::isspace(static_cast<unsigned char>(c))) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (!std::isspace(static_cast<unsigned char>(c)))
+          lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       if (lower == "inf" || lower == "+inf" || lower == "infinity" || lower == "+infinity")
         return Obj::float_of(INFINITY);
       if (lower == "-inf" || lower == "-infinity") return Obj::float_of(-INFINITY);
@@ -210,7 +214,9 @@ Obj Interpreter::call_builtin_class(const ClassObj &cls, std::vector<Obj> &args,
     }
     if (x.kind == Obj::Kind::Tensor)
       throw TraceError(loc, "float() of a tensor depends on its data, which cannot be traced");
-    if (!x.is_number()) raise("TypeError", "float() argument must be a string or a number, not '" + type_name(x) + "'", loc);
+    if (!x.is_number())
+      raise("TypeError",
+            "float() argument must be a string or a number, not '" + type_name(x) + "'", loc);
     if (x.kind == Obj::Kind::Float) return x;
     return number(NumOp::to_float, {x}, loc);
   }
@@ -253,7 +259,10 @@ Obj Interpreter::call_builtin_class(const ClassObj &cls, std::vector<Obj> &args,
         for (const Obj &pair : iterate(args[0], loc)) {
           std::vector<Obj> kv = iterate(pair, loc);
           if (kv.size() != 2)
-            raise("ValueError", "dictionary update sequence element has length " + std::to_string(kv.size()) + "; 2 is required", loc);
+            raise("ValueError",
+                  "dictionary update sequence element has length " + std::to_string(kv.size()) +
+                      "; 2 is required",
+                  loc);
           out.set(kv[0], kv[1]);
         }
       }
@@ -286,7 +295,7 @@ Obj Interpreter::call_builtin_class(const ClassObj &cls, std::vector<Obj> &args,
     Obj p = alias_tensor(args[0].as<TensorObj>());
     TensorObj &t = p.as<TensorObj>();
     t.is_parameter = true;
-    t.requires_grad = args.size() > 1   ? truth(args[1], loc)
+    t.requires_grad = args.size() > 1 ? truth(args[1], loc)
                       : requires_grad ? truth(*requires_grad, loc)
                                       : true;
     return p;
@@ -297,7 +306,8 @@ Obj Interpreter::call_builtin_class(const ClassObj &cls, std::vector<Obj> &args,
     if (args[0].kind == Obj::Kind::Device) return args[0];
     if (args[0].kind != Obj::Kind::Str) raise("TypeError", "torch.device() takes a string", loc);
     std::string spec = str_of(args[0]);
-    if (args.size() > 1) spec += ":" + std::to_string(concrete_int(args[1], loc, "the device index"));
+    if (args.size() > 1)
+      spec += ":" + std::to_string(concrete_int(args[1], loc, "the device index"));
     if (spec == "cuda") spec = "cuda:0";
     if (spec != "cpu" && !spec.starts_with("cuda:") && spec != "meta")
       throw TraceError(loc, "unsupported device `" + excerpt(spec) + "` (cpu, cuda or cuda:N)");
@@ -339,8 +349,10 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
       if (i) line += separator;
       line += str(args[i], loc);
     }
-    if (end && end->kind == Obj::Kind::Str) line += str_of(*end);
-    else line += "\n";
+    if (end && end->kind == Obj::Kind::Str)
+      line += str_of(*end);
+    else
+      line += "\n";
     // Kept for the caller (the CLI shows them on stderr); a flood is cut.
     if (printed_.size() < 10000) printed_.push_back(line);
     return Obj::none();
@@ -415,8 +427,9 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     }
     for (const Obj &o : items)
       if (o.kind == Obj::Kind::Tensor)
-        throw TraceError(loc, "the builtin " + name + "() of tensors compares their values, "
-                              "which cannot be traced (use torch.maximum/torch.minimum)");
+        throw TraceError(loc, "the builtin " + name +
+                                  "() of tensors compares their values, "
+                                  "which cannot be traced (use torch.maximum/torch.minimum)");
     std::size_t best = 0;
     Obj best_key = key ? call(*key, {items[0]}, {}, loc) : items[0];
     for (std::size_t i = 1; i < items.size(); ++i) {
@@ -548,8 +561,8 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     arity(*this, name, args, 2, 2, loc);
     std::vector<Obj> out;
     for (Obj &o : iterate(args[1], loc)) {
-      bool keep = args[0].kind == Obj::Kind::None ? truth(o, loc)
-                                                  : truth(call(args[0], {o}, {}, loc), loc);
+      bool keep =
+          args[0].kind == Obj::Kind::None ? truth(o, loc) : truth(call(args[0], {o}, {}, loc), loc);
       if (keep) out.push_back(std::move(o));
     }
     return Obj::list(std::move(out));
@@ -584,8 +597,10 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   case Builtin::issubclass: {
     no_keywords(*this, name, kwargs, loc);
     arity(*this, name, args, 2, 2, loc);
-    if (args[0].kind != Obj::Kind::Class) raise("TypeError", "issubclass() arg 1 must be a class", loc);
-    std::vector<Obj> classes = args[1].kind == Obj::Kind::Tuple ? items_of(args[1]) : std::vector<Obj>{args[1]};
+    if (args[0].kind != Obj::Kind::Class)
+      raise("TypeError", "issubclass() arg 1 must be a class", loc);
+    std::vector<Obj> classes =
+        args[1].kind == Obj::Kind::Tuple ? items_of(args[1]) : std::vector<Obj>{args[1]};
     for (const Obj &c : classes)
       if (c.kind == Obj::Kind::Class && args[0].as<ClassObj>().is_subclass_of(c.as<ClassObj>()))
         return Obj::boolean_of(true);
@@ -601,7 +616,8 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
       found = find_attribute(args[0], str_of(args[1]), loc);
     } catch (const PyError &e) {
       if (!(e.exception.kind == Obj::Kind::Instance &&
-            e.exception.as<InstanceObj>().cls->is_subclass_of(*impl_->exception_classes.at("AttributeError"))))
+            e.exception.as<InstanceObj>().cls->is_subclass_of(
+                *impl_->exception_classes.at("AttributeError"))))
         throw;
     }
     if (id == Builtin::hasattr) return Obj::boolean_of(found.has_value());
@@ -681,7 +697,8 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     no_keywords(*this, name, kwargs, loc);
     arity(*this, name, args, 1, 1, loc);
     const Obj &x = args[0];
-    if (x.ref && !x.is_number()) return Obj::int_of(static_cast<int64_t>(reinterpret_cast<uintptr_t>(x.ref.get())));
+    if (x.ref && !x.is_number())
+      return Obj::int_of(static_cast<int64_t>(reinterpret_cast<uintptr_t>(x.ref.get())));
     return Obj::int_of(static_cast<int64_t>(std::hash<std::string>{}(repr(x, loc)) >> 1));
   }
   case Builtin::callable:
@@ -721,7 +738,8 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   case Builtin::super: {
     no_keywords(*this, name, kwargs, loc);
     arity(*this, name, args, 2, 2, loc);
-    if (args[0].kind != Obj::Kind::Class) raise("TypeError", "super() argument 1 must be a type", loc);
+    if (args[0].kind != Obj::Kind::Class)
+      raise("TypeError", "super() argument 1 must be a type", loc);
     auto s = std::make_shared<SuperObj>();
     s->start = std::static_pointer_cast<ClassObj>(args[0].ref);
     s->self = args[1];
@@ -753,16 +771,29 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     if (c < 0 || c > 0x10FFFF) raise("ValueError", "chr() arg not in range(0x110000)", loc);
     std::string out;
     uint32_t cp = static_cast<uint32_t>(c);
-    if (cp < 0x80) out += static_cast<char>(cp);
-    else if (cp < 0x800) { out += static_cast<char>(0xC0 | (cp >> 6)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
-    else if (cp < 0x10000) { out += static_cast<char>(0xE0 | (cp >> 12)); out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
-    else { out += static_cast<char>(0xF0 | (cp >> 18)); out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F)); out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
+    if (cp < 0x80)
+      out += static_cast<char>(cp);
+    else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
     return Obj::str(std::move(out));
   }
   case Builtin::ord: {
-    if (args.size() != 1 || args[0].kind != Obj::Kind::Str) raise("TypeError", "ord() expected a character", loc);
+    if (args.size() != 1 || args[0].kind != Obj::Kind::Str)
+      raise("TypeError", "ord() expected a character", loc);
     const std::string &s = str_of(args[0]);
-    if (s.empty()) raise("TypeError", "ord() expected a character, but string of length 0 found", loc);
+    if (s.empty())
+      raise("TypeError", "ord() expected a character, but string of length 0 found", loc);
     unsigned char c = static_cast<unsigned char>(s[0]);
     uint32_t cp = c < 0x80 ? c : c < 0xE0 ? c & 0x1F : c < 0xF0 ? c & 0x0F : c & 0x07;
     for (std::size_t i = 1; i < s.size(); ++i)
@@ -771,11 +802,13 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   }
   case Builtin::hash:
     arity(*this, name, args, 1, 1, loc);
-    if (args[0].kind == Obj::Kind::Int || args[0].kind == Obj::Kind::Bool) return Obj::int_of(concrete_int(args[0], loc, "hash()'s argument"));
+    if (args[0].kind == Obj::Kind::Int || args[0].kind == Obj::Kind::Bool)
+      return Obj::int_of(concrete_int(args[0], loc, "hash()'s argument"));
     return Obj::int_of(static_cast<int64_t>(std::hash<std::string>{}(repr(args[0], loc)) >> 1));
   case Builtin::vars: {
     arity(*this, name, args, 1, 1, loc);
-    if (args[0].kind != Obj::Kind::Instance) raise("TypeError", "vars() argument must have __dict__ attribute", loc);
+    if (args[0].kind != Obj::Kind::Instance)
+      raise("TypeError", "vars() argument must have __dict__ attribute", loc);
     Obj d = Obj::dict();
     const DictObj &src = args[0].as<InstanceObj>().dict;
     d.as<DictObj>().keys = src.keys;
@@ -803,16 +836,20 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
       }
       return *c;
     }
-    raise("AttributeError", "'" + inst.cls->name + "' object has no attribute '" + excerpt(str_of(args[1])) + "'", loc);
+    raise("AttributeError",
+          "'" + inst.cls->name + "' object has no attribute '" + excerpt(str_of(args[1])) + "'",
+          loc);
   }
   case Builtin::object_init:
     // BaseException.__init__ keeps its arguments; object's takes none that matter.
     if (!args.empty() && args[0].kind == Obj::Kind::Instance &&
         args[0].as<InstanceObj>().cls->builtin == static_cast<uint16_t>(Builtin::class_exception))
-      args[0].as<InstanceObj>().dict.set(Obj::str("args"), Obj::tuple(std::vector<Obj>(args.begin() + 1, args.end())));
+      args[0].as<InstanceObj>().dict.set(
+          Obj::str("args"), Obj::tuple(std::vector<Obj>(args.begin() + 1, args.end())));
     return Obj::none();
   case Builtin::object_new: {
-    if (args.empty() || args[0].kind != Obj::Kind::Class) raise("TypeError", "object.__new__(X): X is not a type object", loc);
+    if (args.empty() || args[0].kind != Obj::Kind::Class)
+      raise("TypeError", "object.__new__(X): X is not a type object", loc);
     auto inst = std::make_shared<InstanceObj>();
     inst->cls = std::static_pointer_cast<ClassObj>(args[0].ref);
     return Obj::heap(Obj::Kind::Instance, std::move(inst));
@@ -824,7 +861,8 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     std::string out;
     bool first = true;
     for (const Obj &o : iterate(args[0], loc)) {
-      if (o.kind != Obj::Kind::Str) raise("TypeError", "sequence item: expected str instance, " + type_name(o) + " found", loc);
+      if (o.kind != Obj::Kind::Str)
+        raise("TypeError", "sequence item: expected str instance, " + type_name(o) + " found", loc);
       if (!first) out += str_of(self);
       out += str_of(o);
       first = false;
@@ -844,21 +882,27 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
       if (sep_text.empty()) raise("ValueError", "empty separator", loc);
     }
     int64_t m = max ? concrete_int(*max, loc, "maxsplit") : -1;
-    return strings(split(str_of(self), has_sep ? &sep_text : nullptr, m, id == Builtin::str_rsplit));
+    return strings(
+        split(str_of(self), has_sep ? &sep_text : nullptr, m, id == Builtin::str_rsplit));
   }
   case Builtin::str_strip:
   case Builtin::str_lstrip:
   case Builtin::str_rstrip: {
-    const std::string *chars = !args.empty() && args[0].kind == Obj::Kind::Str ? &str_of(args[0]) : nullptr;
-    return Obj::str(strip(str_of(self), chars, id != Builtin::str_rstrip, id != Builtin::str_lstrip));
+    const std::string *chars =
+        !args.empty() && args[0].kind == Obj::Kind::Str ? &str_of(args[0]) : nullptr;
+    return Obj::str(
+        strip(str_of(self), chars, id != Builtin::str_rstrip, id != Builtin::str_lstrip));
   }
   case Builtin::str_startswith:
   case Builtin::str_endswith: {
     arity(*this, name, args, 1, 1, loc);
-    std::vector<Obj> options = args[0].kind == Obj::Kind::Tuple ? items_of(args[0]) : std::vector<Obj>{args[0]};
+    std::vector<Obj> options =
+        args[0].kind == Obj::Kind::Tuple ? items_of(args[0]) : std::vector<Obj>{args[0]};
     for (const Obj &o : options) {
-      if (o.kind != Obj::Kind::Str) raise("TypeError", name + " arg must be str or a tuple of str", loc);
-      if (id == Builtin::str_startswith ? str_of(self).starts_with(str_of(o)) : str_of(self).ends_with(str_of(o)))
+      if (o.kind != Obj::Kind::Str)
+        raise("TypeError", name + " arg must be str or a tuple of str", loc);
+      if (id == Builtin::str_startswith ? str_of(self).starts_with(str_of(o))
+                                        : str_of(self).ends_with(str_of(o)))
         return Obj::boolean_of(true);
     }
     return Obj::boolean_of(false);
@@ -871,7 +915,8 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     std::size_t at = 0;
     int64_t done = 0;
     while (count < 0 || done < count) {
-      std::size_t found = from.empty() ? (at <= s.size() ? at : std::string::npos) : s.find(from, at);
+      std::size_t found =
+          from.empty() ? (at <= s.size() ? at : std::string::npos) : s.find(from, at);
       if (found == std::string::npos) break;
       out.append(s, at, found - at);
       out += to;
@@ -896,8 +941,10 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     bool start = true;
     for (std::size_t i = 0; i < s.size(); ++i) {
       unsigned char c = static_cast<unsigned char>(s[i]);
-      if (id == Builtin::str_lower) s[i] = static_cast<char>(std::tolower(c));
-      else if (id == Builtin::str_upper) s[i] = static_cast<char>(std::toupper(c));
+      if (id == Builtin::str_lower)
+        s[i] = static_cast<char>(std::tolower(c));
+      else if (id == Builtin::str_upper)
+        s[i] = static_cast<char>(std::toupper(c));
       else if (id == Builtin::str_title) {
         s[i] = static_cast<char>(start ? std::toupper(c) : std::tolower(c));
         start = !std::isalpha(c);
@@ -936,9 +983,12 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     bool ok = true;
     for (std::size_t i = 0; i < s.size(); ++i) {
       unsigned char c = static_cast<unsigned char>(s[i]);
-      if (id == Builtin::str_isalpha) ok = ok && std::isalpha(c);
-      else if (id == Builtin::str_isidentifier) ok = ok && (c == '_' || std::isalpha(c) || (i > 0 && std::isdigit(c)) || c >= 0x80);
-      else ok = ok && std::isdigit(c);
+      if (id == Builtin::str_isalpha)
+        ok = ok && std::isalpha(c);
+      else if (id == Builtin::str_isidentifier)
+        ok = ok && (c == '_' || std::isalpha(c) || (i > 0 && std::isdigit(c)) || c >= 0x80);
+      else
+        ok = ok && std::isdigit(c);
     }
     return Obj::boolean_of(ok);
   }
@@ -950,19 +1000,22 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     if (at == std::string::npos)
       return id == Builtin::str_partition ? Obj::tuple({Obj::str(s), Obj::str(""), Obj::str("")})
                                           : Obj::tuple({Obj::str(""), Obj::str(""), Obj::str(s)});
-    return Obj::tuple({Obj::str(s.substr(0, at)), Obj::str(sep), Obj::str(s.substr(at + sep.size()))});
+    return Obj::tuple(
+        {Obj::str(s.substr(0, at)), Obj::str(sep), Obj::str(s.substr(at + sep.size()))});
   }
   case Builtin::str_zfill:
   case Builtin::str_ljust:
   case Builtin::str_rjust: {
     arity(*this, name, args, 1, 2, loc);
     std::string s = str_of(self);
-    std::size_t width = static_cast<std::size_t>(std::max<int64_t>(0, concrete_int(args[0], loc, "width")));
+    std::size_t width =
+        static_cast<std::size_t>(std::max<int64_t>(0, concrete_int(args[0], loc, "width")));
     char fill = id == Builtin::str_zfill ? '0' : args.size() > 1 ? str_of(args[1]).at(0) : ' ';
     if (s.size() >= width) return self;
     std::string pad(width - s.size(), fill);
     if (id == Builtin::str_ljust) return Obj::str(s + pad);
-    if (id == Builtin::str_zfill && !s.empty() && (s[0] == '-' || s[0] == '+')) return Obj::str(s.substr(0, 1) + pad + s.substr(1));
+    if (id == Builtin::str_zfill && !s.empty() && (s[0] == '-' || s[0] == '+'))
+      return Obj::str(s.substr(0, 1) + pad + s.substr(1));
     return Obj::str(pad + s);
   }
   case Builtin::str_removeprefix:
@@ -1041,7 +1094,8 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
         if (id == Builtin::seq_index) return Obj::int_of(static_cast<int64_t>(i));
         ++count;
       }
-    if (id == Builtin::seq_index) raise("ValueError", "the value is not in the " + type_name(self), loc);
+    if (id == Builtin::seq_index)
+      raise("ValueError", "the value is not in the " + type_name(self), loc);
     return Obj::int_of(count);
   }
   case Builtin::seq_copy:
@@ -1106,7 +1160,8 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
       } else {
         for (const Obj &pair : iterate(args[0], loc)) {
           std::vector<Obj> kv = iterate(pair, loc);
-          if (kv.size() != 2) raise("ValueError", "dictionary update sequence element has the wrong length", loc);
+          if (kv.size() != 2)
+            raise("ValueError", "dictionary update sequence element has the wrong length", loc);
           d.set(kv[0], kv[1]);
         }
       }
@@ -1132,7 +1187,8 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     ClassObj &cls = args[0].as<ClassObj>();
     cls.is_dataclass = true;
     if (!cls.attributes.get("__init__"))
-      cls.attributes.set(Obj::str("__init__"), make_builtin(Builtin::dataclass_init, cls.name + ".__init__"));
+      cls.attributes.set(Obj::str("__init__"),
+                         make_builtin(Builtin::dataclass_init, cls.name + ".__init__"));
     return args[0];
   }
   case Builtin::dataclass_field: {
@@ -1147,35 +1203,49 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     return Obj::heap(Obj::Kind::Instance, std::move(inst));
   }
   case Builtin::dataclass_init: {
-    if (args.empty() || args[0].kind != Obj::Kind::Instance) raise("TypeError", "__init__ needs self", loc);
+    if (args.empty() || args[0].kind != Obj::Kind::Instance)
+      raise("TypeError", "__init__ needs self", loc);
     Obj self_obj = args[0];
     InstanceObj &inst = self_obj.as<InstanceObj>();
     const ClassObj &cls = *inst.cls;
     if (args.size() - 1 > cls.fields.size())
-      raise("TypeError", cls.name + ".__init__() takes " + std::to_string(cls.fields.size() + 1) + " positional arguments but " + std::to_string(args.size()) + " were given", loc);
+      raise("TypeError",
+            cls.name + ".__init__() takes " + std::to_string(cls.fields.size() + 1) +
+                " positional arguments but " + std::to_string(args.size()) + " were given",
+            loc);
     for (std::size_t i = 0; i < cls.fields.size(); ++i) {
       const std::string &f = cls.fields[i];
       std::optional<Obj> value;
       if (i + 1 < args.size()) value = args[i + 1];
       if (std::optional<Obj> kw = take_keyword(kwargs, f)) {
-        if (value) raise("TypeError", cls.name + ".__init__() got multiple values for argument '" + f + "'", loc);
+        if (value)
+          raise("TypeError", cls.name + ".__init__() got multiple values for argument '" + f + "'",
+                loc);
         value = *kw;
       }
       if (!value) {
         const Obj *dflt = cls.lookup(f);
-        if (dflt && dflt->kind == Obj::Kind::Instance && dflt->as<InstanceObj>().cls->name == "Field") {
+        if (dflt && dflt->kind == Obj::Kind::Instance &&
+            dflt->as<InstanceObj>().cls->name == "Field") {
           const InstanceObj &field = dflt->as<InstanceObj>();
-          if (const Obj *d = field.dict.get("default")) value = *d;
-          else if (const Obj *factory = field.dict.get("default_factory")) value = call(*factory, {}, {}, loc);
+          if (const Obj *d = field.dict.get("default"))
+            value = *d;
+          else if (const Obj *factory = field.dict.get("default_factory"))
+            value = call(*factory, {}, {}, loc);
         } else if (dflt) {
           value = *dflt;
         }
       }
-      if (!value) raise("TypeError", cls.name + ".__init__() missing 1 required positional argument: '" + f + "'", loc);
+      if (!value)
+        raise("TypeError",
+              cls.name + ".__init__() missing 1 required positional argument: '" + f + "'", loc);
       inst.dict.set(Obj::str(f), std::move(*value));
     }
     if (!kwargs.empty())
-      raise("TypeError", cls.name + ".__init__() got an unexpected keyword argument '" + excerpt(kwargs[0].first) + "'", loc);
+      raise("TypeError",
+            cls.name + ".__init__() got an unexpected keyword argument '" +
+                excerpt(kwargs[0].first) + "'",
+            loc);
     if (cls.lookup("__post_init__")) call(attribute(self_obj, "__post_init__", loc), {}, {}, loc);
     return Obj::none();
   }
@@ -1189,7 +1259,8 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     Obj bound_kwargs = Obj::dict();
     for (auto &[k, v] : kwargs)
       bound_kwargs.as<DictObj>().set(Obj::str(k), v);
-    return bound_builtin(Builtin::partial_call, "functools.partial", Obj::tuple({f, bound_args, bound_kwargs}));
+    return bound_builtin(Builtin::partial_call, "functools.partial",
+                         Obj::tuple({f, bound_args, bound_kwargs}));
   }
   case Builtin::partial_call: {
     const auto &parts = items_of(self);
@@ -1208,9 +1279,12 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     std::vector<Obj> items = iterate(args[1], loc);
     std::size_t i = 0;
     Obj acc;
-    if (args.size() > 2) acc = args[2];
-    else if (items.empty()) raise("TypeError", "reduce() of empty iterable with no initial value", loc);
-    else acc = items[i++];
+    if (args.size() > 2)
+      acc = args[2];
+    else if (items.empty())
+      raise("TypeError", "reduce() of empty iterable with no initial value", loc);
+    else
+      acc = items[i++];
     for (; i < items.size(); ++i)
       acc = call(args[0], {acc, items[i]}, {}, loc);
     return acc;

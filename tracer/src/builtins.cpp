@@ -45,6 +45,9 @@ Obj compute_number(NumOp op, const std::vector<Obj> &args, const Loc &loc) {
   }
   case NumOp::to_float:
     return Obj::float_of(a.as_double());
+  case NumOp::exact_div:
+    if (args[1].integer == 0) return fail("division by zero");
+    return Obj::int_of(a.integer / args[1].integer);
   case NumOp::sqrt:
     if (a.as_double() < 0) return fail("math domain error (sqrt of a negative number)");
     return float_result(std::sqrt(a.as_double()));
@@ -63,7 +66,7 @@ Obj compute_number(NumOp op, const std::vector<Obj> &args, const Loc &loc) {
   case NumOp::ceil:
   case NumOp::trunc: {
     if (a.kind != Obj::Kind::Float) return Obj::int_of(a.integer);
-    double r = op == NumOp::floor ? std::floor(a.real)
+    double r = op == NumOp::floor  ? std::floor(a.real)
                : op == NumOp::ceil ? std::ceil(a.real)
                                    : std::trunc(a.real);
     std::optional<int64_t> i = truncate_to_int64(r);

@@ -58,7 +58,8 @@ std::string Interpreter::repr(const Obj &o, const Loc &loc) {
   }
   case Obj::Kind::Slice: {
     const SliceObj &s = o.as<SliceObj>();
-    return "slice(" + repr(s.start, loc) + ", " + repr(s.stop, loc) + ", " + repr(s.step, loc) + ")";
+    return "slice(" + repr(s.start, loc) + ", " + repr(s.stop, loc) + ", " + repr(s.step, loc) +
+           ")";
   }
   case Obj::Kind::DType:
     return std::string("torch.") + dtype_info(o.dtype()).torch_name;
@@ -250,7 +251,9 @@ std::string format_float(double x, const Spec &spec) {
   double a = std::fabs(x);
   if (std::isinf(a) || std::isnan(a)) {
     body = std::isnan(a) ? "nan" : "inf";
-    if (type == 'F' || type == 'E' || type == 'G') for (char &c : body) c = static_cast<char>(std::toupper(c));
+    if (type == 'F' || type == 'E' || type == 'G')
+      for (char &c : body)
+        c = static_cast<char>(std::toupper(c));
   } else if (type == 0 && precision < 0) {
     body = float_text(a);
   } else {
@@ -279,7 +282,8 @@ std::string format_float(double x, const Spec &spec) {
 std::string format_int(int64_t v, const Spec &spec) {
   char type = spec.type ? spec.type : 'd';
   bool negative = v < 0;
-  uint64_t a = negative ? static_cast<uint64_t>(0) - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  uint64_t a =
+      negative ? static_cast<uint64_t>(0) - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
   std::string digits;
   if (type == 'x' || type == 'X' || type == 'o' || type == 'b') {
     unsigned base = type == 'o' ? 8 : type == 'b' ? 2 : 16;
@@ -288,7 +292,13 @@ std::string format_int(int64_t v, const Spec &spec) {
       digits.insert(digits.begin(), alphabet[a % base]);
       a /= base;
     } while (a);
-    if (spec.alternate) digits = std::string("0") + (type == 'o' ? "o" : type == 'b' ? "b" : type == 'X' ? "X" : "x") + digits;
+    if (spec.alternate)
+      digits = std::string("0") +
+               (type == 'o'   ? "o"
+                : type == 'b' ? "b"
+                : type == 'X' ? "X"
+                              : "x") +
+               digits;
   } else if (type == 'c') {
     digits = std::string(1, static_cast<char>(a));
   } else {
@@ -311,22 +321,29 @@ Obj Interpreter::format_value(const Obj &value, const std::string &spec_text, co
                     (spec.type && std::string("eEfFgG%").find(spec.type) != std::string::npos);
     if (as_float) {
       if (spec.type && std::string("eEfFgGn%").find(spec.type) == std::string::npos)
-        raise("ValueError", std::string("Unknown format code '") + spec.type + "' for object of type 'float'", loc);
+        raise("ValueError",
+              std::string("Unknown format code '") + spec.type + "' for object of type 'float'",
+              loc);
       return Obj::str(format_float(value.as_double(), spec));
     }
     if (spec.type && std::string("dxXobcn").find(spec.type) == std::string::npos)
-      raise("ValueError", std::string("Unknown format code '") + spec.type + "' for object of type 'int'", loc);
+      raise("ValueError",
+            std::string("Unknown format code '") + spec.type + "' for object of type 'int'", loc);
     return Obj::str(format_int(value.integer, spec));
   }
   if (spec.type && spec.type != 's')
-    raise("ValueError", std::string("Unknown format code '") + spec.type + "' for object of type '" + type_name(value) + "'", loc);
+    raise("ValueError",
+          std::string("Unknown format code '") + spec.type + "' for object of type '" +
+              type_name(value) + "'",
+          loc);
   std::string text = str(value, loc);
   if (spec.precision >= 0 && text.size() > static_cast<std::size_t>(spec.precision))
     text = text.substr(0, static_cast<std::size_t>(spec.precision));
   return Obj::str(pad(text, spec, false));
 }
 
-std::string Interpreter::percent_format(const std::string &format, const Obj &args, const Loc &loc) {
+std::string Interpreter::percent_format(const std::string &format, const Obj &args,
+                                        const Loc &loc) {
   std::vector<Obj> values = args.kind == Obj::Kind::Tuple ? items_of(args) : std::vector<Obj>{args};
   std::size_t next = 0;
   std::string out;
@@ -375,13 +392,18 @@ std::string Interpreter::percent_format(const std::string &format, const Obj &ar
     }
     // As a format spec: flags, width, precision, type.
     std::string spec;
-    if (flags.find('-') != std::string::npos) spec += '<';
-    else if (type != 's' && type != 'r' && type != 'a') spec += '>';
-    if (flags.find('+') != std::string::npos) spec += '+';
-    else if (flags.find(' ') != std::string::npos) spec += ' ';
+    if (flags.find('-') != std::string::npos)
+      spec += '<';
+    else if (type != 's' && type != 'r' && type != 'a')
+      spec += '>';
+    if (flags.find('+') != std::string::npos)
+      spec += '+';
+    else if (flags.find(' ') != std::string::npos)
+      spec += ' ';
     if (flags.find('#') != std::string::npos) spec += '#';
-    if (flags.find('0') != std::string::npos && flags.find('-') == std::string::npos) spec = spec.empty() || spec == ">" ? "0" : spec + "0";
-    if (spec == "0>" ) spec = "0";
+    if (flags.find('0') != std::string::npos && flags.find('-') == std::string::npos)
+      spec = spec.empty() || spec == ">" ? "0" : spec + "0";
+    if (spec == "0>") spec = "0";
     spec += width;
     if (has_precision) spec += "." + (precision.empty() ? std::string("0") : precision);
     switch (type) {
@@ -395,8 +417,10 @@ std::string Interpreter::percent_format(const std::string &format, const Obj &ar
     case 'd':
     case 'i':
     case 'u': {
-      if (!value->is_number()) raise("TypeError", "%d format: a real number is required, not " + type_name(*value), loc);
-      Obj as_int = value->kind == Obj::Kind::Float ? compute_number(NumOp::to_int, {*value}, loc) : *value;
+      if (!value->is_number())
+        raise("TypeError", "%d format: a real number is required, not " + type_name(*value), loc);
+      Obj as_int =
+          value->kind == Obj::Kind::Float ? compute_number(NumOp::to_int, {*value}, loc) : *value;
       out += format_value(as_int, spec + "d", loc).as<StrObj>().value;
       break;
     }
@@ -406,8 +430,12 @@ std::string Interpreter::percent_format(const std::string &format, const Obj &ar
     case 'E':
     case 'g':
     case 'G':
-      if (!value->is_number()) raise("TypeError", std::string("must be real number, not ") + type_name(*value), loc);
-      out += format_value(Obj::float_of(concrete_float(*value, loc, "a %-formatted number")), spec + (has_precision ? "" : ".6") + type, loc).as<StrObj>().value;
+      if (!value->is_number())
+        raise("TypeError", std::string("must be real number, not ") + type_name(*value), loc);
+      out += format_value(Obj::float_of(concrete_float(*value, loc, "a %-formatted number")),
+                          spec + (has_precision ? "" : ".6") + type, loc)
+                 .as<StrObj>()
+                 .value;
       break;
     case 'x':
     case 'X':
@@ -430,7 +458,7 @@ std::string Interpreter::format_method(const std::string &format, const std::vec
   std::size_t auto_index = 0;
   for (std::size_t i = 0; i < format.size(); ++i) {
     char c = format[i];
-    if (c == '}' ) {
+    if (c == '}') {
       if (i + 1 < format.size() && format[i + 1] == '}') ++i;
       out += '}';
       continue;
@@ -471,7 +499,9 @@ std::string Interpreter::format_method(const std::string &format, const std::vec
     std::string head = field.substr(0, end);
     Obj value;
     if (head.empty()) {
-      if (auto_index >= args.size()) raise("IndexError", "Replacement index " + std::to_string(auto_index) + " out of range", loc);
+      if (auto_index >= args.size())
+        raise("IndexError", "Replacement index " + std::to_string(auto_index) + " out of range",
+              loc);
       value = args[auto_index++];
     } else if (std::isdigit(static_cast<unsigned char>(head[0]))) {
       std::size_t k = std::stoul(head);
@@ -501,8 +531,10 @@ std::string Interpreter::format_method(const std::string &format, const std::vec
         end = close == std::string::npos ? close : close + 1;
       }
     }
-    if (conversion == "r" || conversion == "a") value = Obj::str(repr(value, loc));
-    else if (conversion == "s") value = Obj::str(str(value, loc));
+    if (conversion == "r" || conversion == "a")
+      value = Obj::str(repr(value, loc));
+    else if (conversion == "s")
+      value = Obj::str(str(value, loc));
     out += str_of(format_value(value, spec, loc));
   }
   return out;

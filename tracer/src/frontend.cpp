@@ -515,8 +515,8 @@ public:
       e.function = std::move(f);
     } else if (type == "list_comprehension" || type == "set_comprehension" ||
                type == "generator_expression" || type == "dictionary_comprehension") {
-      e.kind = type == "list_comprehension"  ? Expr::Kind::ListComp
-               : type == "set_comprehension" ? Expr::Kind::SetComp
+      e.kind = type == "list_comprehension"     ? Expr::Kind::ListComp
+               : type == "set_comprehension"    ? Expr::Kind::SetComp
                : type == "generator_expression" ? Expr::Kind::GeneratorExp
                                                 : Expr::Kind::DictComp;
       TSNode body = field(n, field_ids().body);
@@ -656,7 +656,8 @@ public:
     } else if (type == "for_statement") {
       s.kind = Stmt::Kind::For;
       for (TSNode c : children(n, false))
-        if (!ts_node_is_named(c) && view(c) == "async") return unsupported_statement(n, "async for");
+        if (!ts_node_is_named(c) && view(c) == "async")
+          return unsupported_statement(n, "async for");
       s.targets.push_back(target(field(n, field_ids().left)));
       s.value = expr(field(n, field_ids().right));
       s.body = block(field(n, field_ids().body));
@@ -838,8 +839,8 @@ public:
       } else if (is(p, "typed_parameter")) {
         TSNode inner = children(p, true).at(0);
         if (is(inner, "list_splat_pattern") || is(inner, "dictionary_splat_pattern")) {
-          param.kind = is(inner, "list_splat_pattern") ? Param::Kind::VarArgs
-                                                        : Param::Kind::VarKeywords;
+          param.kind =
+              is(inner, "list_splat_pattern") ? Param::Kind::VarArgs : Param::Kind::VarKeywords;
           param.name = text(children(inner, true).at(0));
           if (param.kind == Param::Kind::VarArgs) keyword_only = true;
         } else {
@@ -872,8 +873,7 @@ public:
     s.kind = Stmt::Kind::Def;
     s.loc = loc(n);
     for (TSNode c : children(n, false))
-      if (!ts_node_is_named(c) && view(c) == "async")
-        return unsupported_statement(n, "async def");
+      if (!ts_node_is_named(c) && view(c) == "async") return unsupported_statement(n, "async def");
     auto f = std::make_shared<FunctionDef>();
     f->loc = s.loc;
     f->name = text(field(n, field_ids().name));
@@ -957,8 +957,7 @@ private:
       stack.pop_back();
       std::string_view type = ts_node_type(n);
       if (type == "yield") return true;
-      if (type == "function_definition" || type == "class_definition" || type == "lambda")
-        continue;
+      if (type == "function_definition" || type == "class_definition" || type == "lambda") continue;
       uint32_t count = ts_node_named_child_count(n);
       for (uint32_t i = 0; i < count; ++i)
         stack.push_back(ts_node_named_child(n, i));

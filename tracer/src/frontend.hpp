@@ -38,7 +38,7 @@ struct Expr {
     Int,
     Float,
     Str,
-    FString, // items: Str parts and FormattedValue parts
+    FString,        // items: Str parts and FormattedValue parts
     FormattedValue, // items[0] the value, items[1] the format spec (an FString) or absent;
                     // text: the conversion ("r", "s", "a" or "")
     Bool,
@@ -47,18 +47,18 @@ struct Expr {
     Tuple,
     List,
     Set,
-    Dict,      // items: key0, value0, ...; a **d entry is a DoubleStarred key with a None value
-    Attribute, // items[0].text
-    Call,      // items[0] callee, then positional args (Starred too), then keyword values;
-               // keywords names them ("**" for a **d argument)
-    Subscript, // items[0][items[1]]
-    Slice,     // items: start, stop, step (None where absent)
-    BinOp,     // items: operands left to right; ops: the operator between each pair
-    UnaryOp,   // text: - + not ~
-    Compare,   // items compared pairwise with ops (< <= == != > >= is, is not, in, not in)
-    BoolOp,    // items: operands left to right; ops: and / or between each pair
-    IfExp,     // items: body, condition, orelse
-    Starred,   // *items[0]
+    Dict,          // items: key0, value0, ...; a **d entry is a DoubleStarred key with a None value
+    Attribute,     // items[0].text
+    Call,          // items[0] callee, then positional args (Starred too), then keyword values;
+                   // keywords names them ("**" for a **d argument)
+    Subscript,     // items[0][items[1]]
+    Slice,         // items: start, stop, step (None where absent)
+    BinOp,         // items: operands left to right; ops: the operator between each pair
+    UnaryOp,       // text: - + not ~
+    Compare,       // items compared pairwise with ops (< <= == != > >= is, is not, in, not in)
+    BoolOp,        // items: operands left to right; ops: and / or between each pair
+    IfExp,         // items: body, condition, orelse
+    Starred,       // *items[0]
     DoubleStarred, // **items[0]
     Lambda,        // function
     ListComp,      // items[0] the element; generators

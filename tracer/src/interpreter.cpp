@@ -20,14 +20,13 @@ const char *builtin_spelling(Builtin b) {
 
 const char *num_op_symbol(NumOp op) {
   static const char *const symbols[] = {
-      "+",         "-",        "*",        "/",        "//",         "%",          "**",
-      "-",         "abs",      "<",        "<=",       ">",          ">=",         "==",
-      "!=",        "&",        "|",        "^",        "math.sqrt",  "math.exp",   "math.log",
-      "math.sin",  "math.cos", "math.tanh", "math.floor", "math.ceil", "math.trunc", "int",
-      "float"};
+      "+",          "-",         "*",          "/",        "//",       "%",
+      "**",         "-",         "abs",        "<",        "<=",       ">",
+      ">=",         "==",        "!=",         "&",        "|",        "^",
+      "math.sqrt",  "math.exp",  "math.log",   "math.sin", "math.cos", "math.tanh",
+      "math.floor", "math.ceil", "math.trunc", "int",      "float",    "//"};
   return symbols[static_cast<std::size_t>(op)];
 }
-
 
 namespace {
 
@@ -68,33 +67,32 @@ Interpreter::Interpreter(std::shared_ptr<const Module> module, Backend &backend,
   impl_->globals = std::make_shared<Env>();
   impl_->builtins = std::make_shared<Env>();
   Env &b = *impl_->builtins;
-  for (Builtin id : {Builtin::print,     Builtin::len,        Builtin::range,
-                     Builtin::repr,      Builtin::abs,        Builtin::min,
-                     Builtin::max,       Builtin::sum,        Builtin::any,
-                     Builtin::all,       Builtin::enumerate,  Builtin::zip,
-                     Builtin::reversed,  Builtin::sorted,     Builtin::map,
-                     Builtin::filter,    Builtin::iter,       Builtin::next,
-                     Builtin::isinstance, Builtin::issubclass, Builtin::hasattr,
-                     Builtin::getattr,   Builtin::setattr,    Builtin::delattr,
-                     Builtin::id,        Builtin::callable,   Builtin::round,
-                     Builtin::pow,       Builtin::divmod,     Builtin::slice,
-                     Builtin::super,     Builtin::property,   Builtin::classmethod,
-                     Builtin::staticmethod, Builtin::format,  Builtin::chr,
-                     Builtin::ord,       Builtin::hash,       Builtin::vars})
+  for (Builtin id :
+       {Builtin::print,       Builtin::len,          Builtin::range,      Builtin::repr,
+        Builtin::abs,         Builtin::min,          Builtin::max,        Builtin::sum,
+        Builtin::any,         Builtin::all,          Builtin::enumerate,  Builtin::zip,
+        Builtin::reversed,    Builtin::sorted,       Builtin::map,        Builtin::filter,
+        Builtin::iter,        Builtin::next,         Builtin::isinstance, Builtin::issubclass,
+        Builtin::hasattr,     Builtin::getattr,      Builtin::setattr,    Builtin::delattr,
+        Builtin::id,          Builtin::callable,     Builtin::round,      Builtin::pow,
+        Builtin::divmod,      Builtin::slice,        Builtin::super,      Builtin::property,
+        Builtin::classmethod, Builtin::staticmethod, Builtin::format,     Builtin::chr,
+        Builtin::ord,         Builtin::hash,         Builtin::vars})
     b.set(builtin_spelling(id), make_builtin(id, builtin_spelling(id)));
   add_class(*impl_, "object", Builtin::object);
   auto object = impl_->builtin_classes[static_cast<uint16_t>(Builtin::object)];
   add_class(*impl_, "int", Builtin::int_, object);
-  add_class(*impl_, "bool", Builtin::bool_, impl_->builtin_classes[static_cast<uint16_t>(Builtin::int_)]);
-  for (auto [name, id] : std::initializer_list<std::pair<const char *, Builtin>>{
-           {"float", Builtin::float_},
-           {"str", Builtin::str_},
-           {"tuple", Builtin::tuple},
-           {"list", Builtin::list},
-           {"dict", Builtin::dict},
-           {"set", Builtin::set},
-           {"frozenset", Builtin::frozenset},
-           {"type", Builtin::class_type}})
+  add_class(*impl_, "bool", Builtin::bool_,
+            impl_->builtin_classes[static_cast<uint16_t>(Builtin::int_)]);
+  for (auto [name, id] :
+       std::initializer_list<std::pair<const char *, Builtin>>{{"float", Builtin::float_},
+                                                               {"str", Builtin::str_},
+                                                               {"tuple", Builtin::tuple},
+                                                               {"list", Builtin::list},
+                                                               {"dict", Builtin::dict},
+                                                               {"set", Builtin::set},
+                                                               {"frozenset", Builtin::frozenset},
+                                                               {"type", Builtin::class_type}})
     add_class(*impl_, name, id, object);
   // torch's classes, reached through torch (torch.Tensor, torch.nn.Parameter, ...).
   add_class(*impl_, "Tensor", Builtin::class_tensor, object, false);
@@ -190,13 +188,13 @@ std::string exception_text(Interpreter &in, const Obj &e, const Loc &loc) {
   return text;
 }
 
-TraceError uncaught(Interpreter &in, const PyError &e) {
-  TraceError out(e.loc, exception_text(in, e.exception, e.loc));
+} // namespace
+
+TraceError Interpreter::uncaught(const PyError &e) {
+  TraceError out(e.loc, exception_text(*this, e.exception, e.loc));
   out.chain = e.chain;
   return out;
 }
-
-} // namespace
 
 void Interpreter::run_module() {
   if (impl_->module_ran) return;
@@ -208,7 +206,7 @@ void Interpreter::run_module() {
   try {
     run_block(module_->body, frame);
   } catch (const PyError &e) {
-    throw uncaught(*this, e);
+    throw uncaught(e);
   }
 }
 
@@ -221,7 +219,7 @@ Obj Interpreter::call_top(const Obj &callable, std::vector<Obj> args, Kwargs kwa
   try {
     return call(callable, std::move(args), std::move(kwargs), loc);
   } catch (const PyError &e) {
-    throw uncaught(*this, e);
+    throw uncaught(e);
   }
 }
 
@@ -233,7 +231,7 @@ Obj Interpreter::eval_top(const Expr &e) {
   try {
     return eval(e, frame);
   } catch (const PyError &err) {
-    throw uncaught(*this, err);
+    throw uncaught(err);
   }
 }
 
@@ -294,10 +292,10 @@ Interpreter::Flow Interpreter::run(const Stmt &s, Frame &frame) {
     } else if (target.kind == Expr::Kind::Name) {
       left = lookup(target, frame);
     } else {
-      throw TraceError(target.loc, "unsupported construct: augmented assignment to " +
-                                       (target.kind == Expr::Kind::Unsupported
-                                            ? target.text
-                                            : std::string("this target")));
+      throw TraceError(
+          target.loc,
+          "unsupported construct: augmented assignment to " +
+              (target.kind == Expr::Kind::Unsupported ? target.text : std::string("this target")));
     }
     Obj right = eval(s.value, frame);
     Obj result;
@@ -384,8 +382,8 @@ Interpreter::Flow Interpreter::run(const Stmt &s, Frame &frame) {
     if (!s.has_value) raise("RuntimeError", "No active exception to reraise", s.loc);
     Obj e = eval(s.value, frame);
     if (e.kind == Obj::Kind::Class) e = call(e, {}, {}, s.loc);
-    if (e.kind != Obj::Kind::Instance || !e.as<InstanceObj>().cls->is_subclass_of(
-                                             *impl_->exception_classes.at("BaseException")))
+    if (e.kind != Obj::Kind::Instance ||
+        !e.as<InstanceObj>().cls->is_subclass_of(*impl_->exception_classes.at("BaseException")))
       raise("TypeError", "exceptions must derive from BaseException", s.loc);
     throw PyError{e, s.loc, {}};
   }
@@ -414,8 +412,7 @@ Interpreter::Flow Interpreter::run(const Stmt &s, Frame &frame) {
     Flow f = run_block(s.body, frame);
     for (auto m = managers.rbegin(); m != managers.rend(); ++m)
       if (m->kind == Obj::Kind::Instance)
-        call(attribute(*m, "__exit__", s.loc), {Obj::none(), Obj::none(), Obj::none()}, {},
-             s.loc);
+        call(attribute(*m, "__exit__", s.loc), {Obj::none(), Obj::none(), Obj::none()}, {}, s.loc);
     return f;
   }
   case Stmt::Kind::Delete:
@@ -471,8 +468,7 @@ Interpreter::Flow Interpreter::run_try(const Stmt &s, Frame &frame) {
     } catch (...) {
       finally();
       throw;
-    }
-    finally();
+    } finally();
     return flow;
   } catch (const TraceError &) {
     throw; // not a Python exception: nothing catches it
@@ -518,8 +514,8 @@ void Interpreter::do_import(const Stmt &s, Frame &frame) {
       value = make_unknown(s.text + "." + n.name, s.loc);
     } else {
       std::optional<Obj> found = find_attribute(module, n.name, s.loc);
-      if (!found) raise("ImportError", "cannot import name '" + n.name + "' from '" + s.text + "'",
-                        s.loc);
+      if (!found)
+        raise("ImportError", "cannot import name '" + n.name + "' from '" + s.text + "'", s.loc);
       value = *found;
     }
     bind_name(n.alias.empty() ? n.name : n.alias, std::move(value), frame);
@@ -713,9 +709,8 @@ void Interpreter::assign(const Expr &target, Obj value, Frame &frame) {
               items.size() > target.items.size()
                   ? "too many values to unpack (expected " + std::to_string(target.items.size()) +
                         ")"
-                  : "not enough values to unpack (expected " +
-                        std::to_string(target.items.size()) + ", got " +
-                        std::to_string(items.size()) + ")",
+                  : "not enough values to unpack (expected " + std::to_string(target.items.size()) +
+                        ", got " + std::to_string(items.size()) + ")",
               target.loc);
       for (std::size_t i = 0; i < items.size(); ++i)
         assign(target.items[i], std::move(items[i]), frame);
@@ -758,8 +753,7 @@ void Interpreter::delete_target(const Expr &target, Frame &frame) {
     Obj base = eval(target.items[0], frame);
     Obj index = eval(target.items[1], frame);
     if (base.kind == Obj::Kind::Dict) {
-      if (!base.as<DictObj>().erase(index))
-        raise("KeyError", repr(index, target.loc), target.loc);
+      if (!base.as<DictObj>().erase(index)) raise("KeyError", repr(index, target.loc), target.loc);
       return;
     }
     if (base.kind == Obj::Kind::List && index.kind == Obj::Kind::Int) {

@@ -70,8 +70,9 @@ enum class NumOp : uint8_t {
   floor,
   ceil,
   trunc,
-  to_int,   // int(x)
-  to_float, // float(x)
+  to_int,    // int(x)
+  to_float,  // float(x)
+  exact_div, // a // b where b divides a (an inferred size): one prims.div
 };
 const char *num_op_symbol(NumOp op); // "+", "//", "math.sqrt"
 
@@ -94,7 +95,7 @@ public:
 };
 
 struct InterpreterLimits {
-  int max_depth = 200;            // Python calls nested (recursion is not traced)
+  int max_depth = 200;           // Python calls nested (recursion is not traced)
   int64_t max_steps = 2'000'000; // statements and loop iterations, all calls together
 };
 
@@ -121,6 +122,8 @@ public:
   Obj call_top(const Obj &callable, std::vector<Obj> args, Kwargs kwargs, const Loc &loc);
   // Evaluates an expression in the module's namespace (an --init value).
   Obj eval_top(const Expr &e);
+  // A Python exception that nothing caught, as the error it ends tracing with.
+  TraceError uncaught(const PyError &e);
 
   // The lines the traced code printed (print()), in order.
   const std::vector<std::string> &printed() const { return printed_; }

@@ -30,8 +30,8 @@ Obj Interpreter::construct(const std::shared_ptr<ClassObj> &cls, std::vector<Obj
     return call_builtin_class(*cls, args, kwargs, loc);
   for (const ClassObj *c : cls->mro)
     if (is_builtin(*c, Builtin::class_tensor))
-      throw TraceError(loc, "unsupported construct: a subclass of torch.Tensor (`" + cls->name +
-                                "`)");
+      throw TraceError(loc,
+                       "unsupported construct: a subclass of torch.Tensor (`" + cls->name + "`)");
   auto inst = std::make_shared<InstanceObj>();
   inst->cls = cls;
   Obj self = Obj::heap(Obj::Kind::Instance, inst);
@@ -52,7 +52,8 @@ Obj Interpreter::construct(const std::shared_ptr<ClassObj> &cls, std::vector<Obj
 
 Obj Interpreter::attribute(const Obj &base, std::string_view name, const Loc &loc) {
   if (std::optional<Obj> found = find_attribute(base, name, loc)) return std::move(*found);
-  std::string what = base.kind == Obj::Kind::Class    ? "type object '" + base.as<ClassObj>().name + "'"
+  std::string what = base.kind == Obj::Kind::Class
+                         ? "type object '" + base.as<ClassObj>().name + "'"
                      : base.kind == Obj::Kind::Module ? "module '" + base.as<ModuleObj>().name + "'"
                                                       : "'" + type_name(base) + "' object";
   raise("AttributeError", what + " has no attribute '" + excerpt(name) + "'", loc);
@@ -234,8 +235,8 @@ void Interpreter::set_attribute(const Obj &base, const std::string &name, Obj va
       return;
     }
     if (name == "grad" && value.kind == Obj::Kind::None) return;
-    throw TraceError(loc, "unsupported construct: setting the tensor attribute `" +
-                              excerpt(name) + "`");
+    throw TraceError(loc,
+                     "unsupported construct: setting the tensor attribute `" + excerpt(name) + "`");
   }
   case Obj::Kind::Unknown:
   case Obj::Kind::Module:
@@ -307,8 +308,8 @@ Obj Interpreter::subscript(const Obj &base, const Obj &index, const Loc &loc) {
     bool is_str = base.kind == Obj::Kind::Str;
     std::vector<std::string> chars;
     if (is_str) chars = characters(str_of(base));
-    int64_t n = is_str ? static_cast<int64_t>(chars.size())
-                       : static_cast<int64_t>(items_of(base).size());
+    int64_t n =
+        is_str ? static_cast<int64_t>(chars.size()) : static_cast<int64_t>(items_of(base).size());
     if (index.kind == Obj::Kind::Slice) {
       std::vector<int64_t> picked = slice_indices(*this, index.as<SliceObj>(), n, loc);
       charge(static_cast<int64_t>(picked.size()) / 16, loc);
@@ -327,8 +328,7 @@ Obj Interpreter::subscript(const Obj &base, const Obj &index, const Loc &loc) {
     }
     if (!index.is_number() || index.kind == Obj::Kind::Float)
       raise("TypeError",
-            type_name(base) + " indices must be integers or slices, not " + type_name(index),
-            loc);
+            type_name(base) + " indices must be integers or slices, not " + type_name(index), loc);
     int64_t i = concrete_int(index, loc, "an index");
     if (i < -n || i >= n) raise("IndexError", type_name(base) + " index out of range", loc);
     std::size_t at = static_cast<std::size_t>(i < 0 ? i + n : i);
@@ -365,16 +365,18 @@ void Interpreter::set_item(const Obj &base, const Obj &index, Obj value, const L
       if (s.step.kind != Obj::Kind::None)
         throw TraceError(loc, "unsupported construct: assignment to an extended slice");
       std::vector<int64_t> picked = slice_indices(*this, s, n, loc);
-      int64_t start = picked.empty() ? (s.start.kind == Obj::Kind::None
-                                            ? 0
-                                            : std::clamp<int64_t>(
-                                                  concrete_int(s.start, loc, "a slice bound") < 0
-                                                      ? concrete_int(s.start, loc, "") + n
-                                                      : concrete_int(s.start, loc, ""),
-                                                  0, n))
-                                     : picked.front();
+      int64_t start =
+          picked.empty()
+              ? (s.start.kind == Obj::Kind::None
+                     ? 0
+                     : std::clamp<int64_t>(concrete_int(s.start, loc, "a slice bound") < 0
+                                               ? concrete_int(s.start, loc, "") + n
+                                               : concrete_int(s.start, loc, ""),
+                                           0, n))
+              : picked.front();
       std::vector<Obj> replacement = iterate(value, loc);
-      items.erase(items.begin() + start, items.begin() + start + static_cast<int64_t>(picked.size()));
+      items.erase(items.begin() + start,
+                  items.begin() + start + static_cast<int64_t>(picked.size()));
       items.insert(items.begin() + start, replacement.begin(), replacement.end());
       return;
     }
@@ -466,8 +468,7 @@ Obj Interpreter::binary(const std::string &op, Obj a, Obj b, const Loc &loc) {
       raise("TypeError", "unsupported operand type(s) for " + op + ": float", loc);
     return number(name->num, {a, b}, loc);
   }
-  if (op == "+" && a.kind == b.kind &&
-      (a.kind == Obj::Kind::Tuple || a.kind == Obj::Kind::List)) {
+  if (op == "+" && a.kind == b.kind && (a.kind == Obj::Kind::Tuple || a.kind == Obj::Kind::List)) {
     std::vector<Obj> items = items_of(a);
     const auto &more = items_of(b);
     items.insert(items.end(), more.begin(), more.end());
@@ -511,8 +512,8 @@ Obj Interpreter::binary(const std::string &op, Obj a, Obj b, const Loc &loc) {
     return out;
   }
   raise("TypeError",
-        "unsupported operand type(s) for " + op + ": '" + type_name(a) + "' and '" +
-            type_name(b) + "'",
+        "unsupported operand type(s) for " + op + ": '" + type_name(a) + "' and '" + type_name(b) +
+            "'",
         loc);
 }
 
@@ -537,12 +538,15 @@ Obj Interpreter::number(NumOp op, const std::vector<Obj> &args, const Loc &loc) 
 Obj Interpreter::unary(const std::string &op, const Obj &a, const Loc &loc) {
   if (op == "not") return Obj::boolean_of(!truth(a, loc));
   if (a.kind == Obj::Kind::Unknown) unknown_used(a, loc, "the operand");
-  if (a.kind == Obj::Kind::Tensor) return tensor_binary(op == "-" ? "neg" : op == "~" ? "~" : "+", a, Obj::none(), loc);
+  if (a.kind == Obj::Kind::Tensor)
+    return tensor_binary(op == "-" ? "neg" : op == "~" ? "~" : "+", a, Obj::none(), loc);
   if (a.kind == Obj::Kind::Instance) {
     const char *dunder = op == "-" ? "__neg__" : op == "+" ? "__pos__" : "__invert__";
-    if (a.as<InstanceObj>().cls->lookup(dunder)) return call(attribute(a, dunder, loc), {}, {}, loc);
+    if (a.as<InstanceObj>().cls->lookup(dunder))
+      return call(attribute(a, dunder, loc), {}, {}, loc);
   }
-  if (!a.is_number()) raise("TypeError", "bad operand type for unary " + op + ": '" + type_name(a) + "'", loc);
+  if (!a.is_number())
+    raise("TypeError", "bad operand type for unary " + op + ": '" + type_name(a) + "'", loc);
   if (op == "+") return a.kind == Obj::Kind::Bool ? Obj::int_of(a.integer) : a;
   if (op == "-") return number(NumOp::neg, {a}, loc);
   // ~x == -x - 1 for ints
@@ -596,7 +600,8 @@ Obj Interpreter::compare(const std::string &op, const Obj &a, const Obj &b, cons
   if (a.kind == Obj::Kind::Tensor || b.kind == Obj::Kind::Tensor)
     return tensor_binary(op, a, b, loc);
   if (op == "==" || op == "!=") {
-    if (a.is_number() && b.is_number()) return number(op == "==" ? NumOp::eq : NumOp::ne, {a, b}, loc);
+    if (a.is_number() && b.is_number())
+      return number(op == "==" ? NumOp::eq : NumOp::ne, {a, b}, loc);
     if (a.kind == Obj::Kind::Instance && a.as<InstanceObj>().cls->lookup("__eq__")) {
       Obj r = call(attribute(a, "__eq__", loc), {b}, {}, loc);
       if (r.kind != Obj::Kind::NotImplemented)
@@ -685,8 +690,7 @@ bool Interpreter::equal(const Obj &a, const Obj &b, const Loc &loc) {
   }
   case Obj::Kind::Slice: {
     const SliceObj &x = a.as<SliceObj>(), &y = b.as<SliceObj>();
-    return equal(x.start, y.start, loc) && equal(x.stop, y.stop, loc) &&
-           equal(x.step, y.step, loc);
+    return equal(x.start, y.start, loc) && equal(x.stop, y.stop, loc) && equal(x.step, y.step, loc);
   }
   default:
     return a.ref == b.ref;
@@ -717,7 +721,8 @@ bool Interpreter::truth(const Obj &o, const Loc &loc) {
     unknown_used(o, loc, "the truth value of");
   case Obj::Kind::Instance: {
     const InstanceObj &inst = o.as<InstanceObj>();
-    if (inst.cls->lookup("__bool__")) return truth(call(attribute(o, "__bool__", loc), {}, {}, loc), loc);
+    if (inst.cls->lookup("__bool__"))
+      return truth(call(attribute(o, "__bool__", loc), {}, {}, loc), loc);
     if (inst.cls->lookup("__len__"))
       return concrete_int(call(attribute(o, "__len__", loc), {}, {}, loc), loc, "__len__") != 0;
     return true;

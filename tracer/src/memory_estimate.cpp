@@ -91,7 +91,8 @@ RunMemoryEstimate estimate_run_memory(const Trace &computation,
     uint64_t count = 1;
     for (int64_t d : t.shape)
       count = saturating_mul(count, static_cast<uint64_t>(std::max<int64_t>(d, 0)));
-    estimate.inputs = saturating_add(estimate.inputs, saturating_mul(count, element_bytes(t.dtype)));
+    estimate.inputs =
+        saturating_add(estimate.inputs, saturating_mul(count, element_bytes(t.dtype)));
   }
   uint64_t drawing = 0; // the most that drawing one random input holds besides it
   for (const InputSpec &in : inputs) {

@@ -25,8 +25,8 @@ constexpr std::array<DTypeInfo, 12> kDTypes = {{
 }};
 
 constexpr std::pair<const char *, DType> kAliases[] = {
-    {"float", DType::float32}, {"half", DType::float16},   {"double", DType::float64},
-    {"long", DType::int64},    {"int", DType::int32},      {"short", DType::int16},
+    {"float", DType::float32},    {"half", DType::float16},      {"double", DType::float64},
+    {"long", DType::int64},       {"int", DType::int32},         {"short", DType::int16},
     {"cfloat", DType::complex64}, {"cdouble", DType::complex128}};
 
 const std::string kNoProxy;
@@ -46,8 +46,7 @@ std::optional<DType> dtype_from_name(std::string_view name) {
 }
 
 bool is_floating(DType d) {
-  return d == DType::float32 || d == DType::float16 || d == DType::bfloat16 ||
-         d == DType::float64;
+  return d == DType::float32 || d == DType::float16 || d == DType::bfloat16 || d == DType::float64;
 }
 bool is_complex(DType d) {
   return d == DType::complex64 || d == DType::complex128;
@@ -127,6 +126,40 @@ bool same_key(const Obj &a, const Obj &b) {
 }
 
 } // namespace
+
+namespace {
+
+// Moves the items of every collection only `pending` holds into `pending`, so that each is
+// freed empty: a loop instead of one level of stack per level of nesting.
+void release(std::vector<Obj> &pending) {
+  while (!pending.empty()) {
+    Obj o = std::move(pending.back());
+    pending.pop_back();
+    if (!o.ref || o.ref.use_count() != 1) continue;
+    if (o.kind == Obj::Kind::Tuple || o.kind == Obj::Kind::List || o.kind == Obj::Kind::Set) {
+      std::vector<Obj> &items = o.as<SeqObj>().items;
+      for (Obj &item : items)
+        pending.push_back(std::move(item));
+      items.clear();
+    } else if (o.kind == Obj::Kind::Dict) {
+      DictObj &d = o.as<DictObj>();
+      for (Obj &item : d.values)
+        pending.push_back(std::move(item));
+      d.values.clear();
+      d.keys.clear();
+    }
+  }
+}
+
+} // namespace
+
+SeqObj::~SeqObj() {
+  release(items);
+}
+
+DictObj::~DictObj() {
+  release(values);
+}
 
 std::ptrdiff_t DictObj::find(const Obj &key) const {
   for (std::size_t i = 0; i < keys.size(); ++i)

@@ -239,8 +239,8 @@ Value Recorder::call_value(Sym symbol, const std::vector<Obj> &args) const {
   for (std::size_t i = 0; i < args.size() && i < op.params.size(); ++i) {
     const SchemaParam &p = op.params[i];
     if (p.kind == Param::Kind::VarArgs) {
-      for (const Obj &o : args[i].as<SeqObj>().items)
-        positional.push_back(to_value(o));
+      // One tuple: ltorch.reshape(a, (2, 6, 3)), as x.reshape((2, 6, 3)) spells it.
+      positional.push_back(to_value(args[i]));
     } else if (p.kind == Param::Kind::VarKeywords) {
       continue;
     } else if (p.kind == Param::Kind::KeywordOnly) {
@@ -342,6 +342,7 @@ namespace {
 void append_operand_key(std::string &key, const Obj &o) {
   key += ' ';
   if (o.is_proxy()) {
+    key += 'p'; // never a constant's code: a proxy named i0 is not the constant 0
     key += o.proxy();
     return;
   }
@@ -419,11 +420,11 @@ Obj Recorder::number_op(NumOp op, const std::vector<Obj> &args, Obj result, cons
   case NumOp::cos:
   case NumOp::tanh:
   case NumOp::trunc: {
-    Sym p = op == NumOp::sqrt  ? Sym::prims_sqrt
-            : op == NumOp::exp ? Sym::prims_exp
-            : op == NumOp::log ? Sym::prims_log
-            : op == NumOp::sin ? Sym::prims_sin
-            : op == NumOp::cos ? Sym::prims_cos
+    Sym p = op == NumOp::sqrt   ? Sym::prims_sqrt
+            : op == NumOp::exp  ? Sym::prims_exp
+            : op == NumOp::log  ? Sym::prims_log
+            : op == NumOp::sin  ? Sym::prims_sin
+            : op == NumOp::cos  ? Sym::prims_cos
             : op == NumOp::tanh ? Sym::prims_tanh
                                 : Sym::prims_trunc;
     Obj x = a.kind == Obj::Kind::Float ? a : to(a, "float", Obj::float_of(a.as_double()));
@@ -434,8 +435,8 @@ Obj Recorder::number_op(NumOp op, const std::vector<Obj> &args, Obj result, cons
   case NumOp::ceil: {
     // math.floor and math.ceil give ints.
     if (a.kind != Obj::Kind::Float) return a;
-    Obj r = record_number(op == NumOp::floor ? Sym::prims_floor : Sym::prims_ceil,
-                          values_of(v(a)), Obj::float_of(static_cast<double>(result.integer)));
+    Obj r = record_number(op == NumOp::floor ? Sym::prims_floor : Sym::prims_ceil, values_of(v(a)),
+                          Obj::float_of(static_cast<double>(result.integer)));
     return to(r, "int", result);
   }
   default:
@@ -470,6 +471,8 @@ Obj Recorder::number_op(NumOp op, const std::vector<Obj> &args, Obj result, cons
     return binary(Sym::prims_bitwise_or);
   case NumOp::bitwise_xor:
     return binary(Sym::prims_bitwise_xor);
+  case NumOp::exact_div:
+    return binary(Sym::prims_div);
   case NumOp::truediv: {
     auto as_float = [&](const Obj &x) {
       if (x.kind == Obj::Kind::Float) return x;
@@ -543,9 +546,9 @@ std::vector<Statement> Recorder::guard_statements() const {
   for (std::size_t i : needed)
     out.push_back(number_defs_[i]);
   for (const auto &[name, value] : guards_)
-    out.push_back(Statement::bound(
-        std::nullopt, Value::call(callee_of(Sym::prims_check_number_type_and_value),
-                                  values_of(Value::name(name), to_value(value)))));
+    out.push_back(Statement::bound(std::nullopt,
+                                   Value::call(callee_of(Sym::prims_check_number_type_and_value),
+                                               values_of(Value::name(name), to_value(value)))));
   return out;
 }
 

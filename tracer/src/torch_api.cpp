@@ -126,12 +126,22 @@ struct MathName {
   NumOp op;
 };
 constexpr MathName kMath[] = {
-    {"sqrt", NumOp::sqrt}, {"exp", NumOp::exp},     {"log", NumOp::log},     {"sin", NumOp::sin},
-    {"cos", NumOp::cos},   {"tanh", NumOp::tanh},   {"floor", NumOp::floor}, {"ceil", NumOp::ceil},
+    {"sqrt", NumOp::sqrt},   {"exp", NumOp::exp},   {"log", NumOp::log},     {"sin", NumOp::sin},
+    {"cos", NumOp::cos},     {"tanh", NumOp::tanh}, {"floor", NumOp::floor}, {"ceil", NumOp::ceil},
     {"trunc", NumOp::trunc}, {"fabs", NumOp::abs},  {"pow", NumOp::pow},
 };
 // Math functions beyond the number ops, by index after kMath.
-enum class MathExtra : uint32_t { isinf = 100, isnan, isfinite, log2, log10, gcd, prod, isqrt, erf };
+enum class MathExtra : uint32_t {
+  isinf = 100,
+  isnan,
+  isfinite,
+  log2,
+  log10,
+  gcd,
+  prod,
+  isqrt,
+  erf
+};
 
 Obj dtype_attribute(std::string_view name) {
   if (std::optional<DType> d = dtype_from_name(name))
@@ -197,9 +207,9 @@ Obj Interpreter::nn_module() {
   if (it != impl_->provided.end()) return it->second;
   Result<Module> parsed = parse_module("<torch.nn>", std::string(nn_prelude_source()));
   if (!parsed)
-    throw TraceError(Loc{}, "internal error: the tracer's torch.nn does not parse: " +
-                                parsed.error().message + " at line " +
-                                std::to_string(parsed.error().line));
+    throw TraceError(
+        Loc{}, "internal error: the tracer's torch.nn does not parse: " + parsed.error().message +
+                   " at line " + std::to_string(parsed.error().line));
   impl_->nn_source = std::make_shared<const Module>(std::move(parsed.value()));
   impl_->nn_globals = std::make_shared<Env>();
   auto m = std::make_shared<ModuleObj>();
@@ -272,8 +282,10 @@ std::optional<Obj> Interpreter::torch_attribute(const ModuleObj &m, std::string_
   case Provided::torch_nn:
     return make_unknown("torch.nn." + n, loc);
   case Provided::torch_cuda:
-    if (name == "is_available") return special(TorchSpecial::cuda_is_available, "torch.cuda.is_available");
-    if (name == "device_count") return special(TorchSpecial::cuda_device_count, "torch.cuda.device_count");
+    if (name == "is_available")
+      return special(TorchSpecial::cuda_is_available, "torch.cuda.is_available");
+    if (name == "device_count")
+      return special(TorchSpecial::cuda_device_count, "torch.cuda.device_count");
     return make_unknown("torch.cuda." + n, loc);
   case Provided::math:
     if (name == "pi") return Obj::float_of(M_PI);
@@ -285,10 +297,15 @@ std::optional<Obj> Interpreter::torch_attribute(const ModuleObj &m, std::string_
       if (name == f.name)
         return make_builtin(Builtin::math_function, "math." + n, static_cast<uint32_t>(f.op));
     {
-      static const std::pair<const char *, MathExtra> extra[] = {
-          {"isinf", MathExtra::isinf}, {"isnan", MathExtra::isnan}, {"isfinite", MathExtra::isfinite},
-          {"log2", MathExtra::log2},   {"log10", MathExtra::log10}, {"gcd", MathExtra::gcd},
-          {"prod", MathExtra::prod},   {"isqrt", MathExtra::isqrt}, {"erf", MathExtra::erf}};
+      static const std::pair<const char *, MathExtra> extra[] = {{"isinf", MathExtra::isinf},
+                                                                 {"isnan", MathExtra::isnan},
+                                                                 {"isfinite", MathExtra::isfinite},
+                                                                 {"log2", MathExtra::log2},
+                                                                 {"log10", MathExtra::log10},
+                                                                 {"gcd", MathExtra::gcd},
+                                                                 {"prod", MathExtra::prod},
+                                                                 {"isqrt", MathExtra::isqrt},
+                                                                 {"erf", MathExtra::erf}};
       for (auto [e, id] : extra)
         if (name == e)
           return make_builtin(Builtin::math_function, "math." + n, static_cast<uint32_t>(id));
@@ -336,11 +353,13 @@ Obj Interpreter::tensor_attribute(const Obj &t, std::string_view name, const Loc
           r.bind(r.op(Sym::ltorch_permute), {t, Obj::tuple(std::move(dims))}, {}, "Tensor.T", loc),
           loc);
     }
-    if (rank < 2) raise("RuntimeError", "tensor.mT is only supported on matrices or batches of matrices", loc);
-    return backend_->call_symbol(
-        Sym::ltorch_transpose,
-        r.bind(r.op(Sym::ltorch_transpose), {t, Obj::int_of(-2), Obj::int_of(-1)}, {}, "Tensor.mT", loc),
-        loc);
+    if (rank < 2)
+      raise("RuntimeError", "tensor.mT is only supported on matrices or batches of matrices", loc);
+    return backend_->call_symbol(Sym::ltorch_transpose,
+                                 r.bind(r.op(Sym::ltorch_transpose),
+                                        {t, Obj::int_of(-2), Obj::int_of(-1)}, {}, "Tensor.mT",
+                                        loc),
+                                 loc);
   }
   std::string spelled = "Tensor." + std::string(name);
   if (std::optional<Registry::Spelling> s = Registry::get().python(spelled))
@@ -356,13 +375,13 @@ namespace {
 
 const char *binary_symbol_spelling(const std::string &op) {
   static const std::pair<const char *, const char *> names[] = {
-      {"+", "Tensor.__add__"},   {"-", "Tensor.__sub__"},       {"*", "Tensor.__mul__"},
+      {"+", "Tensor.__add__"},     {"-", "Tensor.__sub__"},       {"*", "Tensor.__mul__"},
       {"/", "Tensor.__truediv__"}, {"//", "Tensor.__floordiv__"}, {"%", "Tensor.__mod__"},
-      {"**", "Tensor.__pow__"},  {"@", "Tensor.__matmul__"},    {"&", "Tensor.__and__"},
-      {"|", "Tensor.__or__"},    {"<", "Tensor.__lt__"},        {"<=", "Tensor.__le__"},
-      {">", "Tensor.__gt__"},    {">=", "Tensor.__ge__"},       {"==", "Tensor.__eq__"},
-      {"!=", "Tensor.__ne__"},   {"[]", "Tensor.__getitem__"},  {"neg", "Tensor.__neg__"},
-      {"~", "Tensor.__invert__"}, {"abs", "Tensor.__abs__"},    {"+u", "Tensor.__pos__"}};
+      {"**", "Tensor.__pow__"},    {"@", "Tensor.__matmul__"},    {"&", "Tensor.__and__"},
+      {"|", "Tensor.__or__"},      {"<", "Tensor.__lt__"},        {"<=", "Tensor.__le__"},
+      {">", "Tensor.__gt__"},      {">=", "Tensor.__ge__"},       {"==", "Tensor.__eq__"},
+      {"!=", "Tensor.__ne__"},     {"[]", "Tensor.__getitem__"},  {"neg", "Tensor.__neg__"},
+      {"~", "Tensor.__invert__"},  {"abs", "Tensor.__abs__"},     {"+u", "Tensor.__pos__"}};
   for (auto [o, s] : names)
     if (op == o) return s;
   return nullptr;
@@ -398,7 +417,8 @@ void Interpreter::update_in_place(const Obj &target, const Obj &result, const Lo
   if (result.kind != Obj::Kind::Tensor)
     throw TraceError(loc, "internal error: an in-place operation without a tensor result");
   if (t.base && t.base.use_count() > 1)
-    throw TraceError(loc, "unsupported construct: an in-place update of a view (" + describe(target) +
+    throw TraceError(loc, "unsupported construct: an in-place update of a view (" +
+                              describe(target) +
                               ") whose base tensor is still in use; the functional trace would "
                               "not update the base (use the out-of-place operation)");
   for (const auto &v : t.views)
@@ -409,20 +429,26 @@ void Interpreter::update_in_place(const Obj &target, const Obj &result, const Lo
   Obj value = result;
   const TensorObj &r = result.as<TensorObj>();
   if (r.shape.size() != t.shape.size())
-    raise("RuntimeError", "output with shape " + describe(target) +
-                              " doesn't match the broadcast shape " + describe(result), loc);
+    raise("RuntimeError",
+          "output with shape " + describe(target) + " doesn't match the broadcast shape " +
+              describe(result),
+          loc);
   for (std::size_t i = 0; i < r.shape.size(); ++i)
     if (r.shape[i].integer != t.shape[i].integer)
-      raise("RuntimeError", "output with shape " + describe(target) +
-                                " doesn't match the broadcast shape " + describe(result), loc);
+      raise("RuntimeError",
+            "output with shape " + describe(target) + " doesn't match the broadcast shape " +
+                describe(result),
+            loc);
   if (r.dtype != t.dtype) {
     if (is_integral(t.dtype) && !is_integral(r.dtype))
-      raise("RuntimeError", std::string("result type ") + dtype_info(r.dtype).torch_name +
-                                " can't be cast to the desired output type " +
-                                dtype_info(t.dtype).torch_name, loc);
+      raise("RuntimeError",
+            std::string("result type ") + dtype_info(r.dtype).torch_name +
+                " can't be cast to the desired output type " + dtype_info(t.dtype).torch_name,
+            loc);
     const Registry &reg = Registry::get();
     Kwargs kw{{"dtype", Obj::dtype_of(t.dtype)}};
-    value = backend_->call_symbol(Sym::ltorch_to, reg.bind(reg.op(Sym::ltorch_to), {result}, kw, "Tensor.to", loc), loc);
+    value = backend_->call_symbol(
+        Sym::ltorch_to, reg.bind(reg.op(Sym::ltorch_to), {result}, kw, "Tensor.to", loc), loc);
   }
   const TensorObj &v = value.as<TensorObj>();
   t.name = v.name;
@@ -494,9 +520,10 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
       int64_t rank = static_cast<int64_t>(t.shape.size());
       int64_t d = concrete_int(*dim, loc, "a dim");
       if (d < -rank || d >= rank)
-        raise("IndexError", "Dimension out of range (expected to be in range of [" +
-                                std::to_string(-rank) + ", " + std::to_string(rank - 1) +
-                                "], but got " + std::to_string(d) + ")", loc);
+        raise("IndexError",
+              "Dimension out of range (expected to be in range of [" + std::to_string(-rank) +
+                  ", " + std::to_string(rank - 1) + "], but got " + std::to_string(d) + ")",
+              loc);
       return t.shape[static_cast<std::size_t>(d < 0 ? d + rank : d)];
     }
     case TensorMethod::dim:
@@ -534,7 +561,8 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
       take_keyword(kwargs, "copy");
       take_keyword(kwargs, "memory_format");
       if (!kwargs.empty())
-        raise("TypeError", "to() got an unexpected keyword argument '" + kwargs[0].first + "'", loc);
+        raise("TypeError", "to() got an unexpected keyword argument '" + kwargs[0].first + "'",
+              loc);
       for (const Obj &a : args) {
         if (a.kind == Obj::Kind::DType)
           kw.emplace_back("dtype", a);
@@ -558,8 +586,9 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
     }
     case TensorMethod::item:
     case TensorMethod::tolist:
-      throw TraceError(loc, "`" + fn.name + "()` reads the tensor's values, which cannot be "
-                            "traced (data-dependent)");
+      throw TraceError(loc, "`" + fn.name +
+                                "()` reads the tensor's values, which cannot be "
+                                "traced (data-dependent)");
     case TensorMethod::requires_grad_: {
       bool on = args.empty() || truth(args[0], loc);
       self.as<TensorObj>().requires_grad = on;
@@ -576,11 +605,12 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
       };
       if (backend_->tracing()) {
         if (method == TensorMethod::normal_ || method == TensorMethod::uniform_)
-          throw TraceError(loc, "`" + fn.name + "()` draws random numbers in the traced "
-                                "function, which cannot be compared with eager");
+          throw TraceError(loc, "`" + fn.name +
+                                    "()` draws random numbers in the traced "
+                                    "function, which cannot be compared with eager");
         Obj value = method == TensorMethod::zero_ ? Obj::int_of(0)
-                    : args.empty()               ? Obj::none()
-                                                 : args[0];
+                    : args.empty()                ? Obj::none()
+                                                  : args[0];
         if (value.kind == Obj::Kind::None) raise("TypeError", "fill_() takes a value", loc);
         Obj full = symbol_call(Sym::ltorch_full_like, {self, value}, {}, fn.name);
         update_in_place(self, full, loc);
@@ -588,11 +618,14 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
       }
       TensorObj &target = self.as<TensorObj>();
       if (method == TensorMethod::normal_)
-        backend_->initialize(target, InitKind::Normal, number_arg(0, "mean", 0), number_arg(1, "std", 1));
+        backend_->initialize(target, InitKind::Normal, number_arg(0, "mean", 0),
+                             number_arg(1, "std", 1));
       else if (method == TensorMethod::uniform_)
-        backend_->initialize(target, InitKind::Uniform, number_arg(0, "from", 0), number_arg(1, "to", 1));
+        backend_->initialize(target, InitKind::Uniform, number_arg(0, "from", 0),
+                             number_arg(1, "to", 1));
       else
-        backend_->initialize(target, InitKind::Fill, method == TensorMethod::zero_ ? 0 : number_arg(0, "value", 0), 0);
+        backend_->initialize(target, InitKind::Fill,
+                             method == TensorMethod::zero_ ? 0 : number_arg(0, "value", 0), 0);
       return self;
     }
     case TensorMethod::copy_: {
@@ -600,12 +633,14 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
         raise("TypeError", "copy_() takes a tensor", loc);
       if (!backend_->tracing()) {
         // Module construction (loading values into a parameter): the eager backend copies.
-        Obj converted = symbol_call(Sym::ltorch_to, {args[0]}, {{"dtype", Obj::dtype_of(t.dtype)}}, fn.name);
+        Obj converted =
+            symbol_call(Sym::ltorch_to, {args[0]}, {{"dtype", Obj::dtype_of(t.dtype)}}, fn.name);
         update_in_place(self, converted, loc);
         return self;
       }
       Obj expanded = symbol_call(Sym::ltorch_expand, {args[0], Obj::tuple(t.shape)}, {}, fn.name);
-      Obj converted = symbol_call(Sym::ltorch_to, {expanded}, {{"dtype", Obj::dtype_of(t.dtype)}}, fn.name);
+      Obj converted =
+          symbol_call(Sym::ltorch_to, {expanded}, {{"dtype", Obj::dtype_of(t.dtype)}}, fn.name);
       update_in_place(self, converted, loc);
       return self;
     }
@@ -618,8 +653,7 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
         for (auto &[kk, vv] : kw)
           if (kk == k) vv = v;
       if (args.empty()) raise("TypeError", fn.name + "() takes a size", loc);
-      Obj size = args.size() == 1 || method == TensorMethod::new_full ? args[0]
-                                                                     : Obj::tuple(args);
+      Obj size = args.size() == 1 || method == TensorMethod::new_full ? args[0] : Obj::tuple(args);
       if (method == TensorMethod::new_full) {
         if (args.size() != 2) raise("TypeError", "new_full() takes a size and a fill value", loc);
         return symbol_call(Sym::ltorch_full, {size, args[1]}, std::move(kw), fn.name);
@@ -652,10 +686,12 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
       int64_t d = dim ? concrete_int(*dim, loc, "a dim") : 0;
       if (d < -rank || d >= rank) raise("IndexError", "Dimension out of range", loc);
       if (d < 0) d += rank;
-      int64_t n = concrete_int(t.shape[static_cast<std::size_t>(d)], loc, "the size of the unbound dim");
+      int64_t n =
+          concrete_int(t.shape[static_cast<std::size_t>(d)], loc, "the size of the unbound dim");
       std::vector<Obj> out;
       for (int64_t i = 0; i < n; ++i) {
-        std::vector<Obj> key(static_cast<std::size_t>(d), Obj::slice(Obj::none(), Obj::none(), Obj::none()));
+        std::vector<Obj> key(static_cast<std::size_t>(d),
+                             Obj::slice(Obj::none(), Obj::none(), Obj::none()));
         key.push_back(Obj::int_of(i));
         out.push_back(subscript(self, Obj::tuple(std::move(key)), loc));
       }
@@ -669,8 +705,9 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
     case TensorMethod::max:
     case TensorMethod::min: {
       if (!args.empty() || !kwargs.empty())
-        throw TraceError(loc, "`" + fn.name + "(dim)` returns values and indices, which the "
-                              "tracer does not support: use amax/amin and argmax/argmin");
+        throw TraceError(loc, "`" + fn.name +
+                                  "(dim)` returns values and indices, which the "
+                                  "tracer does not support: use amax/amin and argmax/argmin");
       return symbol_call(method == TensorMethod::max ? Sym::ltorch_amax : Sym::ltorch_amin, {self},
                          {}, fn.name);
     }
@@ -680,8 +717,11 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
   case Builtin::torch_special: {
     switch (static_cast<TorchSpecial>(fn.index)) {
     case TorchSpecial::finfo: {
-      DType d = args.empty() ? kDefaultFloat : args[0].kind == Obj::Kind::DType ? args[0].dtype() : kDefaultFloat;
-      if (!args.empty() && args[0].kind != Obj::Kind::DType) raise("TypeError", "finfo() takes a dtype", loc);
+      DType d = args.empty()                       ? kDefaultFloat
+                : args[0].kind == Obj::Kind::DType ? args[0].dtype()
+                                                   : kDefaultFloat;
+      if (!args.empty() && args[0].kind != Obj::Kind::DType)
+        raise("TypeError", "finfo() takes a dtype", loc);
       double max = 0, eps = 0, tiny = 0;
       switch (d) {
       case DType::float16:
@@ -699,27 +739,58 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
       default:
         raise("TypeError", "torch.finfo() requires a floating point input type", loc);
       }
-      return info_object(*this, "finfo", {{"max", Obj::float_of(max)}, {"min", Obj::float_of(-max)}, {"eps", Obj::float_of(eps)}, {"tiny", Obj::float_of(tiny)}, {"smallest_normal", Obj::float_of(tiny)}, {"bits", Obj::int_of(dtype_info(d).bits)}, {"dtype", Obj::str(dtype_info(d).torch_name)}});
+      return info_object(*this, "finfo",
+                         {{"max", Obj::float_of(max)},
+                          {"min", Obj::float_of(-max)},
+                          {"eps", Obj::float_of(eps)},
+                          {"tiny", Obj::float_of(tiny)},
+                          {"smallest_normal", Obj::float_of(tiny)},
+                          {"bits", Obj::int_of(dtype_info(d).bits)},
+                          {"dtype", Obj::str(dtype_info(d).torch_name)}});
     }
     case TorchSpecial::iinfo: {
-      if (args.empty() || args[0].kind != Obj::Kind::DType) raise("TypeError", "iinfo() takes a dtype", loc);
+      if (args.empty() || args[0].kind != Obj::Kind::DType)
+        raise("TypeError", "iinfo() takes a dtype", loc);
       DType d = args[0].dtype();
       int64_t lo = 0, hi = 0;
       switch (d) {
-      case DType::int64: lo = INT64_MIN; hi = INT64_MAX; break;
-      case DType::int32: lo = INT32_MIN; hi = INT32_MAX; break;
-      case DType::int16: lo = INT16_MIN; hi = INT16_MAX; break;
-      case DType::int8: lo = INT8_MIN; hi = INT8_MAX; break;
-      case DType::uint8: lo = 0; hi = 255; break;
-      case DType::bool_: lo = 0; hi = 1; break;
-      default: raise("TypeError", "torch.iinfo() requires an integer input type", loc);
+      case DType::int64:
+        lo = INT64_MIN;
+        hi = INT64_MAX;
+        break;
+      case DType::int32:
+        lo = INT32_MIN;
+        hi = INT32_MAX;
+        break;
+      case DType::int16:
+        lo = INT16_MIN;
+        hi = INT16_MAX;
+        break;
+      case DType::int8:
+        lo = INT8_MIN;
+        hi = INT8_MAX;
+        break;
+      case DType::uint8:
+        lo = 0;
+        hi = 255;
+        break;
+      case DType::bool_:
+        lo = 0;
+        hi = 1;
+        break;
+      default:
+        raise("TypeError", "torch.iinfo() requires an integer input type", loc);
       }
-      return info_object(*this, "iinfo", {{"min", Obj::int_of(lo)}, {"max", Obj::int_of(hi)}, {"bits", Obj::int_of(dtype_info(d).bits)}});
+      return info_object(*this, "iinfo",
+                         {{"min", Obj::int_of(lo)},
+                          {"max", Obj::int_of(hi)},
+                          {"bits", Obj::int_of(dtype_info(d).bits)}});
     }
     case TorchSpecial::is_tensor:
       return Obj::boolean_of(!args.empty() && args[0].kind == Obj::Kind::Tensor);
     case TorchSpecial::is_floating_point:
-      return Obj::boolean_of(!args.empty() && args[0].kind == Obj::Kind::Tensor && is_floating(args[0].as<TensorObj>().dtype));
+      return Obj::boolean_of(!args.empty() && args[0].kind == Obj::Kind::Tensor &&
+                             is_floating(args[0].as<TensorObj>().dtype));
     case TorchSpecial::manual_seed:
       return Obj::none();
     case TorchSpecial::get_default_dtype:
@@ -731,7 +802,8 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
     case TorchSpecial::cuda_device_count:
       return Obj::int_of(0);
     case TorchSpecial::numel: {
-      if (args.size() != 1 || args[0].kind != Obj::Kind::Tensor) raise("TypeError", "numel() takes a tensor", loc);
+      if (args.size() != 1 || args[0].kind != Obj::Kind::Tensor)
+        raise("TypeError", "numel() takes a tensor", loc);
       Obj n = Obj::int_of(1);
       for (const Obj &d : args[0].as<TensorObj>().shape)
         n = number(NumOp::mul, {n, d}, loc);
@@ -744,13 +816,17 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
       std::vector<Obj> out;
       for (const Obj &shape : args) {
         std::vector<Obj> dims = iterate(shape, loc);
-        if (dims.size() > out.size()) out.insert(out.begin(), dims.size() - out.size(), Obj::int_of(1));
+        if (dims.size() > out.size())
+          out.insert(out.begin(), dims.size() - out.size(), Obj::int_of(1));
         std::size_t offset = out.size() - dims.size();
         for (std::size_t i = 0; i < dims.size(); ++i) {
           Obj &o = out[offset + i];
           int64_t x = concrete_int(o, loc, "a size"), y = concrete_int(dims[i], loc, "a size");
-          if (x == 1) o = dims[i];
-          else if (y != 1 && y != x) raise("RuntimeError", "shape mismatch: objects cannot be broadcast to a single shape", loc);
+          if (x == 1)
+            o = dims[i];
+          else if (y != 1 && y != x)
+            raise("RuntimeError", "shape mismatch: objects cannot be broadcast to a single shape",
+                  loc);
         }
       }
       return Obj::tuple(std::move(out));
@@ -763,7 +839,10 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
       auto op = static_cast<NumOp>(fn.index);
       if (op == NumOp::pow) {
         if (args.size() != 2) raise("TypeError", "math.pow takes two arguments", loc);
-        return number(NumOp::pow, {number(NumOp::to_float, {args[0]}, loc), number(NumOp::to_float, {args[1]}, loc)}, loc);
+        return number(
+            NumOp::pow,
+            {number(NumOp::to_float, {args[0]}, loc), number(NumOp::to_float, {args[1]}, loc)},
+            loc);
       }
       if (args.size() != 1) raise("TypeError", fn.name + "() takes exactly one argument", loc);
       if (args[0].kind == Obj::Kind::Tensor)
@@ -777,12 +856,15 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
     case MathExtra::isnan:
     case MathExtra::isfinite: {
       double x = concrete_float(args.at(0), loc, fn.name + "()'s argument");
-      return Obj::boolean_of(extra == MathExtra::isinf ? std::isinf(x) : extra == MathExtra::isnan ? std::isnan(x) : std::isfinite(x));
+      return Obj::boolean_of(extra == MathExtra::isinf   ? std::isinf(x)
+                             : extra == MathExtra::isnan ? std::isnan(x)
+                                                         : std::isfinite(x));
     }
     case MathExtra::log2:
     case MathExtra::log10: {
       Obj l = number(NumOp::log, {args.at(0)}, loc);
-      return number(NumOp::truediv, {l, Obj::float_of(std::log(extra == MathExtra::log2 ? 2.0 : 10.0))}, loc);
+      return number(NumOp::truediv,
+                    {l, Obj::float_of(std::log(extra == MathExtra::log2 ? 2.0 : 10.0))}, loc);
     }
     case MathExtra::gcd: {
       int64_t a = 0;
@@ -803,7 +885,8 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
       return acc;
     }
     case MathExtra::isqrt:
-      return Obj::int_of(static_cast<int64_t>(std::sqrt(static_cast<double>(concrete_int(args.at(0), loc, "isqrt()'s argument")))));
+      return Obj::int_of(static_cast<int64_t>(
+          std::sqrt(static_cast<double>(concrete_int(args.at(0), loc, "isqrt()'s argument")))));
     case MathExtra::erf:
       return Obj::float_of(std::erf(concrete_float(args.at(0), loc, "erf()'s argument")));
     }

@@ -6,7 +6,6 @@ namespace tracelint::tracer {
 
 namespace {
 
-
 std::string signature_of(const std::string &name, const FunctionDef &def, std::size_t first) {
   std::string s = name + "(";
   for (std::size_t i = first; i < def.params.size(); ++i)
@@ -23,7 +22,8 @@ Result<TracedCallable> traced_callable(const TraceRequest &request, const Module
     std::string list;
     for (const std::string &n : module.definitions())
       list += (list.empty() ? "" : ", ") + n;
-    return list.empty() ? std::string(" (it defines none)") : " (it defines: " + excerpt(list) + ")";
+    return list.empty() ? std::string(" (it defines none)")
+                        : " (it defines: " + excerpt(list) + ")";
   };
   if (request.module_class.empty()) {
     const Obj *f = in.global(request.function);
@@ -53,8 +53,8 @@ Result<TracedCallable> traced_callable(const TraceRequest &request, const Module
     try {
       init.emplace_back(a.name, in.eval_top(e.value()));
     } catch (const TraceError &err) {
-      return Error{"--init " + excerpt(a.name) + "=" + excerpt(a.text) + ": " + err.what(), "",
-                   0, 0};
+      return Error{"--init " + excerpt(a.name) + "=" + excerpt(a.text) + ": " + err.what(), "", 0,
+                   0};
     }
   }
   t.instance = in.call_top(*cls, {}, std::move(init), at);

@@ -31,9 +31,9 @@ const char *to_string(Level level) {
 namespace {
 
 // Names that the traces use for modules and builtins: never a proxy's name.
-const std::set<std::string> kReserved = {
-    "prims", "ltorch", "torch",  "thunder", "dtypes",      "devices", "int", "float",
-    "bool",  "args",   "kwargs", "fn",      "no_autocast", "globals", "_"};
+const std::set<std::string> kReserved = {"prims",   "ltorch", "torch",       "thunder", "dtypes",
+                                         "devices", "int",    "float",       "bool",    "args",
+                                         "kwargs",  "fn",     "no_autocast", "globals", "_"};
 
 Value symbol_call(Sym s, std::vector<Value> args) {
   const SymbolName &n = symbol_name(s);
@@ -60,7 +60,6 @@ std::vector<Value> decorators() {
   return {Value::call("torch.no_grad", {}), Value::name("no_autocast")};
 }
 
-
 Error error_of(const TraceError &e, const std::string &path) {
   std::string message = e.what();
   for (const std::string &c : e.chain)
@@ -84,16 +83,16 @@ void state_prologue(const std::vector<StateTensor> &state, std::vector<Statement
       std::size_t begin = 0;
       while (true) {
         std::size_t dot = s.path.find('.', begin);
-        std::string part = s.path.substr(begin, dot == std::string::npos ? std::string::npos : dot - begin);
+        std::string part =
+            s.path.substr(begin, dot == std::string::npos ? std::string::npos : dot - begin);
         source = Value::attribute(std::move(source), part);
         if (dot == std::string::npos) break;
         begin = dot + 1;
       }
     } else {
       source = Value::call(
-          Value::attribute(Value::name("fn"), s.kind == StateTensor::Kind::Parameter
-                                                  ? "get_parameter"
-                                                  : "get_buffer"),
+          Value::attribute(Value::name("fn"),
+                           s.kind == StateTensor::Kind::Parameter ? "get_parameter" : "get_buffer"),
           {Value::string(s.path)});
     }
     pb.push_back(Binder::annotated(s.name, tensors[i], std::move(source)));
@@ -142,13 +141,14 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
                          " has no parameter `" + excerpt(arg.name) + "`",
                      request.path, def.loc.line, def.loc.column};
       if (!named.insert(arg.name).second)
-        return Error{"--arg " + excerpt(arg.name) + " is given twice (one --arg per parameter)",
-                     "", 0, 0};
+        return Error{"--arg " + excerpt(arg.name) + " is given twice (one --arg per parameter)", "",
+                     0, 0};
     }
     for (std::size_t i = target.first_param; i < def.params.size(); ++i)
       recorder.reserve(def.params[i].name);
     std::vector<StateEntry> state;
-    if (target.instance.kind == Obj::Kind::Instance) state = module_state(in, target.instance, def.loc);
+    if (target.instance.kind == Obj::Kind::Instance)
+      state = module_state(in, target.instance, def.loc);
     std::vector<std::string> state_names;
     {
       std::set<std::string> taken;
@@ -168,8 +168,9 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
       if (p.kind == Param::Kind::VarArgs || p.kind == Param::Kind::VarKeywords) {
         if (std::any_of(request.args.begin(), request.args.end(),
                         [&](const ArgSpec &a) { return a.name == p.name; }))
-          return Error{"--arg " + excerpt(p.name) + ": a *args or **kwargs parameter takes no --arg "
-                       "(the tracer gives each input its own parameter)",
+          return Error{"--arg " + excerpt(p.name) +
+                           ": a *args or **kwargs parameter takes no --arg "
+                           "(the tracer gives each input its own parameter)",
                        request.path, p.loc.line, p.loc.column};
         continue;
       }
@@ -211,7 +212,8 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
       const TensorObj &t = o.as<TensorObj>();
       if (t.name != t.input_name)
         recorder.append(Statement::bound(
-            std::nullopt, symbol_call(Sym::prims_copy_, {Value::name(t.name), Value::name(t.input_name)})));
+            std::nullopt,
+            symbol_call(Sym::prims_copy_, {Value::name(t.name), Value::name(t.input_name)})));
     };
     for (const auto &[name, o] : inputs)
       if (o.kind == Obj::Kind::Tensor) copy_back(o);
@@ -287,13 +289,13 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
     std::vector<Statement> &pb = prologue.body;
     pb.push_back(Statement::annotation_comment("args", "Any"));
     pb.push_back(Statement::bound(
-        std::nullopt, symbol_call(Sym::prims_check_len,
-                                  {Value::name("args"),
-                                   Value::int_value(static_cast<int64_t>(inputs.size()))})));
-    pb.push_back(Statement::annotation_comment("kwargs", "Any"));
-    pb.push_back(Statement::bound(
         std::nullopt,
-        symbol_call(Sym::prims_check_len, {Value::name("kwargs"), Value::int_value(0)})));
+        symbol_call(Sym::prims_check_len,
+                    {Value::name("args"), Value::int_value(static_cast<int64_t>(inputs.size()))})));
+    pb.push_back(Statement::annotation_comment("kwargs", "Any"));
+    pb.push_back(
+        Statement::bound(std::nullopt, symbol_call(Sym::prims_check_len,
+                                                   {Value::name("kwargs"), Value::int_value(0)})));
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       const auto &[name, o] = inputs[i];
       // The input as it came in (an in-place update renamed the tensor since).
@@ -317,6 +319,8 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
     program.file.traces.push_back(std::move(computation));
   } catch (const TraceError &e) {
     return error_of(e, request.path);
+  } catch (const PyError &e) {
+    return error_of(in.uncaught(e), request.path);
   } catch (const BodyRest::Failed &) {
     return Error{"part of a function body does not parse", request.path, 0, 0}; // see trace()
   }

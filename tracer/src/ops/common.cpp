@@ -62,7 +62,8 @@ std::vector<int64_t> reduction_dims(Recorder &r, const Obj &dims, std::size_t ra
     int64_t n = dim_arg(r, d, rank, loc);
     if (rank == 0) continue;
     if (std::find(out.begin(), out.end(), n) != out.end())
-      throw TraceError(loc, "dim " + std::to_string(n) + " appears multiple times in the list of dims");
+      throw TraceError(loc,
+                       "dim " + std::to_string(n) + " appears multiple times in the list of dims");
     out.push_back(n);
   }
   std::sort(out.begin(), out.end());
@@ -138,11 +139,15 @@ DType result_type(const std::vector<const Obj *> &operands) {
       add(wrapped, number_dtype(*o));
   }
   // c10's combine_categories: a lower priority level counts only when its category is higher.
-  auto combine = [](std::optional<DType> higher, std::optional<DType> lower) -> std::optional<DType> {
+  auto combine = [](std::optional<DType> higher,
+                    std::optional<DType> lower) -> std::optional<DType> {
     if (!higher) return lower;
     if (!lower) return higher;
     if (is_complex(*higher)) return higher;
-    if (is_complex(*lower)) return is_floating(*higher) ? (*higher == DType::float64 ? DType::complex128 : DType::complex64) : *lower;
+    if (is_complex(*lower))
+      return is_floating(*higher)
+                 ? (*higher == DType::float64 ? DType::complex128 : DType::complex64)
+                 : *lower;
     if (is_floating(*higher)) return higher;
     if (*higher == DType::bool_ || is_floating(*lower)) return promote_types(*higher, *lower);
     return higher;
@@ -213,7 +218,8 @@ Obj broadcast_to(Recorder &r, const Obj &t, const std::vector<Obj> &shape, const
                                 " (" + shape_text(x.shape) + " to " + shape_text(shape) + ")");
     dims.push_back(static_cast<int64_t>(offset + i));
   }
-  return r.prim(Sym::prims_broadcast_in_dim, {t, dim_list(shape), Obj::list(int_tuple(dims).as<SeqObj>().items)}, loc);
+  return r.prim(Sym::prims_broadcast_in_dim,
+                {t, dim_list(shape), Obj::list(int_tuple(dims).as<SeqObj>().items)}, loc);
 }
 
 Obj convert(Recorder &r, const Obj &x, DType dtype, const Loc &loc) {
@@ -262,8 +268,8 @@ Obj elementwise(Recorder &r, Sym prim, const std::vector<Obj> &operands, const L
     if (is_tensor(o)) {
       if (tensor(o).device != tensor(*first_tensor).device)
         throw TraceError(loc, "Expected all tensors to be on the same device, but found at least "
-                              "two devices, " + tensor(*first_tensor).device + " and " +
-                              tensor(o).device);
+                              "two devices, " +
+                                  tensor(*first_tensor).device + " and " + tensor(o).device);
       shape = broadcast_shapes(r, shape, tensor(o).shape, loc);
     }
   std::vector<Obj> args;
@@ -274,14 +280,15 @@ Obj elementwise(Recorder &r, Sym prim, const std::vector<Obj> &operands, const L
     args.push_back(std::move(c));
   }
   Obj result = r.prim(prim, std::move(args), loc);
-  if (out && is_tensor(result) && tensor(result).dtype != *out) result = convert(r, result, *out, loc);
+  if (out && is_tensor(result) && tensor(result).dtype != *out)
+    result = convert(r, result, *out, loc);
   return result;
 }
 
 std::vector<Obj> args_with_defaults(Sym symbol, std::vector<Obj> given, Kwargs kwargs) {
   const Registry &reg = Registry::get();
-  return reg.bind(reg.op(symbol), std::move(given), std::move(kwargs),
-                  qualified_name(symbol), Loc{});
+  return reg.bind(reg.op(symbol), std::move(given), std::move(kwargs), qualified_name(symbol),
+                  Loc{});
 }
 
 void require_tensor(const Obj &o, const char *what, const char *op, const Loc &loc) {

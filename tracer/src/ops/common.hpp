@@ -64,7 +64,8 @@ Obj keep_dims(Recorder &r, const Obj &reduced, const std::vector<Obj> &original,
 // An elementwise prim of tensors and numbers, broadcast and promoted as torch does; `compute`
 // is the dtype to compute in (none: the promoted dtype), `out` the result's (none: computed).
 Obj elementwise(Recorder &r, Sym prim, const std::vector<Obj> &operands, const Loc &loc,
-                std::optional<DType> compute = std::nullopt, std::optional<DType> out = std::nullopt);
+                std::optional<DType> compute = std::nullopt,
+                std::optional<DType> out = std::nullopt);
 
 // The ltorch symbol's call on its schema's defaults for everything but `given`.
 std::vector<Obj> args_with_defaults(Sym symbol, std::vector<Obj> given, Kwargs kwargs = {});

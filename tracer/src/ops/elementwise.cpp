@@ -72,7 +72,8 @@ bool any_tensor(const std::vector<Obj> &v, std::size_t n) {
 // Two numbers: Python's arithmetic (torch.add(2, 3) is 5).
 Obj numbers(Recorder &r, NumOp op, const std::vector<Obj> &a, const Loc &loc) {
   for (std::size_t i = 0; i < 2; ++i)
-    if (!a[i].is_number()) throw TraceError(loc, "expected a tensor or a number, not " + describe(a[i]));
+    if (!a[i].is_number())
+      throw TraceError(loc, "expected a tensor or a number, not " + describe(a[i]));
   return r.num(op, a[0], a[1], loc);
 }
 
@@ -143,7 +144,10 @@ Obj div(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
     throw TraceError(loc, "div: rounding_mode must be None, 'trunc' or 'floor'");
   const std::string &m = mode.as<StrObj>().value;
   if (m == "floor") return r.call(Sym::ltorch_floor_divide, {a[0], a[1]}, loc);
-  if (m != "trunc") throw TraceError(loc, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + m + "'");
+  if (m != "trunc")
+    throw TraceError(
+        loc,
+        "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + m + "'");
   DType t = result_type({&a[0], &a[1]});
   Obj q = elementwise(r, Sym::prims_div, {a[0], a[1]}, loc, t);
   return is_floating(t) ? r.prim(Sym::prims_trunc, {q}, loc) : q;
@@ -204,7 +208,8 @@ Obj floor(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 Obj float_input(Recorder &, const Obj &a, const char *op, const Loc &loc) {
   require_tensor(a, "the input", op, loc);
   if (!is_floating(tensor(a).dtype))
-    throw TraceError(loc, std::string("`") + op + "` needs a floating-point tensor, got " + describe(a));
+    throw TraceError(loc,
+                     std::string("`") + op + "` needs a floating-point tensor, got " + describe(a));
   return a;
 }
 
@@ -279,7 +284,9 @@ Obj clamp(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 Obj where(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   require_tensor(a[0], "the condition", "where", loc);
   if (tensor(a[0]).dtype != DType::bool_)
-    throw TraceError(loc, "where expected condition to be a boolean tensor, but got a tensor with dtype " + std::string(dtype_info(tensor(a[0]).dtype).torch_name));
+    throw TraceError(
+        loc, "where expected condition to be a boolean tensor, but got a tensor with dtype " +
+                 std::string(dtype_info(tensor(a[0]).dtype).torch_name));
   DType t = result_type({&a[1], &a[2]});
   std::vector<Obj> shape = tensor(a[0]).shape;
   for (std::size_t i = 1; i < 3; ++i)
@@ -295,7 +302,8 @@ Obj masked_fill(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   require_tensor(a[0], "the input", "masked_fill", loc);
   require_tensor(a[1], "the mask", "masked_fill", loc);
   if (tensor(a[1]).dtype != DType::bool_)
-    throw TraceError(loc, "masked_fill only supports boolean masks, but got mask with dtype " + std::string(dtype_info(tensor(a[1]).dtype).torch_name));
+    throw TraceError(loc, "masked_fill only supports boolean masks, but got mask with dtype " +
+                              std::string(dtype_info(tensor(a[1]).dtype).torch_name));
   Obj value = a[2];
   if (is_tensor(value)) {
     if (!tensor(value).shape.empty())
@@ -338,7 +346,9 @@ Obj type_as(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 } // namespace
 
 void define_elementwise_ops(std::vector<OpSpec> &out) {
-  auto prim = [&](Sym s, const char *sig, ShapeRule meta) { out.push_back({s, sig, {}, nullptr, meta}); };
+  auto prim = [&](Sym s, const char *sig, ShapeRule meta) {
+    out.push_back({s, sig, {}, nullptr, meta});
+  };
   for (Sym s : {Sym::prims_neg, Sym::prims_abs, Sym::prims_exp, Sym::prims_log, Sym::prims_log1p,
                 Sym::prims_tanh, Sym::prims_rsqrt, Sym::prims_sqrt, Sym::prims_sin, Sym::prims_cos,
                 Sym::prims_erf, Sym::prims_floor, Sym::prims_ceil, Sym::prims_trunc,
@@ -350,8 +360,8 @@ void define_elementwise_ops(std::vector<OpSpec> &out) {
                 Sym::prims_fmod, Sym::prims_maximum, Sym::prims_minimum, Sym::prims_bitwise_and,
                 Sym::prims_bitwise_or, Sym::prims_bitwise_xor})
     prim(s, "a, b, /", binary_meta);
-  for (Sym s : {Sym::prims_eq, Sym::prims_ne, Sym::prims_lt, Sym::prims_le, Sym::prims_gt,
-                Sym::prims_ge})
+  for (Sym s :
+       {Sym::prims_eq, Sym::prims_ne, Sym::prims_lt, Sym::prims_le, Sym::prims_gt, Sym::prims_ge})
     prim(s, "a, b, /", comparison_meta);
   prim(Sym::prims_where, "pred, a, b, /", where_meta);
   prim(Sym::prims_convert_element_type, "a, dtype, /", convert_meta);
@@ -359,80 +369,90 @@ void define_elementwise_ops(std::vector<OpSpec> &out) {
   auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
     out.push_back({s, sig, std::move(python), d, nullptr});
   };
-  ltorch(Sym::ltorch_add, "a, b, /, *, alpha=None",
+  ltorch(Sym::ltorch_add, "input, other, /, *, alpha=None",
          {"torch.add", "Tensor.add", "Tensor.add_", "Tensor.__add__"}, add);
-  ltorch(Sym::ltorch_sub, "a, b, /, *, alpha=None",
+  ltorch(Sym::ltorch_sub, "input, other, /, *, alpha=None",
          {"torch.sub", "torch.subtract", "Tensor.sub", "Tensor.sub_", "Tensor.__sub__"}, sub);
-  ltorch(Sym::ltorch_mul, "a, b, /",
+  ltorch(Sym::ltorch_mul, "input, other, /",
          {"torch.mul", "torch.multiply", "Tensor.mul", "Tensor.mul_", "Tensor.__mul__"},
          binary<Sym::prims_mul, NumOp::mul>);
-  ltorch(Sym::ltorch_true_divide, "a, b, /",
+  ltorch(Sym::ltorch_true_divide, "input, other, /",
          {"torch.true_divide", "Tensor.true_divide", "Tensor.__truediv__"}, true_divide);
-  ltorch(Sym::ltorch_div, "a, b, /, *, rounding_mode=None",
+  ltorch(Sym::ltorch_div, "input, other, /, *, rounding_mode=None",
          {"torch.div", "torch.divide", "Tensor.div", "Tensor.div_", "Tensor.divide"}, div);
-  ltorch(Sym::ltorch_floor_divide, "a, b, /",
+  ltorch(Sym::ltorch_floor_divide, "input, other, /",
          {"torch.floor_divide", "Tensor.floor_divide", "Tensor.__floordiv__"}, floor_divide);
-  ltorch(Sym::ltorch_remainder, "a, b, /",
+  ltorch(Sym::ltorch_remainder, "input, other, /",
          {"torch.remainder", "Tensor.remainder", "Tensor.__mod__"}, remainder);
-  ltorch(Sym::ltorch_pow, "a, b, /", {"torch.pow", "Tensor.pow", "Tensor.pow_", "Tensor.__pow__"},
+  ltorch(Sym::ltorch_pow, "input, other, /",
+         {"torch.pow", "Tensor.pow", "Tensor.pow_", "Tensor.__pow__"},
          binary<Sym::prims_pow, NumOp::pow>);
-  ltorch(Sym::ltorch_maximum, "a, b, /", {"torch.maximum", "Tensor.maximum"},
+  ltorch(Sym::ltorch_maximum, "input, other, /", {"torch.maximum", "Tensor.maximum"},
          binary<Sym::prims_maximum, NumOp::add>);
-  ltorch(Sym::ltorch_minimum, "a, b, /", {"torch.minimum", "Tensor.minimum"},
+  ltorch(Sym::ltorch_minimum, "input, other, /", {"torch.minimum", "Tensor.minimum"},
          binary<Sym::prims_minimum, NumOp::add>);
-  ltorch(Sym::ltorch_eq, "a, b, /", {"torch.eq", "Tensor.eq", "Tensor.__eq__"}, compare<Sym::prims_eq>);
-  ltorch(Sym::ltorch_ne, "a, b, /", {"torch.ne", "torch.not_equal", "Tensor.ne", "Tensor.__ne__"},
-         compare<Sym::prims_ne>);
-  ltorch(Sym::ltorch_lt, "a, b, /", {"torch.lt", "torch.less", "Tensor.lt", "Tensor.__lt__"},
-         compare<Sym::prims_lt>);
-  ltorch(Sym::ltorch_le, "a, b, /", {"torch.le", "torch.less_equal", "Tensor.le", "Tensor.__le__"},
-         compare<Sym::prims_le>);
-  ltorch(Sym::ltorch_gt, "a, b, /", {"torch.gt", "torch.greater", "Tensor.gt", "Tensor.__gt__"},
-         compare<Sym::prims_gt>);
-  ltorch(Sym::ltorch_ge, "a, b, /",
+  ltorch(Sym::ltorch_eq, "input, other, /", {"torch.eq", "Tensor.eq", "Tensor.__eq__"},
+         compare<Sym::prims_eq>);
+  ltorch(Sym::ltorch_ne, "input, other, /",
+         {"torch.ne", "torch.not_equal", "Tensor.ne", "Tensor.__ne__"}, compare<Sym::prims_ne>);
+  ltorch(Sym::ltorch_lt, "input, other, /",
+         {"torch.lt", "torch.less", "Tensor.lt", "Tensor.__lt__"}, compare<Sym::prims_lt>);
+  ltorch(Sym::ltorch_le, "input, other, /",
+         {"torch.le", "torch.less_equal", "Tensor.le", "Tensor.__le__"}, compare<Sym::prims_le>);
+  ltorch(Sym::ltorch_gt, "input, other, /",
+         {"torch.gt", "torch.greater", "Tensor.gt", "Tensor.__gt__"}, compare<Sym::prims_gt>);
+  ltorch(Sym::ltorch_ge, "input, other, /",
          {"torch.ge", "torch.greater_equal", "Tensor.ge", "Tensor.__ge__"}, compare<Sym::prims_ge>);
-  ltorch(Sym::ltorch_logical_and, "a, b, /", {"torch.logical_and", "Tensor.logical_and"},
+  ltorch(Sym::ltorch_logical_and, "input, other, /", {"torch.logical_and", "Tensor.logical_and"},
          logical<Sym::prims_bitwise_and>);
-  ltorch(Sym::ltorch_logical_or, "a, b, /", {"torch.logical_or", "Tensor.logical_or"},
+  ltorch(Sym::ltorch_logical_or, "input, other, /", {"torch.logical_or", "Tensor.logical_or"},
          logical<Sym::prims_bitwise_or>);
-  ltorch(Sym::ltorch_logical_not, "a, /", {"torch.logical_not", "Tensor.logical_not"}, logical_not);
-  ltorch(Sym::ltorch_bitwise_and, "a, b, /",
-         {"torch.bitwise_and", "Tensor.bitwise_and", "Tensor.__and__"}, bitwise<Sym::prims_bitwise_and>);
-  ltorch(Sym::ltorch_bitwise_or, "a, b, /",
-         {"torch.bitwise_or", "Tensor.bitwise_or", "Tensor.__or__"}, bitwise<Sym::prims_bitwise_or>);
-  ltorch(Sym::ltorch_bitwise_not, "a, /",
+  ltorch(Sym::ltorch_logical_not, "input, /", {"torch.logical_not", "Tensor.logical_not"},
+         logical_not);
+  ltorch(Sym::ltorch_bitwise_and, "input, other, /",
+         {"torch.bitwise_and", "Tensor.bitwise_and", "Tensor.__and__"},
+         bitwise<Sym::prims_bitwise_and>);
+  ltorch(Sym::ltorch_bitwise_or, "input, other, /",
+         {"torch.bitwise_or", "Tensor.bitwise_or", "Tensor.__or__"},
+         bitwise<Sym::prims_bitwise_or>);
+  ltorch(Sym::ltorch_bitwise_not, "input, /",
          {"torch.bitwise_not", "Tensor.bitwise_not", "Tensor.__invert__"}, bitwise_not);
-  ltorch(Sym::ltorch_neg, "a, /",
+  ltorch(Sym::ltorch_neg, "input, /",
          {"torch.neg", "torch.negative", "Tensor.neg", "Tensor.negative", "Tensor.__neg__"},
          same_dtype_unary<Sym::prims_neg>);
-  ltorch(Sym::ltorch_abs, "a, /", {"torch.abs", "Tensor.abs", "Tensor.__abs__"},
+  ltorch(Sym::ltorch_abs, "input, /", {"torch.abs", "Tensor.abs", "Tensor.__abs__"},
          same_dtype_unary<Sym::prims_abs>);
-  ltorch(Sym::ltorch_exp, "a, /", {"torch.exp", "Tensor.exp", "Tensor.exp_"}, float_unary<Sym::prims_exp>);
-  ltorch(Sym::ltorch_log, "a, /", {"torch.log", "Tensor.log", "Tensor.log_"}, float_unary<Sym::prims_log>);
-  ltorch(Sym::ltorch_log1p, "a, /", {"torch.log1p", "Tensor.log1p"}, float_unary<Sym::prims_log1p>);
-  ltorch(Sym::ltorch_tanh, "a, /",
+  ltorch(Sym::ltorch_exp, "input, /", {"torch.exp", "Tensor.exp", "Tensor.exp_"},
+         float_unary<Sym::prims_exp>);
+  ltorch(Sym::ltorch_log, "input, /", {"torch.log", "Tensor.log", "Tensor.log_"},
+         float_unary<Sym::prims_log>);
+  ltorch(Sym::ltorch_log1p, "input, /", {"torch.log1p", "Tensor.log1p"},
+         float_unary<Sym::prims_log1p>);
+  ltorch(Sym::ltorch_tanh, "input, /",
          {"torch.tanh", "Tensor.tanh", "Tensor.tanh_", "torch.nn.functional.tanh"},
          float_unary<Sym::prims_tanh>);
-  ltorch(Sym::ltorch_rsqrt, "a, /", {"torch.rsqrt", "Tensor.rsqrt", "Tensor.rsqrt_"},
+  ltorch(Sym::ltorch_rsqrt, "input, /", {"torch.rsqrt", "Tensor.rsqrt", "Tensor.rsqrt_"},
          float_unary<Sym::prims_rsqrt>);
-  ltorch(Sym::ltorch_sqrt, "a, /", {"torch.sqrt", "Tensor.sqrt", "Tensor.sqrt_"}, float_unary<Sym::prims_sqrt>);
-  ltorch(Sym::ltorch_sin, "a, /", {"torch.sin", "Tensor.sin"}, float_unary<Sym::prims_sin>);
-  ltorch(Sym::ltorch_cos, "a, /", {"torch.cos", "Tensor.cos"}, float_unary<Sym::prims_cos>);
-  ltorch(Sym::ltorch_erf, "a, /", {"torch.erf", "Tensor.erf", "torch.special.erf"}, float_unary<Sym::prims_erf>);
-  ltorch(Sym::ltorch_floor, "a, /", {"torch.floor", "Tensor.floor"}, floor);
-  ltorch(Sym::ltorch_sigmoid, "a, /",
+  ltorch(Sym::ltorch_sqrt, "input, /", {"torch.sqrt", "Tensor.sqrt", "Tensor.sqrt_"},
+         float_unary<Sym::prims_sqrt>);
+  ltorch(Sym::ltorch_sin, "input, /", {"torch.sin", "Tensor.sin"}, float_unary<Sym::prims_sin>);
+  ltorch(Sym::ltorch_cos, "input, /", {"torch.cos", "Tensor.cos"}, float_unary<Sym::prims_cos>);
+  ltorch(Sym::ltorch_erf, "input, /", {"torch.erf", "Tensor.erf", "torch.special.erf"},
+         float_unary<Sym::prims_erf>);
+  ltorch(Sym::ltorch_floor, "input, /", {"torch.floor", "Tensor.floor"}, floor);
+  ltorch(Sym::ltorch_sigmoid, "input, /",
          {"torch.sigmoid", "Tensor.sigmoid", "torch.nn.functional.sigmoid"}, sigmoid);
-  ltorch(Sym::ltorch_relu, "a, /, inplace=False",
+  ltorch(Sym::ltorch_relu, "input, /, inplace=False",
          {"torch.relu", "Tensor.relu", "torch.nn.functional.relu"}, relu);
-  ltorch(Sym::ltorch_silu, "a, /, inplace=False", {"torch.nn.functional.silu"}, silu);
-  ltorch(Sym::ltorch_gelu, "a, /, *, approximate='none'", {"torch.nn.functional.gelu"}, gelu);
-  ltorch(Sym::ltorch_clamp, "a, /, min=None, max=None",
+  ltorch(Sym::ltorch_silu, "input, /, inplace=False", {"torch.nn.functional.silu"}, silu);
+  ltorch(Sym::ltorch_gelu, "input, /, *, approximate='none'", {"torch.nn.functional.gelu"}, gelu);
+  ltorch(Sym::ltorch_clamp, "input, /, min=None, max=None",
          {"torch.clamp", "torch.clip", "Tensor.clamp", "Tensor.clip", "Tensor.clamp_"}, clamp);
   ltorch(Sym::ltorch_where, "pred, a, b, /", {"torch.where"}, where);
-  ltorch(Sym::ltorch_masked_fill, "a, /, mask, value",
+  ltorch(Sym::ltorch_masked_fill, "input, /, mask, value",
          {"torch.masked_fill", "Tensor.masked_fill", "Tensor.masked_fill_"}, masked_fill);
-  ltorch(Sym::ltorch_to, "a, /, *, device=None, dtype=None", {}, to);
-  ltorch(Sym::ltorch_type_as, "a, b, /", {"Tensor.type_as"}, type_as);
+  ltorch(Sym::ltorch_to, "input, /, *, device=None, dtype=None", {}, to);
+  ltorch(Sym::ltorch_type_as, "input, other, /", {"Tensor.type_as"}, type_as);
 }
 
 } // namespace tracelint::tracer::ops

@@ -25,7 +25,8 @@ std::string device_of(const Obj &d, const Loc &loc) {
 
 std::optional<DType> dtype_of(const Obj &d, const Loc &loc) {
   if (d.kind == Obj::Kind::None) return std::nullopt;
-  if (d.kind != Obj::Kind::DType) throw TraceError(loc, "dtype must be a torch dtype, not " + describe(d));
+  if (d.kind != Obj::Kind::DType)
+    throw TraceError(loc, "dtype must be a torch dtype, not " + describe(d));
   return d.dtype();
 }
 
@@ -79,13 +80,18 @@ Obj nothing(Recorder &, const std::vector<Obj> &, const Loc &) {
 
 Obj full_tensor(Recorder &r, std::vector<Obj> shape, const Obj &value, const Obj &dtype,
                 const Obj &device, const Loc &loc) {
-  if (!value.is_number()) throw TraceError(loc, "the fill value must be a number, not " + describe(value));
+  if (!value.is_number())
+    throw TraceError(loc, "the fill value must be a number, not " + describe(value));
   DType d = dtype_of(dtype, loc).value_or(number_dtype(value));
   for (const Obj &s : shape)
     if (!s.is_proxy() && s.integer < 0)
-      throw TraceError(loc, "Trying to create tensor with negative dimension " + std::to_string(s.integer));
+      throw TraceError(loc, "Trying to create tensor with negative dimension " +
+                                std::to_string(s.integer));
   Obj v = convert(r, value, d, loc);
-  return r.prim(Sym::prims_full, {Obj::tuple(std::move(shape)), v, Obj::device_of(device_of(device, loc)), Obj::dtype_of(d)}, loc);
+  return r.prim(
+      Sym::prims_full,
+      {Obj::tuple(std::move(shape)), v, Obj::device_of(device_of(device, loc)), Obj::dtype_of(d)},
+      loc);
 }
 
 Obj full(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
@@ -126,7 +132,8 @@ Obj arange(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   }
   for (const Obj *x : {&start, &end, &step})
     if (!x->is_number()) throw TraceError(loc, "arange takes numbers, not " + describe(*x));
-  bool floats = start.kind == Obj::Kind::Float || end.kind == Obj::Kind::Float || step.kind == Obj::Kind::Float;
+  bool floats = start.kind == Obj::Kind::Float || end.kind == Obj::Kind::Float ||
+                step.kind == Obj::Kind::Float;
   DType d = dtype_of(a[4], loc).value_or(floats ? kDefaultFloat : DType::int64);
   std::string device = device_of(a[6], loc);
   Obj length;
@@ -146,7 +153,8 @@ Obj arange(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
     length = Obj::int_of(std::max<int64_t>(0, static_cast<int64_t>(std::ceil((e - b) / s))));
   }
   Obj first = convert(r, start, d, loc), stride = convert(r, step, d, loc);
-  return r.prim(Sym::prims_iota, {length, first, stride, Obj::device_of(device), Obj::dtype_of(d)}, loc);
+  return r.prim(Sym::prims_iota, {length, first, stride, Obj::device_of(device), Obj::dtype_of(d)},
+                loc);
 }
 
 void sequence_dtype(const Obj &seq, bool &any_float, bool &all_bool, const Loc &loc) {
@@ -155,7 +163,9 @@ void sequence_dtype(const Obj &seq, bool &any_float, bool &all_bool, const Loc &
       sequence_dtype(o, any_float, all_bool, loc);
     return;
   }
-  if (!seq.is_number()) throw TraceError(loc, "torch.tensor takes numbers or nested lists of them, not " + describe(seq));
+  if (!seq.is_number())
+    throw TraceError(loc,
+                     "torch.tensor takes numbers or nested lists of them, not " + describe(seq));
   any_float = any_float || seq.kind == Obj::Kind::Float;
   all_bool = all_bool && seq.kind == Obj::Kind::Bool;
 }
@@ -165,51 +175,82 @@ Obj tensor_of(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   if (is_tensor(a[0])) throw TraceError(loc, "torch.tensor of a tensor: use clone() or detach()");
   bool any_float = false, all_bool = true;
   sequence_dtype(a[0], any_float, all_bool, loc);
-  DType d = dtype_of(a[1], loc).value_or(all_bool ? DType::bool_ : any_float ? kDefaultFloat : DType::int64);
+  DType d = dtype_of(a[1], loc).value_or(all_bool    ? DType::bool_
+                                         : any_float ? kDefaultFloat
+                                                     : DType::int64);
   Obj data = a[0].is_sequence() ? a[0] : a[0];
-  return r.prim(Sym::prims_tensor_from_sequence, {data, Obj::dtype_of(d), Obj::device_of(device_of(a[2], loc))}, loc);
+  return r.prim(Sym::prims_tensor_from_sequence,
+                {data, Obj::dtype_of(d), Obj::device_of(device_of(a[2], loc))}, loc);
 }
 
 } // namespace
 
 void define_factory_ops(std::vector<OpSpec> &out) {
-  out.push_back({Sym::prims_full, "shape, fill_value, /, *, device, dtype", {}, nullptr, full_meta});
-  out.push_back({Sym::prims_iota, "length, /, *, start, step, device, dtype", {}, nullptr, iota_meta});
-  out.push_back({Sym::prims_tensor_from_sequence, "seq, /, *, dtype, device", {}, nullptr, tensor_from_sequence_meta});
-  out.push_back({Sym::prims_uniform, "shape, minval, maxval, /, *, device, dtype", {}, nullptr, uniform_meta});
+  out.push_back(
+      {Sym::prims_full, "shape, fill_value, /, *, device, dtype", {}, nullptr, full_meta});
+  out.push_back(
+      {Sym::prims_iota, "length, /, *, start, step, device, dtype", {}, nullptr, iota_meta});
+  out.push_back({Sym::prims_tensor_from_sequence,
+                 "seq, /, *, dtype, device",
+                 {},
+                 nullptr,
+                 tensor_from_sequence_meta});
+  out.push_back({Sym::prims_uniform,
+                 "shape, minval, maxval, /, *, device, dtype",
+                 {},
+                 nullptr,
+                 uniform_meta});
   out.push_back({Sym::prims_copy_, "copy_from, copy_to, /", {}, nullptr, copy_meta});
   auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
     out.push_back({s, sig, std::move(python), d, nullptr});
   };
   ltorch(Sym::ltorch_arange,
-         "start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False",
+         "start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, "
+         "requires_grad=False",
          {"torch.arange"}, arange);
-  ltorch(Sym::ltorch_full, "size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False",
+  ltorch(Sym::ltorch_full,
+         "size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False",
          {"torch.full"}, full);
   ltorch(Sym::ltorch_zeros, "*size, dtype=None, layout=None, device=None, requires_grad=False",
          {"torch.zeros"}, filled<0>);
   ltorch(Sym::ltorch_ones, "*size, dtype=None, layout=None, device=None, requires_grad=False",
          {"torch.ones"}, filled<1>);
-  ltorch(Sym::ltorch_empty, "*size, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None",
+  ltorch(Sym::ltorch_empty,
+         "*size, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None",
          {"torch.empty"}, filled<0>);
   ltorch(Sym::ltorch_full_like,
-         "a, fill_value, /, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None",
+         "input, fill_value, /, *, dtype=None, layout=None, device=None, requires_grad=False, "
+         "memory_format=None",
          {"torch.full_like"}, full_like);
-  ltorch(Sym::ltorch_zeros_like,
-         "a, /, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None",
-         {"torch.zeros_like"}, filled_like<0>);
-  ltorch(Sym::ltorch_ones_like,
-         "a, /, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None",
-         {"torch.ones_like"}, filled_like<1>);
+  ltorch(
+      Sym::ltorch_zeros_like,
+      "input, /, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None",
+      {"torch.zeros_like"}, filled_like<0>);
+  ltorch(
+      Sym::ltorch_ones_like,
+      "input, /, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None",
+      {"torch.ones_like"}, filled_like<1>);
   ltorch(Sym::ltorch_tensor, "data, /, *, dtype=None, device=None, requires_grad=False",
          {"torch.tensor", "torch.as_tensor"}, tensor_of);
 }
 
 void define_check_ops(std::vector<OpSpec> &out) {
   out.push_back({Sym::prims_check_len, "a, n, /", {}, nullptr, nothing});
-  out.push_back({Sym::prims_check_tensor_shape_and_metadata, "t, shape, device, dtype, requires_grad, /", {}, nullptr, nothing});
-  out.push_back({Sym::prims_check_tensor_metadata, "t, shape, device, dtype, requires_grad, /", {}, nullptr, nothing});
-  out.push_back({Sym::prims_assert_tensor_metadata, "t, shape, device, dtype, requires_grad, /", {}, nullptr, nothing});
+  out.push_back({Sym::prims_check_tensor_shape_and_metadata,
+                 "t, shape, device, dtype, requires_grad, /",
+                 {},
+                 nullptr,
+                 nothing});
+  out.push_back({Sym::prims_check_tensor_metadata,
+                 "t, shape, device, dtype, requires_grad, /",
+                 {},
+                 nullptr,
+                 nothing});
+  out.push_back({Sym::prims_assert_tensor_metadata,
+                 "t, shape, device, dtype, requires_grad, /",
+                 {},
+                 nullptr,
+                 nothing});
   out.push_back({Sym::prims_check_number_type, "x, typ, /", {}, nullptr, nothing});
   out.push_back({Sym::prims_check_number_type_and_value, "x, value, /", {}, nullptr, nothing});
   out.push_back({Sym::prims_check_literal_like, "x, value, /", {}, nullptr, nothing});

@@ -60,8 +60,9 @@ Obj checked_index(Recorder &r, const Obj &index, const Obj &size, std::size_t di
   if (r.decide(NumOp::lt, i, Obj::int_of(0), loc)) i = r.num(NumOp::add, i, size, loc);
   bool inside = r.decide(NumOp::ge, i, Obj::int_of(0), loc) && r.decide(NumOp::lt, i, size, loc);
   if (!inside)
-    throw TraceError(loc, "index " + std::to_string(index.integer) + " is out of bounds for dimension " +
-                              std::to_string(dim) + " with size " + std::to_string(size.integer));
+    throw TraceError(loc, "index " + std::to_string(index.integer) +
+                              " is out of bounds for dimension " + std::to_string(dim) +
+                              " with size " + std::to_string(size.integer));
   return i;
 }
 
@@ -92,7 +93,8 @@ Obj getitem(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   if (advanced > 1)
     throw TraceError(loc, "indexing with more than one int list or tensor is not supported");
   if (consuming > shape.size())
-    throw TraceError(loc, "too many indices for tensor of dimension " + std::to_string(shape.size()));
+    throw TraceError(loc,
+                     "too many indices for tensor of dimension " + std::to_string(shape.size()));
   std::vector<Obj> expanded;
   for (const Obj &e : entries) {
     if (e.kind == Obj::Kind::Ellipsis)
@@ -131,7 +133,8 @@ Obj getitem(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
       int64_t step = 1;
       if (s.step.kind != Obj::Kind::None) step = r.concrete(s.step, loc, "a slice step");
       if (step == 0) throw TraceError(loc, "slice step cannot be zero");
-      if (step < 0) throw TraceError(loc, "step must be greater than zero (torch has no negative slice steps)");
+      if (step < 0)
+        throw TraceError(loc, "step must be greater than zero (torch has no negative slice steps)");
       auto bound = [&](const Obj &b, const Obj &dflt) {
         if (b.kind == Obj::Kind::None) return dflt;
         if (b.kind != Obj::Kind::Int && b.kind != Obj::Kind::Bool)
@@ -172,10 +175,10 @@ Obj getitem(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
       } else {
         for (const Obj &i : items(e))
           values.push_back(checked_index(r, i, size, dim, loc));
-        advanced_index = r.prim(Sym::prims_tensor_from_sequence,
-                                {Obj::list(values), Obj::dtype_of(DType::int64),
-                                 Obj::device_of(tensor(a).device)},
-                                loc);
+        advanced_index = r.prim(
+            Sym::prims_tensor_from_sequence,
+            {Obj::list(values), Obj::dtype_of(DType::int64), Obj::device_of(tensor(a).device)},
+            loc);
       }
       starts.push_back(Obj::int_of(0));
       ends.push_back(size);
@@ -198,11 +201,10 @@ Obj getitem(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   }
   Obj t = a;
   if (!trivial) {
-    bool unit = std::all_of(strides.begin(), strides.end(), [](int64_t s) { return s == 1; });
-    t = r.prim(Sym::prims_slice_prim,
-               {a, Obj::list(starts), Obj::list(ends),
-                unit ? Obj::none() : Obj::list(int_tuple(strides).as<SeqObj>().items)},
-               loc);
+    t = r.prim(
+        Sym::prims_slice_prim,
+        {a, Obj::list(starts), Obj::list(ends), Obj::list(int_tuple(strides).as<SeqObj>().items)},
+        loc);
   }
   if (!squeezed.empty()) t = r.prim(Sym::prims_squeeze, {t, int_tuple(squeezed)}, loc);
   if (!new_axes.empty()) {
@@ -243,13 +245,25 @@ Obj gather(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 } // namespace
 
 void define_indexing_ops(std::vector<OpSpec> &out) {
-  out.push_back({Sym::prims_slice_prim, "a, start_indices, end_indices, strides=None, /", {}, nullptr, slice_meta});
+  out.push_back({Sym::prims_slice_prim,
+                 "a, start_indices, end_indices, strides=None, /",
+                 {},
+                 nullptr,
+                 slice_meta});
   out.push_back({Sym::prims_take, "a, index, dim, /", {}, nullptr, take_meta});
   out.push_back({Sym::prims_take_along_axis, "a, index, dim, /", {}, nullptr, take_along_meta});
-  out.push_back({Sym::ltorch_getitem, "a, /, key", {"Tensor.__getitem__"}, getitem, nullptr, true});
-  out.push_back({Sym::ltorch_index_select, "a, /, dim, index",
-                 {"torch.index_select", "Tensor.index_select"}, index_select, nullptr});
-  out.push_back({Sym::ltorch_gather, "a, /, dim, index", {"torch.gather", "Tensor.gather"}, gather, nullptr});
+  out.push_back(
+      {Sym::ltorch_getitem, "input, /, key", {"Tensor.__getitem__"}, getitem, nullptr, true});
+  out.push_back({Sym::ltorch_index_select,
+                 "input, /, dim, index",
+                 {"torch.index_select", "Tensor.index_select"},
+                 index_select,
+                 nullptr});
+  out.push_back({Sym::ltorch_gather,
+                 "input, /, dim, index",
+                 {"torch.gather", "Tensor.gather"},
+                 gather,
+                 nullptr});
 }
 
 } // namespace tracelint::tracer::ops

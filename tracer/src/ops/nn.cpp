@@ -29,11 +29,13 @@ Obj linear_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
 
 void same_dtype(const Obj &a, const Obj &b, const char *op, const Loc &loc) {
   if (tensor(a).dtype != tensor(b).dtype)
-    throw TraceError(loc, std::string(op) + ": expected both operands to have the same dtype, but got " +
+    throw TraceError(loc, std::string(op) +
+                              ": expected both operands to have the same dtype, but got " +
                               dtype_info(tensor(a).dtype).torch_name + " and " +
                               dtype_info(tensor(b).dtype).torch_name);
   if (tensor(a).device != tensor(b).device)
-    throw TraceError(loc, std::string(op) + ": expected both operands on the same device, but got " +
+    throw TraceError(loc, std::string(op) +
+                              ": expected both operands on the same device, but got " +
                               tensor(a).device + " and " + tensor(b).device);
 }
 
@@ -47,7 +49,8 @@ Obj matmul(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   if (ra == 1 && rb == 1) {
     // A dot product.
     if (!r.same_size(tensor(a).shape[0], tensor(b).shape[0], loc))
-      throw TraceError(loc, "inconsistent tensor size in a dot product: " + describe(a) + " and " + describe(b));
+      throw TraceError(loc, "inconsistent tensor size in a dot product: " + describe(a) + " and " +
+                                describe(b));
     Obj p = r.call(Sym::ltorch_mul, {a, b}, loc);
     return r.call(Sym::ltorch_sum, {p, Obj::none(), Obj::boolean_of(false), Obj::none()}, loc);
   }
@@ -56,13 +59,15 @@ Obj matmul(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   if (squeeze_back) b = r.call(Sym::ltorch_unsqueeze, {b, Obj::int_of(-1)}, loc);
   const std::vector<Obj> &sa = tensor(a).shape, &sb = tensor(b).shape;
   if (!r.same_size(sa.back(), sb[sb.size() - 2], loc))
-    throw TraceError(loc, "mat1 and mat2 shapes cannot be multiplied (" + shape_text(sa) + " and " + shape_text(sb) + ")");
+    throw TraceError(loc, "mat1 and mat2 shapes cannot be multiplied (" + shape_text(sa) + " and " +
+                              shape_text(sb) + ")");
   std::vector<Obj> batch = broadcast_shapes(r, std::vector<Obj>(sa.begin(), sa.end() - 2),
                                             std::vector<Obj>(sb.begin(), sb.end() - 2), loc);
   std::vector<Obj> full_a = batch, full_b = batch;
   full_a.insert(full_a.end(), sa.end() - 2, sa.end());
   full_b.insert(full_b.end(), sb.end() - 2, sb.end());
-  Obj out = r.prim(Sym::prims_matmul, {broadcast_to(r, a, full_a, loc), broadcast_to(r, b, full_b, loc)}, loc);
+  Obj out = r.prim(Sym::prims_matmul,
+                   {broadcast_to(r, a, full_a, loc), broadcast_to(r, b, full_b, loc)}, loc);
   if (squeeze_front) out = r.call(Sym::ltorch_squeeze, {out, Obj::int_of(-2)}, loc);
   if (squeeze_back) out = r.call(Sym::ltorch_squeeze, {out, Obj::int_of(-1)}, loc);
   return out;
@@ -74,15 +79,18 @@ Obj linear(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   require_tensor(w, "the weight", "linear", loc);
   const std::vector<Obj> &sx = tensor(x).shape, &sw = tensor(w).shape;
   if (sw.size() != 2 || sx.empty())
-    throw TraceError(loc, "linear: the weight must be 2-D and the input at least 1-D (got " + shape_text(sx) + ", " + shape_text(sw) + ")");
+    throw TraceError(loc, "linear: the weight must be 2-D and the input at least 1-D (got " +
+                              shape_text(sx) + ", " + shape_text(sw) + ")");
   if (!r.same_size(sx.back(), sw[1], loc))
-    throw TraceError(loc, "mat1 and mat2 shapes cannot be multiplied (" + shape_text(sx) + " and " + shape_text({sw[1], sw[0]}) + ")");
+    throw TraceError(loc, "mat1 and mat2 shapes cannot be multiplied (" + shape_text(sx) + " and " +
+                              shape_text({sw[1], sw[0]}) + ")");
   same_dtype(x, w, "linear", loc);
   if (bias.kind != Obj::Kind::None) {
     require_tensor(bias, "the bias", "linear", loc);
     same_dtype(x, bias, "linear", loc);
     if (tensor(bias).shape.size() != 1 || !r.same_size(tensor(bias).shape[0], sw[0], loc))
-      throw TraceError(loc, "linear: bias " + shape_text(tensor(bias).shape) + " does not match weight " + shape_text(sw));
+      throw TraceError(loc, "linear: bias " + shape_text(tensor(bias).shape) +
+                                " does not match weight " + shape_text(sw));
   }
   return r.prim(Sym::prims_linear, {x, w, bias}, loc);
 }
@@ -103,10 +111,13 @@ Obj embedding(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   require_tensor(a, "the indices", "embedding", loc);
   require_tensor(w, "the weight", "embedding", loc);
   if (!is_integral(tensor(a).dtype) || tensor(a).dtype == DType::bool_)
-    throw TraceError(loc, "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got " + std::string(dtype_info(tensor(a).dtype).torch_name) + " instead");
+    throw TraceError(loc, "Expected tensor for argument #1 'indices' to have one of the following "
+                          "scalar types: Long, Int; but got " +
+                              std::string(dtype_info(tensor(a).dtype).torch_name) + " instead");
   if (tensor(w).shape.size() != 2) throw TraceError(loc, "'weight' must be 2-D");
   if (args[3].kind != Obj::Kind::None)
-    throw TraceError(loc, "embedding with max_norm renormalises the weight in place: not supported");
+    throw TraceError(loc,
+                     "embedding with max_norm renormalises the weight in place: not supported");
   if (tensor(a).shape.size() == 1) return r.prim(Sym::prims_take, {w, a, Obj::int_of(0)}, loc);
   std::vector<Obj> out = tensor(a).shape;
   out.push_back(tensor(w).shape[1]);
@@ -134,13 +145,17 @@ Obj sdpa(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
     throw TraceError(loc, "scaled_dot_product_attention with dropout_p > 0 draws random numbers; "
                           "trace in eval mode or with dropout_p=0");
   const std::vector<Obj> &sq = tensor(q).shape;
-  if (sq.size() < 2) throw TraceError(loc, "scaled_dot_product_attention: query must be at least 2-D");
+  if (sq.size() < 2)
+    throw TraceError(loc, "scaled_dot_product_attention: query must be at least 2-D");
   if (args[7].kind == Obj::Kind::Bool && args[7].boolean && sq.size() >= 3) {
     // Grouped-query attention: each key/value head serves several query heads.
     const Obj &hq = sq[sq.size() - 3], &hk = tensor(k).shape[tensor(k).shape.size() - 3];
-    int64_t groups = r.concrete(hq, loc, "the query heads") / std::max<int64_t>(1, r.concrete(hk, loc, "the key heads"));
-    k = r.call(Sym::ltorch_repeat_interleave, {k, Obj::int_of(groups), Obj::int_of(-3), Obj::none()}, loc);
-    v = r.call(Sym::ltorch_repeat_interleave, {v, Obj::int_of(groups), Obj::int_of(-3), Obj::none()}, loc);
+    int64_t groups = r.concrete(hq, loc, "the query heads") /
+                     std::max<int64_t>(1, r.concrete(hk, loc, "the key heads"));
+    k = r.call(Sym::ltorch_repeat_interleave,
+               {k, Obj::int_of(groups), Obj::int_of(-3), Obj::none()}, loc);
+    v = r.call(Sym::ltorch_repeat_interleave,
+               {v, Obj::int_of(groups), Obj::int_of(-3), Obj::none()}, loc);
   }
   Obj scale = args[6];
   if (scale.kind == Obj::Kind::None) {
@@ -156,8 +171,13 @@ Obj sdpa(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   const Obj &L = ss[ss.size() - 2], &S = ss.back();
   if (args[5].kind == Obj::Kind::Bool && args[5].boolean) {
     if (args[3].kind != Obj::Kind::None)
-      throw TraceError(loc, "scaled_dot_product_attention: attn_mask and is_causal cannot both be set");
-    Obj ones = r.call(Sym::ltorch_ones, args_with_defaults(Sym::ltorch_ones, {L, S}, {{"dtype", Obj::dtype_of(DType::bool_)}, {"device", Obj::device_of(tensor(q).device)}}), loc);
+      throw TraceError(loc,
+                       "scaled_dot_product_attention: attn_mask and is_causal cannot both be set");
+    Obj ones = r.call(Sym::ltorch_ones,
+                      args_with_defaults(Sym::ltorch_ones, {L, S},
+                                         {{"dtype", Obj::dtype_of(DType::bool_)},
+                                          {"device", Obj::device_of(tensor(q).device)}}),
+                      loc);
     Obj causal = r.call(Sym::ltorch_tril, {ones, Obj::int_of(0)}, loc);
     Obj masked = r.call(Sym::ltorch_logical_not, {causal}, loc);
     scores = r.call(Sym::ltorch_masked_fill, {scores, masked, neg_inf(r, scores)}, loc);
@@ -175,11 +195,14 @@ Obj sdpa(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   return r.call(Sym::ltorch_matmul, {attn, v}, loc);
 }
 
-Obj reduce_loss(Recorder &r, const Obj &loss, const Obj &reduction, const Obj *count, const Loc &loc) {
-  if (reduction.kind != Obj::Kind::Str) throw TraceError(loc, "reduction must be 'none', 'mean' or 'sum'");
+Obj reduce_loss(Recorder &r, const Obj &loss, const Obj &reduction, const Obj *count,
+                const Loc &loc) {
+  if (reduction.kind != Obj::Kind::Str)
+    throw TraceError(loc, "reduction must be 'none', 'mean' or 'sum'");
   const std::string &how = reduction.as<StrObj>().value;
   if (how == "none") return loss;
-  Obj total = r.call(Sym::ltorch_sum, {loss, Obj::none(), Obj::boolean_of(false), Obj::none()}, loc);
+  Obj total =
+      r.call(Sym::ltorch_sum, {loss, Obj::none(), Obj::boolean_of(false), Obj::none()}, loc);
   if (how == "sum") return total;
   if (how != "mean") throw TraceError(loc, how + " is not a valid value for reduction");
   if (count) return r.call(Sym::ltorch_true_divide, {total, *count}, loc);
@@ -199,7 +222,8 @@ Obj nll_loss(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   bool ranks_match = (rank == 1 && tensor(target).shape.empty()) ||
                      (rank >= 2 && tensor(target).shape.size() + 1 == rank);
   if (!ranks_match)
-    throw TraceError(loc, "nll_loss: expected a target of rank " + std::to_string(rank - 1) + " for an input of rank " + std::to_string(rank));
+    throw TraceError(loc, "nll_loss: expected a target of rank " + std::to_string(rank - 1) +
+                              " for an input of rank " + std::to_string(rank));
   int64_t class_dim = rank >= 2 ? 1 : 0;
   Obj ignore = args[4];
   Obj valid = r.call(Sym::ltorch_ne, {target, ignore}, loc);
@@ -212,7 +236,10 @@ Obj nll_loss(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   Obj w_valid;
   if (weight.kind != Obj::Kind::None) {
     require_tensor(weight, "the weight", "nll_loss", loc);
-    Obj w = r.call(Sym::ltorch_index_select, {weight, Obj::int_of(0), r.call(Sym::ltorch_reshape, {safe, Obj::tuple({Obj::int_of(-1)})}, loc)}, loc);
+    Obj w = r.call(Sym::ltorch_index_select,
+                   {weight, Obj::int_of(0),
+                    r.call(Sym::ltorch_reshape, {safe, Obj::tuple({Obj::int_of(-1)})}, loc)},
+                   loc);
     w = r.call(Sym::ltorch_reshape, {w, Obj::tuple(tensor(safe).shape)}, loc);
     w_valid = r.call(Sym::ltorch_where, {valid, w, zero}, loc);
     loss = r.call(Sym::ltorch_mul, {loss, w_valid}, loc);
@@ -221,8 +248,13 @@ Obj nll_loss(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   const std::string how = args[6].kind == Obj::Kind::Str ? args[6].as<StrObj>().value : "";
   if (how == "mean") {
     Obj count = weight.kind != Obj::Kind::None
-                    ? r.call(Sym::ltorch_sum, {w_valid, Obj::none(), Obj::boolean_of(false), Obj::none()}, loc)
-                    : r.call(Sym::ltorch_sum, {r.call(Sym::ltorch_to, {valid, Obj::none(), Obj::dtype_of(tensor(loss).dtype)}, loc), Obj::none(), Obj::boolean_of(false), Obj::none()}, loc);
+                    ? r.call(Sym::ltorch_sum,
+                             {w_valid, Obj::none(), Obj::boolean_of(false), Obj::none()}, loc)
+                    : r.call(Sym::ltorch_sum,
+                             {r.call(Sym::ltorch_to,
+                                     {valid, Obj::none(), Obj::dtype_of(tensor(loss).dtype)}, loc),
+                              Obj::none(), Obj::boolean_of(false), Obj::none()},
+                             loc);
     return reduce_loss(r, loss, args[6], &count, loc);
   }
   return reduce_loss(r, loss, args[6], nullptr, loc);
@@ -241,10 +273,12 @@ Obj cross_entropy(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   if (is_floating(tensor(target).dtype)) {
     // Class probabilities.
     Obj prod = r.call(Sym::ltorch_mul, {logp, target}, loc);
-    Obj s = r.call(Sym::ltorch_sum, {prod, Obj::int_of(class_dim), Obj::boolean_of(false), Obj::none()}, loc);
+    Obj s = r.call(Sym::ltorch_sum,
+                   {prod, Obj::int_of(class_dim), Obj::boolean_of(false), Obj::none()}, loc);
     return reduce_loss(r, r.call(Sym::ltorch_neg, {s}, loc), args[6], nullptr, loc);
   }
-  return r.call(Sym::ltorch_nll_loss, {logp, target, args[2], args[3], args[4], args[5], args[6]}, loc);
+  return r.call(Sym::ltorch_nll_loss, {logp, target, args[2], args[3], args[4], args[5], args[6]},
+                loc);
 }
 
 Obj mse_loss(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
@@ -261,9 +295,13 @@ Obj dropout(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   if (args[2].is_proxy()) r.guard(args[2], loc);
   double p = args[1].is_number() ? args[1].as_double() : 0.5;
   if (args[1].is_proxy()) r.guard(args[1], loc);
-  if (p < 0 || p > 1) throw TraceError(loc, "dropout probability has to be between 0 and 1, but got " + python_float(p));
+  if (p < 0 || p > 1)
+    throw TraceError(loc,
+                     "dropout probability has to be between 0 and 1, but got " + python_float(p));
   if (!training || p == 0) return args[0];
-  if (p == 1) return r.call(Sym::ltorch_zeros_like, args_with_defaults(Sym::ltorch_zeros_like, {args[0]}), loc);
+  if (p == 1)
+    return r.call(Sym::ltorch_zeros_like, args_with_defaults(Sym::ltorch_zeros_like, {args[0]}),
+                  loc);
   throw TraceError(loc, "dropout with p > 0 in training mode draws random numbers, which cannot be "
                         "compared with eager: trace in eval mode (the default) or with p=0");
 }
@@ -276,25 +314,31 @@ void define_nn_ops(std::vector<OpSpec> &out) {
   auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
     out.push_back({s, sig, std::move(python), d, nullptr});
   };
-  ltorch(Sym::ltorch_matmul, "a, b, /",
-         {"torch.matmul", "torch.mm", "torch.bmm", "Tensor.matmul", "Tensor.mm", "Tensor.bmm", "Tensor.__matmul__"}, matmul);
-  ltorch(Sym::ltorch_linear, "a, w, /, bias=None", {"torch.nn.functional.linear"}, linear);
-  ltorch(Sym::ltorch_outer, "a, b, /", {"torch.outer", "torch.ger", "Tensor.outer"}, outer);
+  ltorch(Sym::ltorch_matmul, "input, other, /",
+         {"torch.matmul", "torch.mm", "torch.bmm", "Tensor.matmul", "Tensor.mm", "Tensor.bmm",
+          "Tensor.__matmul__"},
+         matmul);
+  ltorch(Sym::ltorch_linear, "input, w, /, bias=None", {"torch.nn.functional.linear"}, linear);
+  ltorch(Sym::ltorch_outer, "input, other, /", {"torch.outer", "torch.ger", "Tensor.outer"}, outer);
   ltorch(Sym::ltorch_embedding,
-         "a, /, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False",
+         "input, /, weight, padding_idx=None, max_norm=None, norm_type=2.0, "
+         "scale_grad_by_freq=False, sparse=False",
          {"torch.nn.functional.embedding"}, embedding);
   ltorch(Sym::ltorch_scaled_dot_product_attention,
-         "query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None, enable_gqa=False",
+         "query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None, "
+         "enable_gqa=False",
          {"torch.nn.functional.scaled_dot_product_attention"}, sdpa);
   ltorch(Sym::ltorch_cross_entropy,
-         "a, /, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean', label_smoothing=0.0",
+         "input, /, target, weight=None, size_average=None, ignore_index=-100, reduce=None, "
+         "reduction='mean', label_smoothing=0.0",
          {"torch.nn.functional.cross_entropy"}, cross_entropy);
   ltorch(Sym::ltorch_nll_loss,
-         "a, /, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean'",
+         "input, /, target, weight=None, size_average=None, ignore_index=-100, reduce=None, "
+         "reduction='mean'",
          {"torch.nn.functional.nll_loss"}, nll_loss);
-  ltorch(Sym::ltorch_mse_loss, "a, /, target, size_average=None, reduce=None, reduction='mean'",
+  ltorch(Sym::ltorch_mse_loss, "input, /, target, size_average=None, reduce=None, reduction='mean'",
          {"torch.nn.functional.mse_loss"}, mse_loss);
-  ltorch(Sym::ltorch_dropout, "a, /, p=0.5, training=True, inplace=False",
+  ltorch(Sym::ltorch_dropout, "input, /, p=0.5, training=True, inplace=False",
          {"torch.nn.functional.dropout", "torch.dropout"}, dropout);
 }
 

@@ -157,7 +157,8 @@ Obj softmax_like(Recorder &r, const std::vector<Obj> &a, bool log, const Loc &lo
   Obj x = with_dtype(r, a[0], a[2], loc);
   DType original = tensor(x).dtype;
   if (!is_floating(original))
-    throw TraceError(loc, std::string("`") + name + "` needs a floating-point tensor, got " + describe(x));
+    throw TraceError(loc, std::string("`") + name + "` needs a floating-point tensor, got " +
+                              describe(x));
   // Half precision is computed in float32, as torch does.
   bool upcast = original == DType::float16 || original == DType::bfloat16;
   if (upcast) x = convert(r, x, DType::float32, loc);
@@ -168,7 +169,8 @@ Obj softmax_like(Recorder &r, const std::vector<Obj> &a, bool log, const Loc &lo
   Obj shifted = r.call(Sym::ltorch_sub, {x, peak, Obj::none()}, loc);
   Obj e = r.call(Sym::ltorch_exp, {shifted}, loc);
   Obj total = r.call(Sym::ltorch_sum, {e, Obj::int_of(d), Obj::boolean_of(true), Obj::none()}, loc);
-  Obj out = log ? r.call(Sym::ltorch_sub, {shifted, r.call(Sym::ltorch_log, {total}, loc), Obj::none()}, loc)
+  Obj out = log ? r.call(Sym::ltorch_sub,
+                         {shifted, r.call(Sym::ltorch_log, {total}, loc), Obj::none()}, loc)
                 : r.call(Sym::ltorch_true_divide, {e, total}, loc);
   return upcast ? convert(r, out, original, loc) : out;
 }
@@ -226,7 +228,8 @@ Obj layer_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   Obj m = r.call(Sym::ltorch_mean, {x, dims_tuple(dims), Obj::boolean_of(true), Obj::none()}, loc);
   Obj centered = r.call(Sym::ltorch_sub, {x, m, Obj::none()}, loc);
   Obj squared = r.call(Sym::ltorch_mul, {centered, centered}, loc);
-  Obj v = r.call(Sym::ltorch_mean, {squared, dims_tuple(dims), Obj::boolean_of(true), Obj::none()}, loc);
+  Obj v = r.call(Sym::ltorch_mean, {squared, dims_tuple(dims), Obj::boolean_of(true), Obj::none()},
+                 loc);
   Obj shifted = r.call(Sym::ltorch_add, {v, a[4], Obj::none()}, loc);
   Obj rstd = r.call(Sym::ltorch_rsqrt, {shifted}, loc);
   Obj out = r.call(Sym::ltorch_mul, {centered, rstd}, loc);
@@ -247,7 +250,8 @@ Obj rms_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   if (eps.kind == Obj::Kind::None)
     eps = Obj::float_of(tensor(x).dtype == DType::float64 ? DBL_EPSILON : 1.1920928955078125e-07);
   Obj squared = r.call(Sym::ltorch_mul, {x, x}, loc);
-  Obj ms = r.call(Sym::ltorch_mean, {squared, dims_tuple(dims), Obj::boolean_of(true), Obj::none()}, loc);
+  Obj ms = r.call(Sym::ltorch_mean, {squared, dims_tuple(dims), Obj::boolean_of(true), Obj::none()},
+                  loc);
   Obj shifted = r.call(Sym::ltorch_add, {ms, eps, Obj::none()}, loc);
   Obj out = r.call(Sym::ltorch_mul, {x, r.call(Sym::ltorch_rsqrt, {shifted}, loc)}, loc);
   if (a[2].kind != Obj::Kind::None) out = r.call(Sym::ltorch_mul, {out, a[2]}, loc);
@@ -266,30 +270,30 @@ void define_reduction_ops(std::vector<OpSpec> &out) {
   auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
     out.push_back({s, sig, std::move(python), d, nullptr});
   };
-  ltorch(Sym::ltorch_sum, "a, /, dim=None, keepdim=False, *, dtype=None",
+  ltorch(Sym::ltorch_sum, "input, /, dim=None, keepdim=False, *, dtype=None",
          {"torch.sum", "Tensor.sum"}, sum);
-  ltorch(Sym::ltorch_mean, "a, /, dim=None, keepdim=False, *, dtype=None",
+  ltorch(Sym::ltorch_mean, "input, /, dim=None, keepdim=False, *, dtype=None",
          {"torch.mean", "Tensor.mean"}, mean);
-  ltorch(Sym::ltorch_amax, "a, /, dim=(), keepdim=False", {"torch.amax", "Tensor.amax"},
+  ltorch(Sym::ltorch_amax, "input, /, dim=(), keepdim=False", {"torch.amax", "Tensor.amax"},
          extremum<Sym::prims_amax>);
-  ltorch(Sym::ltorch_amin, "a, /, dim=(), keepdim=False", {"torch.amin", "Tensor.amin"},
+  ltorch(Sym::ltorch_amin, "input, /, dim=(), keepdim=False", {"torch.amin", "Tensor.amin"},
          extremum<Sym::prims_amin>);
-  ltorch(Sym::ltorch_prod, "a, /, dim=None, keepdim=False, *, dtype=None",
+  ltorch(Sym::ltorch_prod, "input, /, dim=None, keepdim=False, *, dtype=None",
          {"torch.prod", "Tensor.prod"}, prod);
-  ltorch(Sym::ltorch_var, "a, /, dim=None, unbiased=None, keepdim=False, *, correction=None",
+  ltorch(Sym::ltorch_var, "input, /, dim=None, unbiased=None, keepdim=False, *, correction=None",
          {"torch.var", "Tensor.var"}, var);
-  ltorch(Sym::ltorch_argmax, "a, /, dim=None, keepdim=False", {"torch.argmax", "Tensor.argmax"},
+  ltorch(Sym::ltorch_argmax, "input, /, dim=None, keepdim=False", {"torch.argmax", "Tensor.argmax"},
          arg_extremum<Sym::prims_argmax>);
-  ltorch(Sym::ltorch_argmin, "a, /, dim=None, keepdim=False", {"torch.argmin", "Tensor.argmin"},
+  ltorch(Sym::ltorch_argmin, "input, /, dim=None, keepdim=False", {"torch.argmin", "Tensor.argmin"},
          arg_extremum<Sym::prims_argmin>);
-  ltorch(Sym::ltorch_softmax, "a, /, dim=None, *, dtype=None",
+  ltorch(Sym::ltorch_softmax, "input, /, dim=None, *, dtype=None",
          {"torch.softmax", "Tensor.softmax", "torch.nn.functional.softmax"}, softmax);
-  ltorch(Sym::ltorch_log_softmax, "a, /, dim=None, *, dtype=None",
+  ltorch(Sym::ltorch_log_softmax, "input, /, dim=None, *, dtype=None",
          {"torch.log_softmax", "Tensor.log_softmax", "torch.nn.functional.log_softmax"},
          log_softmax);
-  ltorch(Sym::ltorch_layer_norm, "a, /, normalized_shape, weight=None, bias=None, eps=1e-05",
+  ltorch(Sym::ltorch_layer_norm, "input, /, normalized_shape, weight=None, bias=None, eps=1e-05",
          {"torch.nn.functional.layer_norm", "torch.layer_norm"}, layer_norm);
-  ltorch(Sym::ltorch_rms_norm, "a, /, normalized_shape, weight=None, eps=None",
+  ltorch(Sym::ltorch_rms_norm, "input, /, normalized_shape, weight=None, eps=None",
          {"torch.nn.functional.rms_norm", "torch.rms_norm"}, rms_norm);
 }
 

@@ -56,7 +56,8 @@ Registry::Registry() : ops_(kSymbolCount) {
     op.signature = spec.signature;
     std::string problem;
     op.params = parse_schema(op.signature, problem);
-    if (!problem.empty()) problems_.push_back(name + ": its schema `" + op.signature + "`: " + problem);
+    if (!problem.empty())
+      problems_.push_back(name + ": its schema `" + op.signature + "`: " + problem);
     op.python = std::move(spec.python);
     op.view = spec.view;
     op.decompose = spec.decompose;
@@ -75,7 +76,8 @@ Registry::Registry() : ops_(kSymbolCount) {
     }
   }
   for (std::size_t i = 0; i < kSymbolCount; ++i)
-    if (!defined[i]) problems_.push_back(qualified_name(static_cast<Sym>(i)) + " has no definition");
+    if (!defined[i])
+      problems_.push_back(qualified_name(static_cast<Sym>(i)) + " has no definition");
   std::sort(spellings_.begin(), spellings_.end(),
             [](const auto &a, const auto &b) { return a.first < b.first; });
   for (std::size_t i = 1; i < spellings_.size(); ++i)
@@ -105,7 +107,8 @@ std::vector<Obj> Registry::bind(const OpDef &op, std::vector<Obj> args, Kwargs k
   std::vector<std::optional<Obj>> bound(params.size());
   std::size_t next = 0;
   std::vector<Obj> extra;
-  std::size_t varargs = params.size();
+  constexpr std::size_t kNone = SIZE_MAX;
+  std::size_t varargs = kNone;
   for (std::size_t i = 0; i < params.size(); ++i)
     if (params[i].kind == Param::Kind::VarArgs) varargs = i;
   for (Obj &a : args) {

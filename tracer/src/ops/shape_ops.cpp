@@ -24,7 +24,8 @@ Obj broadcast_in_dim_meta(Recorder &, const std::vector<Obj> &args, const Loc &l
   for (std::size_t i = 0; i < dims.size(); ++i) {
     int64_t d = dims[i].integer;
     if (d < 0 || static_cast<std::size_t>(d) >= shape.size())
-      throw TraceError(loc, "prims.broadcast_in_dim: dim " + std::to_string(d) + " is out of range");
+      throw TraceError(loc,
+                       "prims.broadcast_in_dim: dim " + std::to_string(d) + " is out of range");
     if (t.shape[i].integer != 1 && t.shape[i].integer != shape[static_cast<std::size_t>(d)].integer)
       throw TraceError(loc, "prims.broadcast_in_dim: size " + std::to_string(t.shape[i].integer) +
                                 " cannot broadcast to " + shape_text(shape));
@@ -104,7 +105,8 @@ Obj reshape_to(Recorder &r, const Obj &a, std::vector<Obj> requested, const char
   for (std::size_t i = 0; i < requested.size(); ++i) {
     const Obj &d = requested[i];
     if (!d.is_proxy() && d.integer == -1) {
-      if (inferred >= 0) throw TraceError(loc, std::string("only one dimension can be inferred (-1) in ") + name);
+      if (inferred >= 0)
+        throw TraceError(loc, std::string("only one dimension can be inferred (-1) in ") + name);
       inferred = static_cast<int>(i);
       continue;
     }
@@ -116,7 +118,7 @@ Obj reshape_to(Recorder &r, const Obj &a, std::vector<Obj> requested, const char
     if (known.integer == 0 || numel.integer % known.integer != 0)
       throw TraceError(loc, "shape '" + shape_text(requested) + "' is invalid for input of size " +
                                 std::to_string(numel.integer));
-    requested[static_cast<std::size_t>(inferred)] = r.num(NumOp::floordiv, numel, known, loc);
+    requested[static_cast<std::size_t>(inferred)] = r.num(NumOp::exact_div, numel, known, loc);
   } else if (!r.same_size(known, numel, loc)) {
     throw TraceError(loc, "shape '" + shape_text(requested) + "' is invalid for input of size " +
                               std::to_string(numel.integer) + " (" + describe(a) + ")");
@@ -171,12 +173,17 @@ Obj permute(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   std::size_t rank = tensor(a[0]).shape.size();
   std::vector<Obj> given = size_arg(r, a[1], loc, "permute");
   if (given.size() != rank)
-    throw TraceError(loc, "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = " + std::to_string(rank) + " is not equal to len(dims) = " + std::to_string(given.size()));
+    throw TraceError(loc,
+                     "permute(sparse_coo): number of dimensions in the tensor input does not match "
+                     "the length of the desired ordering of dimensions i.e. input.dim() = " +
+                         std::to_string(rank) +
+                         " is not equal to len(dims) = " + std::to_string(given.size()));
   std::vector<int64_t> perm;
   std::vector<bool> seen(rank);
   for (const Obj &d : given) {
     int64_t n = dim_arg(r, d, rank, loc);
-    if (seen[static_cast<std::size_t>(n)]) throw TraceError(loc, "permute(): duplicate dims are not allowed.");
+    if (seen[static_cast<std::size_t>(n)])
+      throw TraceError(loc, "permute(): duplicate dims are not allowed.");
     seen[static_cast<std::size_t>(n)] = true;
     perm.push_back(n);
   }
@@ -189,7 +196,8 @@ Obj insert_dim(Recorder &r, const Obj &a, int64_t d, const Loc &loc) {
   std::vector<int64_t> kept;
   for (std::size_t i = 0; i < shape.size(); ++i)
     if (static_cast<int64_t>(i) != d) kept.push_back(static_cast<int64_t>(i));
-  return r.prim(Sym::prims_broadcast_in_dim, {a, dim_list(shape), Obj::list(int_tuple(kept).as<SeqObj>().items)}, loc);
+  return r.prim(Sym::prims_broadcast_in_dim,
+                {a, dim_list(shape), Obj::list(int_tuple(kept).as<SeqObj>().items)}, loc);
 }
 
 Obj unsqueeze(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
@@ -210,7 +218,8 @@ Obj squeeze(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   }
   std::vector<int64_t> dims;
   for (int64_t d : candidates)
-    if (shape.empty() ? false : r.same_size(shape[static_cast<std::size_t>(d)], Obj::int_of(1), loc))
+    if (shape.empty() ? false
+                      : r.same_size(shape[static_cast<std::size_t>(d)], Obj::int_of(1), loc))
       dims.push_back(d);
   if (dims.empty()) return a[0];
   return r.prim(Sym::prims_squeeze, {a[0], int_tuple(dims)}, loc);
@@ -221,7 +230,8 @@ Obj flatten(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   const std::vector<Obj> &shape = tensor(a[0]).shape;
   if (shape.empty()) return reshape_to(r, a[0], {Obj::int_of(1)}, "flatten", loc);
   int64_t s = dim_arg(r, a[1], shape.size(), loc), e = dim_arg(r, a[2], shape.size(), loc);
-  if (s > e) throw TraceError(loc, "flatten() has invalid args: start_dim cannot come after end_dim");
+  if (s > e)
+    throw TraceError(loc, "flatten() has invalid args: start_dim cannot come after end_dim");
   if (s == e) return a[0];
   std::vector<Obj> out(shape.begin(), shape.begin() + s);
   Obj n = Obj::int_of(1);
@@ -237,11 +247,15 @@ Obj expand(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   std::vector<Obj> target = size_arg(r, a[1], loc, "expand");
   const std::vector<Obj> &shape = tensor(a[0]).shape;
   if (target.size() < shape.size())
-    throw TraceError(loc, "expand: the number of sizes provided (" + std::to_string(target.size()) + ") must be greater or equal to the number of dimensions in the tensor (" + std::to_string(shape.size()) + ")");
+    throw TraceError(loc,
+                     "expand: the number of sizes provided (" + std::to_string(target.size()) +
+                         ") must be greater or equal to the number of dimensions in the tensor (" +
+                         std::to_string(shape.size()) + ")");
   std::size_t offset = target.size() - shape.size();
   for (std::size_t i = 0; i < target.size(); ++i) {
     if (!target[i].is_proxy() && target[i].integer == -1) {
-      if (i < offset) throw TraceError(loc, "expand: -1 is not allowed in a leading, non-existing dimension");
+      if (i < offset)
+        throw TraceError(loc, "expand: -1 is not allowed in a leading, non-existing dimension");
       target[i] = shape[i - offset];
     }
   }
@@ -253,7 +267,8 @@ Obj repeat(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   std::vector<Obj> repeats = size_arg(r, a[1], loc, "repeat");
   std::vector<Obj> shape = tensor(a[0]).shape;
   if (repeats.size() < shape.size())
-    throw TraceError(loc, "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+    throw TraceError(loc, "Number of dimensions of repeat dims can not be smaller than number of "
+                          "dimensions of tensor");
   shape.insert(shape.begin(), repeats.size() - shape.size(), Obj::int_of(1));
   Obj x = reshape_to(r, a[0], shape, "repeat", loc);
   // [r0, s0, r1, s1, ...] with the input in the odd dims, then merged pairwise.
@@ -265,14 +280,17 @@ Obj repeat(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
     dims.push_back(static_cast<int64_t>(2 * i + 1));
     merged.push_back(r.num(NumOp::mul, repeats[i], shape[i], loc));
   }
-  Obj b = r.prim(Sym::prims_broadcast_in_dim, {x, dim_list(big), Obj::list(int_tuple(dims).as<SeqObj>().items)}, loc);
+  Obj b = r.prim(Sym::prims_broadcast_in_dim,
+                 {x, dim_list(big), Obj::list(int_tuple(dims).as<SeqObj>().items)}, loc);
   return reshape_to(r, b, merged, "repeat", loc);
 }
 
 Obj repeat_interleave(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   require_tensor(a[0], "the input", "repeat_interleave", loc);
   if (is_tensor(a[1]))
-    throw TraceError(loc, "repeat_interleave with a tensor of repeats is data-dependent; the tracer takes an int");
+    throw TraceError(
+        loc,
+        "repeat_interleave with a tensor of repeats is data-dependent; the tracer takes an int");
   Obj reps = a[1];
   Obj x = a[0];
   if (a[2].kind == Obj::Kind::None) x = flatten(r, {x, Obj::int_of(0), Obj::int_of(-1)}, loc);
@@ -283,24 +301,27 @@ Obj repeat_interleave(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   big[static_cast<std::size_t>(d + 1)] = reps;
   Obj e = broadcast_to(r, u, big, loc);
   std::vector<Obj> out = shape;
-  out[static_cast<std::size_t>(d)] = r.num(NumOp::mul, shape[static_cast<std::size_t>(d)], reps, loc);
+  out[static_cast<std::size_t>(d)] =
+      r.num(NumOp::mul, shape[static_cast<std::size_t>(d)], reps, loc);
   return reshape_to(r, e, out, "repeat_interleave", loc);
 }
 
 Obj slice_along(Recorder &r, const Obj &a, int64_t dim, const Obj &start, const Obj &stop,
                 const Loc &loc) {
   const std::vector<Obj> &shape = tensor(a).shape;
-  std::vector<Obj> starts, ends, strides;
+  std::vector<Obj> starts, ends, strides; // strides of 1, written out as Thunder does
   for (std::size_t i = 0; i < shape.size(); ++i) {
     bool here = static_cast<int64_t>(i) == dim;
     starts.push_back(here ? start : Obj::int_of(0));
     ends.push_back(here ? stop : shape[i]);
     strides.push_back(Obj::int_of(1));
   }
-  return r.prim(Sym::prims_slice_prim, {a, Obj::list(starts), Obj::list(ends), Obj::list(strides)}, loc);
+  return r.prim(Sym::prims_slice_prim, {a, Obj::list(starts), Obj::list(ends), Obj::list(strides)},
+                loc);
 }
 
-Obj split_sizes(Recorder &r, const Obj &a, const std::vector<Obj> &sizes, int64_t dim, const Loc &loc) {
+Obj split_sizes(Recorder &r, const Obj &a, const std::vector<Obj> &sizes, int64_t dim,
+                const Loc &loc) {
   std::vector<Obj> out;
   Obj at = Obj::int_of(0);
   for (const Obj &s : sizes) {
@@ -323,7 +344,10 @@ Obj split(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
     for (const Obj &s : sizes)
       total = r.num(NumOp::add, total, s, loc);
     if (!r.same_size(total, length, loc))
-      throw TraceError(loc, "split_with_sizes expects split_sizes to sum exactly to " + std::to_string(length.integer) + " (input tensor's size at dimension " + std::to_string(d) + "), but got split_sizes=" + shape_text(sizes));
+      throw TraceError(loc, "split_with_sizes expects split_sizes to sum exactly to " +
+                                std::to_string(length.integer) +
+                                " (input tensor's size at dimension " + std::to_string(d) +
+                                "), but got split_sizes=" + shape_text(sizes));
   } else {
     int64_t size = r.concrete(a[1], loc, "split_size");
     if (size <= 0) throw TraceError(loc, "split expects split_size be positive");
@@ -362,10 +386,15 @@ Obj cat(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   std::vector<Obj> converted;
   for (const Obj &t : items(a[0])) {
     if (tensor(t).shape.size() != rank)
-      throw TraceError(loc, "Tensors must have same number of dimensions: got " + std::to_string(rank) + " and " + std::to_string(tensor(t).shape.size()));
+      throw TraceError(loc, "Tensors must have same number of dimensions: got " +
+                                std::to_string(rank) + " and " +
+                                std::to_string(tensor(t).shape.size()));
     for (std::size_t i = 0; i < rank; ++i)
-      if (static_cast<int64_t>(i) != d && !r.same_size(tensor(t).shape[i], tensor(first).shape[i], loc))
-        throw TraceError(loc, "Sizes of tensors must match except in dimension " + std::to_string(d) + ": " + shape_text(tensor(first).shape) + " and " + shape_text(tensor(t).shape));
+      if (static_cast<int64_t>(i) != d &&
+          !r.same_size(tensor(t).shape[i], tensor(first).shape[i], loc))
+        throw TraceError(loc, "Sizes of tensors must match except in dimension " +
+                                  std::to_string(d) + ": " + shape_text(tensor(first).shape) +
+                                  " and " + shape_text(tensor(t).shape));
     if (tensor(t).device != tensor(first).device)
       throw TraceError(loc, "cat: tensors on different devices");
     converted.push_back(convert(r, t, dtype, loc));
@@ -397,19 +426,25 @@ Obj flip(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 Obj triangle(Recorder &r, const std::vector<Obj> &a, bool lower, const Loc &loc) {
   require_tensor(a[0], "the input", lower ? "tril" : "triu", loc);
   const TensorObj &t = tensor(a[0]);
-  if (t.shape.size() < 2) throw TraceError(loc, std::string(lower ? "tril" : "triu") + ": input tensor must have at least 2 dimensions");
+  if (t.shape.size() < 2)
+    throw TraceError(loc, std::string(lower ? "tril" : "triu") +
+                              ": input tensor must have at least 2 dimensions");
   int64_t diagonal = r.concrete(a[1], loc, "diagonal");
   const Obj &rows = t.shape[t.shape.size() - 2], &cols = t.shape.back();
   Obj dev = Obj::device_of(t.device), i64 = Obj::dtype_of(DType::int64);
   Obj row = r.prim(Sym::prims_iota, {rows, Obj::int_of(0), Obj::int_of(1), dev, i64}, loc);
   Obj col = r.prim(Sym::prims_iota, {cols, Obj::int_of(0), Obj::int_of(1), dev, i64}, loc);
   std::vector<Obj> grid = {rows, cols};
-  Obj row2 = r.prim(Sym::prims_broadcast_in_dim, {row, dim_list(grid), Obj::list({Obj::int_of(0)})}, loc);
-  Obj col2 = r.prim(Sym::prims_broadcast_in_dim, {col, dim_list(grid), Obj::list({Obj::int_of(1)})}, loc);
+  Obj row2 =
+      r.prim(Sym::prims_broadcast_in_dim, {row, dim_list(grid), Obj::list({Obj::int_of(0)})}, loc);
+  Obj col2 =
+      r.prim(Sym::prims_broadcast_in_dim, {col, dim_list(grid), Obj::list({Obj::int_of(1)})}, loc);
   Obj offset = r.prim(Sym::prims_sub, {col2, row2}, loc);
   Obj keep = r.prim(lower ? Sym::prims_le : Sym::prims_ge, {offset, Obj::int_of(diagonal)}, loc);
   Obj mask = broadcast_to(r, keep, t.shape, loc);
-  Obj zero = is_floating(t.dtype) ? Obj::float_of(0.0) : t.dtype == DType::bool_ ? Obj::boolean_of(false) : Obj::int_of(0);
+  Obj zero = is_floating(t.dtype)      ? Obj::float_of(0.0)
+             : t.dtype == DType::bool_ ? Obj::boolean_of(false)
+                                       : Obj::int_of(0);
   return r.prim(Sym::prims_where, {mask, a[0], zero}, loc);
 }
 
@@ -423,7 +458,11 @@ Obj triu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 } // namespace
 
 void define_shape_ops(std::vector<OpSpec> &out) {
-  out.push_back({Sym::prims_broadcast_in_dim, "a, shape, broadcast_dimensions, /", {}, nullptr, broadcast_in_dim_meta});
+  out.push_back({Sym::prims_broadcast_in_dim,
+                 "a, shape, broadcast_dimensions, /",
+                 {},
+                 nullptr,
+                 broadcast_in_dim_meta});
   out.push_back({Sym::prims_reshape, "a, shape, /", {}, nullptr, reshape_meta});
   out.push_back({Sym::prims_transpose, "a, permutation, /", {}, nullptr, transpose_meta});
   out.push_back({Sym::prims_squeeze, "a, dims, /", {}, nullptr, squeeze_meta});
@@ -434,26 +473,36 @@ void define_shape_ops(std::vector<OpSpec> &out) {
                     bool is_view = false) {
     out.push_back({s, sig, std::move(python), d, nullptr, is_view});
   };
-  ltorch(Sym::ltorch_reshape, "a, /, *shape", {"torch.reshape", "Tensor.reshape"}, reshape, true);
-  ltorch(Sym::ltorch_view, "a, /, *shape", {"Tensor.view"}, view, true);
-  ltorch(Sym::ltorch_contiguous, "a, /, *, memory_format=None", {"Tensor.contiguous"}, contiguous);
-  ltorch(Sym::ltorch_transpose, "a, /, dim0, dim1",
-         {"torch.transpose", "torch.swapaxes", "Tensor.transpose", "Tensor.swapaxes"}, transpose, true);
-  ltorch(Sym::ltorch_permute, "a, /, *dims", {"torch.permute", "Tensor.permute"}, permute, true);
-  ltorch(Sym::ltorch_unsqueeze, "a, /, dim", {"torch.unsqueeze", "Tensor.unsqueeze"}, unsqueeze, true);
-  ltorch(Sym::ltorch_squeeze, "a, /, dim=None", {"torch.squeeze", "Tensor.squeeze"}, squeeze, true);
-  ltorch(Sym::ltorch_flatten, "a, /, start_dim=0, end_dim=-1", {"torch.flatten", "Tensor.flatten"}, flatten, true);
-  ltorch(Sym::ltorch_expand, "a, /, *shape", {"Tensor.expand"}, expand, true);
-  ltorch(Sym::ltorch_repeat, "a, /, *repeats", {"Tensor.repeat"}, repeat);
-  ltorch(Sym::ltorch_repeat_interleave, "a, /, repeats, dim=None, *, output_size=None",
+  ltorch(Sym::ltorch_reshape, "input, /, *shape", {"torch.reshape", "Tensor.reshape"}, reshape,
+         true);
+  ltorch(Sym::ltorch_view, "input, /, *shape", {"Tensor.view"}, view, true);
+  ltorch(Sym::ltorch_contiguous, "input, /, *, memory_format=None", {"Tensor.contiguous"},
+         contiguous);
+  ltorch(Sym::ltorch_transpose, "input, /, dim0, dim1",
+         {"torch.transpose", "torch.swapaxes", "Tensor.transpose", "Tensor.swapaxes"}, transpose,
+         true);
+  ltorch(Sym::ltorch_permute, "input, /, *dims", {"torch.permute", "Tensor.permute"}, permute,
+         true);
+  ltorch(Sym::ltorch_unsqueeze, "input, /, dim", {"torch.unsqueeze", "Tensor.unsqueeze"}, unsqueeze,
+         true);
+  ltorch(Sym::ltorch_squeeze, "input, /, dim=None", {"torch.squeeze", "Tensor.squeeze"}, squeeze,
+         true);
+  ltorch(Sym::ltorch_flatten, "input, /, start_dim=0, end_dim=-1",
+         {"torch.flatten", "Tensor.flatten"}, flatten, true);
+  ltorch(Sym::ltorch_expand, "input, /, *shape", {"Tensor.expand"}, expand, true);
+  ltorch(Sym::ltorch_repeat, "input, /, *repeats", {"Tensor.repeat"}, repeat);
+  ltorch(Sym::ltorch_repeat_interleave, "input, /, repeats, dim=None, *, output_size=None",
          {"torch.repeat_interleave", "Tensor.repeat_interleave"}, repeat_interleave);
-  ltorch(Sym::ltorch_split, "a, /, split_size_or_sections, dim=0", {"torch.split", "Tensor.split"}, split, true);
-  ltorch(Sym::ltorch_chunk, "a, /, chunks, dim=0", {"torch.chunk", "Tensor.chunk"}, chunk, true);
-  ltorch(Sym::ltorch_cat, "tensors, /, dim=0", {"torch.cat", "torch.concat", "torch.concatenate"}, cat);
+  ltorch(Sym::ltorch_split, "input, /, split_size_or_sections, dim=0",
+         {"torch.split", "Tensor.split"}, split, true);
+  ltorch(Sym::ltorch_chunk, "input, /, chunks, dim=0", {"torch.chunk", "Tensor.chunk"}, chunk,
+         true);
+  ltorch(Sym::ltorch_cat, "tensors, /, dim=0", {"torch.cat", "torch.concat", "torch.concatenate"},
+         cat);
   ltorch(Sym::ltorch_stack, "tensors, /, dim=0", {"torch.stack"}, stack);
-  ltorch(Sym::ltorch_flip, "a, /, *dims", {"torch.flip", "Tensor.flip"}, flip);
-  ltorch(Sym::ltorch_tril, "a, /, diagonal=0", {"torch.tril", "Tensor.tril"}, tril);
-  ltorch(Sym::ltorch_triu, "a, /, diagonal=0", {"torch.triu", "Tensor.triu"}, triu);
+  ltorch(Sym::ltorch_flip, "input, /, *dims", {"torch.flip", "Tensor.flip"}, flip);
+  ltorch(Sym::ltorch_tril, "input, /, diagonal=0", {"torch.tril", "Tensor.tril"}, tril);
+  ltorch(Sym::ltorch_triu, "input, /, diagonal=0", {"torch.triu", "Tensor.triu"}, triu);
 }
 
 } // namespace tracelint::tracer::ops

@@ -69,7 +69,6 @@ void compare_into(const RtValue &e, const RtValue &a, const std::string &where, 
     fail("expected " + describe(e) + ", got " + describe(a));
 }
 
-
 // Fresh copies of the inputs' tensors: a trace that updates an input in place (prims.copy_)
 // must not change what the next run sees.
 std::vector<RtValue> cloned(const std::vector<RtValue> &values) {
@@ -173,7 +172,8 @@ void save_io(const std::string &dir, const TraceRequest &request, const TracedPr
   m["args"] = args;
   nlohmann::json state = nlohmann::json::array();
   for (std::size_t i = 0; i + 1 < eager.module.items.size(); i += 2)
-    state.push_back({{"path", eager.module.items[i].text}, {"value", w.value(eager.module.items[i + 1])}});
+    state.push_back(
+        {{"path", eager.module.items[i].text}, {"value", w.value(eager.module.items[i + 1])}});
   m["state"] = state;
   m["eager"] = w.value(eager.result);
   m["traced"] = w.value(traced);
@@ -224,12 +224,12 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
           run_memory_error(program, options.max_memory, "RunOptions::max_memory"))
     return *too_large;
   RunReport report;
-  bool wants_cuda =
-      std::any_of(program.inputs.begin(), program.inputs.end(), [](const InputSpec &s) {
-        return s.kind == InputSpec::Kind::Tensor && s.device != "cpu";
-      }) ||
-      std::any_of(program.state.begin(), program.state.end(),
-                  [](const StateTensor &s) { return s.device != "cpu"; });
+  bool wants_cuda = std::any_of(program.inputs.begin(), program.inputs.end(),
+                                [](const InputSpec &s) {
+                                  return s.kind == InputSpec::Kind::Tensor && s.device != "cpu";
+                                }) ||
+                    std::any_of(program.state.begin(), program.state.end(),
+                                [](const StateTensor &s) { return s.device != "cpu"; });
   bool have_cuda = at::hasCUDA() && at::getNumGPUs() > 0;
   ExecOptions exec;
   if (wants_cuda && !have_cuda) {

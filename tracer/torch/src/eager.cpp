@@ -116,7 +116,8 @@ Obj to_obj(const RtValue &v) {
     std::vector<Obj> items;
     for (const RtValue &item : v.items)
       items.push_back(to_obj(item));
-    return v.kind == RtValue::Kind::Tuple ? Obj::tuple(std::move(items)) : Obj::list(std::move(items));
+    return v.kind == RtValue::Kind::Tuple ? Obj::tuple(std::move(items))
+                                          : Obj::list(std::move(items));
   }
   case RtValue::Kind::Dict: {
     Obj d = Obj::dict();
@@ -146,7 +147,8 @@ public:
         pointers.push_back(&v);
       return to_obj(implement(symbol, pointers.data(), pointers.size(), options_));
     } catch (const c10::Error &e) {
-      throw TraceError(loc, "libtorch (eager " + qualified_name(symbol) + "): " + e.what_without_backtrace());
+      throw TraceError(loc, "libtorch (eager " + qualified_name(symbol) +
+                                "): " + e.what_without_backtrace());
     } catch (const ExecError &e) {
       throw TraceError(loc, "eager " + qualified_name(symbol) + ": " + e.what());
     }
@@ -223,6 +225,12 @@ Result<EagerRun> run_eager(const TraceRequest &request, const std::vector<RtValu
       }
     }
     out.result = from_obj(in.call_top(target->callable, std::move(args), {}, def.loc), def.loc);
+  } catch (const PyError &py) {
+    TraceError e = in.uncaught(py);
+    std::string message = e.what();
+    for (const std::string &c : e.chain)
+      message += "\n  " + c;
+    return Error{message, request.path, e.loc.line, e.loc.column};
   } catch (const TraceError &e) {
     std::string message = e.what();
     for (const std::string &c : e.chain)

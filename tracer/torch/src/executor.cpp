@@ -3,6 +3,8 @@
 // with the libtorch implementations, freeing each intermediate after its last use.
 #include "runtime.hpp"
 
+#include "ops/registry.hpp" // tracer/src
+
 #include "tracelint/core/printer.hpp"
 
 #include <c10/util/Exception.h>
@@ -31,8 +33,8 @@ struct Operand {
   };
   Kind kind = Kind::Constant;
   RtValue::Kind collection = RtValue::Kind::Tuple;
-  Sym sym{};       // Call: the prim
-  int slot = -1;   // Slot
+  Sym sym{};         // Call: the prim
+  int slot = -1;     // Slot
   int constant = -1; // Constant: its index in CompiledTrace::constants
   // Collection: elements; Attribute: base; Subscript: base, index; Call: arguments. They are
   // CompiledTrace::operands[first_item, first_item + item_count): each step's next to the last's.
@@ -302,11 +304,20 @@ private:
       std::optional<Sym> sym = dot == std::string::npos
                                    ? std::nullopt
                                    : find_symbol(name.substr(0, dot), name.substr(dot + 1));
-      if (!sym)
-        throw ExecError(name + " cannot be executed: it is no symbol of the op registry");
+      if (!sym) throw ExecError(name + " cannot be executed: it is no symbol of the op registry");
       if (!is_prim(*sym))
         throw ExecError(name + " cannot be executed: only prims run directly (ltorch symbols "
                                "run as their subsymbols)");
+      const OpDef &def = Registry::get().op(*sym);
+      std::size_t given = v.items.size() - 1, required = 0;
+      for (const SchemaParam &p : def.params)
+        required += !p.default_value;
+      if (given < required || given > def.params.size())
+        throw ExecError(name + " takes " +
+                        (required == def.params.size() ? std::to_string(required)
+                                                       : std::to_string(required) + " to " +
+                                                             std::to_string(def.params.size())) +
+                        " arguments, got " + std::to_string(given));
       op.kind = Operand::Kind::Call;
       op.sym = *sym;
       op.text = name;
@@ -429,7 +440,8 @@ private:
         throw ExecError("name `" + op.text + "` is not defined");
       return slots_[static_cast<std::size_t>(op.slot)];
     case Operand::Kind::Module: {
-      if (!has_module_) throw ExecError("this program traces a module: run it with the module's state");
+      if (!has_module_)
+        throw ExecError("this program traces a module: run it with the module's state");
       RtValue m;
       m.kind = RtValue::Kind::Module;
       return m;

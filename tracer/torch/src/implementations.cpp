@@ -4,8 +4,8 @@
 // symbol added to the registry without an implementation here does not compile (-Wswitch).
 #include "runtime.hpp"
 
-#include "tracelint/core/value.hpp"
 #include "interpreter.hpp" // tracer/src: truncate_to_int64
+#include "tracelint/core/value.hpp"
 
 #include <ATen/ScalarOps.h>
 #include <c10/util/Exception.h>
@@ -36,7 +36,9 @@ public:
       throw ExecError("expected an int, got " + describe(v));
     return v.integer;
   }
-  bool b(std::size_t k) const { return (*this)[k].kind == RtValue::Kind::Bool ? (*this)[k].boolean : i(k) != 0; }
+  bool b(std::size_t k) const {
+    return (*this)[k].kind == RtValue::Kind::Bool ? (*this)[k].boolean : i(k) != 0;
+  }
   double d(std::size_t k) const { return as_double((*this)[k]); }
   const std::string &s(std::size_t k) const { return (*this)[k].text; }
   IntList ints(std::size_t k) const { return int_list((*this)[k]); }
@@ -133,8 +135,11 @@ RtValue number_binary(Sym s, const RtValue &a, const RtValue &b) {
   case Sym::prims_bitwise_and:
   case Sym::prims_bitwise_or:
   case Sym::prims_bitwise_xor: {
-    int64_t r = s == Sym::prims_bitwise_and ? (i & j) : s == Sym::prims_bitwise_or ? (i | j) : (i ^ j);
-    if (a.kind == RtValue::Kind::Bool && b.kind == RtValue::Kind::Bool) return RtValue::of_bool(r != 0);
+    int64_t r = s == Sym::prims_bitwise_and  ? (i & j)
+                : s == Sym::prims_bitwise_or ? (i | j)
+                                             : (i ^ j);
+    if (a.kind == RtValue::Kind::Bool && b.kind == RtValue::Kind::Bool)
+      return RtValue::of_bool(r != 0);
     return RtValue::of_int(r);
   }
   default:
@@ -149,7 +154,7 @@ RtValue number_unary(Sym s, const RtValue &a) {
     return a.kind == RtValue::Kind::Float ? RtValue::of_float(-x) : RtValue::of_int(-a.integer);
   case Sym::prims_abs:
     return a.kind == RtValue::Kind::Float ? RtValue::of_float(std::fabs(x))
-                                           : RtValue::of_int(a.integer < 0 ? -a.integer : a.integer);
+                                          : RtValue::of_int(a.integer < 0 ? -a.integer : a.integer);
   case Sym::prims_signbit:
     return RtValue::of_bool(std::signbit(x));
   case Sym::prims_floor:
@@ -181,7 +186,8 @@ RtValue number_unary(Sym s, const RtValue &a) {
   case Sym::prims_isfinite:
     return RtValue::of_bool(std::isfinite(x));
   case Sym::prims_bitwise_not:
-    return a.kind == RtValue::Kind::Bool ? RtValue::of_bool(!a.boolean) : RtValue::of_int(~a.integer);
+    return a.kind == RtValue::Kind::Bool ? RtValue::of_bool(!a.boolean)
+                                         : RtValue::of_int(~a.integer);
   default:
     throw ExecError(qualified_name(s) + " of a number is not supported");
   }
@@ -319,8 +325,10 @@ void flatten_numbers(const RtValue &v, std::vector<double> &values, std::vector<
   ints.push_back(v.kind == RtValue::Kind::Float ? static_cast<int64_t>(v.real) : v.integer);
 }
 
-std::vector<at::indexing::TensorIndex> tensor_indices(const RtValue &key, const at::Device &device) {
-  std::vector<RtValue> entries = key.kind == RtValue::Kind::Tuple ? key.items : std::vector<RtValue>{key};
+std::vector<at::indexing::TensorIndex> tensor_indices(const RtValue &key,
+                                                      const at::Device &device) {
+  std::vector<RtValue> entries =
+      key.kind == RtValue::Kind::Tuple ? key.items : std::vector<RtValue>{key};
   std::vector<at::indexing::TensorIndex> index;
   for (const RtValue &e : entries) {
     switch (e.kind) {
@@ -400,7 +408,8 @@ void check_metadata(const Args &a, const ExecOptions &options) {
   std::string device = device_name(t.device());
   std::string expected_device = a.s(2);
   if (options.cuda_as_cpu && expected_device.rfind("cuda", 0) == 0) expected_device = "cpu";
-  if (!t.sizes().equals(shape) || device != expected_device || dtype_name(t.scalar_type()) != a.s(3))
+  if (!t.sizes().equals(shape) || device != expected_device ||
+      dtype_name(t.scalar_type()) != a.s(3))
     throw ExecError("check failed: got " + describe(a[0]) + " on " + device + ", expected " +
                     a.s(3) + " of rank " + std::to_string(shape.size()) + " on " + a.s(2));
 }
@@ -415,7 +424,8 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
   case Sym::prims_check_len: {
     std::size_t n = a[0].kind == RtValue::Kind::Dict ? a[0].items.size() / 2 : a[0].items.size();
     if (static_cast<int64_t>(n) != a.i(1))
-      throw ExecError("check failed: length " + std::to_string(n) + ", expected " + std::to_string(a.i(1)));
+      throw ExecError("check failed: length " + std::to_string(n) + ", expected " +
+                      std::to_string(a.i(1)));
     return {};
   }
   case Sym::prims_check_tensor_shape_and_metadata:
@@ -430,14 +440,17 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
     return {};
   case Sym::prims_check_number_type_and_value:
     if (!is_number(a[0]) || a[0].kind != a[1].kind || as_double(a[0]) != as_double(a[1]))
-      throw ExecError("check failed: " + describe(a[0]) + ", the trace was specialised for " + describe(a[1]));
+      throw ExecError("check failed: " + describe(a[0]) + ", the trace was specialised for " +
+                      describe(a[1]));
     return {};
   case Sym::prims_check_literal_like:
     if (!same_literal(a[0], a[1]))
-      throw ExecError("check failed: " + describe(a[0]) + ", the trace was specialised for " + describe(a[1]));
+      throw ExecError("check failed: " + describe(a[0]) + ", the trace was specialised for " +
+                      describe(a[1]));
     return {};
   case Sym::prims_check_none:
-    if (a[0].kind != RtValue::Kind::None) throw ExecError("check failed: " + describe(a[0]) + " is not None");
+    if (a[0].kind != RtValue::Kind::None)
+      throw ExecError("check failed: " + describe(a[0]) + " is not None");
     return {};
   case Sym::prims_shape: {
     const at::Tensor &t = a.t(0);
@@ -500,7 +513,9 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
     if (to.text == "int") {
       if (a[0].kind != RtValue::Kind::Float) return RtValue::of_int(a[0].integer);
       std::optional<int64_t> truncated = truncate_to_int64(a[0].real);
-      if (!truncated) throw ExecError("convert_element_type: " + python_float(a[0].real) + " has no 64-bit integer value");
+      if (!truncated)
+        throw ExecError("convert_element_type: " + python_float(a[0].real) +
+                        " has no 64-bit integer value");
       return RtValue::of_int(*truncated);
     }
     if (to.text == "float") return RtValue::of_float(as_double(a[0]));
@@ -512,11 +527,13 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
     const at::Tensor &t = a.t(0);
     IntList shape = a.ints(1), dims = a.ints(2);
     if (dims.size() != static_cast<std::size_t>(t.dim()))
-      throw ExecError("broadcast_in_dim: " + std::to_string(dims.size()) + " broadcast dims for a tensor of rank " + std::to_string(t.dim()));
+      throw ExecError("broadcast_in_dim: " + std::to_string(dims.size()) +
+                      " broadcast dims for a tensor of rank " + std::to_string(t.dim()));
     IntList view(shape.size(), 1);
     for (std::size_t k = 0; k < dims.size(); ++k) {
       if (dims[k] < 0 || static_cast<std::size_t>(dims[k]) >= view.size())
-        throw ExecError("broadcast_in_dim: dim " + std::to_string(dims[k]) + " is out of range for a shape of rank " + std::to_string(view.size()));
+        throw ExecError("broadcast_in_dim: dim " + std::to_string(dims[k]) +
+                        " is out of range for a shape of rank " + std::to_string(view.size()));
       view[static_cast<std::size_t>(dims[k])] = t.size(static_cast<int64_t>(k));
     }
     // Only the libtorch calls that change something (each costs a dispatch): expand adds
@@ -542,7 +559,8 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
     at::Tensor t = a.t(0);
     IntList starts = a.ints(1), ends = a.ints(2);
     IntList strides = a.none(3) ? IntList(starts.size(), 1) : a.ints(3);
-    if (starts.size() != static_cast<std::size_t>(t.dim()) || ends.size() != starts.size() || strides.size() != starts.size())
+    if (starts.size() != static_cast<std::size_t>(t.dim()) || ends.size() != starts.size() ||
+        strides.size() != starts.size())
       throw ExecError("slice_prim: index lists do not match the rank");
     for (std::size_t d = 0; d < starts.size(); ++d)
       t = t.slice(static_cast<int64_t>(d), starts[d], ends[d], strides[d]);
@@ -559,9 +577,11 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
   case Sym::prims_amin:
     return tensor(at::amin(a.t(0), a.ints(1)));
   case Sym::prims_prod:
-    return tensor(reduce_all(a.t(0), a.ints(1), [](const at::Tensor &t, int64_t d) { return at::prod(t, d); }));
+    return tensor(reduce_all(a.t(0), a.ints(1),
+                             [](const at::Tensor &t, int64_t d) { return at::prod(t, d); }));
   case Sym::prims_var:
-    return tensor(at::var(a.t(0), at::OptionalIntArrayRef(a.ints(1)), c10::optional<int64_t>(a.i(2)), false));
+    return tensor(
+        at::var(a.t(0), at::OptionalIntArrayRef(a.ints(1)), c10::optional<int64_t>(a.i(2)), false));
   case Sym::prims_argmax:
   case Sym::prims_argmin: {
     c10::optional<int64_t> dim;
@@ -601,12 +621,14 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
     std::vector<int64_t> ints, shape;
     flatten_numbers(a[0], values, ints, shape, 0);
     at::ScalarType dtype = a.dtype(1);
-    at::Tensor t = at::isFloatingType(dtype) ? at::tensor(values, at::TensorOptions().dtype(at::kDouble))
-                                              : at::tensor(ints, at::TensorOptions().dtype(at::kLong));
+    at::Tensor t = at::isFloatingType(dtype)
+                       ? at::tensor(values, at::TensorOptions().dtype(at::kDouble))
+                       : at::tensor(ints, at::TensorOptions().dtype(at::kLong));
     return tensor(t.reshape(shape).to(dtype).to(a.device(2)));
   }
   case Sym::prims_uniform:
-    return tensor(at::empty(a.ints(0), factory_options(a, 4, 3, at::kFloat)).uniform_(a.d(1), a.d(2)));
+    return tensor(
+        at::empty(a.ints(0), factory_options(a, 4, 3, at::kFloat)).uniform_(a.d(1), a.d(2)));
   case Sym::prims_copy_: {
     at::Tensor dst = a.t(1);
     dst.copy_(a.t(0));
@@ -621,7 +643,8 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
       RtValue scaled = a.none(2) ? a[1] : number_binary(Sym::prims_mul, a[1], a[2]);
       return number_binary(s == Sym::ltorch_add ? Sym::prims_add : Sym::prims_sub, a[0], scaled);
     }
-    return tensor(s == Sym::ltorch_add ? at::add(a.tn(0), a.tn(1), alpha) : at::sub(a.tn(0), a.tn(1), alpha));
+    return tensor(s == Sym::ltorch_add ? at::add(a.tn(0), a.tn(1), alpha)
+                                       : at::sub(a.tn(0), a.tn(1), alpha));
   }
   case Sym::ltorch_mul:
     return tensor(at::mul(a.tn(0), a.tn(1)));
@@ -733,16 +756,21 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
   }
   case Sym::ltorch_var: {
     c10::optional<int64_t> correction;
-    if (!a.none(4)) correction = a.i(4);
-    else if (!a.none(2)) correction = a.b(2) ? 1 : 0;
-    else correction = 1;
-    return tensor(at::var(a.t(0), at::OptionalIntArrayRef(dims_arg(a, 1, a.t(0))), correction, a.b(3)));
+    if (!a.none(4))
+      correction = a.i(4);
+    else if (!a.none(2))
+      correction = a.b(2) ? 1 : 0;
+    else
+      correction = 1;
+    return tensor(
+        at::var(a.t(0), at::OptionalIntArrayRef(dims_arg(a, 1, a.t(0))), correction, a.b(3)));
   }
   case Sym::ltorch_argmax:
   case Sym::ltorch_argmin: {
     c10::optional<int64_t> dim;
     if (!a.none(1)) dim = a.i(1);
-    return tensor(s == Sym::ltorch_argmax ? at::argmax(a.t(0), dim, a.b(2)) : at::argmin(a.t(0), dim, a.b(2)));
+    return tensor(s == Sym::ltorch_argmax ? at::argmax(a.t(0), dim, a.b(2))
+                                          : at::argmin(a.t(0), dim, a.b(2)));
   }
   case Sym::ltorch_softmax:
     return tensor(at::softmax(a.t(0), a.i(1), a.dtype_opt(2)));
@@ -764,7 +792,8 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
     IntList dims;
     for (std::size_t k = 0; k < shape.size(); ++k)
       dims.push_back(x.dim() - static_cast<int64_t>(shape.size()) + static_cast<int64_t>(k));
-    double eps = a.none(3) ? (x.scalar_type() == at::kDouble ? DBL_EPSILON : 1.1920928955078125e-07) : a.d(3);
+    double eps = a.none(3) ? (x.scalar_type() == at::kDouble ? DBL_EPSILON : 1.1920928955078125e-07)
+                           : a.d(3);
     at::Tensor out = x * at::rsqrt(at::mean(x * x, dims, true) + eps);
     if (!a.none(2)) out = out * a.t(2);
     return tensor(out.to(original));
@@ -848,7 +877,8 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
   case Sym::ltorch_cross_entropy: {
     c10::optional<at::Tensor> weight;
     if (!a.none(2)) weight = a.t(2);
-    return tensor(at::cross_entropy_loss(a.t(0), a.t(1), weight, reduction_of(a.s(6)), a.i(4), a.d(7)));
+    return tensor(
+        at::cross_entropy_loss(a.t(0), a.t(1), weight, reduction_of(a.s(6)), a.i(4), a.d(7)));
   }
   case Sym::ltorch_nll_loss: {
     c10::optional<at::Tensor> weight;
@@ -891,7 +921,8 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
     const at::Tensor &t = a.t(0);
     at::TensorOptions opts = t.options().dtype(a.dtype_opt(1).value_or(t.scalar_type()));
     if (!a.none(3)) opts = opts.device(a.device(3));
-    return tensor(s == Sym::ltorch_zeros_like ? at::zeros(t.sizes(), opts) : at::ones(t.sizes(), opts));
+    return tensor(s == Sym::ltorch_zeros_like ? at::zeros(t.sizes(), opts)
+                                              : at::ones(t.sizes(), opts));
   }
   case Sym::ltorch_tensor: {
     std::vector<double> values;
@@ -908,7 +939,9 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
       bools = bools && v.kind == RtValue::Kind::Bool;
     };
     scan(a[0]);
-    at::ScalarType dtype = a.dtype_opt(1).value_or(bools ? at::kBool : floats ? at::kFloat : at::kLong);
+    at::ScalarType dtype = a.dtype_opt(1).value_or(bools    ? at::kBool
+                                                   : floats ? at::kFloat
+                                                            : at::kLong);
     at::Tensor t = floats ? at::tensor(values, at::TensorOptions().dtype(at::kDouble))
                           : at::tensor(ints, at::TensorOptions().dtype(at::kLong));
     return tensor(t.reshape(shape).to(dtype).to(a.device(2)));

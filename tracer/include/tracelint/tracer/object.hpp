@@ -129,9 +129,7 @@ public:
   bool is_number() const { return kind == Kind::Bool || kind == Kind::Int || kind == Kind::Float; }
   bool is_sequence() const { return kind == Kind::Tuple || kind == Kind::List; }
   bool is_none() const { return kind == Kind::None; }
-  double as_double() const {
-    return kind == Kind::Float ? real : static_cast<double>(integer);
-  }
+  double as_double() const { return kind == Kind::Float ? real : static_cast<double>(integer); }
   // A number's proxy name, or "" (constants, and anything that is not a number).
   const std::string &proxy() const;
   bool is_proxy() const { return is_number() && ref != nullptr; }
@@ -162,11 +160,14 @@ struct StrObj : Heap {
 struct SeqObj : Heap {
   std::vector<Obj> items;
   explicit SeqObj(std::vector<Obj> v) : items(std::move(v)) {}
+  // Frees nested collections without recursion (t = (t,) in a loop nests without bound).
+  ~SeqObj() override;
 };
 
 // Insertion-ordered, as Python's dict. Keys are compared as Python compares constants (str,
 // int, float, bool, None, dtype, tuples of these) or by identity (objects).
 struct DictObj : Heap {
+  ~DictObj() override;
   std::vector<Obj> keys;
   std::vector<Obj> values;
   // The index of key, or -1.
@@ -208,7 +209,7 @@ struct TensorObj : Heap {
   // which the functional trace cannot express (refused with an error).
   std::shared_ptr<TensorObj> base;
   std::vector<std::weak_ptr<TensorObj>> views; // of this tensor, when it is a base
-  std::shared_ptr<TensorData> data; // the eager backend's value
+  std::shared_ptr<TensorData> data;            // the eager backend's value
 };
 
 struct Env;
@@ -221,10 +222,10 @@ struct FunctionObj : Heap {
   const FunctionDef *def = nullptr;
   std::shared_ptr<const Module> module; // keeps the syntax tree alive
   std::shared_ptr<Env> globals;
-  std::shared_ptr<Env> closure; // the enclosing function's scope, for a nested def
+  std::shared_ptr<Env> closure;             // the enclosing function's scope, for a nested def
   std::vector<std::optional<Obj>> defaults; // one per parameter
   std::string qualname;                     // Block.forward
-  std::shared_ptr<Heap> owner_class; // the ClassObj whose body defined it (super())
+  std::shared_ptr<Heap> owner_class;        // the ClassObj whose body defined it (super())
 };
 
 struct ClassObj;
@@ -239,7 +240,7 @@ struct BoundMethodObj : Heap {
 struct BuiltinObj : Heap {
   uint16_t id = 0;
   uint32_t index = 0; // which torch function or method, for the torch API's builtins
-  std::string name; // as Python spells it, for messages (len, torch.add, Tensor.view)
+  std::string name;   // as Python spells it, for messages (len, torch.add, Tensor.view)
   Obj self;
   bool bound = false;
 };

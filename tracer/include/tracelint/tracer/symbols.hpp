@@ -40,11 +40,17 @@ struct SymbolName {
 };
 
 const SymbolName &symbol_name(Sym s);
-inline const char *module_name(SymModule m) { return m == SymModule::prims ? "prims" : "ltorch"; }
+inline const char *module_name(SymModule m) {
+  return m == SymModule::prims ? "prims" : "ltorch";
+}
 // "prims.add"
 std::string qualified_name(Sym s);
-inline bool has_tag(Sym s, uint8_t tag) { return (symbol_name(s).tags & tag) != 0; }
-inline bool is_prim(Sym s) { return symbol_name(s).module == SymModule::prims; }
+inline bool has_tag(Sym s, uint8_t tag) {
+  return (symbol_name(s).tags & tag) != 0;
+}
+inline bool is_prim(Sym s) {
+  return symbol_name(s).module == SymModule::prims;
+}
 
 // The symbol printed as module.name, if the registry has one.
 std::optional<Sym> find_symbol(std::string_view module, std::string_view name);
