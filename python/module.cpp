@@ -174,6 +174,15 @@ PYBIND11_MODULE(_tracelint, m) {
       "(searched up to the project root), or None.");
 
   m.def(
+      "is_excluded",
+      [](const std::string &path, const LoadedConfig *config) {
+        return is_excluded(config ? &config->config : nullptr, Overrides{}, path);
+      },
+      py::arg("path"), py::arg("config") = py::none(),
+      "Whether a directory scan leaves path out: config's exclude (default: .git, .venv, build, "
+      "dist, node_modules, ...) and extend-exclude, relative to its folder.");
+
+  m.def(
       "check",
       [](const std::string &source, const std::string &path,
          std::optional<std::vector<std::string>> select,

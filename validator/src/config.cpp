@@ -279,14 +279,27 @@ const std::vector<std::string> &default_exclude() {
 
 bool is_excluded(const Config *config, const Overrides &overrides, const std::string &path) {
   std::string root = config ? config->root : fs::current_path().string();
-  const std::vector<std::string> &base = overrides.exclude           ? *overrides.exclude
+  const std::vector<std::string> &base = overrides.exclude             ? *overrides.exclude
                                          : config && config->exclude ? *config->exclude
                                                                      : default_exclude();
-  auto any = [&](const std::vector<std::string> &patterns) {
-    return std::any_of(patterns.begin(), patterns.end(),
-                       [&](const std::string &p) { return path_matches(p, path, root); });
+  auto matches = [&](const std::string &candidate) {
+    auto any = [&](const std::vector<std::string> &patterns) {
+      return std::any_of(patterns.begin(), patterns.end(),
+                         [&](const std::string &p) { return path_matches(p, candidate, root); });
+    };
+    return any(base) || (config && any(config->extend_exclude)) || any(overrides.extend_exclude);
   };
-  return any(base) || (config && any(config->extend_exclude)) || any(overrides.extend_exclude);
+  // The path, or a folder it is in below root (a scan meets those first; a single path, from
+  // the pytest plugin say, must be left out all the same).
+  std::error_code ec;
+  fs::path at = fs::absolute(path, ec).lexically_normal();
+  fs::path top = fs::path(root).lexically_normal();
+  for (fs::path p = at; !p.empty() && p != top && p.has_relative_path(); p = p.parent_path()) {
+    if (matches(p.string())) return true;
+    fs::path relative = p.parent_path().lexically_relative(top);
+    if (relative.empty() || *relative.begin() == "..") break; // left root
+  }
+  return false;
 }
 
 bool path_matches(std::string_view pattern, const std::string &path, const std::string &root) {
