@@ -73,7 +73,8 @@ def ensure_tree_sitter_sources():
 
 
 def configure(build_dir):
-    if build_of_this_checkout(build_dir) and same_interpreter(cmake_cache(build_dir)):
+    cache = cmake_cache(build_dir)
+    if cache.get("CMAKE_PROJECT_NAME") == "tracelint" and same_interpreter(cache):
         return
     ensure_tree_sitter_sources()
     command = ["cmake", "-S", ROOT, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
@@ -106,9 +107,11 @@ class CMakeBuild(build_ext):
     def run(self):
         given = os.environ.get("TRACELINT_BUILD_DIR")
         reusable = Path(given).resolve() if given else ROOT / "build"
-        if given and not build_of_this_checkout(reusable):
-            sys.exit(f"setup.py: TRACELINT_BUILD_DIR={given} is not a CMake build of {ROOT}")
-        if not build_of_this_checkout(reusable):
+        # Named explicitly, a build of another copy of these sources serves too (the README's
+        # test installs from a copy of the checkout).
+        if given and cmake_cache(reusable).get("CMAKE_PROJECT_NAME") != "tracelint":
+            sys.exit(f"setup.py: TRACELINT_BUILD_DIR={given} is not a CMake build of tracelint")
+        if not given and not build_of_this_checkout(reusable):
             reusable = None
         tag = sysconfig.get_config_var("SOABI") or "py%d%d" % sys.version_info[:2]
         own = WORK / f"cmake-{tag}"
