@@ -279,7 +279,7 @@ const std::vector<std::string> &default_exclude() {
 
 bool is_excluded(const Config *config, const Overrides &overrides, const std::string &path) {
   std::string root = config ? config->root : fs::current_path().string();
-  const std::vector<std::string> &base = overrides.exclude             ? *overrides.exclude
+  const std::vector<std::string> &base = overrides.exclude           ? *overrides.exclude
                                          : config && config->exclude ? *config->exclude
                                                                      : default_exclude();
   auto matches = [&](const std::string &candidate) {
