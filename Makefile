@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all bootstrap configure build demo test test-sanitize fuzz fuzz-smoke fuzz-long docs format clean
+.PHONY: all bootstrap configure build demo install test test-sanitize fuzz fuzz-smoke fuzz-long docs format clean
 
 all: build
 
@@ -20,6 +20,12 @@ build: configure
 
 demo: build
 	@scripts/demo.sh $(BUILD_DIR)
+
+# The CLI (bin/tracelint, lib/tracelint/*.so), the libraries (lib/libtracelint*.a), the headers
+# and the CMake package config under PREFIX. The Python package: pip install . (see README).
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 test: build fuzz-smoke test-sanitize
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)

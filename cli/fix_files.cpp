@@ -138,8 +138,9 @@ bool fix_files(const std::vector<std::string> &paths, std::vector<FileReport> &r
       failed = true;
       continue;
     }
-    std::cerr << "tracelint: " << paths[i] << ": applied " << plan.applied << " fix"
-              << (plan.applied == 1 ? "" : "es") << "\n";
+    if (!settings.quiet)
+      std::cerr << "tracelint: " << paths[i] << ": applied " << plan.applied << " fix"
+                << (plan.applied == 1 ? "" : "es") << "\n";
     reports[i] = plan.report ? std::move(*plan.report) : as_this_file.check(plan.text, false);
   }
   return failed;

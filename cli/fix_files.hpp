@@ -36,6 +36,7 @@ struct FixSettings {
   bool write = false; // --fix: replace the files ("-": print the fixed text)
   bool diff = false;  // --diff: print the changes as a unified diff, write nothing
   bool force = false; // --force: also fix read-only files and files of other users
+  bool quiet = false; // --quiet: no "applied N fixes" lines (what was not applied is still said)
 };
 
 // Applies the safe fixes of each report to its file (paths[i] for reports[i]), says on

@@ -76,6 +76,7 @@ private:
     std::string path = entry.string();
     std::string name = entry.filename().string();
     bool python = entry.extension() == ".py";
+    if (options_.excluded && options_.excluded(root_, path)) return;
     struct stat own {};
     if (::lstat(path.c_str(), &own) != 0) {
       // Listed a moment ago: gone or unreachable now.

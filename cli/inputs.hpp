@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,9 @@ struct ScanOptions {
   // Check what symbolic links under a scanned directory point to outside it (files, and the
   // directories they lead to); without it they are errors, never read.
   bool follow_links = false;
+  // Whether an entry met while scanning the directory argument root (a file or a folder) is
+  // left out (exclude, extend-exclude); paths given by name are always checked.
+  std::function<bool(const std::string &root, const std::string &entry)> excluded;
 };
 
 // Each path as given (a directory: its *.py files, sorted, hidden directories and node_modules

@@ -55,8 +55,9 @@ bool use_color(const std::string &mode) {
 
 struct CheckArgs {
   std::vector<std::string> paths;
-  std::string format = "text";
-  std::vector<std::string> select, ignore, context_names;
+  std::string format = "full";
+  std::vector<std::string> select, extend_select, ignore, context_names;
+  std::vector<std::string> exclude, extend_exclude;
   std::string fail_on;
   std::string config;
   bool isolated = false;
@@ -64,6 +65,8 @@ struct CheckArgs {
   bool diff = false;
   bool force = false;
   bool exit_zero = false;
+  bool statistics = false;
+  bool quiet = false;
   unsigned jobs = 0;
   std::string output;
   std::string color = "auto";
@@ -73,70 +76,67 @@ struct CheckArgs {
   bool show_settings = false;
 };
 
-// Options for a file: CLI flags over its pyproject.toml over the defaults.
-class ConfigResolver {
-public:
-  explicit ConfigResolver(const CheckArgs &args) : args_(args) {}
-
-  // The pyproject.toml that configures path (a file, a directory, or "-"), if any.
-  std::optional<std::string> config_for(const std::string &path) const {
-    if (!args_.config.empty()) return args_.config;
-    if (args_.isolated) return std::nullopt;
-    std::error_code ec;
-    if (path == "-") return find_config(".");
-    if (fs::is_directory(path, ec)) return find_config(path);
-    std::string parent = fs::path(path).parent_path().string();
-    return find_config(parent.empty() ? "." : parent);
-  }
-
-  Result<Options> for_file(const std::string &path) {
-    std::optional<std::string> config = config_for(path);
-    std::string key = config.value_or("");
-    std::lock_guard lock(mutex_);
-    auto it = cache_.find(key);
-    if (it == cache_.end()) {
-      Options base;
-      Result<Options> loaded = config ? load_config(*config, base) : Result<Options>(base);
-      if (loaded) apply_flags(loaded.value());
-      it = cache_.emplace(key, std::move(loaded)).first;
+// The flags' part of the settings, each given key with the flag that gave it; or the usage error
+// of a selector that names no rule (a typo would turn every rule off, or none).
+Result<FlagSettings> flag_settings(const CheckArgs &args, const CLI::App &check) {
+  FlagSettings flags;
+  auto given = [&](const char *flag) { return check.count(flag) > 0; };
+  for (auto [key, flag, from, into] :
+       {std::tuple<const char *, const char *, const std::vector<std::string> *,
+                   std::vector<std::string> *>{"select", "--select", &args.select, nullptr},
+        {"extend-select", "--extend-select", &args.extend_select,
+         &flags.overrides.rules.extend_select},
+        {"ignore", "--ignore", &args.ignore, &flags.overrides.rules.ignore}}) {
+    if (!given(flag)) continue;
+    std::vector<std::string> selectors;
+    for (const std::string &raw : *from) {
+      std::string selector = normalize_selector(raw);
+      if (std::optional<std::string> why = unknown_selector(selector))
+        return Error{std::string(flag) + ": " + *why, "", 0, 0};
+      selectors.push_back(std::move(selector));
     }
-    return it->second;
+    if (into)
+      *into = std::move(selectors);
+    else
+      flags.overrides.rules.select = std::move(selectors);
+    flags.origin[key] = flag;
   }
-
-private:
-  void apply_flags(Options &o) const {
-    if (!args_.select.empty()) o.select = args_.select;
-    o.ignore.insert(o.ignore.end(), args_.ignore.begin(), args_.ignore.end());
-    o.context_names.insert(args_.context_names.begin(), args_.context_names.end());
-    if (!args_.fail_on.empty()) o.fail_on = *parse_severity(args_.fail_on);
+  if (given("--context-name")) {
+    flags.overrides.context_names = args.context_names;
+    flags.origin["context-names"] = "--context-name";
   }
-
-  const CheckArgs &args_;
-  std::mutex mutex_;
-  std::map<std::string, Result<Options>> cache_;
-};
+  if (given("--exclude")) {
+    flags.overrides.exclude = args.exclude;
+    flags.origin["exclude"] = "--exclude";
+  }
+  if (given("--extend-exclude")) {
+    flags.overrides.extend_exclude = args.extend_exclude;
+    flags.origin["extend-exclude"] = "--extend-exclude";
+  }
+  if (!args.fail_on.empty()) {
+    flags.overrides.fail_on = parse_severity(args.fail_on);
+    flags.origin["fail-on"] = "--fail-on";
+  }
+  if (given("--max-file-size")) flags.origin["max-file-size"] = "--max-file-size";
+  if (args.follow_links) flags.origin["follow-links"] = "--follow-links";
+  flags.config = args.config;
+  flags.isolated = args.isolated;
+  flags.stdin_filename = args.stdin_filename;
+  flags.max_file_size = args.max_file_size;
+  flags.follow_links = args.follow_links;
+  return flags;
+}
 
 // What `check --show-settings` prints: for each path, the configuration file that applies and
-// the options resolved from it and the flags.
-int run_show_settings(const CheckArgs &args) {
-  ConfigResolver resolver(args);
+// every setting resolved from it and the flags, with where each came from.
+int run_show_settings(const CheckArgs &args, ConfigResolver &resolver) {
   for (const std::string &path : args.paths) {
-    std::optional<std::string> config = resolver.config_for(path);
-    Result<Options> options = resolver.for_file(path);
-    if (!options) {
-      const Error &e = options.error();
-      std::cerr << "tracelint: configuration " << e.path
-                << (e.line ? ":" + std::to_string(e.line) + ":" + std::to_string(e.column) : "")
-                << ": " << e.message << "\n";
+    Result<std::string> shown = describe_settings(path, resolver);
+    if (!shown) {
+      std::cerr << "tracelint: " << describe_config_error(shown.error()) << "\n";
       return kUsage;
     }
-    std::string source = config ? *config
-                         : args.isolated
-                             ? "none (--isolated)"
-                             : "none (no pyproject.toml with [tool.tracelint] up to the project "
-                               "root)";
-    SettingsShown shown{source, args.max_file_size, args.follow_links};
-    std::cout << describe_settings(path, shown, options.value());
+    std::cout << shown.value();
   }
   return kClean;
 }
@@ -148,18 +148,22 @@ unsigned max_jobs() {
   return std::clamp(4 * cores, 4u, 256u);
 }
 
-int run_check(const CheckArgs &args) {
+int run_check(const CheckArgs &args, const CLI::App &check) {
   std::optional<Format> format = parse_format(args.format);
-  for (auto [flag, selectors] : {std::pair{"--select", &args.select}, {"--ignore", &args.ignore}})
-    if (std::optional<std::string> unknown = unknown_rule_selector(*selectors)) {
-      std::cerr << "tracelint: " << flag << ": unknown rule code or prefix '" << *unknown
-                << "' (`tracelint rules` lists the codes)\n";
-      return kUsage;
-    }
-  if (args.show_settings) return run_show_settings(args);
-  std::vector<Input> inputs = expand(args.paths, ScanOptions{args.follow_links});
+  Result<FlagSettings> flags = flag_settings(args, check);
+  if (!flags) {
+    std::cerr << "tracelint: " << flags.error().message << "\n";
+    return kUsage;
+  }
+  ConfigResolver resolver(std::move(flags.value()));
+  if (args.show_settings) return run_show_settings(args, resolver);
+  ScanOptions scan{args.follow_links, [&](const std::string &root, const std::string &entry) {
+                     return resolver.excluded(root, entry);
+                   }};
+  std::vector<Input> inputs = expand(args.paths, scan);
   if (inputs.empty()) {
-    std::cerr << "tracelint: no Python files found under the given paths\n";
+    std::cerr << "tracelint: no Python files found under the given paths (or all of them are "
+                 "excluded: `--show-settings DIR` lists exclude)\n";
     return kUsage;
   }
   if (std::count_if(inputs.begin(), inputs.end(), [](const Input &i) { return i.path == "-"; }) >
@@ -167,7 +171,6 @@ int run_check(const CheckArgs &args) {
     std::cerr << "tracelint: '-' (standard input) can be given once\n";
     return kUsage;
   }
-  ConfigResolver resolver(args);
   std::vector<FileReport> reports(inputs.size());
   std::vector<Severity> fail_on(inputs.size(), Severity::Error);
   unsigned jobs = args.jobs ? std::min(args.jobs, max_jobs())
@@ -179,7 +182,7 @@ int run_check(const CheckArgs &args) {
     for (std::size_t i = next++; i < inputs.size(); i = next++) {
       const Input &in = inputs[i];
       std::string shown = in.path == "-" ? args.stdin_filename : in.path;
-      Result<Options> options = resolver.for_file(in.path);
+      Result<Options> options = resolver.options_for(in.path);
       Result<std::string> text =
           in.error ? Result<std::string>(*in.error) : read_input(in.path, args.max_file_size);
       if (!options || !text) {
@@ -187,11 +190,10 @@ int run_check(const CheckArgs &args) {
         r.source = SourceText(shown, "");
         const Error &e = !options ? options.error() : text.error();
         r.error = e;
-        if (!options)
-          r.error->message =
-              "configuration " + e.path +
-              (e.line ? ":" + std::to_string(e.line) + ":" + std::to_string(e.column) : "") + ": " +
-              e.message;
+        if (!options) {
+          r.error->message = describe_config_error(e);
+          r.error->line = 0; // the place is the configuration's, said in the message
+        }
         reports[i] = std::move(r);
         continue;
       }
@@ -214,28 +216,33 @@ int run_check(const CheckArgs &args) {
     std::vector<std::string> paths;
     for (const Input &in : inputs)
       paths.push_back(in.path);
-    io_error = fix_files(paths, reports, {args.fix, args.diff, args.force}, [&](std::size_t file) {
-      Options own = resolver.for_file(inputs[file].path).value();
-      Recheck recheck;
-      recheck.own_options_are_every_rule = own.select.empty() && own.ignore.empty();
-      recheck.check = [own, shown = reports[file].source.path()](const std::string &text,
-                                                                 bool every_rule) {
-        Options options = own;
-        if (every_rule) options.select.clear(), options.ignore.clear();
-        return check_source(shown, text, options);
-      };
-      return recheck;
-    });
+    io_error = fix_files(paths, reports, {args.fix, args.diff, args.force, args.quiet},
+                         [&](std::size_t file) {
+                           Options own = resolver.options_for(inputs[file].path).value();
+                           Recheck recheck;
+                           recheck.own_options_are_every_rule = own.rules.empty();
+                           recheck.check = [own, shown = reports[file].source.path()](
+                                               const std::string &text, bool every_rule) {
+                             Options options = own;
+                             if (every_rule) options.rules.clear();
+                             return check_source(shown, text, options);
+                           };
+                           return recheck;
+                         });
   }
 
   RenderOptions render_options;
-  render_options.color = args.output.empty() && use_color(args.color) && *format == Format::Text;
+  render_options.color =
+      args.output.empty() && use_color(args.color) &&
+      (*format == Format::Text || *format == Format::Concise || *format == Format::Grouped);
+  render_options.summary = !args.quiet;
   render_options.fail_on = args.fail_on.empty() ? Severity::Error : *parse_severity(args.fail_on);
   bool fixed_to_stdout = args.fix && std::any_of(inputs.begin(), inputs.end(),
                                                  [](const Input &i) { return i.path == "-"; });
   if (!args.diff && !fixed_to_stdout) {
-    if (std::optional<std::string> why =
-            write_report(args.output, render(reports, *format, render_options))) {
+    std::string report = args.statistics ? render_statistics(reports, *format)
+                                         : render(reports, *format, render_options);
+    if (std::optional<std::string> why = write_report(args.output, report)) {
       std::cerr << "tracelint: the report is incomplete: " << *why << "\n";
       return kUsage;
     }
@@ -336,16 +343,37 @@ int main(int argc, char **argv) {
   check_cmd
       ->add_option("paths", check.paths, "Files, directories (searched for *.py) or - for stdin")
       ->required();
-  check_cmd->add_option("--format", check.format, "text, json, sarif, junit, github or html")
-      ->check(CLI::IsMember({"text", "json", "sarif", "junit", "github", "html"}))
+  check_cmd
+      ->add_option("--output-format,--format", check.format,
+                   "full (each finding with its source line, caret, notes and fix), concise (one "
+                   "line each), grouped (by file), json, sarif, junit, github or html; text is "
+                   "full")
+      ->check(CLI::IsMember(
+          {"full", "text", "concise", "grouped", "json", "sarif", "junit", "github", "html"}))
       ->capture_default_str();
-  check_cmd->add_option("--select", check.select, "Only these rule codes or prefixes (TL003, TL0)")
+  check_cmd
+      ->add_option("--select", check.select,
+                   "Only these rule codes or prefixes (TL003, TL0, ALL; any case), replacing "
+                   "the configuration's select")
+      ->delimiter(',');
+  check_cmd
+      ->add_option("--extend-select", check.extend_select,
+                   "Rule codes or prefixes to check in addition to select")
       ->delimiter(',');
   check_cmd->add_option("--ignore", check.ignore, "Skip these rule codes or prefixes")
       ->delimiter(',');
   check_cmd
       ->add_option("--context-name", check.context_names,
                    "A name the trace's python_ctx provides (nvFusion0, ...); repeatable")
+      ->delimiter(',');
+  check_cmd
+      ->add_option("--exclude", check.exclude,
+                   "Glob patterns a directory scan leaves out, replacing the configuration's "
+                   "and the default list (.git, .venv, build, dist, node_modules, ...)")
+      ->delimiter(',');
+  check_cmd
+      ->add_option("--extend-exclude", check.extend_exclude,
+                   "Glob patterns a directory scan also leaves out")
       ->delimiter(',');
   check_cmd
       ->add_option("--fail-on", check.fail_on,
@@ -366,6 +394,12 @@ int main(int argc, char **argv) {
       ->needs(fix_flag);
   check_cmd->add_flag("--diff", check.diff, "Print the fixes as a unified diff; write nothing");
   check_cmd->add_flag("--exit-zero", check.exit_zero, "Exit 0 even with findings");
+  check_cmd->add_flag("--statistics", check.statistics,
+                      "Print how many findings of each code (and whether --fix can fix them) "
+                      "instead of the findings; a JSON array with --output-format json");
+  check_cmd->add_flag("-q,--quiet", check.quiet,
+                      "Print the findings only: no summary line, no fix hint, no \"applied N "
+                      "fixes\"");
   check_cmd->add_option("-j,--jobs", check.jobs,
                         "Files checked in parallel (default: all cores; at most 4 per core, "
                         "and 256)");
@@ -373,7 +407,9 @@ int main(int argc, char **argv) {
   check_cmd->add_option("--color", check.color, "auto (TTY and no NO_COLOR), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
-  check_cmd->add_option("--stdin-filename", check.stdin_filename, "The path to report for -");
+  check_cmd->add_option("--stdin-filename", check.stdin_filename,
+                        "The path standard input (-) stands for: reported, and used to find its "
+                        "pyproject.toml and match per-file-ignores");
   check_cmd
       ->add_option("--max-file-size", check.max_file_size,
                    "Refuse (exit 2) a file or standard input larger than this, in bytes or with "
@@ -391,7 +427,7 @@ int main(int argc, char **argv) {
                       "it (without it they are errors, exit 2, and are not read)");
   check_cmd->add_flag("--show-settings", check.show_settings,
                       "Check nothing: print the pyproject.toml used for each path (or none) and "
-                      "the resolved options");
+                      "every setting resolved from it and the flags, with where each came from");
 
   std::string rules_format = "text";
   CLI::App *rules_cmd = app.add_subcommand("rules", "List the rules");
@@ -431,7 +467,7 @@ int main(int argc, char **argv) {
   }
   int rc = kUsage;
   try {
-    if (*check_cmd) rc = run_check(check);
+    if (*check_cmd) rc = run_check(check, *check_cmd);
     if (*rules_cmd) rc = run_rules(rules_format);
     if (*explain_cmd) rc = run_explain(code);
     if (*print_cmd) rc = run_print(print_path);

@@ -1,6 +1,7 @@
 // tracelint's Python module: tracelint.check(source) -> Report, as a pytest harness calls it on
 // str(trace) for every trace it produces.
 #include "tracelint/core/printer.hpp"
+#include "tracelint/rules/rule.hpp"
 #include "tracelint/tracelint.hpp"
 #include "tracelint/tracer/tracer.hpp"
 
@@ -28,19 +29,49 @@ Severity severity_of(const std::string &name) {
 Format format_of(const std::string &name) {
   std::optional<Format> f = parse_format(name);
   if (!f)
-    throw py::value_error("format must be one of text, json, sarif, junit, github; not '" + name +
-                          "'");
+    throw py::value_error("format must be one of " + std::string(format_names()) + "; not '" +
+                          name + "'");
   return *f;
 }
 
-// A selector that names no rule would turn every rule off (select) or nothing off (ignore).
-std::vector<std::string> rule_selectors(const char *option,
-                                        const std::optional<std::vector<std::string>> &given) {
-  if (!given) return {};
-  if (std::optional<std::string> unknown = unknown_rule_selector(*given))
-    throw py::value_error(std::string(option) + ": unknown rule code or prefix '" + *unknown +
-                          "' (`tracelint rules` lists the codes)");
-  return *given;
+// Selectors as the CLI takes them: any case; one that names no rule would turn every rule off
+// (select) or nothing off (ignore), so it is refused with the closest code.
+std::vector<std::string> rule_selectors(const char *option, const std::vector<std::string> &given) {
+  std::vector<std::string> out;
+  for (const std::string &raw : given) {
+    std::string selector = normalize_selector(raw);
+    if (std::optional<std::string> why = unknown_selector(selector))
+      throw py::value_error(std::string(option) + ": " + *why);
+    out.push_back(std::move(selector));
+  }
+  return out;
+}
+
+std::string place(const Error &e) {
+  std::string where = e.path;
+  if (e.line) where += ":" + std::to_string(e.line) + ":" + std::to_string(e.column);
+  return where.empty() ? e.message : where + ": " + e.message;
+}
+
+// A loaded [tool.tracelint]; Python holds it to check many files with one configuration.
+struct LoadedConfig {
+  Config config;
+};
+
+LoadedConfig load_config_or_raise(const std::string &path) {
+  Result<Config> loaded = load_config(path);
+  if (!loaded) throw py::value_error("configuration " + place(loaded.error()));
+  return LoadedConfig{std::move(loaded.value())};
+}
+
+py::dict related_dict(const RelatedLocation &r) {
+  py::dict d;
+  d["message"] = r.message;
+  d["line"] = r.span.line;
+  d["column"] = r.span.column;
+  d["end_line"] = r.span.end_line;
+  d["end_column"] = r.span.end_column;
+  return d;
 }
 
 } // namespace
@@ -50,6 +81,11 @@ PYBIND11_MODULE(_tracelint, m) {
 
   py::class_<Diagnostic>(m, "Diagnostic")
       .def_readonly("code", &Diagnostic::code)
+      .def_property_readonly("name",
+                             [](const Diagnostic &d) -> std::string {
+                               const Rule *rule = find_rule(d.code);
+                               return rule ? std::string(rule->name) : std::string();
+                             })
       .def_property_readonly(
           "severity", [](const Diagnostic &d) { return std::string(severity_name(d.severity)); })
       .def_readonly("message", &Diagnostic::message)
@@ -63,42 +99,116 @@ PYBIND11_MODULE(_tracelint, m) {
                                if (!d.fix) return py::none();
                                return py::str(d.fix->description);
                              })
+      // The other places the finding refers to ("defined here"): dicts of message, line,
+      // column, end_line, end_column.
+      .def_property_readonly("related",
+                             [](const Diagnostic &d) {
+                               py::list out;
+                               for (const RelatedLocation &r : d.related)
+                                 out.append(related_dict(r));
+                               return out;
+                             })
       .def("__repr__", [](const Diagnostic &d) {
         return "<Diagnostic " + d.code + " " + std::to_string(d.span.line) + ":" +
                std::to_string(d.span.column) + " " + d.message + ">";
       });
 
+  // A Report is a sequence of its diagnostics: len(r), r[i], `for d in r`, and bool(r) is
+  // "has findings" (there is no __bool__ of its own: it follows len). r.ok says whether the
+  // check passes (nothing at or above fail_on, and the file could be checked).
   py::class_<Report>(m, "Report")
       .def_property_readonly("ok", &Report::ok)
+      .def_property_readonly("path", [](const Report &r) { return r.file().source.path(); })
+      .def_property_readonly("error",
+                             [](const Report &r) -> py::object {
+                               if (!r.file().error) return py::none();
+                               return py::str(place(*r.file().error));
+                             })
       .def_property_readonly(
           "diagnostics",
           [](const Report &r) { return std::vector<Diagnostic>(r.begin(), r.end()); })
       .def(
           "render",
-          [](const Report &r, const std::string &fmt) { return r.render(format_of(fmt)); },
-          py::arg("fmt") = "text")
+          [](const Report &r, const std::string &fmt) {
+            Format format = format_of(fmt);
+            py::gil_scoped_release release; // html runs Graphviz
+            return r.render(format);
+          },
+          py::arg("fmt") = "full",
+          ("The report as text: " + std::string(format_names()) + " (text is full)").c_str())
       .def("__len__", &Report::size)
-      .def("__bool__", &Report::ok);
+      .def("__getitem__",
+           [](const Report &r, std::ptrdiff_t i) {
+             auto n = static_cast<std::ptrdiff_t>(r.size());
+             if (i < 0) i += n;
+             if (i < 0 || i >= n) throw py::index_error("report index out of range");
+             return *(r.begin() + i);
+           })
+      .def(
+          "__iter__", [](const Report &r) { return py::make_iterator(r.begin(), r.end()); },
+          py::keep_alive<0, 1>())
+      .def("__repr__", [](const Report &r) {
+        return "<Report " + r.file().source.path() + ": " + std::to_string(r.size()) + " finding" +
+               (r.size() == 1 ? "" : "s") + (r.ok() ? ", ok>" : ", failing>");
+      });
+
+  py::class_<LoadedConfig>(m, "Config",
+                           "A pyproject.toml's [tool.tracelint], read with the CLI's strictness "
+                           "(load_config).")
+      .def_property_readonly("path", [](const LoadedConfig &c) { return c.config.path; })
+      .def("__repr__",
+           [](const LoadedConfig &c) { return "<tracelint.Config " + c.config.path + ">"; });
+
+  m.def("load_config", &load_config_or_raise, py::arg("path"),
+        "Reads a pyproject.toml's [tool.tracelint] as `tracelint check` does; ValueError with "
+        "path:line:column on an unknown key, rule code or value.");
+  m.def(
+      "find_config",
+      [](const std::string &dir) -> py::object {
+        std::optional<std::string> found = find_config(dir);
+        if (!found) return py::none();
+        return py::str(*found);
+      },
+      py::arg("dir"),
+      "The pyproject.toml with [tool.tracelint] that `tracelint check` uses for files in dir "
+      "(searched up to the project root), or None.");
+
+  m.def(
+      "is_excluded",
+      [](const std::string &path, const LoadedConfig *config) {
+        return is_excluded(config ? &config->config : nullptr, Overrides{}, path);
+      },
+      py::arg("path"), py::arg("config") = py::none(),
+      "Whether a directory scan leaves path out: config's exclude (default: .git, .venv, build, "
+      "dist, node_modules, ...) and extend-exclude, relative to its folder.");
 
   m.def(
       "check",
       [](const std::string &source, const std::string &path,
          std::optional<std::vector<std::string>> select,
+         std::optional<std::vector<std::string>> extend_select,
          std::optional<std::vector<std::string>> ignore,
-         std::optional<std::vector<std::string>> context_names, const std::string &fail_on) {
-        Options options;
-        options.select = rule_selectors("select", select);
-        options.ignore = rule_selectors("ignore", ignore);
-        if (context_names)
-          options.context_names.insert(context_names->begin(), context_names->end());
-        options.fail_on = severity_of(fail_on);
+         std::optional<std::vector<std::string>> context_names, std::optional<std::string> fail_on,
+         const LoadedConfig *config) {
+        Overrides overrides;
+        if (select) overrides.rules.select = rule_selectors("select", *select);
+        if (extend_select)
+          overrides.rules.extend_select = rule_selectors("extend_select", *extend_select);
+        if (ignore) overrides.rules.ignore = rule_selectors("ignore", *ignore);
+        if (context_names) overrides.context_names = *context_names;
+        if (fail_on) overrides.fail_on = severity_of(*fail_on);
+        Options options = resolve_options(config ? &config->config : nullptr, path, overrides);
         py::gil_scoped_release release; // checks are thread-safe
         return check(source, options, path);
       },
       py::arg("source"), py::arg("path") = "<trace>", py::arg("select") = py::none(),
-      py::arg("ignore") = py::none(), py::arg("context_names") = py::none(),
-      py::arg("fail_on") = "error",
-      "Checks one trace; select/ignore take rule codes or prefixes (TL003, TL0).");
+      py::arg("extend_select") = py::none(), py::arg("ignore") = py::none(),
+      py::arg("context_names") = py::none(), py::arg("fail_on") = py::none(),
+      py::arg("config") = py::none(),
+      "Checks one trace. select/extend_select/ignore take rule codes or prefixes (TL003, TL0, "
+      "any case) and apply over config (a tracelint.Config: its select, ignore, severity, "
+      "fail-on, context-names and the per-file-ignores that match path), as the CLI's flags "
+      "over pyproject.toml. fail_on: 'error' (default), 'warning' or 'info'.");
 
   m.def(
       "trace",

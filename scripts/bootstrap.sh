@@ -10,7 +10,8 @@ packages=(cmake ninja-build g++ pkg-config nodejs npm
   doctest-dev nlohmann-json3-dev libcli11-dev
   libfmt-dev libtomlplusplus-dev python3-pyflakes python3-dev pybind11-dev python3-pytest
   graphviz chromium clang-14 libclang-rt-14-dev clang-format-14
-  python3-torch)
+  python3-torch
+  python3-venv python3-pip python3-setuptools python3-wheel python3-yaml)
 
 missing=()
 for p in "${packages[@]}"; do

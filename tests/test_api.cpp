@@ -34,17 +34,72 @@ TEST_CASE("check_source gives the same report from many threads at once") {
     CHECK(r == expected);
 }
 
+namespace {
+// One selection layer; std::nullopt select: not given.
+RuleSelection layer(std::optional<std::vector<std::string>> select,
+                    std::vector<std::string> extend_select = {},
+                    std::vector<std::string> ignore = {}) {
+  RuleSelection r;
+  r.select = std::move(select);
+  r.extend_select = std::move(extend_select);
+  r.ignore = std::move(ignore);
+  return r;
+}
+} // namespace
+
 TEST_CASE("select and ignore take codes and prefixes") {
   std::string text =
       "def computation(a):\n  t0 = ltorch.mul(a, t5)\n  t0 = nvFusion0(t0)\n  return t0\n";
   Options only;
-  only.select = {"TL003"};
+  only.rules = {layer(std::vector<std::string>{"TL003"})};
   FileReport r = check_source("t.py", text, only);
   REQUIRE(r.diagnostics.size() == 1);
   CHECK(r.diagnostics[0].code == "TL003");
   Options none;
-  none.ignore = {"TL0"};
+  none.rules = {layer(std::nullopt, {}, {"TL0"})};
   CHECK(check_source("t.py", text, none).diagnostics.empty());
+}
+
+TEST_CASE("rule selection as ruff's: the most specific selector wins, later layers override") {
+  auto on = [](std::vector<RuleSelection> layers, const char *code) {
+    Options o;
+    o.rules = std::move(layers);
+    return o.enabled(code);
+  };
+  using V = std::vector<std::string>;
+  // Within a layer: select TL003 is more specific than ignore TL0; ignore TL003 beats select TL0.
+  CHECK(on({layer(V{"TL003"}, {}, {"TL0"})}, "TL003"));
+  CHECK_FALSE(on({layer(V{"TL003"}, {}, {"TL0"})}, "TL005"));
+  CHECK_FALSE(on({layer(V{"TL0"}, {}, {"TL003"})}, "TL003"));
+  CHECK(on({layer(V{"TL0"}, {}, {"TL003"})}, "TL005"));
+  // Equal specificity: ignore wins.
+  CHECK_FALSE(on({layer(V{"TL003"}, {}, {"TL003"})}, "TL003"));
+  // A later select starts over; a later layer without select changes the earlier result.
+  CHECK(on({layer(std::nullopt, {}, {"TL003"}), layer(V{"TL003"}, {}, {})}, "TL003"));
+  CHECK_FALSE(on({layer(V{"TL0"}, {}, {}), layer(V{"TL1"}, {}, {})}, "TL003"));
+  CHECK(on({layer(V{"TL0"}, {}, {}), layer(std::nullopt, {"TL1"}, {})}, "TL012"));
+  CHECK(on({layer(V{"TL0"}, {}, {}), layer(std::nullopt, {"TL1"}, {})}, "TL003"));
+  CHECK_FALSE(on({layer(V{"TL00"}, {}, {}), layer(std::nullopt, {}, {"TL003"})}, "TL003"));
+  // select = [] with extend-select: only what extend-select names.
+  CHECK(on({layer(V{}, {"TL005"}, {})}, "TL005"));
+  CHECK_FALSE(on({layer(V{}, {"TL005"}, {})}, "TL003"));
+  // No layers: every rule.
+  CHECK(on({}, "TL016"));
+}
+
+TEST_CASE("did you mean: the closest code, prefix or key within a few edits") {
+  CHECK(unknown_selector("TL03").value().find("did you mean TL003?") != std::string::npos);
+  CHECK(unknown_selector("TLL003").value().find("did you mean TL003?") != std::string::npos);
+  CHECK(unknown_selector("TL9").value().find("did you mean TL0?") != std::string::npos);
+  CHECK(unknown_selector("XYZ123").value().find("`tracelint rules` lists the codes") !=
+        std::string::npos);
+  CHECK_FALSE(unknown_selector("TL0"));
+  CHECK_FALSE(unknown_selector("ALL"));
+  CHECK(unknown_code("TL01").value().find("unknown rule code 'TL01'") != std::string::npos);
+  CHECK(did_you_mean("selct", {"select", "ignore"}) == "select");
+  CHECK(did_you_mean("per-file-ignore", {"per-file-ignores", "ignore"}) == "per-file-ignores");
+  CHECK_FALSE(did_you_mean("colour", {"select", "ignore"}));
+  CHECK(normalize_selector("tl003") == "TL003");
 }
 
 TEST_CASE("a large trace gets the same diagnostics whether its chunks run on one thread or many") {

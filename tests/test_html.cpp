@@ -34,6 +34,48 @@ TEST_CASE("html report: findings listed and marked in the source, dataflow as SV
   CHECK(html.find("# key: &quot;Collection&quot;") != std::string::npos); // source text is escaped
 }
 
+TEST_CASE("html report: one graph per trace, each edge once, del drawn, nodes linked to lines") {
+  // A prologue and a computation that both use i1: two graphs, not one that merges their names.
+  std::string text = "def prologue(a):\n  i1 = prims.size(a)\n  return i1\n\n"
+                     "def computation(a):\n"
+                     "  t0 = ltorch.reshape(a, i1, i1, i1, i1, i1)\n" // i1 is undefined here
+                     "  t1 = ltorch.add(t0, i1)\n  del t0\n  t2 = ltorch.mul(t0, t1)\n"
+                     "  return t2\n";
+  std::string html = render({check_source("two.py", text, Options{})}, Format::Html);
+  REQUIRE_MESSAGE(html.find("<svg") != std::string::npos, "dot (Debian graphviz) did not run");
+  CHECK(html.find("<div class=\"trace-graph\" data-trace=\"prologue\">") != std::string::npos);
+  CHECK(html.find("<div class=\"trace-graph\" data-trace=\"computation\">") != std::string::npos);
+  std::string computation = html.substr(html.find("data-trace=\"computation\""));
+  auto count = [](const std::string &in, const std::string &what) {
+    std::size_t n = 0;
+    for (std::size_t at = in.find(what); at != std::string::npos; at = in.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  CHECK(count(computation, "<title>i1&#45;&gt;t0</title>") == 1); // five uses, one edge
+  // t0's del (TL005 is about it) is a node, linked to its line, with t0 pointing at it.
+  CHECK(computation.find("<title>t0&#45;&gt;del@8</title>") != std::string::npos);
+  CHECK(computation.find("del (line 8)") != std::string::npos);
+  CHECK(computation.find("xlink:href=\"#f0-L8\"") != std::string::npos);
+  CHECK(computation.find("xlink:href=\"#f0-L6\"") != std::string::npos); // t0's line
+  CHECK(html.find("<span class=\"line\" id=\"f0-L8\">") != std::string::npos);
+}
+
+TEST_CASE("html report: a 3000-line trace draws the neighbourhood of its findings") {
+  std::string text =
+      "import thunder.torch as ltorch\n\ndef computation(a):\n  t0 = ltorch.neg(a)\n";
+  for (int i = 1; i < 3000; ++i)
+    text += "  t" + std::to_string(i) + " = ltorch.add(t" + std::to_string(i - 1) + ", a)\n";
+  text += "  t3000 = ltorch.mul(t2999, nowhere)\n  return t3000\n";
+  std::string html = render({check_source("long.py", text, Options{})}, Format::Html);
+  REQUIRE_MESSAGE(html.find("<svg") != std::string::npos, "dot (Debian graphviz) did not run");
+  std::size_t nodes = 0;
+  for (std::size_t at = html.find("class=\"node\""); at != std::string::npos;
+       at = html.find("class=\"node\"", at + 1))
+    ++nodes;
+  CHECK(nodes == 3); // nowhere, t2999 and t3000: not the 3000 names of the trace
+}
+
 TEST_CASE("html report: quotes and control characters of the source are escaped") {
   std::string text = "def f(a):\n  t0 = g('<x>', \"\x01\")\n  return t0\n";
   std::string html = render({check_source("t.py", text, Options{})}, Format::Html);
@@ -67,4 +109,7 @@ TEST_CASE("html report renders in headless Chromium with the findings in the DOM
   std::string text = test::read_file(dom);
   CHECK(text.find("class=\"finding error\" data-code=\"TL006\"") != std::string::npos);
   CHECK(text.find("<svg") != std::string::npos);
+  // The graph's nodes link to the listing's lines, which exist in the page.
+  CHECK(text.find("xlink:href=\"#f0-L14\"") != std::string::npos);
+  CHECK(text.find("id=\"f0-L14\"") != std::string::npos);
 }

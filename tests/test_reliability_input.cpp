@@ -205,15 +205,17 @@ TEST_CASE("input: --select and --ignore with a code or prefix that names no rule
   test::TempDir dir;
   std::string path = dir.path + "/bad.py";
   test::write_file(path, kUndefined);
-  for (const char *flags : {"--select TL999", "--select TL02", "--select tl003",
-                            "--select TL003,TL9", "--ignore TL999", "--ignore XY"}) {
+  for (const char *flags : {"--select TL999", "--select TL02", "--select TL003,TL9",
+                            "--ignore TL999", "--ignore XY", "--extend-select TL03"}) {
     CAPTURE(flags);
     auto run = test::tracelint("check --isolated " + std::string(flags) + " " + q(path));
     CHECK(run.exit_code == 2);
     CHECK(run.err.find("unknown rule code or prefix") != std::string::npos);
   }
-  // Codes and prefixes that exist still select.
+  // Codes and prefixes that exist still select, in any case.
   CHECK(test::tracelint("check --isolated --select TL0 " + q(path)).exit_code == 1);
+  CHECK(test::tracelint("check --isolated --select tl003 " + q(path)).exit_code == 1);
+  CHECK(test::tracelint("check --isolated --select tl005 " + q(path)).exit_code == 0);
   CHECK(test::tracelint("check --isolated --select ALL --ignore TL003 " + q(path)).exit_code == 0);
 }
 
@@ -287,14 +289,16 @@ TEST_CASE("input: a pyproject above the project root does not configure it") {
   CHECK(shown.exit_code == 0);
   CHECK(shown.out.find("config file: " + dir.path + "/project/pyproject.toml\n") !=
         std::string::npos);
-  CHECK(shown.out.find("ignore: TL003\n") != std::string::npos);
-  CHECK(shown.out.find("fail-on: warning\n") != std::string::npos);
+  std::string config = dir.path + "/project/pyproject.toml";
+  CHECK(shown.out.find("ignore: TL003 [" + config + ":2:10]\n") != std::string::npos);
+  CHECK(shown.out.find("fail-on: warning [" + config + ":3:11]\n") != std::string::npos);
   CHECK(shown.out.find("error[TL003]") == std::string::npos); // nothing was checked
   auto none = test::tracelint("check --isolated --show-settings --select TL0 " +
                               q(dir.path + "/project/traces"));
   CHECK(none.exit_code == 0);
   CHECK(none.out.find("config file: none (--isolated)\n") != std::string::npos);
-  CHECK(none.out.find("select: TL0\n") != std::string::npos);
+  CHECK(none.out.find("select: TL0 (replaces the configuration's) [--select]\n") !=
+        std::string::npos);
   fs::remove(dir.path + "/project/pyproject.toml");
   auto without = test::tracelint("check --show-settings " + q(dir.path + "/project/traces"));
   CHECK(without.exit_code == 0);

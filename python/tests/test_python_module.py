@@ -121,3 +121,101 @@ def test_trace_refuses_a_source_over_its_cap():
     with pytest.raises(ValueError, match="over max_source_bytes"):
         tracelint.trace(source, "f", {"x": "f32[2]"}, max_source_bytes=1024)
     assert "ltorch.add" in tracelint.trace(source, "f", {"x": "f32[2]"})
+
+
+def test_report_is_a_sequence_of_its_diagnostics_with_consistent_truthiness():
+    report = tracelint.check(LEAK, "t.py")
+    codes = [d.code for d in report]  # iterable (it raised TypeError)
+    assert codes == [d.code for d in report.diagnostics]
+    assert len(report) == len(codes) > 0
+    assert bool(report) is True  # bool follows len: "has findings"
+    assert report[0].code == codes[0] and report[-1].code == codes[-1]
+    with pytest.raises(IndexError):
+        report[len(report)]
+    clean = tracelint.check(CLEAN)
+    assert len(clean) == 0 and not clean and clean.ok
+    # Findings under fail_on: the check passes, and the report still has them.
+    warned = tracelint.check("def f(a):\n  t0 = nvFusion0(a)\n  return t0\n")
+    assert warned.ok and bool(warned) and len(warned) == 1
+    assert "1 finding, ok" in repr(warned)
+
+
+def test_diagnostic_name_related_and_every_render_format():
+    report = tracelint.check("def computation(a):\n  t0 = neg(a)\n  del a\n  t1 = neg(a)\n"
+                             "  return t1\n", "d.py")
+    after_del = next(d for d in report if d.code == "TL005")
+    assert after_del.name == "use-after-del"
+    assert after_del.related == [{"message": "deleted here", "line": 3, "column": 3,
+                                  "end_line": 3, "end_column": 8}]
+    leak = tracelint.check(LEAK, "t.py")
+    for fmt, expected in [("full", "t.py:2:44: error[TL002]"), ("text", "t.py:2:44: error[TL002]"),
+                          ("concise", "t.py:2:44: TL002 [*] "), ("grouped", "  2:44 TL002 [*] "),
+                          ("json", '"code": "TL002"'), ("sarif", '"ruleId": "TL002"'),
+                          ("junit", "<testsuites"), ("github", "::error file=t.py,line=2"),
+                          ("html", "<!DOCTYPE html>")]:
+        assert expected in leak.render(fmt), fmt
+    with pytest.raises(ValueError, match="full, concise, grouped"):
+        leak.render("yaml")
+
+
+LEAK_AND_UNDEFINED = LEAK.replace("  return t0\n", "  t1 = ltorch.neg(nowhere)\n  return t1\n")
+
+
+def test_check_with_a_config_applies_it_and_the_arguments_override_it(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.tracelint]\nignore = ["tl002"]\nfail-on = "warning"\n'
+        '[tool.tracelint.per-file-ignores]\n"legacy/*" = ["TL003"]\n')
+    config = tracelint.load_config(str(tmp_path / "pyproject.toml"))
+    assert tracelint.find_config(str(tmp_path)) == str(tmp_path / "pyproject.toml")
+    codes = {d.code for d in tracelint.check(LEAK_AND_UNDEFINED, str(tmp_path / "t.py"), config=config)}
+    assert "TL002" not in codes and "TL003" in codes
+    legacy = tracelint.check(LEAK_AND_UNDEFINED, str(tmp_path / "legacy" / "t.py"), config=config)
+    assert "TL003" not in {d.code for d in legacy}
+    assert "TL002" in {d.code for d in tracelint.check(LEAK_AND_UNDEFINED, "t.py", config=config,
+                                                          select=["TL002"])}
+    warned = tracelint.check("def f(a):\n  t0 = nvFusion0(a)\n  return t0\n", config=config)
+    assert not warned.ok  # the config's fail-on
+    assert tracelint.check("def f(a):\n  t0 = nvFusion0(a)\n  return t0\n", config=config,
+                           fail_on="error").ok
+    assert tracelint.is_excluded(str(tmp_path / ".venv" / "x.py"), config=config)
+    assert not tracelint.is_excluded(str(tmp_path / "traces" / "x.py"), config=config)
+    (tmp_path / "pyproject.toml").write_text('[tool.tracelint]\nselct = ["TL003"]\n')
+    with pytest.raises(ValueError, match=r"pyproject.toml:2:1: \[tool.tracelint\]: unknown key "
+                                         r"'selct' \(did you mean select\?\)"):
+        tracelint.load_config(str(tmp_path / "pyproject.toml"))
+    with pytest.raises(ValueError, match=r"did you mean TL003\?"):
+        tracelint.check(LEAK_AND_UNDEFINED, select=["TL03"])
+
+
+def _run_plugin(tmp_path, *args):
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(tracelint.__file__)))
+    env = dict(os.environ, PYTHONPATH=package_root)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "tracelint.pytest_plugin", "-q",
+         "-p", "no:cacheprovider", "--rootdir", str(tmp_path), *args],
+        capture_output=True, text=True, cwd=tmp_path, env=env)
+
+
+def test_pytest_plugin_reads_the_rootdir_config_and_its_options_override_it(tmp_path):
+    traces = tmp_path / "traces"
+    (traces / "generated").mkdir(parents=True)
+    (traces / "leak.py").write_text(LEAK)
+    (traces / "generated" / "skipped.py").write_text(LEAK)
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.tracelint]\nignore = ["TL002"]\nextend-exclude = ["generated"]\n')
+    # TL002 is ignored by the config, so the leak's trace passes; generated/ is not collected.
+    passed = _run_plugin(tmp_path, "--tracelint-traces", str(traces))
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "1 passed" in passed.stdout
+    # --tracelint-select starts over, as --select does: TL002 fails it.
+    selected = _run_plugin(tmp_path, "--tracelint-traces", str(traces), "--tracelint-select", "TL002")
+    assert selected.returncode == 1 and "error[TL002]" in selected.stdout
+    # fail-on: the leak's trace also has TL012 (a warning).
+    ignored = _run_plugin(tmp_path, "--tracelint-traces", str(traces),
+                          "--tracelint-ignore", "TL002,TL003", "--tracelint-fail-on", "warning")
+    assert ignored.returncode == 1 and "warning[TL012]" in ignored.stdout
+    bad = _run_plugin(tmp_path, "--tracelint-traces", str(traces), "--tracelint-select", "TL9")
+    assert bad.returncode == 4 and "did you mean TL0?" in bad.stderr
+    (tmp_path / "pyproject.toml").write_text('[tool.tracelint]\nignor = ["TL002"]\n')
+    broken = _run_plugin(tmp_path, "--tracelint-traces", str(traces))
+    assert broken.returncode == 4 and "unknown key 'ignor' (did you mean ignore?)" in broken.stderr

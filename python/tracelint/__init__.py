@@ -5,10 +5,17 @@
     assert report.ok, report.render()
     tracelint.assert_valid(str(trace))   # raises AssertionError with the rendered findings
     text = tracelint.trace(source, "foo", {"a": "f32[2, 4]"})   # what `tracelint trace` prints
-"""
-from ._tracelint import Diagnostic, Report, check, trace
 
-__all__ = ["Diagnostic", "Report", "check", "assert_valid", "trace"]
+A Report is a sequence of its Diagnostics: len(report), report[0], `for d in report`; bool(report)
+is "has findings" (it follows len), while report.ok says whether the check passes (nothing at or
+above fail_on). With config=tracelint.load_config("pyproject.toml"), check() applies that
+[tool.tracelint] as `tracelint check` does, select/ignore/fail_on overriding it as its flags.
+"""
+from ._tracelint import (Config, Diagnostic, Report, check, find_config, is_excluded, load_config,
+                         trace)
+
+__all__ = ["Config", "Diagnostic", "Report", "check", "assert_valid", "find_config", "is_excluded",
+           "load_config", "trace"]
 
 
 def assert_valid(source, path="<trace>", **options):

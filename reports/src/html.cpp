@@ -128,95 +128,165 @@ std::string quote(const std::string &s) {
 }
 
 struct Dataflow {
+  std::string trace; // the trace's name
   std::string dot;
   std::size_t drawn = 0; // names in the graph
   std::size_t total = 0; // names around the findings, drawn or not
 };
 
-// The bound symbols next to the flagged names: what produces each and what consumes it. At most
-// max_names names are drawn: the flagged ones first, then their neighbours in trace order.
-Dataflow dataflow_dot(const FileReport &r, const std::set<std::string> &flagged,
-                      std::size_t max_names) {
-  struct Edge {
-    std::string from, to, label;
-  };
-  ParsedFile parsed = parse_trace_source(r.source.path(), r.source.text());
-  std::set<std::string> nodes(flagged.begin(), flagged.end());
-  std::vector<Edge> edges;
-  for (const Trace &t : parsed.file.traces) {
-    std::set<std::string> known;
-    for (const Parameter &p : t.parameters)
-      known.insert(p.name);
-    for (const Statement &s : t.body)
-      if (s.target)
-        for (const Target *n : s.target->bound_names())
-          known.insert(n->name);
-    for (const Statement &s : t.body) {
-      if (!s.target ||
-          (s.kind != Statement::Kind::BoundSymbol && s.kind != Statement::Kind::AnnotatedAssign))
-        continue;
-      std::vector<std::string> inputs, read;
-      value_names(s.value, read);
-      for (const std::string &n : read)
-        if (known.count(n) || flagged.count(n)) inputs.push_back(n);
-      std::vector<std::string> outputs;
+// One trace's graph: the bound symbols next to the flagged names (what produces each and what
+// consumes it) as edges between names, one edge per pair with the symbols and lines that make
+// it, the `del`s of those names, and every node and edge linked to its line of the listing. At
+// most max_names names are drawn: the flagged ones first, then their neighbours in trace order;
+// a large trace is drawn around its findings, not whole.
+Dataflow trace_dataflow(const Trace &t, const std::set<std::string> &flagged, std::size_t max_names,
+                        std::size_t file_index) {
+  auto link = [&](uint32_t line) { return fmt::format("#f{}-L{}", file_index, line); };
+  std::map<std::string, uint32_t> defined_at; // name -> the line that binds it
+  for (const Parameter &p : t.parameters)
+    defined_at.emplace(p.name, p.span.line ? p.span.line : t.def_span.line);
+  for (const Statement &s : t.body)
+    if (s.target)
       for (const Target *n : s.target->bound_names())
-        outputs.push_back(n->name);
-      bool touches = false;
-      for (const std::string &n : inputs)
-        touches |= flagged.count(n) > 0;
-      for (const std::string &n : outputs)
-        touches |= flagged.count(n) > 0;
-      if (!touches) continue;
-      std::string symbol = s.value.kind == ValueKind::Call ? s.value.callee().qualified_name() : "";
-      for (const std::string &in : inputs)
-        for (const std::string &o : outputs) {
-          nodes.insert(in);
-          nodes.insert(o);
-          edges.push_back({in, o, fmt::format("{} (line {})", symbol, s.span.line)});
-        }
+        defined_at.emplace(n->name, s.span.line);
+  // Edges in trace order, each (from, to) once with every symbol and line that makes it.
+  std::vector<std::pair<std::string, std::string>> order;
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> labels;
+  std::map<std::pair<std::string, std::string>, uint32_t> first_line;
+  struct Deletion {
+    uint32_t line;
+    std::vector<std::string> names;
+  };
+  std::vector<Deletion> deletions;
+  std::set<std::string> nodes;
+  for (const Statement &s : t.body) {
+    if (s.kind == Statement::Kind::Delete) {
+      Deletion d{s.span.line, {}};
+      for (const Target &target : s.deleted)
+        for (const Target *n : target.bound_names())
+          if (flagged.count(n->name)) d.names.push_back(n->name);
+      if (!d.names.empty()) deletions.push_back(std::move(d));
+      continue;
     }
+    if (!s.target ||
+        (s.kind != Statement::Kind::BoundSymbol && s.kind != Statement::Kind::AnnotatedAssign))
+      continue;
+    std::vector<std::string> inputs, read, outputs;
+    value_names(s.value, read);
+    for (const std::string &n : read)
+      if ((defined_at.count(n) || flagged.count(n)) &&
+          std::find(inputs.begin(), inputs.end(), n) == inputs.end())
+        inputs.push_back(n);
+    for (const Target *n : s.target->bound_names())
+      outputs.push_back(n->name);
+    bool touches = false;
+    for (const std::string &n : inputs)
+      touches |= flagged.count(n) > 0;
+    for (const std::string &n : outputs)
+      touches |= flagged.count(n) > 0;
+    if (!touches) continue;
+    std::string symbol = s.value.kind == ValueKind::Call ? s.value.callee().qualified_name() : "";
+    for (const std::string &in : inputs)
+      for (const std::string &o : outputs) {
+        nodes.insert(in);
+        nodes.insert(o);
+        auto key = std::pair{in, o};
+        auto &label = labels[key];
+        if (label.empty()) {
+          order.push_back(key);
+          first_line[key] = s.span.line;
+        }
+        std::string text = fmt::format("{} (line {})", symbol, s.span.line);
+        if (label.size() < 3)
+          label.push_back(text);
+        else if (label.size() == 3)
+          label.push_back("...");
+      }
   }
+  std::set<std::string> present(nodes.begin(), nodes.end());
+  for (const Deletion &d : deletions)
+    present.insert(d.names.begin(), d.names.end());
   std::set<std::string> drawn;
   for (const std::string &n : flagged)
-    if (drawn.size() < max_names) drawn.insert(n);
-  for (const Edge &e : edges) {
-    if (drawn.size() >= max_names) break;
-    if (!drawn.count(e.from) && !drawn.count(e.to)) continue;
-    drawn.insert(e.from); // one of the two is in already: this adds at most one name
-    drawn.insert(e.to);
+    if (present.count(n) && drawn.size() < max_names) drawn.insert(n);
+  // Neighbours of what is drawn, in trace order, until none is left or the limit is reached.
+  for (bool grew = true; grew && drawn.size() < max_names;) {
+    grew = false;
+    for (const auto &e : order) {
+      if (drawn.size() >= max_names) break;
+      if (!drawn.count(e.first) && !drawn.count(e.second)) continue;
+      if (drawn.count(e.first) && drawn.count(e.second)) continue;
+      drawn.insert(e.first); // one of the two is in already: this adds one name
+      drawn.insert(e.second);
+      grew = true;
+    }
   }
   std::string dot =
       "digraph dataflow {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n"
       "  edge [fontname=\"monospace\", fontsize=10];\n";
-  for (const std::string &n : drawn)
-    dot +=
-        "  " + quote(n) +
-        (flagged.count(n) ? " [color=\"#c0392b\", style=filled, fillcolor=\"#fadbd8\"];\n" : ";\n");
-  for (const Edge &e : edges)
-    if (drawn.count(e.from) && drawn.count(e.to))
-      dot += fmt::format("  {} -> {} [label={}];\n", quote(e.from), quote(e.to), quote(e.label));
-  return {dot + "}\n", drawn.size(), nodes.size()};
+  for (const std::string &n : drawn) {
+    std::string attributes;
+    if (auto it = defined_at.find(n); it != defined_at.end() && it->second)
+      attributes = fmt::format("URL={}, tooltip={}", quote(link(it->second)),
+                               quote(fmt::format("{}: line {}", n, it->second)));
+    if (flagged.count(n))
+      attributes += std::string(attributes.empty() ? "" : ", ") +
+                    "color=\"#c0392b\", style=filled, fillcolor=\"#fadbd8\"";
+    dot += "  " + quote(n) + (attributes.empty() ? "" : " [" + attributes + "]") + ";\n";
+  }
+  for (const auto &e : order) {
+    if (!drawn.count(e.first) || !drawn.count(e.second)) continue;
+    std::string label;
+    for (const std::string &part : labels[e])
+      label += (label.empty() ? "" : "\n") + part;
+    dot += fmt::format("  {} -> {} [label={}, URL={}];\n", quote(e.first), quote(e.second),
+                       quote(label), quote(link(first_line[e])));
+  }
+  // Each `del` of a drawn name (and the frees of Thunder's "Delete Last Used"): a node of its
+  // own, the deleted names pointing at it.
+  for (const Deletion &d : deletions) {
+    std::string id = fmt::format("del@{}", d.line);
+    bool any = false;
+    for (const std::string &n : d.names)
+      any |= drawn.count(n) > 0;
+    if (!any) continue;
+    dot += fmt::format("  {} [label={}, shape=note, color=\"#7f8c8d\", URL={}];\n", quote(id),
+                       quote(fmt::format("del (line {})", d.line)), quote(link(d.line)));
+    for (const std::string &n : d.names)
+      if (drawn.count(n))
+        dot += fmt::format("  {} -> {} [style=dashed, color=\"#7f8c8d\"];\n", quote(n), quote(id));
+  }
+  return {t.name, dot + "}\n", drawn.size(), present.size()};
 }
 
-// The dataflow section: the SVG, or why there is none and the graph as DOT source.
+// The dataflow section: per trace with flagged names, the SVG, or why there is none and the
+// graph as DOT source.
 std::string dataflow_section(const FileReport &r, const std::set<std::string> &flagged,
-                             const RenderOptions &options) {
-  Dataflow graph = dataflow_dot(r, flagged, std::max<std::size_t>(options.graph_max_names, 1));
-  std::string out = "<div class=\"dataflow\">\n<h3>Dataflow of the flagged names</h3>\n";
-  if (graph.drawn < graph.total)
-    out += fmt::format("<p class=\"graph-note\">The graph draws {} of the {} names around the "
-                       "findings (the flagged ones first): a larger one would be slow to lay out "
-                       "and hard to read.</p>\n",
-                       graph.drawn, graph.total);
-  Result<std::string> svg =
-      render_svg(graph.dot, GraphvizOptions{options.graphviz_dot, options.graphviz_timeout});
-  if (svg)
-    out += svg.value();
-  else
-    out += "<p class=\"graph-note\">" + markup_escape(svg.error().message) +
-           "; the graph in DOT:</p>\n<pre class=\"dot\">" + markup_escape(graph.dot) + "</pre>\n";
-  return out + "</div>\n";
+                             const RenderOptions &options, std::size_t file_index) {
+  ParsedFile parsed = parse_trace_source(r.source.path(), r.source.text());
+  std::string out;
+  for (const Trace &t : parsed.file.traces) {
+    Dataflow graph =
+        trace_dataflow(t, flagged, std::max<std::size_t>(options.graph_max_names, 1), file_index);
+    if (graph.drawn == 0) continue;
+    out += "<div class=\"trace-graph\" data-trace=\"" + markup_escape(graph.trace) + "\">\n";
+    out += "<h4>" + markup_escape(graph.trace.empty() ? "(fragment)" : graph.trace) + "</h4>\n";
+    if (graph.drawn < graph.total)
+      out += fmt::format("<p class=\"graph-note\">The graph draws {} of the {} names around the "
+                         "findings (the flagged ones first): a larger one would be slow to lay "
+                         "out and hard to read.</p>\n",
+                         graph.drawn, graph.total);
+    Result<std::string> svg =
+        render_svg(graph.dot, GraphvizOptions{options.graphviz_dot, options.graphviz_timeout});
+    if (svg)
+      out += svg.value();
+    else
+      out += "<p class=\"graph-note\">" + markup_escape(svg.error().message) +
+             "; the graph in DOT:</p>\n<pre class=\"dot\">" + markup_escape(graph.dot) + "</pre>\n";
+    out += "</div>\n";
+  }
+  if (out.empty()) return out;
+  return "<div class=\"dataflow\">\n<h3>Dataflow of the flagged names</h3>\n" + out + "</div>\n";
 }
 
 std::string_view css_class(Severity s) {
@@ -310,7 +380,7 @@ std::string render_html(const std::vector<FileReport> &reports, const RenderOpti
     }
     out += "</ol>\n";
     std::set<std::string> flagged = flagged_names(r);
-    if (!flagged.empty()) out += dataflow_section(r, flagged, options);
+    if (!flagged.empty()) out += dataflow_section(r, flagged, options, i);
     out += source_listing(r, i);
     out += "</section>\n";
   }

@@ -7,6 +7,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <map>
+
 namespace tracelint {
 
 namespace {
@@ -97,13 +100,43 @@ std::string excerpt(const FileReport &r, const Span &s, const Palette &p, Severi
                      p.paint(carets, severity_color(severity)));
 }
 
+// Where a file's error stands: path, or path:line:col when the error is at a place in it.
+std::string error_location(const FileReport &r) {
+  if (!r.error || !r.error->line) return r.source.path();
+  return fmt::format("{}:{}:{}", r.source.path(), r.error->line, r.error->column);
+}
+
+// The closing lines of the text formats: the counts, and what --fix can fix.
+std::string summary(const std::vector<FileReport> &reports, const Palette &p) {
+  Counts c = count(reports);
+  std::size_t total = c.errors + c.warnings + c.infos;
+  std::string out;
+  if (total == 0 && c.unreadable == 0) {
+    out += fmt::format("All checks passed ({} file{}).\n", reports.size(),
+                       reports.size() == 1 ? "" : "s");
+  } else {
+    out += fmt::format("Found {} problem{} ({} error{}, {} warning{}, {} info) in {} of {} file{}",
+                       total, total == 1 ? "" : "s", c.errors, c.errors == 1 ? "" : "s", c.warnings,
+                       c.warnings == 1 ? "" : "s", c.infos, c.files_with_findings, reports.size(),
+                       reports.size() == 1 ? "" : "s");
+    if (c.unreadable)
+      out += fmt::format("; {} file{} could not be checked", c.unreadable,
+                         c.unreadable == 1 ? "" : "s");
+    out += ".\n";
+  }
+  if (std::size_t fixable = fixable_count(reports))
+    out += fmt::format("{} {} fixable with `tracelint check --fix`.\n", p.paint("[*]", "1;32"),
+                       fixable);
+  return out;
+}
+
 std::string render_text(const std::vector<FileReport> &reports, const RenderOptions &options) {
   Palette p{options.color};
   std::string out;
   for (const FileReport &r : reports) {
     if (r.error) {
-      out +=
-          fmt::format("{}: {}: {}\n", r.source.path(), p.paint("error", "1;31"), r.error->message);
+      out += fmt::format("{}: {}: {}\n", p.paint(error_location(r), "1"), p.paint("error", "1;31"),
+                         r.error->message);
       continue;
     }
     for (const Diagnostic &d : r.diagnostics) {
@@ -121,21 +154,58 @@ std::string render_text(const std::vector<FileReport> &reports, const RenderOpti
       out += "\n";
     }
   }
-  Counts c = count(reports);
-  std::size_t total = c.errors + c.warnings + c.infos;
-  if (total == 0 && c.unreadable == 0) {
-    out += fmt::format("All checks passed ({} file{}).\n", reports.size(),
-                       reports.size() == 1 ? "" : "s");
-  } else {
-    out += fmt::format("Found {} problem{} ({} error{}, {} warning{}, {} info) in {} of {} file{}",
-                       total, total == 1 ? "" : "s", c.errors, c.errors == 1 ? "" : "s", c.warnings,
-                       c.warnings == 1 ? "" : "s", c.infos, c.files_with_findings, reports.size(),
-                       reports.size() == 1 ? "" : "s");
-    if (c.unreadable)
-      out += fmt::format("; {} file{} could not be checked", c.unreadable,
-                         c.unreadable == 1 ? "" : "s");
-    out += ".\n";
+  if (options.summary) out += summary(reports, p);
+  return out;
+}
+
+// One line per finding: path:line:col: CODE [*] message ([*]: --fix can fix it).
+std::string render_concise(const std::vector<FileReport> &reports, const RenderOptions &options) {
+  Palette p{options.color};
+  std::string out;
+  for (const FileReport &r : reports) {
+    if (r.error) {
+      out += fmt::format("{}: {}: {}\n", p.paint(error_location(r), "1"), p.paint("error", "1;31"),
+                         r.error->message);
+      continue;
+    }
+    for (const Diagnostic &d : r.diagnostics)
+      out += fmt::format("{}: {}{} {}\n", p.paint(location(r, d.span), "1"),
+                         p.paint(d.code, severity_color(d.severity)),
+                         d.fix ? " " + p.paint("[*]", "1;32") : "", d.message);
   }
+  if (options.summary) out += (out.empty() ? "" : "\n") + summary(reports, p);
+  return out;
+}
+
+// The findings of each file under its path, one line each: line:col CODE [*] message.
+std::string render_grouped(const std::vector<FileReport> &reports, const RenderOptions &options) {
+  Palette p{options.color};
+  std::string out;
+  for (const FileReport &r : reports) {
+    if (!r.error && r.diagnostics.empty()) continue;
+    out += p.paint(r.source.path(), "1") + ":\n";
+    if (r.error) {
+      std::string where =
+          r.error->line ? fmt::format("{}:{} ", r.error->line, r.error->column) : "";
+      out += fmt::format("  {}{}: {}\n\n", where, p.paint("error", "1;31"), r.error->message);
+      continue;
+    }
+    std::size_t width = 0;
+    std::vector<std::string> places;
+    for (const Diagnostic &d : r.diagnostics) {
+      places.push_back(
+          fmt::format("{}:{}", d.span.line, r.source.codepoint_column(d.span.line, d.span.column)));
+      width = std::max(width, places.back().size());
+    }
+    for (std::size_t i = 0; i < r.diagnostics.size(); ++i) {
+      const Diagnostic &d = r.diagnostics[i];
+      out += fmt::format("  {:<{}} {}{} {}\n", places[i], width,
+                         p.paint(d.code, severity_color(d.severity)),
+                         d.fix ? " " + p.paint("[*]", "1;32") : "", d.message);
+    }
+    out += "\n";
+  }
+  if (options.summary) out += summary(reports, p);
   return out;
 }
 
@@ -380,7 +450,9 @@ std::string render_github(const std::vector<FileReport> &reports) {
 } // namespace
 
 std::optional<Format> parse_format(std::string_view name) {
-  if (name == "text") return Format::Text;
+  if (name == "full" || name == "text") return Format::Text;
+  if (name == "concise") return Format::Concise;
+  if (name == "grouped") return Format::Grouped;
   if (name == "json") return Format::Json;
   if (name == "sarif") return Format::Sarif;
   if (name == "junit") return Format::Junit;
@@ -389,11 +461,68 @@ std::optional<Format> parse_format(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view format_names() {
+  return "full, concise, grouped, json, sarif, junit, github, html";
+}
+
+std::size_t fixable_count(const std::vector<FileReport> &reports) {
+  std::size_t n = 0;
+  for (const FileReport &r : reports)
+    for (const Diagnostic &d : r.diagnostics)
+      n += d.fix.has_value();
+  return n;
+}
+
+std::string render_statistics(const std::vector<FileReport> &reports, Format format) {
+  struct Row {
+    std::size_t count = 0;
+    bool fixable = false;
+  };
+  std::map<std::string, Row> rows;
+  for (const FileReport &r : reports)
+    for (const Diagnostic &d : r.diagnostics) {
+      Row &row = rows[d.code];
+      ++row.count;
+      row.fixable |= d.fix.has_value();
+    }
+  std::vector<std::pair<std::string, Row>> sorted(rows.begin(), rows.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto &a, const auto &b) { return a.second.count > b.second.count; });
+  if (format == Format::Json) {
+    ordered_json out = ordered_json::array();
+    for (const auto &[code, row] : sorted)
+      out.push_back({{"code", code},
+                     {"name", rule_name(code)},
+                     {"count", row.count},
+                     {"fixable", row.fixable}});
+    return out.dump(2) + "\n";
+  }
+  std::size_t count_width = 1, code_width = 1;
+  for (const auto &[code, row] : sorted) {
+    count_width = std::max(count_width, std::to_string(row.count).size());
+    code_width = std::max(code_width, code.size());
+  }
+  std::string out;
+  for (const auto &[code, row] : sorted)
+    out += fmt::format("{:>{}}  {:<{}}  {} {}\n", row.count, count_width, code, code_width,
+                       row.fixable ? "[*]" : "   ", rule_name(code));
+  std::size_t unreadable = 0;
+  for (const FileReport &r : reports)
+    unreadable += r.error.has_value();
+  if (unreadable)
+    out += fmt::format("{} file{} could not be checked\n", unreadable, unreadable == 1 ? "" : "s");
+  return out;
+}
+
 std::string render(const std::vector<FileReport> &reports, Format format,
                    const RenderOptions &options) {
   switch (format) {
   case Format::Text:
     return render_text(reports, options);
+  case Format::Concise:
+    return render_concise(reports, options);
+  case Format::Grouped:
+    return render_grouped(reports, options);
   case Format::Json:
     return render_json(reports);
   case Format::Sarif:

@@ -6,49 +6,76 @@
 #include "tracelint/rules/rule.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <regex>
-#include <toml++/toml.h>
 
 namespace tracelint {
-
-namespace {
-bool matches(std::string_view code, const std::vector<std::string> &patterns) {
-  return std::any_of(patterns.begin(), patterns.end(), [&](const std::string &p) {
-    return p == "ALL" || code.substr(0, p.size()) == p;
-  });
-}
-} // namespace
-
-bool Options::enabled(std::string_view code) const {
-  if (!select.empty() && !matches(code, select)) return false;
-  return !matches(code, ignore);
-}
 
 bool FileReport::has_at_least(Severity s) const {
   return std::any_of(diagnostics.begin(), diagnostics.end(),
                      [&](const Diagnostic &d) { return d.severity >= s; });
 }
 
-std::map<uint32_t, std::set<std::string>> noqa_lines(const SourceText &source) {
-  std::map<uint32_t, std::set<std::string>> lines;
-  const std::string &text = source.text();
-  if (text.find("noqa") == std::string::npos) return lines;
+namespace {
+
+// "# noqa" or "# noqa: TL003, tl005" (codes of any tool, any case).
+const std::regex &noqa_pattern() {
   static const std::regex noqa(R"(#\s*noqa(?::\s*([A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?)",
                                std::regex::icase);
-  static const std::regex code(R"([A-Z]+[0-9]+)");
-  for (uint32_t line = 1; line <= source.line_count(); ++line) {
+  return noqa;
+}
+
+// Calls each(line, byte column of the code, code in upper case) for every code of every noqa
+// comment, and each(line, 0, "") for a bare "# noqa". Only lines where "noqa" occurs (in any
+// case) are read: a large trace usually has none.
+template <class Each> void for_each_noqa(const SourceText &source, Each each) {
+  const std::string &text = source.text();
+  static const std::regex code(R"([A-Za-z]+[0-9]+)");
+  uint32_t last_line = 0;
+  for (std::size_t at = text.find_first_of("nN"); at != std::string::npos;
+       at = text.find_first_of("nN", at + 1)) {
+    auto is = [&](std::size_t i, char upper) {
+      return i < text.size() && (text[i] == upper || text[i] == upper + ('a' - 'A'));
+    };
+    if (!is(at + 1, 'O') || !is(at + 2, 'Q') || !is(at + 3, 'A')) continue;
+    uint32_t line = source.span(at, at).line;
+    if (line == last_line) continue;
+    last_line = line;
     std::string l(source.line(line));
     std::smatch m;
-    if (l.find("noqa") == std::string::npos || !std::regex_search(l, m, noqa)) continue;
-    std::set<std::string> codes;
+    if (!std::regex_search(l, m, noqa_pattern())) continue;
+    if (!m[1].matched) {
+      each(line, 0u, std::string());
+      continue;
+    }
     std::string list = m[1];
+    std::size_t list_at = static_cast<std::size_t>(m.position(1));
     for (auto it = std::sregex_iterator(list.begin(), list.end(), code);
          it != std::sregex_iterator(); ++it)
-      codes.insert(it->str());
-    lines[line] = codes;
+      each(line, static_cast<unsigned>(list_at + it->position() + 1),
+           normalize_selector(it->str()));
   }
+}
+
+} // namespace
+
+std::map<uint32_t, std::set<std::string>> noqa_lines(const SourceText &source) {
+  std::map<uint32_t, std::set<std::string>> lines;
+  for_each_noqa(source, [&](uint32_t line, unsigned, const std::string &code) {
+    std::set<std::string> &codes = lines[line];
+    if (!code.empty()) codes.insert(code);
+  });
   return lines;
+}
+
+std::optional<Error> invalid_noqa(const SourceText &source) {
+  std::optional<Error> first;
+  for_each_noqa(source, [&](uint32_t line, unsigned column, const std::string &code) {
+    if (first || code.rfind("TL", 0) != 0) return;
+    if (std::optional<std::string> why = unknown_code(code))
+      first = Error{"`# noqa: " + code + "` silences nothing: " + *why, source.path(), line,
+                    source.codepoint_column(line, column)};
+  });
+  return first;
 }
 
 namespace {
@@ -101,6 +128,12 @@ FileReport check_source(std::string path, std::string text, const Options &optio
     if (rule->check) rule->check(ctx, report.diagnostics);
   for (auto &check : statement_checks)
     check->finish(ctx, report.diagnostics);
+  if (std::optional<Error> noqa_error = invalid_noqa(parsed.source)) {
+    report.diagnostics.clear();
+    report.error = std::move(noqa_error);
+    report.source = std::move(parsed.source);
+    return report;
+  }
   auto noqa = noqa_lines(parsed.source);
   std::erase_if(report.diagnostics, [&](const Diagnostic &d) {
     auto it = noqa.find(d.span.line);
@@ -118,105 +151,6 @@ FileReport check_source(std::string path, std::string text, const Options &optio
                    });
   report.source = std::move(parsed.source);
   return report;
-}
-
-std::optional<std::string> unknown_rule_selector(const std::vector<std::string> &selectors) {
-  for (const std::string &selector : selectors) {
-    if (selector == "ALL") continue;
-    const std::vector<const Rule *> &rules = all_rules();
-    if (std::none_of(rules.begin(), rules.end(), [&](const Rule *rule) {
-          return !selector.empty() && rule->code.substr(0, selector.size()) == selector;
-        }))
-      return selector;
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> find_config(const std::string &dir) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::path at = fs::absolute(dir, ec);
-  if (ec) return std::nullopt;
-  while (true) {
-    fs::path candidate = at / "pyproject.toml";
-    if (fs::is_regular_file(candidate, ec)) {
-      try {
-        toml::table table = toml::parse_file(candidate.string());
-        if (table["tool"]["tracelint"].is_table()) return candidate.string();
-      } catch (const toml::parse_error &) {
-        return candidate.string(); // let load_config report the error
-      }
-    }
-    // The project root ends the search, as in ruff: the directory a checkout starts at.
-    if (fs::exists(at / ".git", ec)) return std::nullopt;
-    if (!at.has_parent_path() || at.parent_path() == at) return std::nullopt;
-    at = at.parent_path();
-  }
-}
-
-Result<Options> load_config(const std::string &pyproject_path, Options base) {
-  auto fail = [&](std::string message, unsigned line = 0, unsigned column = 0) {
-    return Error{std::move(message), pyproject_path, line, column};
-  };
-  toml::table table;
-  try {
-    table = toml::parse_file(pyproject_path);
-  } catch (const toml::parse_error &e) {
-    return fail(std::string(e.description()), e.source().begin.line, e.source().begin.column);
-  }
-  const toml::table *section = table["tool"]["tracelint"].as_table();
-  if (!section) return base;
-  auto strings = [&](const char *key, std::vector<std::string> &into) -> std::optional<Error> {
-    const toml::node *node = section->get(key);
-    if (!node) return std::nullopt;
-    const toml::array *array = node->as_array();
-    if (!array)
-      return fail(std::string("[tool.tracelint] ") + key + " must be an array of strings",
-                  node->source().begin.line, node->source().begin.column);
-    for (const toml::node &item : *array) {
-      if (!item.is_string())
-        return fail(std::string("[tool.tracelint] ") + key + " must hold strings",
-                    item.source().begin.line, item.source().begin.column);
-      std::string value = *item.value<std::string>();
-      bool selects_rules = std::string_view(key) == "select" || std::string_view(key) == "ignore";
-      if (selects_rules && unknown_rule_selector({value}))
-        return fail(std::string("[tool.tracelint] ") + key + ": unknown rule code or prefix '" +
-                        value + "' (`tracelint rules` lists the codes)",
-                    item.source().begin.line, item.source().begin.column);
-      into.push_back(std::move(value));
-    }
-    return std::nullopt;
-  };
-  std::vector<std::string> context;
-  for (auto [key, into] :
-       {std::pair<const char *, std::vector<std::string> *>{"select", &base.select},
-        {"ignore", &base.ignore},
-        {"context-names", &context}})
-    if (std::optional<Error> e = strings(key, *into)) return *e;
-  base.context_names.insert(context.begin(), context.end());
-  if (const toml::table *severity = (*section)["severity"].as_table()) {
-    for (auto &&[code, value] : *severity) {
-      std::optional<Severity> s =
-          value.is_string() ? parse_severity(*value.value<std::string>()) : std::nullopt;
-      if (!s)
-        return fail("[tool.tracelint.severity] " + std::string(code.str()) +
-                        " must be \"error\", \"warning\" or \"info\"",
-                    value.source().begin.line, value.source().begin.column);
-      if (!find_rule(code.str()))
-        return fail("[tool.tracelint.severity] unknown rule code '" + std::string(code.str()) + "'",
-                    value.source().begin.line, value.source().begin.column);
-      base.severity[std::string(code.str())] = *s;
-    }
-  }
-  if (const toml::node *fail_on = section->get("fail-on")) {
-    std::optional<Severity> s =
-        fail_on->is_string() ? parse_severity(*fail_on->value<std::string>()) : std::nullopt;
-    if (!s)
-      return fail("[tool.tracelint] fail-on must be \"error\", \"warning\" or \"info\"",
-                  fail_on->source().begin.line, fail_on->source().begin.column);
-    base.fail_on = *s;
-  }
-  return base;
 }
 
 } // namespace tracelint

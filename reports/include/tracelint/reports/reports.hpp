@@ -10,12 +10,20 @@
 
 namespace tracelint {
 
-enum class Format { Text, Json, Sarif, Junit, Github, Html };
+// Text is the full report ("full"): each finding with its source line, a caret under its span,
+// its notes and its fix. Concise: one line per finding; grouped: one block per file.
+enum class Format { Text, Concise, Grouped, Json, Sarif, Junit, Github, Html };
 
+// "full" (or "text"), "concise", "grouped", "json", "sarif", "junit", "github", "html".
 std::optional<Format> parse_format(std::string_view name);
+// The names parse_format accepts, as a user is told them: "full, concise, ..., html".
+std::string_view format_names();
 
 struct RenderOptions {
-  bool color = false;                 // ANSI colors (text only)
+  bool color = false; // ANSI colors (full, concise and grouped)
+  // full, concise and grouped: the closing line ("Found 3 problems ...", "All checks passed")
+  // and how many findings --fix can fix; --quiet leaves them out.
+  bool summary = true;
   Severity fail_on = Severity::Error; // JUnit: what makes a testcase fail
   // HTML: the Graphviz binary that draws the dataflow (empty: /usr/bin/dot or /usr/local/bin/dot,
   // never one found on PATH), how long it may run before it is stopped and the graph is shown as
@@ -29,6 +37,13 @@ struct RenderOptions {
 // Renders the reports in order; the output is deterministic for the same input.
 std::string render(const std::vector<FileReport> &reports, Format format,
                    const RenderOptions &options = {});
+
+// --statistics: how many findings of each code, the most frequent first, and whether --fix can
+// fix them: a table, or (Format::Json) an array of {code, name, count, fixable}.
+std::string render_statistics(const std::vector<FileReport> &reports, Format format);
+
+// How many findings carry a fix (`check --fix` applies each that leaves its file valid).
+std::size_t fixable_count(const std::vector<FileReport> &reports);
 
 // The version of the JSON report schema (docs/json-schema.md).
 inline constexpr int kJsonSchemaVersion = 1;

@@ -3,6 +3,8 @@
 #include "tracelint/core/diagnostic.hpp"
 #include "tracelint/core/result.hpp"
 #include "tracelint/core/source.hpp"
+#include "tracelint/validator/config.hpp"
+#include "tracelint/validator/options.hpp"
 
 #include <map>
 #include <optional>
@@ -13,20 +15,6 @@
 
 namespace tracelint {
 
-struct Options {
-  // Rule codes or prefixes ("TL0", "TL003"); empty select means every rule.
-  std::vector<std::string> select;
-  std::vector<std::string> ignore;
-  std::set<std::string> context_names;
-  std::map<std::string, Severity> severity;
-  Severity fail_on = Severity::Error;
-  // Threads that parse the statement chunks of one large trace.
-  unsigned threads = 1;
-
-  // Whether diagnostics of this code are reported.
-  bool enabled(std::string_view code) const;
-};
-
 // The diagnostics of one file, sorted by position then code.
 struct FileReport {
   SourceText source;
@@ -36,23 +24,16 @@ struct FileReport {
   bool has_at_least(Severity s) const;
 };
 
-// Checks one text. Thread-safe: no shared mutable state.
+// Checks one text. Thread-safe: no shared mutable state. A "# noqa:" naming no rule is the
+// report's error (invalid_noqa).
 FileReport check_source(std::string path, std::string text, const Options &options);
 
-// [tool.tracelint] of a pyproject.toml, applied on top of base. Keys: select, ignore,
-// context-names, severity (table code -> "error"|"warning"|"info"), fail-on. A select or
-// ignore entry that names no rule is an error at its line and column.
-Result<Options> load_config(const std::string &pyproject_path, Options base);
-// The nearest pyproject.toml with a [tool.tracelint] table, from dir up to the project root
-// (the first directory holding .git, or that pyproject), never past it: a stray pyproject in
-// /tmp or / must not configure someone else's project.
-std::optional<std::string> find_config(const std::string &dir);
-
-// The first selector ("TL003", a prefix such as "TL0", or "ALL") that matches no rule code, or
-// nullopt. A typo in select would otherwise turn every rule off, and one in ignore nothing.
-std::optional<std::string> unknown_rule_selector(const std::vector<std::string> &selectors);
-
 // Lines carrying "# noqa" or "# noqa: TL003, TL005" and the codes they silence (empty: all).
+// Codes are case-insensitive (upper case here).
 std::map<uint32_t, std::set<std::string>> noqa_lines(const SourceText &source);
+// The first "# noqa:" code that looks like tracelint's (TL...) but names no rule, as an error at
+// its line and column with the closest code: a typo there would silence nothing. Other tools'
+// codes (E501, F401) are theirs.
+std::optional<Error> invalid_noqa(const SourceText &source);
 
 } // namespace tracelint

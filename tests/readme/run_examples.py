@@ -1,0 +1,117 @@
+"""Runs every shell example of README.md (each ```sh block, in order, in one bash session) in a
+copy of the checkout, as a user would after `make demo`: a command fails the test when it exits
+2 or more (a usage or I/O error: a wrong path, flag or file), or other than a trailing
+`# exit N` comment says.
+
+    run_examples.py README.md BUILD_DIR
+
+Left out, each with the reason printed: `make` commands (the set-up; CI runs them itself), and
+commands naming ../shared when the shared corpus is not there. The copy gets ../shared as a link
+when it exists, and `pip install` reuses BUILD_DIR (TRACELINT_BUILD_DIR). To add an example,
+add it to the README: nothing here names one."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+# (why, predicate on a command): commands not run here.
+SKIPS = [
+    ("the set-up command; CI runs `make test` itself", lambda c, ctx: c.startswith("make ")),
+    ("needs ../shared, which is absent here",
+     lambda c, ctx: "../shared" in c and not ctx["shared"].is_dir()),
+]
+
+
+def shell_examples(readme):
+    """The commands of each ```sh block: (line number, command) with backslash continuations
+    joined and comment-only lines dropped."""
+    commands, block, pending = [], None, None
+    for number, line in enumerate(readme.read_text().splitlines(), 1):
+        if block is None:
+            if re.match(r"^```(sh|bash|shell|console)\s*$", line):
+                block = []
+            continue
+        if line.startswith("```"):
+            block = None
+            continue
+        if pending is not None:
+            pending = (pending[0], pending[1] + "\n" + line)
+        elif line.strip() and not line.lstrip().startswith("#"):
+            pending = (number, line)
+        if pending is not None and not pending[1].endswith("\\"):
+            commands.append(pending)
+            pending = None
+    return commands
+
+
+def expected_exit(command):
+    m = re.search(r"#\s*exit (\d+)\s*$", command)
+    return int(m.group(1)) if m else None
+
+
+def copy_checkout(source, target):
+    files = subprocess.run(["git", "-C", str(source), "ls-files", "-z"], capture_output=True)
+    if files.returncode == 0:
+        for name in files.stdout.decode().split("\0"):
+            if not name or not (source / name).is_file():
+                continue
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source / name, target / name)
+        (target / ".git").mkdir()  # the project root, as in a checkout
+    else:
+        ignore = shutil.ignore_patterns("build*", "node_modules", ".git", ".venv")
+        shutil.copytree(source, target, ignore=ignore, dirs_exist_ok=True, symlinks=True)
+
+
+def main():
+    readme, build = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
+    source = readme.parent
+    cache = (build / "CMakeCache.txt").read_text()
+    python = re.search(r"^Python_EXECUTABLE:FILEPATH=(.*)$", cache, re.M)
+    with tempfile.TemporaryDirectory(prefix="tracelint-readme-") as scratch:
+        work = Path(scratch) / "checkout"
+        work.mkdir()
+        copy_checkout(source, work)
+        shared = (source.parent / "shared").resolve()
+        if shared.is_dir():
+            (Path(scratch) / "shared").symlink_to(shared)
+        # `python3` is the interpreter the build is for (Debian's in CI; this machine may put
+        # another first on PATH).
+        shims = Path(scratch) / "shims"
+        shims.mkdir()
+        if python:
+            (shims / "python3").symlink_to(python.group(1))
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+        env.update(PATH=str(shims) + os.pathsep + env.get("PATH", ""),
+                   TRACELINT_BUILD_DIR=str(build), TRACELINT_PIP_WORK=str(Path(scratch) / "pip"),
+                   PIP_NO_CACHE_DIR="1", PIP_DISABLE_PIP_VERSION_CHECK="1", NO_COLOR="1")
+        context = {"shared": Path(scratch) / "shared"}
+        script = ["set -u"]
+        ran = 0
+        for number, command in shell_examples(readme):
+            why = next((why for why, skip in SKIPS if skip(command, context)), None)
+            if why:
+                print(f"README.md:{number}: skipped ({why}): {command}")
+                continue
+            expected = expected_exit(command)
+            check = (f'[ "$rc" -eq {expected} ]' if expected is not None else '[ "$rc" -lt 2 ]')
+            script.append(f"echo '>>> README.md:{number}'")
+            script.append(f"{command}\nrc=$?")
+            script.append(f'echo "<<< exit $rc"; {check} || '
+                          f'{{ echo "README.md:{number}: exit $rc, not as expected" >&2; failed=1; }}')
+            ran += 1
+        script.append('exit "${failed:-0}"')
+        result = subprocess.run(["bash", "-c", "\n".join(script)], cwd=work, env=env,
+                                stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                timeout=1200)
+        print(result.stdout[-20000:])
+        print(result.stderr[-5000:], file=sys.stderr)
+        print(f"{ran} README commands run", "ok" if result.returncode == 0 else "FAILED")
+        return result.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

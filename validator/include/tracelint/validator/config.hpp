@@ -1,0 +1,80 @@
+#pragma once
+// [tool.tracelint] in pyproject.toml, as ruff reads [tool.ruff]: found from a file's folder up to
+// the project root, read strictly (an unknown key, rule code or prefix is an error naming its
+// line and column and the closest valid name), and turned into the options each file gets.
+#include "tracelint/core/result.hpp"
+#include "tracelint/validator/options.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tracelint {
+
+// per-file-ignores: the codes or prefixes that files matching pattern do not get.
+struct PerFileIgnore {
+  std::string pattern;
+  std::vector<std::string> selectors;
+};
+
+// What one pyproject.toml's [tool.tracelint] says. Rule selectors are normalized (upper case).
+struct Config {
+  std::string path; // the pyproject.toml
+  std::string root; // its folder: relative patterns (exclude, per-file-ignores) start there
+  RuleSelection rules;
+  std::vector<PerFileIgnore> per_file_ignores;
+  std::optional<std::vector<std::string>> exclude; // nullopt: default_exclude()
+  std::vector<std::string> extend_exclude;
+  std::vector<std::string> context_names;
+  std::map<std::string, Severity> severity;
+  std::optional<Severity> fail_on;
+  // Where each key that the file gives stands: key -> "path:line:column".
+  std::map<std::string, std::string> origin;
+};
+
+// The keys [tool.tracelint] accepts, in the order `--show-settings` and the docs list them. Each
+// has its reader in config.cpp's table; a key not there is an error.
+struct ConfigKey {
+  std::string_view name;
+  std::string_view help;
+};
+const std::vector<ConfigKey> &config_keys();
+
+// Reads pyproject_path's [tool.tracelint] (none there: an empty Config). Errors carry the path,
+// line and column: a TOML syntax error, an unknown key ("did you mean select?"), a value of the
+// wrong type, an unknown rule code or prefix, an unknown severity.
+Result<Config> load_config(const std::string &pyproject_path);
+
+// The nearest pyproject.toml with a [tool.tracelint] table, from dir up to the project root
+// (the first directory holding .git, or that pyproject), never past it: a stray pyproject in
+// /tmp or / must not configure someone else's project.
+std::optional<std::string> find_config(const std::string &dir);
+
+// What a command line (or the pytest plugin, or the Python API) sets over a configuration.
+struct Overrides {
+  RuleSelection rules;
+  std::vector<std::string> context_names;
+  std::optional<Severity> fail_on;
+  std::optional<std::vector<std::string>> exclude;
+  std::vector<std::string> extend_exclude;
+};
+
+// The options a file gets: every rule, then config's selection (when there is a config), then the
+// overrides', then config's per-file-ignores that match path.
+Options resolve_options(const Config *config, const std::string &path, const Overrides &overrides);
+
+// The folders and files a directory scan leaves out unless exclude replaces the list (ruff's,
+// for the same reasons: version control, virtual environments, caches, build output).
+const std::vector<std::string> &default_exclude();
+// Whether a path met while scanning a directory is left out by exclude and extend-exclude (the
+// overrides' replace or extend the config's). Paths given by name are never left out.
+bool is_excluded(const Config *config, const Overrides &overrides, const std::string &path);
+
+// A glob as ruff matches exclude and per-file-ignores patterns: one without a '/' against the
+// file or folder name, one with a '/' against the path relative to root (or, outside root, the
+// absolute path); '*' and '?' as in fnmatch(3), '**/' also matching no folder.
+bool path_matches(std::string_view pattern, const std::string &path, const std::string &root);
+
+} // namespace tracelint

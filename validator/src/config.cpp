@@ -1,0 +1,320 @@
+#include "tracelint/validator/config.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <toml++/toml.h>
+
+namespace tracelint {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Where a node stands, for errors and --show-settings.
+struct Place {
+  const std::string &path;
+  Error error(std::string message, const toml::node &node) const {
+    return Error{std::move(message), path, node.source().begin.line, node.source().begin.column};
+  }
+  std::string of(const toml::node &node) const {
+    return path + ":" + std::to_string(node.source().begin.line) + ":" +
+           std::to_string(node.source().begin.column);
+  }
+};
+
+using Reader = std::function<std::optional<Error>(const toml::node &, Config &, const Place &)>;
+
+struct KeyReader {
+  ConfigKey key;
+  Reader read;
+};
+
+std::optional<Error> read_strings(const toml::node &node, const Place &place, std::string_view key,
+                                  std::vector<std::string> &into) {
+  const toml::array *array = node.as_array();
+  if (!array)
+    return place.error("[tool.tracelint] " + std::string(key) + " must be an array of strings",
+                       node);
+  for (const toml::node &item : *array) {
+    if (!item.is_string())
+      return place.error("[tool.tracelint] " + std::string(key) + " must hold strings", item);
+    into.push_back(*item.value<std::string>());
+  }
+  return std::nullopt;
+}
+
+// An array of rule codes or prefixes, normalized, each one checked.
+std::optional<Error> read_selectors(const toml::node &node, const Place &place,
+                                    const std::string &what, std::vector<std::string> &into) {
+  std::vector<std::string> raw;
+  if (std::optional<Error> e = read_strings(node, place, what, raw)) return e;
+  const toml::array &array = *node.as_array();
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    std::string selector = normalize_selector(raw[i]);
+    if (std::optional<std::string> why = unknown_selector(selector))
+      return place.error("[tool.tracelint] " + what + ": " + *why, *array.get(i));
+    into.push_back(std::move(selector));
+  }
+  return std::nullopt;
+}
+
+std::optional<Severity> severity_value(const toml::node &node) {
+  return node.is_string() ? parse_severity(*node.value<std::string>()) : std::nullopt;
+}
+
+std::string known_names(const std::vector<std::string> &names) {
+  std::string out;
+  for (const std::string &n : names)
+    out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// An unknown key of a table: the closest known one, or the list of them.
+Error unknown_key(const Place &place, const std::string &table, const toml::key &key,
+                  const std::vector<std::string> &known) {
+  std::string message = table + ": unknown key '" + std::string(key.str()) + "'";
+  if (std::optional<std::string> close = did_you_mean(key.str(), known))
+    message += " (did you mean " + *close + "?)";
+  else
+    message += " (known keys: " + known_names(known) + ")";
+  return Error{message, place.path, key.source().begin.line, key.source().begin.column};
+}
+
+// The analyzer's own keys ([tool.tracelint.analyzer]; `tracelint analyze` reads their values).
+const std::vector<std::string> kAnalyzerKeys = {"codegen-pattern", "repr-pattern"};
+
+// Every [tool.tracelint] key with its reader. A new key is one more row here (and a field in
+// Config); the error for a key not listed names the closest of these.
+const std::vector<KeyReader> &key_readers() {
+  static const std::vector<KeyReader> readers = {
+      {{"select", "rule codes or prefixes to check (replaces the default: every rule)"},
+       [](const toml::node &n, Config &c, const Place &p) -> std::optional<Error> {
+         c.rules.select.emplace();
+         return read_selectors(n, p, "select", *c.rules.select);
+       }},
+      {{"extend-select", "rule codes or prefixes added to select"},
+       [](const toml::node &n, Config &c, const Place &p) {
+         return read_selectors(n, p, "extend-select", c.rules.extend_select);
+       }},
+      {{"ignore", "rule codes or prefixes not to check"},
+       [](const toml::node &n, Config &c, const Place &p) {
+         return read_selectors(n, p, "ignore", c.rules.ignore);
+       }},
+      {{"per-file-ignores", "a table: glob pattern = [codes or prefixes] those files skip"},
+       [](const toml::node &n, Config &c, const Place &p) -> std::optional<Error> {
+         const toml::table *table = n.as_table();
+         if (!table)
+           return p.error("[tool.tracelint] per-file-ignores must be a table of "
+                          "\"pattern\" = [\"TL003\", ...]",
+                          n);
+         for (auto &&[pattern, codes] : *table) {
+           PerFileIgnore entry{std::string(pattern.str()), {}};
+           if (std::optional<Error> e = read_selectors(
+                   codes, p, "per-file-ignores \"" + entry.pattern + "\"", entry.selectors))
+             return e;
+           c.per_file_ignores.push_back(std::move(entry));
+         }
+         return std::nullopt;
+       }},
+      {{"exclude", "glob patterns a directory scan leaves out (replaces the default list)"},
+       [](const toml::node &n, Config &c, const Place &p) {
+         c.exclude.emplace();
+         return read_strings(n, p, "exclude", *c.exclude);
+       }},
+      {{"extend-exclude", "glob patterns a directory scan also leaves out"},
+       [](const toml::node &n, Config &c, const Place &p) {
+         return read_strings(n, p, "extend-exclude", c.extend_exclude);
+       }},
+      {{"context-names", "names the traces' python_ctx provides (nvFusion0, ...)"},
+       [](const toml::node &n, Config &c, const Place &p) {
+         return read_strings(n, p, "context-names", c.context_names);
+       }},
+      {{"severity", "a table: rule code = \"error\" | \"warning\" | \"info\""},
+       [](const toml::node &n, Config &c, const Place &p) -> std::optional<Error> {
+         const toml::table *table = n.as_table();
+         if (!table)
+           return p.error("[tool.tracelint] severity must be a table of TL003 = \"warning\"", n);
+         for (auto &&[key, value] : *table) {
+           std::string code = normalize_selector(key.str());
+           if (std::optional<std::string> why = unknown_code(code))
+             return p.error("[tool.tracelint.severity] " + *why, value);
+           std::optional<Severity> s = severity_value(value);
+           if (!s)
+             return p.error("[tool.tracelint.severity] " + code +
+                                " must be \"error\", \"warning\" or \"info\"",
+                            value);
+           c.severity[code] = *s;
+         }
+         return std::nullopt;
+       }},
+      {{"fail-on", "the lowest severity that fails the check: \"error\", \"warning\" or \"info\""},
+       [](const toml::node &n, Config &c, const Place &p) -> std::optional<Error> {
+         c.fail_on = severity_value(n);
+         if (!c.fail_on)
+           return p.error("[tool.tracelint] fail-on must be \"error\", \"warning\" or \"info\"", n);
+         return std::nullopt;
+       }},
+      {{"analyzer", "a table for `tracelint analyze`: codegen-pattern, repr-pattern"},
+       [](const toml::node &n, Config &, const Place &p) -> std::optional<Error> {
+         const toml::table *table = n.as_table();
+         if (!table) return p.error("[tool.tracelint] analyzer must be a table", n);
+         for (auto &&[key, value] : *table) {
+           if (std::find(kAnalyzerKeys.begin(), kAnalyzerKeys.end(), key.str()) ==
+               kAnalyzerKeys.end())
+             return unknown_key(p, "[tool.tracelint.analyzer]", key, kAnalyzerKeys);
+           if (!value.is_string())
+             return p.error("[tool.tracelint.analyzer] " + std::string(key.str()) +
+                                " must be a string",
+                            value);
+         }
+         return std::nullopt;
+       }},
+  };
+  return readers;
+}
+
+bool glob(const std::string &pattern, const std::string &text) {
+  if (::fnmatch(pattern.c_str(), text.c_str(), 0) == 0) return true;
+  // "a/**/b" also matches "a/b": ** stands for any number of folders, none included.
+  std::size_t at = pattern.find("**/");
+  return at != std::string::npos && glob(pattern.substr(0, at) + pattern.substr(at + 3), text);
+}
+
+} // namespace
+
+const std::vector<ConfigKey> &config_keys() {
+  static const std::vector<ConfigKey> keys = [] {
+    std::vector<ConfigKey> out;
+    for (const KeyReader &r : key_readers())
+      out.push_back(r.key);
+    return out;
+  }();
+  return keys;
+}
+
+Result<Config> load_config(const std::string &pyproject_path) {
+  Config config;
+  config.path = pyproject_path;
+  std::error_code ec;
+  config.root = fs::absolute(pyproject_path, ec).parent_path().lexically_normal().string();
+  toml::table table;
+  try {
+    table = toml::parse_file(pyproject_path);
+  } catch (const toml::parse_error &e) {
+    return Error{std::string(e.description()), pyproject_path, e.source().begin.line,
+                 e.source().begin.column};
+  }
+  Place place{pyproject_path};
+  const toml::node *section = table["tool"]["tracelint"].node();
+  if (!section) return config;
+  if (!section->is_table()) return place.error("[tool.tracelint] must be a table", *section);
+  std::vector<std::string> known;
+  for (const ConfigKey &k : config_keys())
+    known.emplace_back(k.name);
+  for (auto &&[key, value] : *section->as_table()) {
+    auto reader = std::find_if(key_readers().begin(), key_readers().end(),
+                               [&](const KeyReader &r) { return r.key.name == key.str(); });
+    if (reader == key_readers().end()) return unknown_key(place, "[tool.tracelint]", key, known);
+    if (std::optional<Error> e = reader->read(value, config, place)) return *e;
+    config.origin[std::string(key.str())] = place.of(value);
+  }
+  return config;
+}
+
+std::optional<std::string> find_config(const std::string &dir) {
+  std::error_code ec;
+  fs::path at = fs::absolute(dir, ec).lexically_normal();
+  if (ec) return std::nullopt;
+  if (at.filename().empty()) at = at.parent_path(); // "/p/." is "/p/": its folder is /p
+  while (true) {
+    fs::path candidate = at / "pyproject.toml";
+    if (fs::is_regular_file(candidate, ec)) {
+      try {
+        toml::table table = toml::parse_file(candidate.string());
+        if (table["tool"]["tracelint"]) return candidate.string();
+      } catch (const toml::parse_error &) {
+        return candidate.string(); // let load_config report the error
+      }
+    }
+    // The project root ends the search, as in ruff: the directory a checkout starts at.
+    if (fs::exists(at / ".git", ec)) return std::nullopt;
+    if (!at.has_parent_path() || at.parent_path() == at) return std::nullopt;
+    at = at.parent_path();
+  }
+}
+
+Options resolve_options(const Config *config, const std::string &path, const Overrides &overrides) {
+  Options options;
+  if (config) {
+    if (!config->rules.empty()) options.rules.push_back(config->rules);
+    options.context_names.insert(config->context_names.begin(), config->context_names.end());
+    options.severity = config->severity;
+    if (config->fail_on) options.fail_on = *config->fail_on;
+  }
+  if (!overrides.rules.empty()) options.rules.push_back(overrides.rules);
+  options.context_names.insert(overrides.context_names.begin(), overrides.context_names.end());
+  if (overrides.fail_on) options.fail_on = *overrides.fail_on;
+  if (config) {
+    RuleSelection per_file;
+    for (const PerFileIgnore &entry : config->per_file_ignores)
+      if (path_matches(entry.pattern, path, config->root))
+        per_file.ignore.insert(per_file.ignore.end(), entry.selectors.begin(),
+                               entry.selectors.end());
+    if (!per_file.empty()) options.rules.push_back(std::move(per_file));
+  }
+  return options;
+}
+
+const std::vector<std::string> &default_exclude() {
+  static const std::vector<std::string> list = {
+      ".bzr",        ".direnv",      ".eggs",          ".git",    ".git-rewrite", ".hg",
+      ".mypy_cache", ".nox",         ".pants.d",       ".pytype", ".ruff_cache",  ".svn",
+      ".tox",        ".venv",        "__pypackages__", "_build",  "buck-out",     "build",
+      "dist",        "node_modules", "site-packages",  "venv"};
+  return list;
+}
+
+bool is_excluded(const Config *config, const Overrides &overrides, const std::string &path) {
+  std::string root = config ? config->root : fs::current_path().string();
+  const std::vector<std::string> &base = overrides.exclude           ? *overrides.exclude
+                                         : config && config->exclude ? *config->exclude
+                                                                     : default_exclude();
+  auto matches = [&](const std::string &candidate) {
+    auto any = [&](const std::vector<std::string> &patterns) {
+      return std::any_of(patterns.begin(), patterns.end(),
+                         [&](const std::string &p) { return path_matches(p, candidate, root); });
+    };
+    return any(base) || (config && any(config->extend_exclude)) || any(overrides.extend_exclude);
+  };
+  // The path, or a folder it is in below root (a scan meets those first; a single path, from
+  // the pytest plugin say, must be left out all the same).
+  std::error_code ec;
+  fs::path at = fs::absolute(path, ec).lexically_normal();
+  fs::path top = fs::path(root).lexically_normal();
+  for (fs::path p = at; !p.empty() && p != top && p.has_relative_path(); p = p.parent_path()) {
+    if (matches(p.string())) return true;
+    fs::path relative = p.parent_path().lexically_relative(top);
+    if (relative.empty() || *relative.begin() == "..") break; // left root
+  }
+  return false;
+}
+
+bool path_matches(std::string_view pattern, const std::string &path, const std::string &root) {
+  std::string p(pattern);
+  while (p.size() > 1 && p.back() == '/')
+    p.pop_back(); // "build/" names the folder build
+  fs::path file(path);
+  if (p.find('/') == std::string::npos) return glob(p, file.filename().string());
+  std::error_code ec;
+  fs::path absolute = fs::absolute(file, ec).lexically_normal();
+  fs::path relative = absolute.lexically_relative(root);
+  bool inside = !relative.empty() && *relative.begin() != "..";
+  if (p.rfind("./", 0) == 0) p = p.substr(2);
+  return glob(p, inside ? relative.string() : absolute.string()) ||
+         (!p.empty() && p[0] == '/' && glob(p, absolute.string()));
+}
+
+} // namespace tracelint
