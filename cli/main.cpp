@@ -15,6 +15,7 @@
 #include "settings.hpp"
 #include "trace_command.hpp"
 
+#include <malloc.h>
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -316,6 +317,10 @@ int run_print(const std::string &path) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // Large buffers (a file's text, its tree) come from mmap and go back to the system when freed:
+  // glibc's default raises that threshold to the largest block freed so far, after which such
+  // buffers reuse touched heap pages and a 10 MB input's peak grew by a third.
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
   // analyze follows clang-tidy's conventions (-p, --), so LLVM's option parser takes it.
   if (argc > 1 && std::string_view(argv[1]) == "analyze") {
     std::vector<const char *> args = {"tracelint analyze"};
