@@ -135,7 +135,7 @@ std::string library_function(const FunctionDecl *f) {
     const auto *ns = dyn_cast<NamespaceDecl>(outer);
     if (!ns || ns->isInline() || !ns->getIdentifier()) continue;
     const DeclContext *up = ns->getParent();
-    while (up && up->isInlineNamespace())
+    while (up && (up->isInlineNamespace() || isa<LinkageSpecDecl>(up)))
       up = up->getParent();
     // std's functions and its classes' methods, fmt's, c10's
     if (up && up->isTranslationUnit() &&

@@ -226,6 +226,8 @@ private:
       if (name == "stderr" || name == "_IO_2_1_stderr_") return sinks_.diagnostic();
       if (name == "stdout" || ((name == "cout") && v->isInStdNamespace()))
         return sinks_.standard_output();
+      if (const CXXRecordDecl *r = v->getType()->getAsCXXRecordDecl(); r && reports_errors(r))
+        return sinks_.diagnostic(); // `ErrorReport report; report << ...`
       return sinks_.named(v);
     }
     if (const auto *m = dyn_cast<MemberExpr>(s)) {
@@ -502,7 +504,9 @@ private:
   }
 
   void set_format(int sink, const std::function<void(StreamFormat &)> &change) {
-    change(state(sink).format);
+    StreamFormat &format = state(sink).format;
+    change(format);
+    format.from_entry = false; // set here: what follows prints as the function says
     sinks_.evidence(sink).sets_format = true;
   }
 

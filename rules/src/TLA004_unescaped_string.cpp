@@ -8,14 +8,24 @@ extern const Rule kTLA004{
     "unescaped-string",
     Severity::Error,
     "C++ printer code prints a string into a Python string literal without escaping it.",
-    "In a Python printer, a string the printer was given (a parameter, one of its own members, "
-    "or text derived from them: a split line, a substring) is printed between the quotes of a "
-    "Python string literal (`'` or `\"`, by `<<`, `+`, `%s` or `{}`), or inside a `\"\"\"` "
-    "docstring, as it is. A quote, a backslash or a newline in it ends the literal early or "
+    "A printer is a function whose output (a stream, a string it returns or builds, a FILE*, "
+    "a buffer) gets Python statements (`def `/`class ` headers, imports, `x = torch.add(` or "
+    "`= fd.ops.mul(`, a keyword statement such as `return x` or `if x:`) and no C++ (lines "
+    "ending in `;` or `) {`), a function it passes that output to, one whose text it prints "
+    "(a returned string, `ss.str()`, a local string), or one marked "
+    "[[clang::annotate(\"tracelint::codegen\")]] or matching --codegen-pattern "
+    "(case-insensitive, default ^(print|emit|codegen)). Error and log streams "
+    "(LOG/CHECK/THROW macros, members of *Error* and *Log* classes, std::cerr, temporaries) "
+    "and functions marked tracelint::not_codegen or matching --not-codegen-pattern are not "
+    "printers. TLA004: a string the printer was given (a parameter, one of its own members, "
+    "or text derived from them: a split line, a substring, a c_str()) is printed between the "
+    "quotes of a Python string literal (`'` or `\"`, by <<, +, %s or `{}`), or inside a `\"\"\"` "
+    "docstring, as it is; so is a member of another object (a node's attribute) quoted in the "
+    "same write (`'%s'`). A quote, a backslash or a newline in it ends the literal early or "
     "changes it, and a `\"\"\"` in a docstring's text ends the docstring and runs the rest as "
     "code. Text that went through a function named for escaping, quoting or sanitizing "
-    "(`escape`, `quote`, `repr`, `sanitize`...), literals, and members of other objects (taken "
-    "as already prepared) are not reported.",
+    "(escape, quote, repr, sanitize, literal, identifier, python), literals, and functions "
+    "that return only literals are not reported.",
     "void print_load(FILE *fp, const std::string &path) {\n"
     "  fprintf(fp, \"    archive = zipfile.ZipFile('%s', 'r')\\n\", path.c_str());\n}\n",
     "void print_load(FILE *fp, const std::string &path) {\n"
