@@ -381,8 +381,9 @@ void PrinterChecks::check_float(const Write &w, const ValuePiece &v, std::vector
     // An integral value (checked on the path) prints exactly in fixed notation.
     if (v.integral_guard || precision >= 17) return;
     message = "a " + type + " " + how + " does not round-trip: it keeps " +
-              std::to_string(precision) + " digits after the point (1/3 prints " +
-              third(precision) + ", 1e-" + std::to_string(precision + 1) + " prints " +
+              std::to_string(precision) + (precision == 1 ? " digit" : " digits") +
+              " after the point (1/3 prints " + third(precision) + ", 1e-" +
+              std::to_string(precision + 1) + " prints " +
               (precision ? "0." + std::string(static_cast<std::size_t>(precision), '0') : "0") +
               "); " + fix;
     break;
