@@ -7,6 +7,8 @@
 #include <clang/AST/StmtCXX.h>
 #include <clang/Lex/Lexer.h>
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
 #include <set>
 
@@ -492,11 +494,22 @@ private:
     for (const ValueContext &ctx : w.printed.values)
       w.values[ctx.value].context = ctx;
     Sinks::Evidence &evidence = sinks_.evidence(sink);
+    // Text a --codegen-pattern function spells out (a word, not only values or punctuation)
+    // that parses as Python: what makes the pattern's choice a Python printer.
+    bool spelled = std::any_of(w.text.begin(), w.text.end(), [](const TextPiece &t) {
+      return t.literal && std::any_of(t.literal->begin(), t.literal->end(), [](char ch) {
+               return std::isalpha(static_cast<unsigned char>(ch));
+             });
+    });
     for (const PrintedSegment &segment : w.printed.segments) {
       TextKind k =
           classify_printed_line(c_.parser(), segment.text, segment.complete, segment.at_line_start);
       if (k == TextKind::Python) ++evidence.python;
       if (k == TextKind::Cpp) ++evidence.cpp;
+      if (marks_.pattern && spelled && k == TextKind::Neutral &&
+          segment.text.find_first_not_of(" \t") != std::string::npos &&
+          c_.parser().line_is_valid(segment.text))
+        ++evidence.parses;
     }
     if (marks_.annotation) evidence.annotation = true;
     if (marks_.pattern) evidence.pattern = true;

@@ -84,6 +84,7 @@ void Sinks::join(int a, int b) {
   Evidence &to = evidence_[ra];
   to.python += from->second.python;
   to.cpp += from->second.cpp;
+  to.parses += from->second.parses;
   to.pattern |= from->second.pattern;
   to.annotation |= from->second.annotation;
   to.sets_format |= from->second.sets_format;
@@ -105,7 +106,8 @@ void Sinks::resolve() {
   // Outputs that hold Python text, and those their text flows into.
   std::set<int> holds;
   for (const auto &[r, e] : evidence_)
-    if (e.annotation || (e.cpp == 0 && (e.python > 0 || e.pattern))) holds.insert(r);
+    if (e.annotation || (e.cpp == 0 && (e.python > 0 || (e.pattern && e.parses > 0))))
+      holds.insert(r);
   for (bool changed = true; changed;) {
     changed = false;
     for (auto [source, target] : flows_)

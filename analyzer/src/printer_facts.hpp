@@ -91,6 +91,7 @@ public:
   struct Evidence {
     unsigned python = 0;      // lines that are Python code
     unsigned cpp = 0;         // lines that are C++
+    unsigned parses = 0;      // text a --codegen-pattern function writes that parses as Python
     bool pattern = false;     // written by a function --codegen-pattern names
     bool annotation = false;  // written by a function marked tracelint::codegen
     bool sets_format = false; // some function sets its precision, notation or boolalpha
@@ -101,8 +102,10 @@ public:
     return it == evidence_.end() ? Evidence{} : it->second;
   }
   // Computes which outputs hold Python: those whose own writes are Python lines and no C++,
-  // or that a marked function writes (an annotation always, a pattern unless the text is
-  // C++), those such text flows into, and every output whose text flows into one of them.
+  // or that a marked function writes (an annotation always; a pattern when some of the text
+  // parses as Python and none is C++, so that a `PrintCut` writing "(... 3 lines skipped ...)"
+  // is not a printer of Python), those such text flows into, and every output whose text flows
+  // into one of them.
   // Call it once all writes are in.
   void resolve();
   bool is_python(int sink) const;
