@@ -1,5 +1,7 @@
 #include "tracelint/rules/rule.hpp"
 
+#include "analyzer_printers.hpp"
+
 namespace tracelint {
 
 // Checked by `tracelint analyze` (analyzer/src/printer_checks.cpp).
@@ -8,16 +10,8 @@ extern const Rule kTLA001{
     "repr-in-codegen",
     Severity::Error,
     "C++ printer code prints a value's debug repr into generated Python.",
-    "A printer is a function whose output (a stream, a string it returns or builds, a FILE*, "
-    "a buffer) gets Python statements (`def `/`class ` headers, imports, `x = torch.add(` or "
-    "`= fd.ops.mul(`, a keyword statement such as `return x` or `if x:`) and no C++ (lines "
-    "ending in `;` or `) {`), a function it passes that output to, one whose text it prints "
-    "(a returned string, `ss.str()`, a local string), or one marked "
-    "[[clang::annotate(\"tracelint::codegen\")]] or matching --codegen-pattern "
-    "(case-insensitive, default ^(print|emit|codegen)). Error and log streams "
-    "(LOG/CHECK/THROW macros, members of *Error* and *Log* classes, std::cerr, temporaries) "
-    "and functions marked tracelint::not_codegen or matching --not-codegen-pattern are not "
-    "printers. TLA001: a debug repr reaches a printer's output by any style (<<, +, +=, "
+    TRACELINT_ANALYZER_PRINTERS
+    " TLA001: a debug repr reaches a printer's output by any style (<<, +, +=, "
     ".append, fmt::format, std::format, %s, a local variable that holds it): a call of a "
     "function marked [[clang::annotate(\"tracelint::repr\")]] or matching --repr-pattern "
     "(case-insensitive, default ^(repr|debug_?(string|repr)|to_debug_string|__repr__)$), a "

@@ -1,5 +1,7 @@
 #include "tracelint/rules/rule.hpp"
 
+#include "analyzer_printers.hpp"
+
 namespace tracelint {
 
 // Checked by `tracelint analyze` (analyzer/src/printer_checks.cpp).
@@ -8,16 +10,8 @@ extern const Rule kTLA002{
     "invalid-python-template",
     Severity::Error,
     "The string-literal skeleton of a printed line does not parse as Python.",
-    "A printer is a function whose output (a stream, a string it returns or builds, a FILE*, "
-    "a buffer) gets Python statements (`def `/`class ` headers, imports, `x = torch.add(` or "
-    "`= fd.ops.mul(`, a keyword statement such as `return x` or `if x:`) and no C++ (lines "
-    "ending in `;` or `) {`), a function it passes that output to, one whose text it prints "
-    "(a returned string, `ss.str()`, a local string), or one marked "
-    "[[clang::annotate(\"tracelint::codegen\")]] or matching --codegen-pattern "
-    "(case-insensitive, default ^(print|emit|codegen)). Error and log streams "
-    "(LOG/CHECK/THROW macros, members of *Error* and *Log* classes, std::cerr, temporaries) "
-    "and functions marked tracelint::not_codegen or matching --not-codegen-pattern are not "
-    "printers. TLA002: a printer's writes are followed statement by statement into lines, "
+    TRACELINT_ANALYZER_PRINTERS
+    " TLA002: a printer's writes are followed statement by statement into lines, "
     "each printed value shown as the placeholder `x`, and each whole logical line (brackets "
     "and triple quotes carry it over newlines) is parsed with tree-sitter-python: missing "
     "commas, unbalanced brackets or `=` where `==` is meant make every trace this printer "

@@ -1,5 +1,7 @@
 #include "tracelint/rules/rule.hpp"
 
+#include "analyzer_printers.hpp"
+
 namespace tracelint {
 
 // Checked by `tracelint analyze` (analyzer/src/printer_checks.cpp).
@@ -8,16 +10,8 @@ extern const Rule kTLA003{
     "lossy-literal",
     Severity::Error,
     "A value printed into generated Python loses its meaning or its precision.",
-    "A printer is a function whose output (a stream, a string it returns or builds, a FILE*, "
-    "a buffer) gets Python statements (`def `/`class ` headers, imports, `x = torch.add(` or "
-    "`= fd.ops.mul(`, a keyword statement such as `return x` or `if x:`) and no C++ (lines "
-    "ending in `;` or `) {`), a function it passes that output to, one whose text it prints "
-    "(a returned string, `ss.str()`, a local string), or one marked "
-    "[[clang::annotate(\"tracelint::codegen\")]] or matching --codegen-pattern "
-    "(case-insensitive, default ^(print|emit|codegen)). Error and log streams "
-    "(LOG/CHECK/THROW macros, members of *Error* and *Log* classes, std::cerr, temporaries) "
-    "and functions marked tracelint::not_codegen or matching --not-codegen-pattern are not "
-    "printers. TLA003: a bool printed as 0 or 1 (<< without std::boolalpha, std::to_string, "
+    TRACELINT_ANALYZER_PRINTERS
+    " TLA003: a bool printed as 0 or 1 (<< without std::boolalpha, std::to_string, "
     "%d) or as true/false (fmt's `{}`, `b ? \"true\" : \"false\"`) where Python needs True/False; "
     "a float or double printed with fewer digits than it needs to round-trip (17 for a "
     "double, 9 for a float): << at the default precision 6 (std::showpoint does not change "

@@ -1,5 +1,7 @@
 #include "tracelint/rules/rule.hpp"
 
+#include "analyzer_printers.hpp"
+
 namespace tracelint {
 
 // Checked by `tracelint analyze` (analyzer/src/printer_checks.cpp).
@@ -8,16 +10,8 @@ extern const Rule kTLA004{
     "unescaped-string",
     Severity::Error,
     "C++ printer code prints a string into a Python string literal without escaping it.",
-    "A printer is a function whose output (a stream, a string it returns or builds, a FILE*, "
-    "a buffer) gets Python statements (`def `/`class ` headers, imports, `x = torch.add(` or "
-    "`= fd.ops.mul(`, a keyword statement such as `return x` or `if x:`) and no C++ (lines "
-    "ending in `;` or `) {`), a function it passes that output to, one whose text it prints "
-    "(a returned string, `ss.str()`, a local string), or one marked "
-    "[[clang::annotate(\"tracelint::codegen\")]] or matching --codegen-pattern "
-    "(case-insensitive, default ^(print|emit|codegen)). Error and log streams "
-    "(LOG/CHECK/THROW macros, members of *Error* and *Log* classes, std::cerr, temporaries) "
-    "and functions marked tracelint::not_codegen or matching --not-codegen-pattern are not "
-    "printers. TLA004: a string the printer was given (a parameter, one of its own members, "
+    TRACELINT_ANALYZER_PRINTERS
+    " TLA004: a string the printer was given (a parameter, one of its own members, "
     "or text derived from them: a split line, a substring, a c_str()) is printed between the "
     "quotes of a Python string literal (`'` or `\"`, by <<, +, %s or `{}`), or inside a `\"\"\"` "
     "docstring, as it is; so is a member of another object (a node's attribute) quoted in the "
