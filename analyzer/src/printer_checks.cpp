@@ -207,7 +207,7 @@ std::optional<PrinterChecks::RawText> PrinterChecks::raw_text(const Expr *e, int
       return raw_text(object, depth + 1);
     return std::nullopt;
   }
-  if (!is_string_like(s->getType()) && !s->getType()->isDependentType()) return std::nullopt;
+  if (!is_string_like(s->getType())) return std::nullopt; // a template's T may be a number
   if (const auto *ref = dyn_cast<DeclRefExpr>(s)) {
     const auto *v = dyn_cast<VarDecl>(ref->getDecl());
     if (!v) return std::nullopt;
@@ -428,7 +428,13 @@ void PrinterChecks::check_strings(const Write &w, std::size_t index, std::vector
                          "breaks the literal; print an escaped repr of it instead"});
     return;
   }
-  if (!ctx.quote && ctx.after_equals && !ctx.before_quote) {
+  // A variable named for a Python name or expression (`weight_name`, `rhs_expr`) holds
+  // Python text: printed bare after `name=` it is right.
+  bool python_text = false;
+  for (llvm::StringRef word : {"name", "expr", "code", "python", "repr", "ident", "var", "proxy",
+                               "tensor", "arg", "input", "output", "result", "symbol"})
+    python_text |= llvm::StringRef(raw->name).contains_insensitive(word);
+  if (!ctx.quote && ctx.after_equals && !ctx.before_quote && !python_text) {
     std::size_t tail = before.size() > 16 ? before.size() - 16 : 0;
     out.push_back({"TLA003", v.expr,
                    "a std::string streamed unquoted after '" + before.substr(tail) +

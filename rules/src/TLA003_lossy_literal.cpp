@@ -23,7 +23,9 @@ extern const Rule kTLA003{
     "checked is integral (`v == std::nearbyint(v)`, `v == (int)v`), and values under a "
     "std::isinf/std::isnan branch. A stream whose format another function sets is not judged "
     "by the default. Also: a string the printer was given printed right after `name=` and "
-    "before no quote prints a bare word where Python expects a string literal.",
+    "before no quote prints a bare word where Python expects a string literal (a variable "
+    "named for a Python name or expression, `weight_name` or `rhs_expr`, is taken to hold "
+    "one).",
     "void print_check(std::ostream &os, const std::string &t, bool requires_grad) {\n"
     "  os << \"  prims.check(\" << t << \", \" << requires_grad << \")\\n\";\n}\n",
     "void print_check(std::ostream &os, const std::string &t, bool requires_grad) {\n"
