@@ -161,9 +161,10 @@ llvm::cl::opt<std::string> format_option("format",
                                          llvm::cl::init("text"), llvm::cl::cat(category));
 llvm::cl::opt<std::string> codegen_option(
     "codegen-pattern",
-    llvm::cl::desc("Regex on function names (case-insensitive) that print Python whatever they "
-                   "write (also [[clang::annotate(\"tracelint::codegen\")]]); functions that "
-                   "print Python statements are found without it. Empty: none"),
+    llvm::cl::desc("Regex on function names (case-insensitive) that print Python once some text "
+                   "they spell out parses as Python and none is C++; "
+                   "[[clang::annotate(\"tracelint::codegen\")]] marks one whatever it writes. "
+                   "Functions that print Python statements are found without either. Empty: none"),
     llvm::cl::init("^(print|emit|codegen)"), llvm::cl::cat(category));
 llvm::cl::opt<std::string> not_codegen_option(
     "not-codegen-pattern",

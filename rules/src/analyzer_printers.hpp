@@ -7,9 +7,9 @@
   "a buffer) gets Python statements (`def `/`class ` headers, imports, `x = torch.add(` or "       \
   "`= fd.ops.mul(`, a keyword statement such as `return x` or `if x:`) and no C++ (lines "         \
   "ending in `;` or `) {`), a function it passes that output to, one whose text it prints "        \
-  "(a returned string, `ss.str()`, a local string), or one marked "                                \
-  "[[clang::annotate(\"tracelint::codegen\")]] or matching --codegen-pattern "                     \
-  "(case-insensitive, default ^(print|emit|codegen)). Error and log streams "                      \
-  "(LOG/CHECK/THROW macros, members of *Error* and *Log* classes, std::cerr, temporaries) "        \
-  "and functions marked tracelint::not_codegen or matching --not-codegen-pattern are not "         \
-  "printers."
+  "(a returned string, `ss.str()`, a local string), one marked "                                   \
+  "[[clang::annotate(\"tracelint::codegen\")]], or one matching --codegen-pattern "                \
+  "(case-insensitive, default ^(print|emit|codegen)) once some text it spells out parses as "      \
+  "Python. Error and log streams (LOG/CHECK/THROW macros, members of *Error* and *Log* classes, "  \
+  "std::cerr, temporaries) and functions marked tracelint::not_codegen or matching "               \
+  "--not-codegen-pattern are not printers."
