@@ -18,13 +18,19 @@ std::vector<test::Expectation> expectations(const std::string &text) {
 }
 } // namespace
 
-TEST_CASE("analyzer fixtures: exactly the expected diagnostics") {
-  std::string dir = std::string(TRACELINT_SOURCE_DIR) + "/analyzer/fixtures";
+std::vector<std::string> cpp_files(const std::string &dir) {
   std::vector<std::string> files;
   for (const auto &e : std::filesystem::directory_iterator(dir))
     if (e.path().extension() == ".cpp") files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
-  REQUIRE(files.size() >= 3);
+  return files;
+}
+
+const std::string kFixtures = std::string(TRACELINT_SOURCE_DIR) + "/analyzer/fixtures";
+
+TEST_CASE("analyzer fixtures: exactly the expected diagnostics") {
+  std::vector<std::string> files = cpp_files(kFixtures);
+  REQUIRE(files.size() >= 7);
   for (const std::string &path : files) {
     auto expected = expectations(test::read_file(path));
     REQUIRE(!expected.empty());
@@ -49,6 +55,80 @@ TEST_CASE("analyzer fixtures: exactly the expected diagnostics") {
       CHECK_MESSAGE(matched.count(i), path << ":" << expected[i].line << ": missing "
                                            << expected[i].code << " '" << expected[i].message
                                            << "'");
+  }
+}
+
+// Correct printers (max_digits10, std::format("{}"), precision(17), TVMScript's exact fixed
+// notation) and text that is not Python (a CUDA kernel generator, logs, error messages,
+// TorchScript-style lines built over several statements) stay silent.
+TEST_CASE("analyzer fixtures: correct printers and non-Python text have no findings") {
+  std::vector<std::string> files = cpp_files(kFixtures + "/clean");
+  REQUIRE(files.size() >= 3);
+  for (const std::string &path : files) {
+    auto run = test::tracelint("analyze --format json '" + path + "' -- -std=c++17");
+    CHECK_MESSAGE(run.exit_code == 0, path << "\n" << run.out << run.err);
+    auto doc = nlohmann::json::parse(run.out);
+    CHECK_MESSAGE(doc["files"][0]["diagnostics"].empty(), path << ": " << doc.dump(2));
+    CHECK(doc["files"][0]["error"].is_null());
+  }
+}
+
+// The printers are found by the Python they write: with no name pattern at all, every
+// rendition of Thunder #1182 is still reported, and none of the silent fixtures speaks up.
+TEST_CASE("analyzer: printers are found by what they write, without a name pattern") {
+  for (std::string name : {"TLA001_slice_bug_styles.cpp", "TLA003_precision_styles.cpp",
+                           "TLA004_unescaped_string.cpp", "TLA002_lines_over_statements.cpp"}) {
+    CAPTURE(name);
+    std::string path = kFixtures + "/" + name;
+    auto expected = expectations(test::read_file(path));
+    auto run =
+        test::tracelint("analyze --codegen-pattern '' --format json '" + path + "' -- -std=c++17");
+    CHECK(run.exit_code == 1);
+    auto doc = nlohmann::json::parse(run.out);
+    CHECK(doc["files"][0]["diagnostics"].size() == expected.size());
+  }
+  for (const std::string &path : cpp_files(kFixtures + "/clean")) {
+    auto run = test::tracelint("analyze --codegen-pattern '' '" + path + "' -- -std=c++17");
+    CHECK_MESSAGE(run.exit_code == 0, path << "\n" << run.out);
+  }
+}
+
+// A missing header: the file failed, in every format, with Clang's first error.
+TEST_CASE("analyzer fixtures: a file with a missing include is reported as failed") {
+  std::string path = kFixtures + "/failing/missing_include.cpp";
+  std::string first_error = path + ":3:10: 'tracelint_fixture_missing_header.h' file not found";
+  std::string first_error_xml =
+      path + ":3:10: &apos;tracelint_fixture_missing_header.h&apos; file not found";
+  for (std::string format : {"text", "json", "sarif", "junit", "github", "html"}) {
+    CAPTURE(format);
+    auto run = test::tracelint("analyze --format " + format + " '" + path + "' -- -std=c++17");
+    CHECK(run.exit_code == 2);
+    if (format == "text") {
+      CHECK(run.out.find("All checks passed") == std::string::npos);
+      CHECK_MESSAGE(run.out.find(path + ": error: does not compile: " + first_error) !=
+                        std::string::npos,
+                    run.out);
+      CHECK(run.out.find("1 file could not be checked") != std::string::npos);
+    } else if (format == "json") {
+      auto doc = nlohmann::json::parse(run.out);
+      CHECK(doc["files"][0]["error"] == "does not compile: " + first_error);
+      CHECK(doc["files"][0]["diagnostics"].empty());
+    } else if (format == "sarif") {
+      auto doc = nlohmann::json::parse(run.out);
+      const auto &invocation = doc["runs"][0]["invocations"][0];
+      CHECK(invocation["executionSuccessful"] == false);
+      CHECK(invocation["toolExecutionNotifications"][0]["message"]["text"] ==
+            "does not compile: " + first_error);
+    } else if (format == "junit") {
+      CHECK(run.out.find("errors=\"1\"") != std::string::npos);
+      CHECK(run.out.find("<error message=\"does not compile: " + first_error_xml + "\"/>") !=
+            std::string::npos);
+    } else if (format == "github") {
+      CHECK(run.out.find("::error file=" + path + "::does not compile: ") == 0);
+    } else {
+      CHECK(run.out.find("<p class=\"unreadable\">does not compile: " + first_error_xml) !=
+            std::string::npos);
+    }
   }
 }
 

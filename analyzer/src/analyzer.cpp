@@ -1,319 +1,46 @@
-// Clang LibTooling checks over C++ code that prints Python (trace printers, repro writers).
+// `tracelint analyze`: its command line, its configuration, and each file through Clang into a
+// report (the analysis itself is printer_analysis.cpp).
 #include "tracelint/analyzer/analyzer.hpp"
+
+#include "printer_analysis.hpp"
 
 #include "tracelint/reports/reports.hpp"
 #include "tracelint/rules/rule.hpp"
 #include "tracelint/validator/validator.hpp"
 
-#include <clang/AST/ASTContext.h>
-#include <clang/AST/Attr.h>
-#include <clang/AST/Expr.h>
-#include <clang/AST/ExprCXX.h>
-#include <clang/ASTMatchers/ASTMatchFinder.h>
-#include <clang/ASTMatchers/ASTMatchers.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
-#include <clang/Lex/Lexer.h>
 #include <clang/Tooling/CommonOptionsParser.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Regex.h>
 
-#include <tree_sitter/api.h>
-
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
-#include <set>
-#include <sstream>
 #include <toml++/toml.h>
 #include <tuple>
-
-extern "C" const TSLanguage *tree_sitter_python();
 
 namespace tracelint {
 
 namespace {
 
 using namespace clang;
-using namespace clang::ast_matchers;
 
-struct Settings {
-  llvm::Regex codegen;
-  llvm::Regex repr;
-};
-
-bool has_annotation(const Decl *d, llvm::StringRef annotation) {
-  for (const auto *attr : d->specific_attrs<AnnotateAttr>())
-    if (attr->getAnnotation() == annotation) return true;
-  return false;
-}
-
-// Marked with the annotation, or named like the pattern says.
-bool is_marked(const FunctionDecl *f, llvm::StringRef annotation, const llvm::Regex &pattern) {
-  return f &&
-         (has_annotation(f, annotation) || (f->getIdentifier() && pattern.match(f->getName())));
-}
-
-bool is_codegen(const FunctionDecl *f, const Settings &s) {
-  return is_marked(f, "tracelint::codegen", s.codegen);
-}
-bool is_repr_function(const FunctionDecl *f, const Settings &s) {
-  return is_marked(f, "tracelint::repr", s.repr);
-}
-
-// One operand of an output chain: a literal's text, or a value (a placeholder in skeletons).
-struct Piece {
-  const Expr *expr = nullptr;
-  std::optional<std::string> literal;
-};
-
-const Expr *strip(const Expr *e) {
-  while (true) {
-    e = e->IgnoreParenImpCasts();
-    if (const auto *c = dyn_cast<CXXConstructExpr>(e); c && c->getNumArgs() == 1)
-      e = c->getArg(0);
-    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(e))
-      e = b->getSubExpr();
-    else if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e))
-      e = m->getSubExpr();
-    else if (const auto *f = dyn_cast<CXXFunctionalCastExpr>(e))
-      e = f->getSubExpr();
-    else
-      return e;
-  }
-}
-
-std::optional<std::string> literal_text(const Expr *e) {
-  e = strip(e);
-  if (const auto *s = dyn_cast<StringLiteral>(e)) return s->getString().str();
-  if (const auto *c = dyn_cast<CharacterLiteral>(e))
-    return std::string(1, static_cast<char>(c->getValue()));
-  if (const auto *ref = dyn_cast<DeclRefExpr>(e))
-    if (ref->getDecl()->getName() == "endl") return std::string("\n");
-  return std::nullopt;
-}
-
-bool is_stream_op(const Expr *e, const char *op) {
-  const auto *call = dyn_cast<CXXOperatorCallExpr>(strip(e));
-  return call && call->getNumArgs() == 2 &&
-         getOperatorSpelling(call->getOperator()) == llvm::StringRef(op);
-}
-
-// The operands of `os << a << b << c` or `a + b + c`, left to right.
-void flatten(const Expr *e, const char *op, std::vector<Piece> &out) {
-  const Expr *s = strip(e);
-  if (const auto *call = dyn_cast<CXXOperatorCallExpr>(s);
-      call && call->getNumArgs() == 2 &&
-      getOperatorSpelling(call->getOperator()) == llvm::StringRef(op)) {
-    flatten(call->getArg(0), op, out);
-    flatten(call->getArg(1), op, out);
-    return;
-  }
-  out.push_back({s, literal_text(s)});
-}
-
-struct Finding {
-  std::string code;
-  SourceLocation begin, end;
-  std::string message;
-};
-
-class Checks : public MatchFinder::MatchCallback {
-public:
-  Checks(const Settings &settings, std::vector<Finding> &findings)
-      : settings_(settings), findings_(findings) {}
-
-  void run(const MatchFinder::MatchResult &result) override {
-    const auto *chain = result.Nodes.getNodeAs<CXXOperatorCallExpr>("chain");
-    const auto *fn = result.Nodes.getNodeAs<FunctionDecl>("fn");
-    if (!chain || !fn || !is_codegen(fn, settings_)) return;
-    SourceManager &sm = *result.SourceManager;
-    if (!sm.isWrittenInMainFile(sm.getSpellingLoc(chain->getBeginLoc()))) return;
-    std::string op = getOperatorSpelling(chain->getOperator());
-    const char *chain_op = op == "<<" ? "<<" : "+";
-    // Only the outermost operator of a chain.
-    for (const auto &parent : result.Context->getParents(*chain))
-      if (const auto *p = parent.get<CXXOperatorCallExpr>(); p && is_stream_op(p, chain_op)) return;
-    std::vector<Piece> pieces;
-    if (op == "+=") {
-      pieces.push_back({chain->getArg(0), std::nullopt}); // the string being built
-      flatten(chain->getArg(1), "+", pieces);
-      pieces.erase(pieces.begin());
-    } else {
-      flatten(chain, chain_op, pieces);
-      if (op == "<<" && !pieces.empty()) pieces.erase(pieces.begin()); // the stream
-    }
-    bool boolalpha = function_mentions(fn, sm, "boolalpha");
-    bool precise = function_mentions(fn, sm, "setprecision") ||
-                   function_mentions(fn, sm, "max_digits10") ||
-                   function_mentions(fn, sm, "to_chars");
-    for (std::size_t i = 0; i < pieces.size(); ++i) {
-      const Piece &p = pieces[i];
-      if (p.literal) continue;
-      check_repr(p.expr, result);
-      QualType t = p.expr->getType().getCanonicalType().getUnqualifiedType().getNonReferenceType();
-      if (op == "<<" && t->isBooleanType() && !boolalpha)
-        add("TLA003", p.expr, sm,
-            "a bool streamed without std::boolalpha prints 0 or 1, not False or True");
-      if (op == "<<" && t->isRealFloatingType() && !precise)
-        add("TLA003", p.expr, sm,
-            "a floating-point value streamed with the default precision (6 digits) does not "
-            "round-trip; "
-            "use std::setprecision(std::numeric_limits<double>::max_digits10) or std::to_chars");
-      // A named string (not the result of a call, which is usually printed code already).
-      bool named = isa<DeclRefExpr>(p.expr) || isa<MemberExpr>(p.expr);
-      if (named && is_std_string(t) && i > 0 && pieces[i - 1].literal &&
-          !pieces[i - 1].literal->empty() && pieces[i - 1].literal->back() == '=' &&
-          !(i + 1 < pieces.size() && pieces[i + 1].literal && !pieces[i + 1].literal->empty() &&
-            (pieces[i + 1].literal->front() == '\'' || pieces[i + 1].literal->front() == '"')))
-        add("TLA003", p.expr, sm,
-            "a std::string streamed unquoted after '" + *pieces[i - 1].literal +
-                "' prints a bare word where Python expects a string literal; quote it (repr)");
-    }
-    check_template(pieces, chain, sm);
-  }
-
-private:
-  static bool is_std_string(QualType t) {
-    const auto *record = t->getAsCXXRecordDecl();
-    if (!record) return false;
-    std::string name = record->getQualifiedNameAsString();
-    return name == "std::basic_string" || name == "std::__cxx11::basic_string";
-  }
-
-  // The code of a function with its comments (and so prose about std::boolalpha) removed.
-  static std::string without_comments(llvm::StringRef text) {
-    std::string out;
-    char quote = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      char c = text[i];
-      if (quote) {
-        out += c;
-        if (c == '\\' && i + 1 < text.size())
-          out += text[++i];
-        else if (c == quote)
-          quote = 0;
-      } else if (c == '"' || c == '\'') {
-        quote = c;
-        out += c;
-      } else if (text.substr(i).startswith("//")) {
-        i = std::min(text.size(), text.find('\n', i)) - 1;
-      } else if (text.substr(i).startswith("/*")) {
-        std::size_t close = text.find("*/", i + 2);
-        i = close == llvm::StringRef::npos ? text.size() : close + 1;
-      } else {
-        out += c;
-      }
-    }
-    return out;
-  }
-
-  bool function_mentions(const FunctionDecl *fn, SourceManager &sm, llvm::StringRef word) {
-    auto key = std::make_pair(fn, word.str());
-    if (auto it = mentions_.find(key); it != mentions_.end()) return it->second;
-    CharSourceRange range = CharSourceRange::getTokenRange(fn->getSourceRange());
-    bool invalid = false;
-    llvm::StringRef text = Lexer::getSourceText(range, sm, LangOptions(), &invalid);
-    bool found = !invalid && without_comments(text).find(word.str()) != std::string::npos;
-    mentions_[key] = found;
-    return found;
-  }
-
-  void check_repr(const Expr *e, const MatchFinder::MatchResult &result) {
-    const Expr *s = strip(e);
-    if (const auto *call = dyn_cast<CallExpr>(s)) {
-      if (is_repr_function(call->getDirectCallee(), settings_))
-        add("TLA001", s, *result.SourceManager,
-            "`" + call->getDirectCallee()->getNameAsString() +
-                "(...)` is a debug repr, streamed into generated Python; print the value's Python "
-                "spelling (a proxy's name) instead");
-      return;
-    }
-    // A value of a type whose printing is marked as a debug repr.
-    if (const auto *record = s->getType()->getAsCXXRecordDecl();
-        record && has_annotation(record, "tracelint::repr"))
-      add("TLA001", s, *result.SourceManager,
-          "`" + record->getNameAsString() +
-              "` prints its debug repr, streamed into generated Python; print its name instead");
-  }
-
-  // The literals of the chain with each value as a placeholder name must parse as Python.
-  void check_template(const std::vector<Piece> &pieces, const Expr *chain, SourceManager &sm) {
-    if (pieces.size() < 2 || !pieces.front().literal || !pieces.back().literal ||
-        pieces.back().literal->empty() || pieces.back().literal->back() != '\n')
-      return; // not one or more whole lines
-    std::string skeleton;
-    for (const Piece &p : pieces)
-      skeleton += p.literal ? *p.literal : "x";
-    // Indentation of the emitted line, and lines that open a block or wait for a def.
-    std::string text;
-    std::istringstream lines(skeleton);
-    std::string line;
-    std::size_t indent = skeleton.find_first_not_of(' ');
-    while (std::getline(lines, line)) {
-      text += line.substr(std::min(indent, line.find_first_not_of(' ') == std::string::npos
-                                               ? line.size()
-                                               : line.find_first_not_of(' '))) +
-              "\n";
-    }
-    std::string trimmed = text.substr(0, text.find_last_not_of(" \n") + 1);
-    if (!trimmed.empty() && trimmed.back() == ':') text += "  pass\n";
-    if (!trimmed.empty() && trimmed.front() == '@') text += "def f():\n  pass\n";
-    if (valid_python(text)) return;
-    std::string shown = skeleton;
-    while (!shown.empty() && shown.back() == '\n')
-      shown.pop_back();
-    add("TLA002", chain, sm,
-        "this printer's template is not valid Python: `" + shown +
-            "` (each streamed value shown as `x`)");
-  }
-
-  static bool valid_python(const std::string &text) {
-    TSParser *parser = ts_parser_new();
-    ts_parser_set_language(parser, tree_sitter_python());
-    TSTree *tree =
-        ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
-    bool ok = tree && !ts_node_has_error(ts_tree_root_node(tree));
-    ts_tree_delete(tree);
-    ts_parser_delete(parser);
-    return ok;
-  }
-
-  void add(const std::string &code, const Expr *e, SourceManager &sm, std::string message) {
-    SourceLocation b = sm.getSpellingLoc(e->getBeginLoc());
-    SourceLocation end = sm.getSpellingLoc(e->getEndLoc());
-    end = Lexer::getLocForEndOfToken(end, 0, sm, LangOptions());
-    for (const Finding &f : findings_)
-      if (f.code == code && f.begin == b && f.message == message) return;
-    findings_.push_back({code, b, end, std::move(message)});
-  }
-
-  const Settings &settings_;
-  std::vector<Finding> &findings_;
-  std::map<std::pair<const FunctionDecl *, std::string>, bool> mentions_;
-};
+using analyzer::LocatedFinding;
+using analyzer::PrinterSettings;
 
 class Action : public ASTFrontendAction {
 public:
-  Action(const Settings &settings, std::map<std::string, FileReport> &reports)
+  Action(const PrinterSettings &settings, std::map<std::string, FileReport> &reports)
       : settings_(settings), reports_(reports) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
-    finder_ = std::make_unique<MatchFinder>();
-    checks_ = std::make_unique<Checks>(settings_, findings_);
-    auto in_function = hasAncestor(functionDecl().bind("fn"));
-    finder_->addMatcher(
-        traverse(TK_IgnoreUnlessSpelledInSource,
-                 cxxOperatorCallExpr(hasAnyOverloadedOperatorName("<<", "+", "+="), in_function)
-                     .bind("chain")),
-        checks_.get());
-    return finder_->newASTConsumer();
+    return analyzer::make_printer_consumer(settings_, findings_);
   }
 
   void EndSourceFileAction() override {
@@ -323,7 +50,7 @@ public:
     std::string text = sm.getBufferData(sm.getMainFileID()).str();
     FileReport &report = reports_[path];
     report.source = SourceText(path, text);
-    for (const Finding &f : findings_) {
+    for (const LocatedFinding &f : findings_) {
       const Rule *rule = find_rule(f.code);
       Diagnostic d;
       d.code = f.code;
@@ -336,29 +63,28 @@ public:
     }
     std::sort(report.diagnostics.begin(), report.diagnostics.end(),
               [](const Diagnostic &a, const Diagnostic &b) {
-                return std::tie(a.span.begin, a.code) < std::tie(b.span.begin, b.code);
+                return std::tie(a.span.begin, a.code, a.message) <
+                       std::tie(b.span.begin, b.code, b.message);
               });
     findings_.clear();
   }
 
 private:
-  const Settings &settings_;
+  const PrinterSettings &settings_;
   std::map<std::string, FileReport> &reports_;
-  std::vector<Finding> findings_;
-  std::unique_ptr<MatchFinder> finder_;
-  std::unique_ptr<Checks> checks_;
+  std::vector<LocatedFinding> findings_;
 };
 
 class Factory : public clang::tooling::FrontendActionFactory {
 public:
-  Factory(const Settings &settings, std::map<std::string, FileReport> &reports)
+  Factory(const PrinterSettings &settings, std::map<std::string, FileReport> &reports)
       : settings_(settings), reports_(reports) {}
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<Action>(settings_, reports_);
   }
 
 private:
-  const Settings &settings_;
+  const PrinterSettings &settings_;
   std::map<std::string, FileReport> &reports_;
 };
 
@@ -399,7 +125,7 @@ private:
 
 // One file through Clang: its report, or a failed file with the compiler's first error.
 FileReport analyze_file(const clang::tooling::CompilationDatabase &compilations,
-                        const std::string &source, const Settings &settings) {
+                        const std::string &source, const PrinterSettings &settings) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(source, ec)) {
     FileReport missing;
@@ -433,16 +159,25 @@ llvm::cl::OptionCategory category("tracelint analyze options");
 llvm::cl::opt<std::string> format_option("format",
                                          llvm::cl::desc("text, json, sarif, junit, github or html"),
                                          llvm::cl::init("text"), llvm::cl::cat(category));
-llvm::cl::opt<std::string>
-    codegen_option("codegen-pattern",
-                   llvm::cl::desc("Regex on function names that emit Python (also "
-                                  "[[clang::annotate(\"tracelint::codegen\")]])"),
-                   llvm::cl::init("^(print|emit|codegen)"), llvm::cl::cat(category));
+llvm::cl::opt<std::string> codegen_option(
+    "codegen-pattern",
+    llvm::cl::desc("Regex on function names (case-insensitive) that print Python once some text "
+                   "they spell out parses as Python and none is C++; "
+                   "[[clang::annotate(\"tracelint::codegen\")]] marks one whatever it writes. "
+                   "Functions that print Python statements are found without either. Empty: none"),
+    llvm::cl::init("^(print|emit|codegen)"), llvm::cl::cat(category));
+llvm::cl::opt<std::string> not_codegen_option(
+    "not-codegen-pattern",
+    llvm::cl::desc("Regex on function names (case-insensitive) that never print Python: their "
+                   "writes are not checked (also [[clang::annotate(\"tracelint::not_codegen\")]])"),
+    llvm::cl::init(""), llvm::cl::cat(category));
 llvm::cl::opt<std::string>
     repr_option("repr-pattern",
-                llvm::cl::desc("Regex on function names that return debug reprs (also "
-                               "[[clang::annotate(\"tracelint::repr\")]])"),
-                llvm::cl::init("^(repr|debug_?[Ss]tring|to_debug_string|__repr__)$"),
+                llvm::cl::desc("Regex on function names (case-insensitive) that return debug "
+                               "reprs (also [[clang::annotate(\"tracelint::repr\")]], a type "
+                               "marked so, and a type whose operator<< or formatter prints "
+                               "`name=`, `value=` or its name in brackets)"),
+                llvm::cl::init("^(repr|debug_?(string|repr)|to_debug_string|__repr__)$"),
                 llvm::cl::cat(category));
 llvm::cl::opt<bool> find_compile_db_option(
     "find-compile-db",
@@ -486,10 +221,14 @@ FlagSource flag_source(int argc, const char **argv) {
 int analyze_main(int argc, const char **argv) {
   // Not CommonOptionsParser::HelpMessage: it promises the upward search this command refuses.
   llvm::cl::extrahelp more(
-      "\nChecks C++ code that prints Python (TLA001 repr-in-codegen, TLA002 "
-      "invalid-python-template,\n"
-      "TLA003 lossy-literal) in functions marked [[clang::annotate(\"tracelint::codegen\")]] or\n"
-      "matching --codegen-pattern.\n\n"
+      "\nChecks C++ code that prints Python: TLA001 repr-in-codegen, TLA002\n"
+      "invalid-python-template, TLA003 lossy-literal, TLA004 unescaped-string. A printer is a\n"
+      "function whose output (a stream, a string it returns or builds, a FILE*, a buffer) gets\n"
+      "Python statements (`def `, `import `, `x = torch.add(`, `return x`), with the functions\n"
+      "it passes that output to or takes text from; also functions marked\n"
+      "[[clang::annotate(\"tracelint::codegen\")]] or matching --codegen-pattern.\n"
+      "Styles followed: <<, + and +=, .append, fmt::format/format_to/print, std::format,\n"
+      "printf/fprintf/snprintf, std::to_string, and locals holding text.\n\n"
       "Compile flags: -p BUILD_DIR reads BUILD_DIR/compile_commands.json (CMake writes it with\n"
       "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON; the folders above are not searched), or `-- FLAGS`\n"
       "after the files gives them: `tracelint analyze src/printer.cpp -- -std=c++17 -Iinclude`.\n"
@@ -547,7 +286,7 @@ int analyze_main(int argc, const char **argv) {
   }
   // [tool.tracelint.analyzer] in the nearest pyproject.toml (from the first file's folder up)
   // gives the patterns; flags given on the command line win.
-  std::string codegen = codegen_option, repr_names = repr_option;
+  std::string codegen = codegen_option, not_codegen = not_codegen_option, repr_names = repr_option;
   const auto &sources = parser->getSourcePathList();
   if (!sources.empty()) {
     std::string dir = std::filesystem::path(sources.front()).parent_path().string();
@@ -558,6 +297,7 @@ int analyze_main(int argc, const char **argv) {
         for (auto [key, target, option] :
              {std::tuple<const char *, std::string *, llvm::cl::opt<std::string> *>{
                   "codegen-pattern", &codegen, &codegen_option},
+              {"not-codegen-pattern", &not_codegen, &not_codegen_option},
               {"repr-pattern", &repr_names, &repr_option}}) {
           if (option->getNumOccurrences() > 0 || !section[key]) continue;
           if (!section[key].is_string()) {
@@ -574,12 +314,20 @@ int analyze_main(int argc, const char **argv) {
       }
     }
   }
-  Settings settings{llvm::Regex(codegen), llvm::Regex(repr_names)};
+  auto compile = [](const std::string &pattern) {
+    return llvm::Regex(pattern, llvm::Regex::IgnoreCase);
+  };
+  PrinterSettings settings{std::nullopt, std::nullopt, compile(repr_names)};
+  if (!codegen.empty()) settings.codegen = compile(codegen);
+  if (!not_codegen.empty()) settings.not_codegen = compile(not_codegen);
   std::string error;
-  if (!settings.codegen.isValid(error) || !settings.repr.isValid(error)) {
-    llvm::errs() << "tracelint analyze: bad pattern: " << error << "\n";
-    return 2;
-  }
+  for (const llvm::Regex *r :
+       {settings.codegen ? &*settings.codegen : nullptr,
+        settings.not_codegen ? &*settings.not_codegen : nullptr, &settings.repr})
+    if (r && !r->isValid(error)) {
+      llvm::errs() << "tracelint analyze: bad pattern: " << error << "\n";
+      return 2;
+    }
   std::vector<FileReport> reports;
   bool failed = false;
   for (const std::string &source : parser->getSourcePathList()) {

@@ -1,0 +1,70 @@
+#pragma once
+// The policies of TLA001-TLA004 over the writes of Python printers: which printed values are
+// debug reprs, which lines are not Python, which values lose their meaning or their digits,
+// which strings are printed into Python literals unescaped. The rule files under rules/src hold
+// their codes and docs.
+#include "printer_facts.hpp"
+
+#include "tracelint/analyzer/python_text.hpp"
+
+#include <clang/AST/ASTContext.h>
+#include <llvm/Support/Regex.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tracelint::analyzer {
+
+struct Finding {
+  std::string code;
+  const clang::Expr *where = nullptr;
+  std::string message;
+};
+
+class PrinterChecks {
+public:
+  // formatters: each type's fmt::formatter (or std::formatter) `format` function in the
+  // translation unit.
+  PrinterChecks(
+      clang::ASTContext &context, const Facts &facts, const llvm::Regex &repr_pattern,
+      PythonParser &parser,
+      const std::map<const clang::CXXRecordDecl *, const clang::FunctionDecl *> &formatters)
+      : context_(context), facts_(facts), repr_pattern_(repr_pattern), parser_(parser),
+        formatters_(formatters) {}
+
+  // The write goes into Python text: its findings.
+  void check(const Write &write, std::vector<Finding> &out);
+
+  // Marked as a debug repr ([[clang::annotate("tracelint::repr")]] or --repr-pattern), or
+  // a function whose text is one (`[IntegerProxy name=...`): the function's own judgement.
+  bool is_repr_function(const clang::FunctionDecl *f);
+
+private:
+  std::optional<std::string> repr_source(const ValuePiece &v);
+  std::optional<std::string> repr_of(const clang::Expr *e, int depth);
+  bool debug_text(const clang::FunctionDecl *f, const clang::CXXRecordDecl *printed, bool strong);
+  // A string the printer got as it is, not made Python text: its name, to quote in the
+  // message; own: a parameter, a member of the printer, or text derived from them (else a
+  // member of another object, such as a node's attribute).
+  struct RawText {
+    std::string name;
+    bool own = true;
+  };
+  std::optional<RawText> raw_text(const clang::Expr *e, int depth);
+  bool raw_container(const clang::Expr *e, int depth);
+  std::string source_text(const clang::Expr *e) const;
+
+  void check_bool(const Write &w, const ValuePiece &v, std::vector<Finding> &out);
+  void check_float(const Write &w, const ValuePiece &v, std::vector<Finding> &out);
+  void check_strings(const Write &w, std::size_t index, std::vector<Finding> &out);
+
+  clang::ASTContext &context_;
+  const Facts &facts_;
+  const llvm::Regex &repr_pattern_;
+  PythonParser &parser_;
+  const std::map<const clang::CXXRecordDecl *, const clang::FunctionDecl *> &formatters_;
+  std::map<std::pair<const clang::FunctionDecl *, bool>, bool> debug_text_;
+};
+
+} // namespace tracelint::analyzer
