@@ -15,8 +15,8 @@
 #include "settings.hpp"
 #include "trace_command.hpp"
 
-#include <malloc.h>
 #include <CLI/CLI.hpp>
+#include <malloc.h>
 #include <nlohmann/json.hpp>
 
 #include <sys/stat.h>

@@ -102,4 +102,11 @@ bool matches_snapshot(const std::string &name, const std::string &text) {
   return read_file(path) == text;
 }
 
+std::string shell_quote(const std::string &s) {
+  std::string out = "'";
+  for (char c : s)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 } // namespace test

@@ -7,6 +7,8 @@
 namespace test {
 
 std::string read_file(const std::string &path);
+// s in single quotes for a POSIX shell.
+std::string shell_quote(const std::string &s);
 void write_file(const std::string &path, const std::string &text);
 // The corpus folder under ../shared, or nullopt (the test then says it skips, and why).
 std::optional<std::string> shared_corpus(const std::string &sub);

@@ -105,6 +105,24 @@ Obj true_divide(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return elementwise(r, Sym::prims_div, {a[0], a[1]}, loc, t);
 }
 
+// x < 0 for a tensor or a number operand of an integer division (a number stays a number).
+Obj is_negative(Recorder &r, const Obj &x, DType t, const Loc &loc) {
+  if (!is_tensor(x)) return r.num(NumOp::lt, x, Obj::int_of(0), loc);
+  return elementwise(r, Sym::prims_lt, {x, Obj::int_of(0)}, loc, t);
+}
+
+// prims.where(pred, a, b): a and b promoted to `t`, all three broadcast; pred stays boolean.
+Obj select(Recorder &r, const Obj &pred, const Obj &a, const Obj &b, DType t, const Loc &loc) {
+  std::vector<Obj> shape;
+  for (const Obj *o : {&pred, &a, &b})
+    if (is_tensor(*o)) shape = broadcast_shapes(r, shape, tensor(*o).shape, loc);
+  Obj cond = is_tensor(pred) ? broadcast_to(r, pred, shape, loc) : pred;
+  Obj x = convert(r, a, t, loc), y = convert(r, b, t, loc);
+  if (is_tensor(x)) x = broadcast_to(r, x, shape, loc);
+  if (is_tensor(y)) y = broadcast_to(r, y, shape, loc);
+  return r.prim(Sym::prims_where, {cond, x, y}, loc);
+}
+
 Obj floor_divide(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   if (!any_tensor(a, 2)) return numbers(r, NumOp::floordiv, a, loc);
   DType t = result_type({&a[0], &a[1]});
@@ -116,8 +134,8 @@ Obj floor_divide(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   Obj q = elementwise(r, Sym::prims_div, {a[0], a[1]}, loc, t);
   Obj rem = elementwise(r, Sym::prims_fmod, {a[0], a[1]}, loc, t);
   Obj inexact = elementwise(r, Sym::prims_ne, {rem, Obj::int_of(0)}, loc);
-  Obj neg_a = elementwise(r, Sym::prims_lt, {a[0], Obj::int_of(0)}, loc, t);
-  Obj neg_b = elementwise(r, Sym::prims_lt, {a[1], Obj::int_of(0)}, loc, t);
+  Obj neg_a = is_negative(r, a[0], t, loc);
+  Obj neg_b = is_negative(r, a[1], t, loc);
   Obj differ = elementwise(r, Sym::prims_ne, {neg_a, neg_b}, loc);
   Obj fix = elementwise(r, Sym::prims_bitwise_and, {inexact, differ}, loc);
   return elementwise(r, Sym::prims_sub, {q, convert(r, fix, t, loc)}, loc);
@@ -130,11 +148,11 @@ Obj remainder(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   Obj rem = elementwise(r, Sym::prims_fmod, {a[0], a[1]}, loc, t);
   Obj nonzero = elementwise(r, Sym::prims_ne, {rem, Obj::int_of(0)}, loc);
   Obj neg_rem = elementwise(r, Sym::prims_lt, {rem, Obj::int_of(0)}, loc);
-  Obj neg_b = elementwise(r, Sym::prims_lt, {a[1], Obj::int_of(0)}, loc, t);
+  Obj neg_b = is_negative(r, a[1], t, loc);
   Obj differ = elementwise(r, Sym::prims_ne, {neg_rem, neg_b}, loc);
   Obj fix = elementwise(r, Sym::prims_bitwise_and, {nonzero, differ}, loc);
   Obj adjusted = elementwise(r, Sym::prims_add, {rem, a[1]}, loc, t);
-  return elementwise(r, Sym::prims_where, {fix, adjusted, rem}, loc, t);
+  return select(r, fix, adjusted, rem, t, loc);
 }
 
 Obj div(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
@@ -272,11 +290,11 @@ Obj clamp(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   x = convert(r, x, t, loc);
   if (a[1].kind != Obj::Kind::None) {
     Obj below = elementwise(r, Sym::prims_lt, {x, a[1]}, loc, t, DType::bool_);
-    x = elementwise(r, Sym::prims_where, {below, a[1], x}, loc, t);
+    x = select(r, below, a[1], x, t, loc);
   }
   if (a[2].kind != Obj::Kind::None) {
     Obj above = elementwise(r, Sym::prims_gt, {x, a[2]}, loc, t, DType::bool_);
-    x = elementwise(r, Sym::prims_where, {above, a[2], x}, loc, t);
+    x = select(r, above, a[2], x, t, loc);
   }
   return x;
 }
@@ -287,15 +305,7 @@ Obj where(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
     throw TraceError(
         loc, "where expected condition to be a boolean tensor, but got a tensor with dtype " +
                  std::string(dtype_info(tensor(a[0]).dtype).torch_name));
-  DType t = result_type({&a[1], &a[2]});
-  std::vector<Obj> shape = tensor(a[0]).shape;
-  for (std::size_t i = 1; i < 3; ++i)
-    if (is_tensor(a[i])) shape = broadcast_shapes(r, shape, tensor(a[i]).shape, loc);
-  Obj cond = broadcast_to(r, a[0], shape, loc);
-  Obj x = convert(r, a[1], t, loc), y = convert(r, a[2], t, loc);
-  if (is_tensor(x)) x = broadcast_to(r, x, shape, loc);
-  if (is_tensor(y)) y = broadcast_to(r, y, shape, loc);
-  return r.prim(Sym::prims_where, {cond, x, y}, loc);
+  return select(r, a[0], a[1], a[2], result_type({&a[1], &a[2]}), loc);
 }
 
 Obj masked_fill(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {

@@ -1,0 +1,229 @@
+// The tracer against an independent oracle: each function of tests/tracer/ops_cases.py (the
+// vocabulary) and nanoGPT's GPT.forward is traced at both levels, validated (zero findings),
+// run by libtorch as traced and after print -> parse, and compared with CPython and PyTorch
+// running the original source on the same inputs and state (tracer/oracle/cpython_oracle.py).
+#include "support.hpp"
+
+#include "tracelint/core/printer.hpp"
+#include "tracelint/tracer/execute.hpp"
+#include "tracelint/validator/validator.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+// libtorch's headers bring glog's CHECK(cond); the tests mean doctest's.
+#undef CHECK
+#define CHECK DOCTEST_CHECK
+
+using namespace tracelint;
+using namespace tracelint::tracer;
+
+namespace {
+
+const std::string kPython = "/usr/bin/python3";
+
+bool cpython_has_torch() {
+  static const bool has =
+      std::system((kPython + " -c 'import torch' > /dev/null 2>&1").c_str()) == 0;
+  return has;
+}
+
+std::string oracle_script() {
+  return std::string(TRACELINT_SOURCE_DIR) + "/tracer/oracle/cpython_oracle.py";
+}
+
+struct Case {
+  std::string function;
+  std::vector<ArgSpec> args;
+  bool polyfill = false; // uses functions PyTorch 1.13 lacks (the oracle's documented references)
+  std::string module_class;
+  std::vector<ArgSpec> init;
+
+  Case(std::string f, std::vector<ArgSpec> a, bool needs_polyfill = false)
+      : function(std::move(f)), args(std::move(a)), polyfill(needs_polyfill) {}
+  static Case module(std::string cls, std::vector<ArgSpec> init, std::vector<ArgSpec> args) {
+    Case c("", std::move(args));
+    c.module_class = std::move(cls);
+    c.init = std::move(init);
+    return c;
+  }
+};
+
+std::vector<Case> op_cases() {
+  const std::vector<ArgSpec> x24 = {{"x", "f32[2, 4]"}};
+  const std::vector<ArgSpec> xy = {{"x", "f32[3, 4]"}, {"y", "f32[3, 4]"}};
+  const std::vector<ArgSpec> qkv = {
+      {"q", "f32[2, 2, 5, 4]"}, {"k", "f32[2, 2, 5, 4]"}, {"v", "f32[2, 2, 5, 4]"}};
+  return {
+      Case("gelu_none", x24),
+      Case("gelu_tanh", x24),
+      Case("activations", x24),
+      Case("arithmetic", xy),
+      Case("comparisons", xy),
+      Case("pointwise", x24),
+      Case("clamp_min_max", x24),
+      Case("where_and_masked_fill", xy),
+      Case("dtype_conversions", {{"x", "f32[3]"}, {"idx", "i64[3]:0..5"}}),
+      Case("reductions", {{"x", "f32[3, 4, 5]"}}),
+      Case("softmaxes", {{"x", "f32[3, 6]"}}),
+      Case("layer_norm", {{"x", "f32[2, 3, 8]"}, {"w", "f32[8]"}, {"b", "f32[8]"}}),
+      Case("layer_norm_without_affine", {{"x", "f32[2, 3, 8]"}}),
+      Case("rms_norm", {{"x", "f32[2, 3, 8]"}, {"weight", "f32[8]"}}),
+      Case("views", {{"x", "f32[2, 3, 8]"}}),
+      Case("squeeze_flatten", {{"x", "f32[2, 1, 3]"}}),
+      Case("expand_repeat", {{"x", "f32[4, 6]"}}),
+      Case("transposes", {{"x", "f32[3, 5]"}}),
+      Case("split_chunk", {{"x", "f32[3, 6]"}}),
+      Case("cat_stack", xy),
+      Case("triangles", {{"x", "f32[4, 5]"}}),
+      Case("slicing", {{"x", "f32[4, 6]"}}),
+      Case("int_list_index", {{"x", "f32[3, 4, 5]"}}),
+      Case("index_select_gather", {{"x", "f32[3, 4]"}, {"idx", "i64[3]:0..3"}}),
+      Case("symbolic_index", {{"x", "f32[5, 3]"}, {"i", "3"}}),
+      Case("matmuls", {{"a", "f32[2, 3, 4]"}, {"b", "f32[4, 5]"}, {"v", "f32[5]"}}),
+      Case("embedding", {{"idx", "i64[2, 5]:0..10"}, {"weight", "f32[10, 4]"}}),
+      Case("cross_entropy", {{"logits", "f32[6, 5]"}, {"target", "i64[6]:0..5"}}),
+      Case("cross_entropy_ignore_minus_one",
+           {{"logits", "f32[2, 4, 5]"}, {"target", "i64[2, 4]:-1..5"}}),
+      Case("dropout_off", x24),
+      Case("sdpa_causal", qkv, true),
+      Case("sdpa_masks", qkv, true),
+      Case("attention_by_hand", qkv),
+      Case("factories", {{"x", "f32[2, 4]"}}),
+      Case("tensor_from_numbers", {{"x", "f32[3]"}}),
+      Case("maybe_mask", x24),
+      Case("isinstance_checks", {{"x", "f32[3]"}, {"n", "3"}}),
+      Case("comprehensions", x24),
+      Case("math_module", x24),
+      Case("strings_and_formatting", x24),
+      Case("in_place_alias", xy),
+      Case("in_place_methods", xy),
+      Case("dataclass_config", {{"x", "f32[2, 3]"}}),
+      Case::module("TinyMLP", {{"width", "8"}, {"hidden", "16"}}, {{"x", "f32[2, 3, 8]"}}),
+      Case::module("Stack", {{"width", "8"}, {"depth", "2"}, {"vocab", "11"}},
+                   {{"idx", "i64[2, 6]:0..11"}, {"targets", "i64[2, 6]:0..11"}}),
+  };
+}
+
+std::string case_name(const Case &c) {
+  return c.module_class.empty() ? c.function : c.module_class;
+}
+
+TraceRequest request_of(const Case &c, const std::string &path, const std::string &source,
+                        Level level, CacheMode cache) {
+  TraceRequest r;
+  r.path = path;
+  r.source = source;
+  r.function = c.function;
+  r.module_class = c.module_class;
+  r.init = c.init;
+  r.args = c.args;
+  r.level = level;
+  r.cache = cache;
+  return r;
+}
+
+// Traces, validates and runs the request, writing its run to dir; returns whether all held.
+bool trace_validate_run(const TraceRequest &r, const std::string &dir) {
+  Result<TracedProgram> p = trace(r);
+  CHECK_MESSAGE(p.ok(), (p.ok() ? std::string() : p.error().message));
+  if (!p.ok()) return false;
+  std::string printed = print_trace_file(p->file);
+  FileReport report = check_source("<traced>", printed, Options{});
+  CHECK_MESSAGE(report.diagnostics.empty(), printed);
+  Result<RunReport> run = run_and_compare(r, p.value(), RunOptions{3, 0, dir});
+  CHECK_MESSAGE(run.ok(), (run.ok() ? std::string() : run.error().message));
+  if (!run.ok()) return false;
+  CHECK_MESSAGE(run->ok(), run->summary());
+  return report.diagnostics.empty() && run->ok();
+}
+
+// Runs the oracle on the directories; every one must match CPython.
+void oracle(const std::vector<std::string> &dirs, bool polyfill) {
+  if (dirs.empty()) return;
+  std::string command =
+      kPython + " " + test::shell_quote(oracle_script()) + (polyfill ? " --polyfill" : "");
+  for (const std::string &d : dirs)
+    command += " " + test::shell_quote(d);
+  command += " 2>&1";
+  FILE *pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::string out;
+  char buffer[4096];
+  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe))
+    out.append(buffer, n);
+  int status = pclose(pipe);
+  CAPTURE(out);
+  CHECK(status == 0);
+  std::istringstream lines(out);
+  std::size_t matched = 0;
+  for (std::string line; std::getline(lines, line);) {
+    CHECK_MESSAGE(line.find("matches CPython") != std::string::npos, line);
+    matched += line.find("matches CPython") != std::string::npos;
+  }
+  CHECK(matched == dirs.size());
+}
+
+} // namespace
+
+TEST_CASE("oracle: every op of the vocabulary, at both levels, matches CPython PyTorch") {
+  if (!cpython_has_torch()) {
+    MESSAGE("skipped: /usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
+    return;
+  }
+  test::TempDir dir;
+  std::string path = std::string(TRACELINT_SOURCE_DIR) + "/tests/tracer/ops_cases.py";
+  std::string source = test::read_file(path);
+  std::vector<std::string> plain, polyfilled;
+  int n = 0;
+  for (const Case &c : op_cases())
+    for (Level level : {Level::Ltorch, Level::Prims})
+      for (CacheMode cache : {CacheMode::SymbolicValues, CacheMode::ConstantValues}) {
+        if (level == Level::Prims && cache == CacheMode::ConstantValues) continue;
+        std::string name = case_name(c), level_name = to_string(level),
+                    cache_name = to_string(cache);
+        CAPTURE(name);
+        CAPTURE(level_name);
+        CAPTURE(cache_name);
+        std::string out = dir.path + "/" + std::to_string(n++) + "-" + name;
+        if (trace_validate_run(request_of(c, path, source, level, cache), out))
+          (c.polyfill ? polyfilled : plain).push_back(out);
+      }
+  oracle(plain, false);
+  oracle(polyfilled, true);
+}
+
+TEST_CASE("oracle: nanoGPT's GPT.forward, with and without targets, both cache modes, matches "
+          "CPython PyTorch") {
+  std::string path = std::string(TRACELINT_SHARED_DIR) + "/models/nanogpt/model.py";
+  if (!std::filesystem::exists(path)) {
+    MESSAGE("skipped: ../shared/models/nanogpt/model.py is absent");
+    return;
+  }
+  if (!cpython_has_torch()) {
+    MESSAGE("skipped: /usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
+    return;
+  }
+  test::TempDir dir;
+  std::string source = test::read_file(path);
+  std::vector<ArgSpec> init = {
+      {"config", "GPTConfig(n_layer=2, n_head=2, n_embd=32, block_size=16, vocab_size=64)"}};
+  std::vector<std::string> dirs;
+  int n = 0;
+  for (bool targets : {false, true})
+    for (CacheMode cache : {CacheMode::SymbolicValues, CacheMode::ConstantValues})
+      for (Level level : {Level::Ltorch, Level::Prims}) {
+        Case c = Case::module("GPT", init, {{"idx", "i64[2, 12]:0..64"}});
+        if (targets) c.args.push_back({"targets", "i64[2, 12]:-1..64"});
+        std::string cache_name = to_string(cache), level_name = to_string(level);
+        CAPTURE(targets);
+        CAPTURE(cache_name);
+        CAPTURE(level_name);
+        std::string out = dir.path + "/gpt" + std::to_string(n++);
+        if (trace_validate_run(request_of(c, path, source, level, cache), out)) dirs.push_back(out);
+      }
+  oracle(dirs, false);
+}

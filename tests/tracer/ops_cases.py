@@ -1,0 +1,277 @@
+# The tracer's vocabulary, one small function per op or Python construct: traced at both levels,
+# validated, run by libtorch, and compared with CPython running this file (tests/test_oracle.cpp).
+import math
+from dataclasses import dataclass, field
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+# ---- elementwise and activations
+
+def gelu_none(x):
+    return F.gelu(x)
+
+
+def gelu_tanh(x):
+    # The approximation must reach the trace: ltorch.gelu(x, approximate='tanh').
+    return F.gelu(x, approximate="tanh")
+
+
+def activations(x):
+    return F.silu(x) + torch.relu(x) - torch.sigmoid(x) * torch.tanh(x)
+
+
+def arithmetic(x, y):
+    return (x + y) * 2 - y / 3 + x ** 2 - 1.5 / (y.abs() + 1) + (-x) % 3 + x // 2
+
+
+def comparisons(x, y):
+    return (x > y) & (x >= 0) | (y < 0.5), x == y, x != y, x <= y
+
+
+def pointwise(x):
+    return torch.exp(x) + torch.rsqrt(x.abs() + 1) + torch.sqrt(x.abs()) + x.sin() + x.cos() + torch.log1p(x.abs())
+
+
+def clamp_min_max(x):
+    return x.clamp(-0.5, 0.5) + torch.clamp(x, min=0.0) + torch.maximum(x, torch.zeros_like(x))
+
+
+def where_and_masked_fill(x, y):
+    mask = x > 0
+    return torch.where(mask, x, y), x.masked_fill(mask, float("-inf")), y.masked_fill(~mask, 0.0)
+
+
+def dtype_conversions(x, idx):
+    h = x.to(torch.float16)
+    return h.float() + 1, x.half().float(), idx.type_as(x) * x, x.to(dtype=torch.float64), idx.float().long()
+
+
+# ---- reductions and normalisations
+
+def reductions(x):
+    return x.sum(), x.sum(dim=-1), x.mean(1, keepdim=True), x.amax(0), torch.amax(x, dim=(0, 1)), x.argmax(-1)
+
+
+def softmaxes(x):
+    return F.softmax(x, dim=-1), torch.log_softmax(x, -1), x.softmax(0)
+
+
+def layer_norm(x, w, b):
+    return F.layer_norm(x, (x.shape[-1],), w, b, 1e-5)
+
+
+def layer_norm_without_affine(x):
+    return F.layer_norm(x, x.shape[-2:])
+
+
+def rms_norm(x, weight, eps=1e-6):
+    variance = x.pow(2).mean(-1, keepdim=True)
+    return weight * (x * torch.rsqrt(variance + eps))
+
+
+# ---- shapes
+
+def views(x):
+    B, T, C = x.size()
+    y = x.view(B, T, 2, C // 2).transpose(1, 2)
+    z = y.transpose(1, 2).contiguous().view(B, T, C)
+    return z, x.reshape(-1), x.view(*x.shape[:-1], 2, -1), x.permute(2, 0, 1)
+
+
+def squeeze_flatten(x):
+    u = x.unsqueeze(0)
+    return u.squeeze(0), u.squeeze(), x.flatten(), x.flatten(1), torch.flatten(x, 0, 1)
+
+
+def expand_repeat(x):
+    return x[:, None].expand(-1, 3, -1), x.repeat(2, 1), x.repeat_interleave(2, dim=0), x.unsqueeze(1).expand(4, 2, 6)
+
+
+def transposes(x):
+    return x.T, x.mT, x.transpose(0, 1)
+
+
+def split_chunk(x):
+    a, b, c = x.split(2, dim=1)
+    d, e = torch.chunk(x, 2, -1)
+    f, g = x.split([1, 5], dim=1)
+    return a + b * c, d - e, f.sum() + g.sum()
+
+
+def cat_stack(x, y):
+    return torch.cat((x, y), dim=0), torch.cat([x, y], -1), torch.stack([x, y], dim=1), torch.stack((x, y))
+
+
+def triangles(x):
+    return torch.tril(x), torch.triu(x, diagonal=1), x.tril(-1)
+
+
+# ---- indexing
+
+def slicing(x):
+    return x[..., : x.shape[-1] // 2], x[1:, ::2], x[:, -1], x[None, 0]
+
+
+def int_list_index(x):
+    # nanoGPT's x[:, [-1], :] keeps the dim.
+    return x[:, [-1], :], x[[0, 2]], x[:, [0, -1]]
+
+
+def index_select_gather(x, idx):
+    return torch.index_select(x, 1, idx), x.index_select(0, idx), torch.gather(x, 1, idx.unsqueeze(0).expand(x.shape[0], -1))
+
+
+def symbolic_index(x, i):
+    # i is a proxy: its bounds are guarded, so a later call with i out of range fails the prologue.
+    return x[i]
+
+
+# ---- matrix products and nn.functional
+
+def matmuls(a, b, v):
+    return a @ b, torch.matmul(a, b), F.linear(a, b.T), F.linear(a, b.T, v), (a @ b) @ v
+
+
+def embedding(idx, weight):
+    return F.embedding(idx, weight)
+
+
+def cross_entropy(logits, target):
+    return F.cross_entropy(logits, target), F.cross_entropy(logits, target, ignore_index=2), F.cross_entropy(logits, target, reduction="sum")
+
+
+def cross_entropy_ignore_minus_one(logits, target):
+    return F.cross_entropy(logits.view(-1, logits.size(-1)), target.view(-1), ignore_index=-1)
+
+
+def dropout_off(x):
+    return F.dropout(x, p=0.0), F.dropout(x, 0.5, training=False)
+
+
+def sdpa_causal(q, k, v):
+    return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+
+def sdpa_masks(q, k, v):
+    L, S = q.shape[-2], k.shape[-2]
+    keep = torch.ones(L, S, dtype=torch.bool).tril()
+    bias = torch.zeros(L, S).masked_fill(~keep, float("-inf"))
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=keep), F.scaled_dot_product_attention(q, k, v, attn_mask=bias, scale=0.3)
+
+
+def attention_by_hand(q, k, v):
+    T = q.size(-2)
+    mask = torch.tril(torch.ones(T, T)).view(1, 1, T, T)
+    att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+    att = att.masked_fill(mask[:, :, :T, :T] == 0, float("-inf"))
+    return F.softmax(att, dim=-1) @ v
+
+
+# ---- factories
+
+def factories(x):
+    n = x.shape[-1]
+    return (x + torch.arange(n), torch.arange(0, n, 2) * 1.0, torch.ones(2, n) * x[0], torch.zeros(n),
+            torch.full((2, n), 2.5), torch.ones_like(x), torch.zeros_like(x, dtype=torch.int64), torch.full_like(x, 7.0))
+
+
+def tensor_from_numbers(x):
+    return x * torch.tensor([1.0, 2.0, 3.0]), torch.tensor([[1, 2], [3, 4]])
+
+
+# ---- Python constructs around the ops
+
+def maybe_mask(x, mask=None):
+    if mask is None:
+        return x * 2
+    return x.masked_fill(mask, 0.0)
+
+
+def isinstance_checks(x, n):
+    assert isinstance(x, torch.Tensor), f"expected a tensor, got {type(x)}"
+    if not isinstance(n, int):
+        raise TypeError(f"n must be an int, not {n!r}")
+    if isinstance(n, bool):
+        raise ValueError("unreachable")
+    return x * n
+
+
+def comprehensions(x):
+    parts = [x * i for i in range(3)]
+    scales = {name: s for name, s in zip(("a", "b"), (0.5, 2.0))}
+    return sum(parts) + scales["a"] * x, tuple(p.sum() for p in parts if p is not None)
+
+
+def math_module(x):
+    return x * math.sqrt(x.shape[-1]) + math.pi - math.log(2.0) + math.exp(1.0) * math.floor(2.7)
+
+
+def strings_and_formatting(x, name="layer"):
+    key = f"{name}.weight"
+    if key.endswith(".weight") and "%s" % name == "layer":
+        return x + len(key.split("."))
+    raise RuntimeError(f"unexpected key {key}")
+
+
+def in_place_alias(x, y):
+    # z aliases x: the update changes x, which the function returns (and the caller sees).
+    z = x
+    z += y
+    return x
+
+
+def in_place_methods(x, y):
+    t = x.clone()
+    t.mul_(2).add_(y)
+    return t, x
+
+
+@dataclass
+class Scale:
+    factor: float = 2.0
+    shift: float = 0.5
+    dims: list = field(default_factory=lambda: [0, 1])
+
+
+def dataclass_config(x, factor=3.0):
+    config = Scale(factor=factor)
+    return x * config.factor + config.shift, x.sum(dim=tuple(config.dims))
+
+
+# ---- modules
+
+class TinyMLP(nn.Module):
+    def __init__(self, width, hidden, bias=True):
+        super().__init__()
+        self.up = nn.Linear(width, hidden, bias=bias)
+        self.act = nn.GELU(approximate="tanh")
+        self.down = nn.Linear(hidden, width, bias=bias)
+        self.norm = nn.LayerNorm(width)
+        self.drop = nn.Dropout(0.1)
+        self.register_buffer("scale", torch.full((width,), 0.5))
+
+    def forward(self, x):
+        return self.norm(x + self.drop(self.down(self.act(self.up(x))))) * self.scale
+
+
+class Stack(nn.Module):
+    def __init__(self, width, depth, vocab):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, width)
+        self.blocks = nn.ModuleList([TinyMLP(width, 2 * width) for _ in range(depth)])
+        self.heads = nn.ModuleDict(dict(out=nn.Linear(width, vocab, bias=False)))
+        self.seq = nn.Sequential(nn.Linear(width, width), nn.ReLU(), nn.Identity())
+        self.heads.out.weight = self.embed.weight  # tied
+
+    def forward(self, idx, targets=None):
+        x = self.embed(idx)
+        for block in self.blocks:
+            x = block(x)
+        x = self.seq(x)
+        logits = self.heads["out"](x)
+        if targets is None:
+            return logits, None
+        return logits, F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
