@@ -13,6 +13,7 @@ construction made. Exit code 0 when every result matches, 1 when one differs, 2 
 --polyfill installs, where the installed PyTorch lacks them, the functions as PyTorch documents
 them (torch.nn.functional.scaled_dot_product_attention and rms_norm appeared after 1.13).
 """
+import contextlib
 import importlib.util
 import json
 import math
@@ -211,7 +212,9 @@ def main(argv):
     failed = 0
     for directory in args:
         try:
-            name, problems, worst = check(directory)
+            # What the model prints (nanoGPT's parameter count) goes to stderr: stdout is the verdicts.
+            with contextlib.redirect_stdout(sys.stderr):
+                name, problems, worst = check(directory)
         except Exception as e:  # the original source failed in CPython: a finding, not a pass
             print(f"{directory}: error: CPython could not run it: {type(e).__name__}: {e}")
             failed += 1

@@ -161,6 +161,9 @@ public:
   static Obj alias_tensor(const TensorObj &t);
   // Functionalises an in-place update: `target` takes result's value.
   void update_in_place(const Obj &target, const Obj &result, const Loc &loc);
+  // Records that `result` (a tensor, or a tuple or list of them) shares `input`'s storage, so
+  // that an in-place update of either is refused while the other is in use.
+  static void note_views(const Obj &input, Obj &result);
 
   struct Impl;
 

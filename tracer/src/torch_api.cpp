@@ -373,6 +373,17 @@ Obj Interpreter::tensor_attribute(const Obj &t, std::string_view name, const Loc
 
 namespace {
 
+bool is_basic_index(const Obj &key) {
+  auto basic = [](const Obj &k) {
+    return k.kind == Obj::Kind::Int || k.kind == Obj::Kind::None || k.kind == Obj::Kind::Ellipsis ||
+           k.kind == Obj::Kind::Slice;
+  };
+  if (key.kind != Obj::Kind::Tuple) return basic(key);
+  for (const Obj &k : items_of(key))
+    if (!basic(k)) return false;
+  return true;
+}
+
 const char *binary_symbol_spelling(const std::string &op) {
   static const std::pair<const char *, const char *> names[] = {
       {"+", "Tensor.__add__"},     {"-", "Tensor.__sub__"},       {"*", "Tensor.__mul__"},
@@ -405,22 +416,43 @@ Obj Interpreter::tensor_binary(const std::string &op, Obj a, Obj b, const Loc &l
     if (x.kind != Obj::Kind::Tensor && !x.is_number() && op != "[]")
       raise("TypeError",
             "unsupported operand type(s) for " + op + ": a tensor and '" + type_name(x) + "'", loc);
+  // Basic indexing (ints, slices, None, ...) gives a view; a tensor or list index, a copy.
+  bool view = def.view && (op != "[]" || is_basic_index(args[1]));
+  Obj input = args[0];
   std::vector<Obj> bound = Registry::get().bind(def, std::move(args), {}, spelled, loc);
   Obj result = backend_->call_symbol(def.sym, std::move(bound), loc);
-  if (def.view && result.kind == Obj::Kind::Tensor && args.empty()) {
-  }
+  if (view && input.kind == Obj::Kind::Tensor) note_views(input, result);
   return result;
+}
+
+void Interpreter::note_views(const Obj &input, Obj &result) {
+  auto note = [&](Obj &out) {
+    if (out.kind != Obj::Kind::Tensor || out.ref == input.ref) return;
+    // Its base is the input's base, or the input.
+    auto in = std::static_pointer_cast<TensorObj>(input.ref);
+    std::shared_ptr<TensorObj> base = in->base ? in->base : in;
+    auto view = std::static_pointer_cast<TensorObj>(out.ref);
+    view->base = base;
+    base->views.push_back(view);
+  };
+  if (result.kind == Obj::Kind::Tuple || result.kind == Obj::Kind::List)
+    for (Obj &o : items_of(result))
+      note(o);
+  else
+    note(result);
 }
 
 void Interpreter::update_in_place(const Obj &target, const Obj &result, const Loc &loc) {
   TensorObj &t = target.as<TensorObj>();
   if (result.kind != Obj::Kind::Tensor)
     throw TraceError(loc, "internal error: an in-place operation without a tensor result");
-  if (t.base && t.base.use_count() > 1)
+  // The caller sees an input's or a parameter's update even when the function no longer does.
+  if (t.base && (t.base.use_count() > 1 || !t.base->input_name.empty() || t.base->is_parameter))
     throw TraceError(loc, "unsupported construct: an in-place update of a view (" +
                               describe(target) +
-                              ") whose base tensor is still in use; the functional trace would "
-                              "not update the base (use the out-of-place operation)");
+                              ") whose base tensor is still in use, an input or a parameter; the "
+                              "functional trace would not update the base (use the out-of-place "
+                              "operation)");
   for (const auto &v : t.views)
     if (!v.expired())
       throw TraceError(loc, "unsupported construct: an in-place update of a tensor that has live "
@@ -486,22 +518,7 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
       update_in_place(fn.self, result, loc);
       return fn.self;
     }
-    if (def.view && !args.empty() && args[0].kind == Obj::Kind::Tensor) {
-      // Its base is the input's base, or the input.
-      auto note_view = [&](Obj &out) {
-        if (out.kind != Obj::Kind::Tensor || out.ref == args[0].ref) return;
-        auto input = std::static_pointer_cast<TensorObj>(args[0].ref);
-        std::shared_ptr<TensorObj> base = input->base ? input->base : input;
-        auto view = std::static_pointer_cast<TensorObj>(out.ref);
-        view->base = base;
-        base->views.push_back(view);
-      };
-      if (result.kind == Obj::Kind::Tuple || result.kind == Obj::Kind::List)
-        for (Obj &o : items_of(result))
-          note_view(o);
-      else
-        note_view(result);
-    }
+    if (def.view && !args.empty() && args[0].kind == Obj::Kind::Tensor) note_views(args[0], result);
     return result;
   }
   case Builtin::tensor_method: {
