@@ -60,6 +60,7 @@ test-sanitize: bootstrap
 
 docs: build
 	$(BUILD_DIR)/tracelint rules --format markdown > docs/rules.md
+	$(BUILD_DIR)/tracelint trace --list-ops=markdown > docs/ops.md
 
 # clang-format 14, as scripts/check_format.sh (a test) checks: other versions format differently.
 format:

@@ -26,6 +26,7 @@ struct TraceArgs {
   std::string save_io;
   uint64_t max_file_size = 64ull << 20;
   uint64_t max_memory = 0; // 0: half of physical memory
+  std::string list_ops;    // trace --list-ops: "text" or "markdown"; "" to trace
 };
 
 // Adds the options of `trace` (and `run`, which executes and prints only the comparison).

@@ -15,6 +15,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -667,4 +669,39 @@ TEST_CASE("tracer: torch calls bind their arguments as Python does, or say what 
   CHECK(headline_of("x.softmax(-1, dim=0)") == "`Tensor.softmax` got two values for `dim`");
   CHECK(headline_of("torch.sum(x, 1, True, 2)") ==
         "`torch.sum` takes at most 3 positional arguments, got 4");
+}
+
+TEST_CASE("op registry: every symbol is defined once, with a decomposition or a shape rule; "
+          "--list-ops and docs/ops.md show it") {
+  std::vector<std::string> problems = tracer::op_registry_problems();
+  std::string joined;
+  for (const std::string &p : problems)
+    joined += p + "\n";
+  CHECK_MESSAGE(problems.empty(), joined);
+  std::vector<tracer::OpEntry> ops = tracer::op_vocabulary();
+  auto find = [&](const std::string &name) -> const tracer::OpEntry * {
+    for (const tracer::OpEntry &e : ops)
+      if (e.name == name) return &e;
+    return nullptr;
+  };
+  const tracer::OpEntry *gelu = find("ltorch.gelu");
+  REQUIRE(gelu);
+  CHECK(gelu->signature.find("approximate='none'") != std::string::npos);
+  const tracer::OpEntry *check_len = find("prims.check_len");
+  REQUIRE(check_len);
+  CHECK(std::find(check_len->tags.begin(), check_len->tags.end(), "check") !=
+        check_len->tags.end());
+
+  auto text = test::tracelint("trace --list-ops");
+  CHECK(text.exit_code == 0);
+  CHECK(text.out.find("ltorch.scaled_dot_product_attention(") != std::string::npos);
+  CHECK(text.out.find("torch.nn.functional.scaled_dot_product_attention") != std::string::npos);
+  CHECK(text.out.find("Tensor.masked_fill_ (in place)") != std::string::npos);
+  auto markdown = test::tracelint("trace --list-ops=markdown");
+  CHECK_MESSAGE(markdown.out == test::read_file(std::string(TRACELINT_SOURCE_DIR) + "/docs/ops.md"),
+                "docs/ops.md is stale: run `make docs`");
+  CHECK(test::tracelint("trace --list-ops some.py").exit_code == 2);
+  auto nofile = test::tracelint("trace -f foo");
+  CHECK(nofile.exit_code == 2);
+  CHECK(nofile.err.find("give the Python file to trace") != std::string::npos);
 }

@@ -103,6 +103,20 @@ Result<InputSpec> parse_arg(const ArgSpec &arg);
 // Thread-safe: each call has its own state.
 Result<TracedProgram> trace(const TraceRequest &request);
 
+// One symbol of the op registry, as `tracelint trace --list-ops` and docs/ops.md show it.
+struct OpEntry {
+  std::string name;                   // ltorch.gelu, prims.add
+  std::string signature;              // "a, /, *, approximate='none'"
+  std::vector<std::string> spellings; // torch.nn.functional.gelu, Tensor.add_ (in place), ...
+  std::vector<std::string> tags;      // check, never-dce, elementwise, view, ...
+};
+// Every symbol of the registry, ltorch first, each module in declaration order.
+std::vector<OpEntry> op_vocabulary();
+// What is wrong with the registry's definitions (a symbol without a definition, an ltorch
+// symbol without a decomposition, a prim without a shape rule, a schema that does not parse, a
+// spelling naming two symbols); empty when sound.
+std::vector<std::string> op_registry_problems();
+
 const char *to_string(CacheMode mode);
 const char *to_string(Level level);
 
