@@ -47,27 +47,50 @@ void leaf_statements(const std::vector<Statement> &body, std::vector<const State
 // reader; those `returned` reads are held to the end.
 uint64_t peak_of(const std::vector<const Statement *> &steps, const Value &returned,
                  const std::unordered_map<std::string, uint64_t> &bytes) {
-  std::unordered_map<std::string_view, std::size_t> last_read;
-  for (std::size_t i = 0; i < steps.size(); ++i)
-    for_each_read_name(steps[i]->value, [&](const Value &v) { last_read[v.text] = i; });
-  for_each_name(returned, [&](const Value &v) { last_read[v.text] = steps.size(); });
-
-  std::vector<std::vector<uint64_t>> freed_after(steps.size());
-  uint64_t live = 0, peak = 0;
+  // Each tensor a step makes gets a slot; reads of other names (inputs, numbers) are ignored.
+  struct Made {
+    uint64_t bytes;
+    std::size_t last_read;
+  };
+  std::vector<Made> made;
+  std::unordered_map<std::string_view, std::size_t> slot;
+  slot.reserve(steps.size() * 2);
+  std::vector<std::pair<std::size_t, std::size_t>> made_at; // (step, slot)
+  auto note_reads = [&](const Value &value, std::size_t step) {
+    for_each_read_name(value, [&](const Value &v) {
+      auto it = slot.find(v.text);
+      if (it != slot.end()) made[it->second].last_read = step;
+    });
+  };
   for (std::size_t i = 0; i < steps.size(); ++i) {
+    note_reads(steps[i]->value, i);
     if (steps[i]->target)
       steps[i]->target->for_each_bound_name([&](const Target &t) {
         auto size = bytes.find(t.name);
         if (size == bytes.end()) return;
-        live = saturating_add(live, size->second);
-        auto last = last_read.find(t.name);
-        // Never read: freed at once (still counted while it is made).
-        std::size_t until = last == last_read.end() || last->second < i ? i : last->second;
-        if (until < steps.size()) freed_after[until].push_back(size->second);
+        // Rebinding a name makes a new tensor: later reads are of the new one.
+        slot[t.name] = made.size();
+        made_at.emplace_back(i, made.size());
+        made.push_back({size->second, i}); // never read: freed at once (counted while made)
       });
+  }
+  for_each_name(returned, [&](const Value &v) {
+    auto it = slot.find(v.text);
+    if (it != slot.end()) made[it->second].last_read = steps.size();
+  });
+
+  // Live bytes change by +made at its step and -made after its last read.
+  std::vector<uint64_t> freed_after(steps.size(), 0);
+  for (const Made &m : made)
+    if (m.last_read < steps.size())
+      freed_after[m.last_read] = saturating_add(freed_after[m.last_read], m.bytes);
+  uint64_t live = 0, peak = 0;
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    for (; next < made_at.size() && made_at[next].first == i; ++next)
+      live = saturating_add(live, made[made_at[next].second].bytes);
     peak = std::max(peak, live);
-    for (uint64_t b : freed_after[i])
-      live = live >= b ? live - b : 0;
+    live = live >= freed_after[i] ? live - freed_after[i] : 0;
   }
   return peak;
 }
@@ -132,6 +155,15 @@ RunMemoryEstimate estimate_run_memory(const Trace &computation,
   estimate.intermediates =
       std::max({drawing, eager, saturating_add(saturating_mul(result, 2), traced), comparing});
   return estimate;
+}
+
+RunMemoryEstimate run_memory(const TracedProgram &program) {
+  // A name made again (in a prologue's unpack, say) holds the later tensor's size.
+  std::unordered_map<std::string, uint64_t> bytes;
+  bytes.reserve(program.tensor_bytes.size());
+  for (const auto &[name, size] : program.tensor_bytes)
+    bytes[name] = size;
+  return estimate_run_memory(program.computation(), bytes, program.inputs, program.state);
 }
 
 } // namespace tracelint::tracer

@@ -214,7 +214,7 @@ constexpr std::size_t kIndexFrom = 24;
 
 Obj *Env::find(std::string_view name) {
   if (index_) {
-    auto it = index_->find(std::string(name));
+    auto it = index_->find(name);
     return it == index_->end() ? nullptr : &vars[it->second].second;
   }
   for (auto &[n, v] : vars)
@@ -231,7 +231,8 @@ void Env::set(std::string_view name, Obj value) {
   if (index_) {
     index_->emplace(vars.back().first, vars.size() - 1);
   } else if (vars.size() >= kIndexFrom) {
-    index_ = std::make_unique<std::unordered_map<std::string, std::size_t>>();
+    index_ =
+        std::make_unique<std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>>>();
     for (std::size_t i = 0; i < vars.size(); ++i)
       index_->emplace(vars[i].first, i);
   }

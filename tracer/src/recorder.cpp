@@ -199,10 +199,11 @@ void Recorder::bind_output(Statement &s, Value value, Obj &out) {
   if (out.kind == Obj::Kind::Tensor || out.is_number()) {
     const std::string &name = s.target->name;
     s.type_comment = TypeComment{name, TypeText{type_string(out), {}}, {}};
-    if (out.kind == Obj::Kind::Tensor) tensor_bytes_[name] = tensor_bytes(out);
+    if (out.kind == Obj::Kind::Tensor) tensor_bytes_.emplace_back(name, tensor_bytes(out));
   } else {
     for (const Obj &o : out.as<SeqObj>().items)
-      if (o.kind == Obj::Kind::Tensor) tensor_bytes_[o.as<TensorObj>().name] = tensor_bytes(o);
+      if (o.kind == Obj::Kind::Tensor)
+        tensor_bytes_.emplace_back(o.as<TensorObj>().name, tensor_bytes(o));
   }
 }
 

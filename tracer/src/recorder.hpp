@@ -63,7 +63,9 @@ public:
     return std::move(hidden_reads_);
   }
   // The bytes of each tensor recorded, by name (for the memory estimate of a run).
-  std::unordered_map<std::string, uint64_t> take_tensor_bytes() { return std::move(tensor_bytes_); }
+  std::vector<std::pair<std::string, uint64_t>> take_tensor_bytes() {
+    return std::move(tensor_bytes_);
+  }
   // The statements that compute each guarded value from the inputs, then the checks.
   std::vector<Statement> guard_statements() const;
   // Appends a statement to the computation at top level (the copy of an updated input).
@@ -96,7 +98,7 @@ private:
   std::unordered_map<std::string, Obj> number_memo_;    // by the printed call
   std::unordered_map<std::string, Obj> number_results_; // num's, by op and operands
   std::vector<std::pair<std::string, Obj>> guards_;
-  std::unordered_map<std::string, uint64_t> tensor_bytes_;
+  std::vector<std::pair<std::string, uint64_t>> tensor_bytes_;
 };
 
 // Obj -> model Value: proxies print as their names, never as a repr. Throws a TraceError for

@@ -40,7 +40,7 @@ std::string format_bytes(uint64_t bytes) {
 
 std::optional<Error> run_memory_error(const TracedProgram &program, uint64_t limit,
                                       const std::string &limit_name) {
-  const RunMemoryEstimate &m = program.run_memory;
+  RunMemoryEstimate m = run_memory(program);
   if (limit == 0 || m.total() <= limit) return std::nullopt;
   return Error{"running the traces would need about " + format_bytes(m.total()) + " (inputs " +
                    format_bytes(m.inputs) + ", and up to " + format_bytes(m.intermediates) +

@@ -276,8 +276,7 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
         program.all_bound_symbols += 1 + count_subsymbols(out[k]);
       }
     out.push_back(Statement::ret(returned));
-    program.run_memory = estimate_run_memory(computation, recorder.take_tensor_bytes(),
-                                             program.inputs, program.state);
+    program.tensor_bytes = recorder.take_tensor_bytes();
 
     // ---- prologue
     Trace prologue;

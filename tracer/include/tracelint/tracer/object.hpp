@@ -293,6 +293,13 @@ struct UnknownObj : Heap {
 };
 
 // A scope: a function's locals, a class body's namespace, the module's globals.
+// Hashes std::string and std::string_view alike, so a map keyed by std::string is searched with
+// a string_view without building a string.
+struct NameHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
 struct Env {
   // The enclosing function's scope, for a nested def or a comprehension (closures read through
   // it); none for a function at module level.
@@ -305,7 +312,7 @@ struct Env {
   bool erase(std::string_view name);
 
 private:
-  std::unique_ptr<std::unordered_map<std::string, std::size_t>> index_;
+  std::unique_ptr<std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>>> index_;
 };
 
 // Python's repr-free description for error messages: "int", "tensor f32[2, 3]", "GPT".

@@ -92,12 +92,17 @@ struct TracedProgram {
   std::vector<std::string> printed;
   std::size_t bound_symbols = 0;     // top-level symbols of the computation
   std::size_t all_bound_symbols = 0; // the same with their subsymbols, at every depth
-  RunMemoryEstimate run_memory;
+  // The bytes of each tensor the computation makes, by name, in the order made: what
+  // run_memory() reads (estimated only for a run, not for every trace).
+  std::vector<std::pair<std::string, uint64_t>> tensor_bytes;
   const Trace &prologue() const { return file.traces.at(0); }
   const Trace &computation() const { return file.traces.at(1); }
 };
 
 Result<InputSpec> parse_arg(const ArgSpec &arg);
+
+// What running the program's traces will hold at its peak (see RunMemoryEstimate).
+RunMemoryEstimate run_memory(const TracedProgram &program);
 
 // Traces request.function of request.source. Errors name file:line:col and the construct.
 // Thread-safe: each call has its own state.
