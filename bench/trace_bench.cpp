@@ -4,12 +4,15 @@
 // the same run, on one. Like `tracelint trace`, this process does not load libtorch (that
 // alone, from its static initialisation, makes the tracer's allocations 10-20% slower).
 // Usage: build/bench/trace_bench [ops] [threads]   (threads: default all cores)
+//        build/bench/trace_bench --source ops        (prints the generated function, for
+//                                                     bench/trace_vs_fx.sh)
 #include "bench_common.hpp"
 
 #include "tracelint/core/printer.hpp"
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -65,6 +68,10 @@ double measure(std::size_t ops, unsigned threads) {
 } // namespace
 
 int main(int argc, char **argv) {
+  if (argc == 3 && std::string(argv[1]) == "--source") {
+    std::fputs(generate(std::strtoul(argv[2], nullptr, 10)).c_str(), stdout);
+    return 0;
+  }
   std::size_t ops = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 10000;
   unsigned threads = argc > 2 ? static_cast<unsigned>(std::strtoul(argv[2], nullptr, 10))
                               : std::max(1u, std::thread::hardware_concurrency());
