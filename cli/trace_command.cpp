@@ -155,11 +155,12 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
                      "function (report on stderr)");
     command.add_option("-o,--output", args.output, "Write the traces to this file (atomically)");
   }
-  command.add_option("--save-io", args.save_io,
-                     "With --run: write the run's inputs, module state and results to this "
-                     "directory (manifest.json and raw tensors), for an independent check such "
-                     "as `python3 tracer/oracle/cpython_oracle.py DIR`, which runs the original "
-                     "source with CPython and PyTorch");
+  command.add_option(
+      "--save-io", args.save_io,
+      "With --run: write the run's inputs, module state and results to this "
+      "directory (manifest.json and raw tensors), for an independent check such "
+      "as `/usr/bin/python3 tracer/oracle/cpython_oracle.py DIR`, which runs the original "
+      "source with CPython and PyTorch");
   command.footer(
       "Python: the tracer runs the whole file (imports, classes, dataclasses, functions) and the "
       "traced call with most of Python: classes and nn.Module (its own torch.nn: Linear, "

@@ -1,9 +1,11 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The tracer's independent oracle: runs the original Python source with CPython and PyTorch on
 the inputs (and module state) a `tracelint run --save-io DIR` used, and compares the results of
 the traces executed by libtorch with what CPython computes.
 
-    python3 tracer/oracle/cpython_oracle.py [--polyfill] DIR [DIR ...]
+    /usr/bin/python3 tracer/oracle/cpython_oracle.py [--polyfill] DIR [DIR ...]
+
+(/usr/bin/python3: Debian's python3-torch is PyTorch for the system Python.)
 
 Each DIR holds manifest.json and raw tensor files. For a module, the class is built with the
 --init expressions evaluated in the module's namespace, put in eval mode, and the state tensors
@@ -20,8 +22,13 @@ import math
 import os
 import sys
 
-import torch
-import torch.nn.functional as F
+try:
+    import torch
+    import torch.nn.functional as F
+except ImportError:
+    print(f"cpython_oracle: {sys.executable} has no PyTorch: run it with /usr/bin/python3 "
+          "(Debian's python3-torch; scripts/bootstrap.sh installs it)", file=sys.stderr)
+    sys.exit(2)
 
 DTYPES = {
     "float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16,
