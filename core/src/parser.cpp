@@ -1,13 +1,12 @@
 #include "tracelint/core/parser.hpp"
 #include "tracelint/core/printer.hpp"
+#include "tracelint/core/python_tree.hpp"
 
 #include "blanked_comments.hpp"
 #include "chunking.hpp"
 #include "indentation.hpp"
 #include "lexing.hpp"
 #include "syntax_errors.hpp"
-
-#include <tree_sitter/api.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -21,12 +20,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <regex>
 #include <set>
 #include <stdexcept>
 #include <thread>
-
-extern "C" const TSLanguage *tree_sitter_python();
 
 namespace tracelint {
 
@@ -49,76 +45,40 @@ using chunking::EditedText;
 using chunking::has_triple_quote;
 using chunking::track_brackets;
 
-struct TreeDeleter {
-  void operator()(TSTree *t) const { ts_tree_delete(t); }
-};
-struct ParserDeleter {
-  void operator()(TSParser *p) const { ts_parser_delete(p); }
-};
-
 using chunking::BlankedInput;
 using chunking::own_line_comments;
 using chunking::OwnLineComment;
+using python::field;
+using python::is;
+using python::NodeCursor;
+using python::NodeList;
 
-std::unique_ptr<TSTree, TreeDeleter> parse_python(const std::string &text,
-                                                  const std::vector<OwnLineComment> &blanked = {}) {
-  std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
-  ts_parser_set_language(parser.get(), tree_sitter_python());
+const python::Symbols &S = python::symbols();
+const python::Fields &F = python::fields();
+
+// What each thread that parses keeps from one parse to the next: tree-sitter's buffers and a
+// cursor's stack.
+struct ParseState {
+  python::Parser parser;
+  NodeCursor cursor;
+};
+
+python::Tree parse_python(ParseState &state, const std::string &text,
+                          const std::vector<OwnLineComment> &blanked = {}) {
   BlankedInput input(text, blanked);
-  TSTree *tree = ts_parser_parse(parser.get(), nullptr, input.input());
-  if (!tree) throw std::runtime_error("tree-sitter returned no tree");
-  return std::unique_ptr<TSTree, TreeDeleter>(tree);
+  return state.parser.parse(input.input());
 }
 
-std::string type_of(TSNode n) {
-  return ts_node_type(n);
-}
-bool is(TSNode n, const char *type) {
-  return std::string_view(ts_node_type(n)) == type;
-}
-TSNode field(TSNode n, const char *name) {
-  return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
-}
-
-// With a cursor: ts_node_named_child(n, i) walks from the first child, so indexing a
-// module of many statements would be quadratic.
-std::vector<TSNode> named_children(TSNode n) {
-  std::vector<TSNode> out;
-  TSTreeCursor cursor = ts_tree_cursor_new(n);
-  if (ts_tree_cursor_goto_first_child(&cursor)) {
-    do {
-      TSNode c = ts_tree_cursor_current_node(&cursor);
-      if (ts_node_is_named(c) && !is(c, "comment") && !is(c, "line_continuation")) out.push_back(c);
-    } while (ts_tree_cursor_goto_next_sibling(&cursor));
-  }
-  ts_tree_cursor_delete(&cursor);
-  return out;
-}
-
-// Visits the nodes below root in source order, iteratively (traces can nest deeply);
-// visit(node) says whether to go into the node's children.
-template <class F> void walk(TSNode root, F &&visit) {
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  bool descend = true;
-  while (true) {
-    if (descend && visit(ts_tree_cursor_current_node(&cursor)) &&
-        ts_tree_cursor_goto_first_child(&cursor))
-      continue;
-    if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-      descend = true;
-      continue;
+// Comments anywhere below root, in source order. A node on one row holds none: a comment runs
+// to the end of its row, and tree-sitter moves a node's trailing comments out of it; only a
+// node with a syntax error (kept as tree-sitter found it) is searched whatever its size.
+void collect_comments(NodeCursor &cursor, TSNode root, std::vector<TSNode> &out) {
+  cursor.walk(root, [&](TSNode n) {
+    if (is(n, S.comment)) {
+      out.push_back(n);
+      return false;
     }
-    if (!ts_tree_cursor_goto_parent(&cursor)) break;
-    descend = false;
-  }
-  ts_tree_cursor_delete(&cursor);
-}
-
-// Comments anywhere below root, in source order.
-void collect_comments(TSNode root, std::vector<TSNode> &out) {
-  walk(root, [&](TSNode n) {
-    if (is(n, "comment")) out.push_back(n);
-    return true;
+    return ts_node_start_point(n).row != ts_node_end_point(n).row || ts_node_has_error(n);
   });
 }
 
@@ -126,12 +86,17 @@ void collect_comments(TSNode root, std::vector<TSNode> &out) {
 // offsets map back into the file.
 class View {
 public:
-  View(const std::string &text, const SourceText &source, ParsedFile &out,
+  View(const std::string &text, const SourceText &source, ParsedFile &out, NodeCursor &cursor,
        std::function<uint32_t(uint32_t)> to_file)
-      : text_(text), source_(source), out_(out), to_file_(std::move(to_file)) {}
+      : text_(text), source_(source), out_(out), cursor_(cursor), to_file_(std::move(to_file)) {}
 
   std::string text(TSNode n) const { return text(ts_node_start_byte(n), end_byte(n)); }
   std::string text(uint32_t begin, uint32_t end) const { return text_.substr(begin, end - begin); }
+  std::string_view text_view(TSNode n) const {
+    uint32_t begin = ts_node_start_byte(n);
+    return std::string_view(text_).substr(begin, end_byte(n) - begin);
+  }
+  NodeList named_children(TSNode n) const { return cursor_.named_children(n); }
   Span span(TSNode n) const { return span(ts_node_start_byte(n), end_byte(n)); }
   Span span(uint32_t begin, uint32_t end) const {
     return source_.span(to_file_(begin), to_file_(end));
@@ -161,7 +126,7 @@ private:
   // tree-sitter-python's comment runs to the "\n", taking the "\r" of a "\r\n" ending.
   uint32_t end_byte(TSNode n) const {
     uint32_t end = ts_node_end_byte(n);
-    if (end > ts_node_start_byte(n) && text_[end - 1] == '\r' && is(n, "comment")) --end;
+    if (end > ts_node_start_byte(n) && text_[end - 1] == '\r' && is(n, S.comment)) --end;
     return end;
   }
   std::optional<Value> call(TSNode n, unsigned depth) const;
@@ -170,80 +135,30 @@ private:
   const std::string &text_;
   const SourceText &source_;
   ParsedFile &out_;
+  NodeCursor &cursor_;
   std::function<uint32_t(uint32_t)> to_file_;
   mutable bool failed_ = false;
 };
 
 std::optional<std::string> View::string_literal(TSNode n) const {
-  if (!is(n, "string")) return unmodelled(n, "expected a string literal");
-  std::string raw = text(n);
-  // CPython reads "\r\n" in a (triple-quoted) string as "\n", like everywhere in source.
-  for (std::size_t at = raw.find("\r\n"); at != std::string::npos; at = raw.find("\r\n", at))
-    raw.erase(at, 1);
-  std::size_t quote = raw.find_first_of("'\"");
-  if (quote == std::string::npos || raw.size() < quote + 2)
-    return unmodelled(n, "a malformed string literal");
-  std::string prefix = raw.substr(0, quote);
-  for (char c : prefix)
-    if (c == 'f' || c == 'F' || c == 'b' || c == 'B')
-      return unmodelled(n, std::string(c == 'f' || c == 'F' ? "an f-string" : "a bytes literal") +
-                               " is not a trace value");
-  bool is_raw = prefix.find_first_of("rR") != std::string::npos;
-  std::size_t qlen = raw.compare(quote, 3, std::string(3, raw[quote])) == 0 ? 3 : 1;
-  if (raw.size() < quote + 2 * qlen || raw.back() != raw[quote])
-    return unmodelled(n, "a malformed string literal");
-  std::string body = raw.substr(quote + qlen, raw.size() - quote - 2 * qlen);
-  if (is_raw) return body;
-  std::string out;
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    char c = body[i];
-    if (c != '\\' || i + 1 == body.size()) {
-      out += c;
-      continue;
-    }
-    char e = body[++i];
-    switch (e) {
-    case 'n':
-      out += '\n';
-      break;
-    case 't':
-      out += '\t';
-      break;
-    case 'r':
-      out += '\r';
-      break;
-    case '0':
-      out += '\0';
-      break;
-    case '\\':
-      out += '\\';
-      break;
-    case '\'':
-      out += '\'';
-      break;
-    case '"':
-      out += '"';
-      break;
-    case '\n':
-      break;
-    case 'x':
-      if (i + 2 < body.size() && std::isxdigit(static_cast<unsigned char>(body[i + 1])) &&
-          std::isxdigit(static_cast<unsigned char>(body[i + 2]))) {
-        out += static_cast<char>(std::stoi(body.substr(i + 1, 2), nullptr, 16));
-        i += 2;
-        break;
-      }
-      [[fallthrough]];
-    default:
-      out += '\\';
-      out += e;
-    }
+  if (!is(n, S.string)) return unmodelled(n, "expected a string literal");
+  python::DecodedString decoded = python::decode_string_literal(text_view(n));
+  if (!decoded) {
+    const python::StringLiteralProblem &problem = decoded.problem;
+    if (!problem.invalid_python)
+      return unmodelled(n, "a string literal the model cannot hold: " + problem.message);
+    uint32_t at = ts_node_start_byte(n) + static_cast<uint32_t>(problem.offset);
+    out_.syntax.push_back({span(at, at + 1), "invalid string literal: " + problem.message});
+    return std::nullopt;
   }
-  return out;
+  python::StringLiteral &literal = *decoded.literal;
+  if (literal.formatted) return unmodelled(n, "an f-string is not a trace value");
+  if (literal.bytes) return unmodelled(n, "a bytes literal is not a trace value");
+  return std::move(literal.value);
 }
 
 std::optional<Value> View::number(TSNode n, bool negative) const {
-  std::optional<Value> v = parse_python_number(text(n), is(n, "integer"));
+  std::optional<Value> v = parse_python_number(text_view(n), is(n, S.integer));
   if (!v)
     return unmodelled(n, "the integer " +
                              (text(n).size() > 24 ? text(n).substr(0, 20) + "..." : text(n)) +
@@ -260,20 +175,21 @@ std::optional<Value> View::number(TSNode n, bool negative) const {
 }
 
 std::optional<Value> View::call(TSNode n, unsigned depth) const {
-  TSNode fn = field(n, "function");
-  TSNode args = field(n, "arguments");
-  if (!is(args, "argument_list"))
+  TSNode fn = field(n, F.function);
+  TSNode args = field(n, F.arguments);
+  if (!is(args, S.argument_list))
     return unmodelled(args, "a generator argument is not a trace value");
   std::optional<Value> callee = value(fn, depth + 1);
   if (!callee) return std::nullopt;
   std::vector<Value> positional;
   std::vector<std::pair<std::string, Value>> keywords;
   for (TSNode a : named_children(args)) {
-    if (is(a, "keyword_argument")) {
-      std::optional<Value> v = value(field(a, "value"), depth + 1);
+    TSSymbol symbol = ts_node_symbol(a);
+    if (symbol == S.keyword_argument) {
+      std::optional<Value> v = value(field(a, F.value), depth + 1);
       if (!v) return std::nullopt;
-      keywords.emplace_back(text(field(a, "name")), std::move(*v));
-    } else if (is(a, "list_splat") || is(a, "dictionary_splat")) {
+      keywords.emplace_back(text(field(a, F.name)), std::move(*v));
+    } else if (symbol == S.list_splat || symbol == S.dictionary_splat) {
       return unmodelled(a, "argument unpacking (*x, **x) is not a trace value");
     } else {
       if (!keywords.empty())
@@ -320,35 +236,38 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
                              " deep are not modelled");
   if (ts_node_has_error(n)) return unmodelled(n, "the expression has a syntax error");
   std::optional<Value> result;
-  std::string type = type_of(n);
+  TSSymbol type = ts_node_symbol(n);
   auto children = [&](std::vector<Value> &out) {
-    for (TSNode c : named_children(n)) {
+    NodeList kids = named_children(n);
+    out.reserve(kids.size());
+    for (TSNode c : kids) {
       std::optional<Value> v = value(c, depth + 1);
       if (!v) return false;
       out.push_back(std::move(*v));
     }
     return true;
   };
-  if (type == "identifier") {
+  if (type == S.identifier) {
     result = Value::name(text(n));
-  } else if (type == "integer" || type == "float") {
+  } else if (type == S.integer || type == S.float_) {
     result = number(n, false);
-  } else if (type == "true" || type == "false") {
-    result = Value::boolean_value(type == "true");
-  } else if (type == "none") {
+  } else if (type == S.true_ || type == S.false_) {
+    result = Value::boolean_value(type == S.true_);
+  } else if (type == S.none) {
     result = Value::none();
-  } else if (type == "ellipsis") {
+  } else if (type == S.ellipsis) {
     result = Value::ellipsis();
-  } else if (type == "string") {
+  } else if (type == S.string) {
     std::optional<std::string> s = string_literal(n);
     if (!s) return std::nullopt;
     result = Value::string(std::move(*s));
-  } else if (type == "unary_operator") {
-    std::string op = text(field(n, "operator"));
-    TSNode arg = field(n, "argument");
-    if ((op == "-" || op == "+") && (is(arg, "integer") || is(arg, "float"))) {
-      result = number(arg, op == "-");
-    } else if (op == "-") {
+  } else if (type == S.unary_operator) {
+    TSNode op_node = field(n, F.operator_);
+    TSSymbol op = ts_node_symbol(op_node);
+    TSNode arg = field(n, F.argument);
+    if ((op == S.token_minus || op == S.token_plus) && (is(arg, S.integer) || is(arg, S.float_))) {
+      result = number(arg, op == S.token_minus);
+    } else if (op == S.token_minus) {
       std::optional<Value> inner = value(arg, depth + 1);
       if (!inner) return std::nullopt;
       if (inner->kind != ValueKind::Float)
@@ -356,37 +275,37 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
       inner->real = -inner->real;
       result = std::move(inner);
     } else {
-      return unmodelled(n, "the operator '" + op + "' is not part of the trace model");
+      return unmodelled(n, "the operator '" + text(op_node) + "' is not part of the trace model");
     }
-  } else if (type == "tuple" || type == "expression_list") {
+  } else if (type == S.tuple || type == S.expression_list) {
     std::vector<Value> items;
     if (!children(items)) return std::nullopt;
     result = Value::tuple(std::move(items));
-    result->bare = type == "expression_list";
-  } else if (type == "list") {
+    result->bare = type == S.expression_list;
+  } else if (type == S.list) {
     std::vector<Value> items;
     if (!children(items)) return std::nullopt;
     result = Value::list(std::move(items));
-  } else if (type == "dictionary") {
+  } else if (type == S.dictionary) {
     std::vector<std::pair<Value, Value>> entries;
     for (TSNode pair : named_children(n)) {
-      if (!is(pair, "pair"))
+      if (!is(pair, S.pair))
         return unmodelled(pair, "only key: value entries are modelled in a dict");
-      std::optional<Value> k = value(field(pair, "key"), depth + 1);
+      std::optional<Value> k = value(field(pair, F.key), depth + 1);
       if (!k) return std::nullopt;
-      std::optional<Value> v = value(field(pair, "value"), depth + 1);
+      std::optional<Value> v = value(field(pair, F.value), depth + 1);
       if (!v) return std::nullopt;
       entries.emplace_back(std::move(*k), std::move(*v));
     }
     result = Value::dict(std::move(entries));
-  } else if (type == "parenthesized_expression") {
-    std::vector<TSNode> inner = named_children(n);
+  } else if (type == S.parenthesized_expression) {
+    NodeList inner = named_children(n);
     if (inner.size() != 1) return unmodelled(n, "unexpected parenthesized expression");
     return value(inner[0], depth + 1);
-  } else if (type == "attribute") {
-    std::optional<Value> base = value(field(n, "object"), depth + 1);
+  } else if (type == S.attribute) {
+    std::optional<Value> base = value(field(n, F.object), depth + 1);
     if (!base) return std::nullopt;
-    std::string attr = text(field(n, "attribute"));
+    std::string attr = text(field(n, F.attribute));
     if (base->kind == ValueKind::Name && base->text == "dtypes" &&
         is_dtype_name(attr, Namespace::Thunder))
       result = Value::dtype(attr, Namespace::Thunder);
@@ -394,26 +313,20 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
              is_dtype_name(attr, Namespace::Torch))
       result = Value::dtype(attr, Namespace::Torch);
     else
-      result = Value::attribute(std::move(*base), attr);
-  } else if (type == "call") {
+      result = Value::attribute(std::move(*base), std::move(attr));
+  } else if (type == S.call) {
     result = call(n, depth);
-  } else if (type == "subscript") {
-    std::optional<Value> base = value(field(n, "value"), depth + 1);
+  } else if (type == S.subscript) {
+    std::optional<Value> base = value(field(n, F.value), depth + 1);
     if (!base) return std::nullopt;
     std::vector<Value> indices;
-    uint32_t count = ts_node_child_count(n);
-    for (uint32_t i = 0; i < count; ++i) {
-      const char *f = ts_node_field_name_for_child(n, i);
-      if (!f || std::string_view(f) != "subscript") continue;
-      TSNode c = ts_node_child(n, i);
+    for (TSNode c : cursor_.field_children(n, F.subscript)) {
       std::optional<Value> v;
-      if (is(c, "slice")) {
+      if (is(c, S.slice)) {
         // a[start:stop:step]: the parts present, in order, split by the ':' tokens.
         Value parts[3] = {Value::none(), Value::none(), Value::none()};
         int part = 0;
-        uint32_t all = ts_node_child_count(c);
-        for (uint32_t k = 0; k < all; ++k) {
-          TSNode t = ts_node_child(c, k);
+        for (TSNode t : cursor_.children(c)) {
           if (!ts_node_is_named(t)) {
             ++part;
             continue;
@@ -422,7 +335,7 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
           if (!pv) return std::nullopt;
           parts[std::min(part, 2)] = std::move(*pv);
         }
-        v = Value::slice(parts[0], parts[1], parts[2]);
+        v = Value::slice(std::move(parts[0]), std::move(parts[1]), std::move(parts[2]));
       } else {
         v = value(c, depth + 1);
       }
@@ -437,7 +350,7 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
       result = Value::subscript(std::move(*base), std::move(index));
     }
   } else {
-    return unmodelled(n, "'" + text(n).substr(0, 40) + "' (" + type +
+    return unmodelled(n, "'" + text(n).substr(0, 40) + "' (" + ts_node_type(n) +
                              ") is not part of the trace model");
   }
   if (result) result->span = span(n);
@@ -446,25 +359,27 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
 
 std::optional<Target> View::target(TSNode n, unsigned depth) const {
   if (depth > kMaxDepth) return unmodelled(n, "targets nested too deeply");
-  std::string type = type_of(n);
+  TSSymbol type = ts_node_symbol(n);
   Target t;
-  if (type == "identifier") {
+  if (type == S.identifier) {
     t = Target::named(text(n));
-  } else if (type == "pattern_list" || type == "tuple_pattern" || type == "tuple" ||
-             type == "list_pattern" || type == "list") {
-    t.kind = (type == "list_pattern" || type == "list") ? Target::Kind::List : Target::Kind::Tuple;
-    for (TSNode c : named_children(n)) {
+  } else if (type == S.pattern_list || type == S.tuple_pattern || type == S.tuple ||
+             type == S.list_pattern || type == S.list) {
+    t.kind = (type == S.list_pattern || type == S.list) ? Target::Kind::List : Target::Kind::Tuple;
+    NodeList kids = named_children(n);
+    t.elements.reserve(kids.size());
+    for (TSNode c : kids) {
       std::optional<Target> e = target(c, depth + 1);
       if (!e) return std::nullopt;
       t.elements.push_back(std::move(*e));
     }
-  } else if (type == "parenthesized_expression") {
-    std::vector<TSNode> inner = named_children(n);
+  } else if (type == S.parenthesized_expression) {
+    NodeList inner = named_children(n);
     if (inner.size() != 1) return unmodelled(n, "unexpected target");
     return target(inner[0], depth + 1);
   } else {
-    return unmodelled(n, "assigning to " + type + " '" + text(n).substr(0, 40) +
-                             "' is not a trace statement");
+    return unmodelled(n, std::string("assigning to ") + ts_node_type(n) + " '" +
+                             text(n).substr(0, 40) + "' is not a trace statement");
   }
   t.span = span(n);
   return t;
@@ -472,25 +387,25 @@ std::optional<Target> View::target(TSNode n, unsigned depth) const {
 
 bool ends_with_comma(TSNode n) {
   uint32_t count = ts_node_child_count(n);
-  return count > 0 && std::string_view(ts_node_type(ts_node_child(n, count - 1))) == ",";
+  return count > 0 && is(ts_node_child(n, count - 1), S.token_comma);
 }
 
 std::optional<Statement> View::statement(TSNode n) const {
   reset_failure();
+  if (ts_node_has_error(n)) return std::nullopt; // reported as a syntax problem
   Statement s;
   s.span = span(n);
-  std::string type = type_of(n);
-  if (ts_node_has_error(n)) return std::nullopt; // reported as a syntax problem
-  if (type == "expression_statement") {
-    std::vector<TSNode> parts = named_children(n);
+  TSSymbol type = ts_node_symbol(n);
+  if (type == S.expression_statement) {
+    NodeList parts = named_children(n);
     if (parts.size() != 1) return unmodelled(n, "an expression statement with several expressions");
     TSNode e = parts[0];
-    if (is(e, "assignment")) {
-      TSNode left = field(e, "left");
-      TSNode right = field(e, "right");
-      TSNode annotation = field(e, "type");
+    if (is(e, S.assignment)) {
+      TSNode left = field(e, F.left);
+      TSNode right = field(e, F.right);
+      TSNode annotation = field(e, F.type);
       if (ts_node_is_null(right)) return unmodelled(e, "an annotation without a value");
-      if (is(right, "assignment") || is(right, "augmented_assignment"))
+      if (is(right, S.assignment) || is(right, S.augmented_assignment))
         return unmodelled(e, "chained assignment is not a trace statement");
       std::optional<Target> t = target(left);
       if (!t) return std::nullopt;
@@ -498,7 +413,7 @@ std::optional<Statement> View::statement(TSNode n) const {
       if (!v) return std::nullopt;
       s.target = std::move(t);
       s.value = std::move(*v);
-      if (is(left, "pattern_list")) {
+      if (is(left, S.pattern_list)) {
         s.style = ts_node_start_point(left).row != ts_node_start_point(right).row
                       ? UnpackStyle::Continued
                       : UnpackStyle::Bare;
@@ -507,7 +422,7 @@ std::optional<Statement> View::statement(TSNode n) const {
                            ts_node_named_child_count(left) == 1;
       }
       if (!ts_node_is_null(annotation)) {
-        TSNode str = is(annotation, "type") && ts_node_named_child_count(annotation) == 1
+        TSNode str = is(annotation, S.type) && ts_node_named_child_count(annotation) == 1
                          ? ts_node_named_child(annotation, 0)
                          : annotation;
         std::optional<std::string> ann = string_literal(str);
@@ -522,7 +437,7 @@ std::optional<Statement> View::statement(TSNode n) const {
       }
       return s;
     }
-    if (is(e, "augmented_assignment"))
+    if (is(e, S.augmented_assignment))
       return unmodelled(e, "augmented assignment is not a trace statement");
     std::optional<Value> v = value(e);
     if (!v) return std::nullopt;
@@ -530,9 +445,9 @@ std::optional<Statement> View::statement(TSNode n) const {
     s.value = std::move(*v);
     return s;
   }
-  if (type == "return_statement") {
+  if (type == S.return_statement) {
     s.kind = Statement::Kind::Return;
-    std::vector<TSNode> parts = named_children(n);
+    NodeList parts = named_children(n);
     if (parts.empty()) {
       s.has_value = false;
       return s;
@@ -542,31 +457,34 @@ std::optional<Statement> View::statement(TSNode n) const {
     s.value = std::move(*v);
     return s;
   }
-  if (type == "delete_statement") {
+  if (type == S.delete_statement) {
     s.kind = Statement::Kind::Delete;
-    std::vector<TSNode> parts = named_children(n);
+    NodeList parts = named_children(n);
     if (parts.size() != 1) return unmodelled(n, "unexpected del statement");
     TSNode what = parts[0];
-    std::vector<TSNode> names;
-    if (is(what, "identifier")) {
+    NodeList names;
+    TSSymbol what_type = ts_node_symbol(what);
+    if (what_type == S.identifier) {
       names.push_back(what);
-    } else if (is(what, "expression_list") || is(what, "list") || is(what, "tuple")) {
-      s.delete_list_form = is(what, "list");
-      if (is(what, "tuple"))
+    } else if (what_type == S.expression_list || what_type == S.list || what_type == S.tuple) {
+      s.delete_list_form = what_type == S.list;
+      if (what_type == S.tuple)
         return unmodelled(what, "del of a parenthesized tuple is not a trace statement");
       names = named_children(what);
     } else {
-      return unmodelled(what, "del of " + type_of(what) + " is not a trace statement");
+      return unmodelled(what,
+                        std::string("del of ") + ts_node_type(what) + " is not a trace statement");
     }
+    s.deleted.reserve(names.size());
     for (TSNode name : names) {
-      if (!is(name, "identifier")) return unmodelled(name, "only names are deleted in traces");
+      if (!is(name, S.identifier)) return unmodelled(name, "only names are deleted in traces");
       Target t = Target::named(text(name));
       t.span = span(name);
       s.deleted.push_back(std::move(t));
     }
     return s;
   }
-  return unmodelled(n, "a " + type + " is not a trace statement");
+  return unmodelled(n, std::string("a ") + ts_node_type(n) + " is not a trace statement");
 }
 
 // "# name: "type"" / "# name" with the positions of the name and the type text.
@@ -671,7 +589,7 @@ bool looks_like_bound_symbol(std::string_view text) {
 class CommentStatements {
 public:
   CommentStatements(const std::vector<std::pair<uint32_t, std::string>> &contents,
-                    const SourceText &source) {
+                    const SourceText &source, ParseState &state) {
     std::vector<uint32_t> file_starts;
     std::vector<std::size_t> included;
     for (auto &[offset, text] : contents) {
@@ -684,26 +602,26 @@ public:
       synthetic_ += '\n';
     }
     if (contents.empty()) return;
-    tree_ = parse_python(synthetic_);
+    tree_ = parse_python(state, synthetic_);
     const std::vector<uint32_t> &starts = synthetic_starts_;
     TSNode root = ts_tree_root_node(tree_.get());
     std::vector<TSNode> comments;
-    collect_comments(root, comments);
+    collect_comments(state.cursor, root, comments);
     std::map<uint32_t, TSNode> trailing; // synthetic row -> trailing comment
     for (TSNode c : comments)
       trailing.emplace(ts_node_start_point(c).row, c);
     // Problems found while parsing comment contents are not the file's problems: a comment
     // that is not a statement is just a comment.
     ParsedFile scratch;
-    View quiet(synthetic_, source, scratch, [&starts, &file_starts](uint32_t o) {
+    View quiet(synthetic_, source, scratch, state.cursor, [&starts, &file_starts](uint32_t o) {
       auto it = std::upper_bound(starts.begin(), starts.end(), o);
       std::size_t line = static_cast<std::size_t>(it - starts.begin()) - 1;
       return file_starts[line] + (o - starts[line]);
     });
-    for (TSNode n : named_children(root)) {
+    for (TSNode n : state.cursor.named_children(root)) {
       TSPoint start = ts_node_start_point(n);
       TSPoint end = ts_node_end_point(n);
-      if (start.row != end.row || start.column != 0 || !accepted(n)) continue;
+      if (start.row != end.row || start.column != 0 || !accepted(state.cursor, n)) continue;
       std::optional<Statement> s = quiet.statement(n);
       if (!s) continue;
       if (auto it = trailing.find(start.row); it != trailing.end())
@@ -718,16 +636,17 @@ public:
       ParsedFile alone;
       alone.source = SourceText("", contents[i].second);
       std::string text = contents[i].second;
-      auto tree = parse_python(text);
+      auto tree = parse_python(state, text);
       TSNode line_root = ts_tree_root_node(tree.get());
-      std::vector<TSNode> nodes = named_children(line_root);
-      if (nodes.size() != 1 || !accepted(nodes[0])) continue;
+      NodeList nodes = state.cursor.named_children(line_root);
+      if (nodes.size() != 1 || !accepted(state.cursor, nodes[0])) continue;
       uint32_t file_start = file_starts[i];
-      View single(text, source, scratch, [file_start](uint32_t o) { return file_start + o; });
+      View single(text, source, scratch, state.cursor,
+                  [file_start](uint32_t o) { return file_start + o; });
       std::optional<Statement> s = single.statement(nodes[0]);
       if (!s) continue;
       std::vector<TSNode> line_comments;
-      collect_comments(line_root, line_comments);
+      collect_comments(state.cursor, line_root, line_comments);
       if (!line_comments.empty()) attach_trailing(single, *s, range_of(line_comments.front()));
       s->commented = true;
       by_line_.emplace(static_cast<uint32_t>(i), std::move(*s));
@@ -745,19 +664,19 @@ public:
 
 private:
   // Bound symbols only: an assignment with a value, or a call.
-  static bool accepted(TSNode n) {
-    if (!is(n, "expression_statement") || ts_node_has_error(n)) return false;
-    std::vector<TSNode> parts = named_children(n); // a trailing comment may sit inside
+  static bool accepted(NodeCursor &cursor, TSNode n) {
+    if (!is(n, S.expression_statement) || ts_node_has_error(n)) return false;
+    NodeList parts = cursor.named_children(n); // a trailing comment may sit inside
     if (parts.size() != 1) return false;
     TSNode e = parts[0];
-    if (is(e, "assignment"))
-      return ts_node_is_null(field(e, "type")) && !ts_node_is_null(field(e, "right"));
-    return is(e, "call");
+    if (is(e, S.assignment))
+      return ts_node_is_null(field(e, F.type)) && !ts_node_is_null(field(e, F.right));
+    return is(e, S.call);
   }
 
   std::string synthetic_;
   std::vector<uint32_t> synthetic_starts_;
-  std::unique_ptr<TSTree, TreeDeleter> tree_;
+  python::Tree tree_;
   std::map<uint32_t, Statement> by_line_;
 };
 
@@ -774,10 +693,11 @@ public:
   // file: the source and its repr leaks (read only); out: where the model and problems go.
   // The parsed text is the file with `prefix_len` bytes inserted in front, `skipped` bytes
   // dropped from its start, and `hole_len` bytes cut out at parsed offset `hole_at`.
-  FileBuilder(const ParsedFile &file, ParsedFile &out, const std::string &parsed,
+  FileBuilder(ParseState &state, const ParsedFile &file, ParsedFile &out, const std::string &parsed,
               uint32_t prefix_len, uint32_t skipped, uint32_t hole_at = UINT32_MAX,
               uint32_t hole_len = 0)
-      : file_(file), out_(out), parsed_(parsed), view_(parsed, file.source, out, [=](uint32_t o) {
+      : state_(state), file_(file), out_(out), parsed_(parsed),
+        view_(parsed, file.source, out, state.cursor, [=](uint32_t o) {
           uint32_t f = o < prefix_len ? skipped : o - prefix_len + skipped;
           return o >= hole_at ? f + hole_len : f;
         }) {}
@@ -786,7 +706,7 @@ public:
   void build(TSNode root, bool fragment_wrapper, uint32_t fragment_indent,
              const std::vector<OwnLineComment> &own_line) {
     std::vector<TSNode> comment_nodes;
-    collect_comments(root, comment_nodes);
+    collect_comments(state_.cursor, root, comment_nodes);
     // The comments tree-sitter saw (trailing ones, and own-line ones inside brackets) and the
     // ones it did not, merged in source order.
     comments_.reserve(comment_nodes.size() + own_line.size());
@@ -832,14 +752,14 @@ public:
         text.replace(at, len, leak.name + std::string(len - leak.name.size(), ' '));
       }
     }
-    batch_ = std::make_unique<CommentStatements>(contents, file_.source);
+    batch_ = std::make_unique<CommentStatements>(contents, file_.source, state_);
 
     for (const syntax::ErrorNode &e : syntax::find_errors(root))
       report_syntax(e.node, e.hidden_missing);
 
     if (fragment_wrapper) {
-      std::vector<TSNode> top = named_children(root);
-      if (!top.empty() && is(top[0], "function_definition")) {
+      NodeList top = view_.named_children(root);
+      if (!top.empty() && is(top[0], S.function_definition)) {
         Trace t = function(top[0], {});
         t.kind = Trace::Kind::Fragment;
         t.fragment_indent = fragment_indent;
@@ -857,7 +777,7 @@ private:
     Span s = view_.span(e);
     std::string message;
     if (ts_node_is_missing(e)) {
-      message = "missing '" + type_of(e) + "'";
+      message = std::string("missing '") + ts_node_type(e) + "'";
     } else {
       std::string text = view_.text(e);
       std::size_t nl = text.find('\n');
@@ -887,7 +807,7 @@ private:
   }
 
   void module(TSNode root) {
-    std::vector<TSNode> top = named_children(root);
+    NodeList top = view_.named_children(root);
     std::vector<PreambleItem> pending;
     std::optional<uint32_t> last_row;
     std::size_t next_comment = 0;
@@ -915,12 +835,12 @@ private:
       TSNode n = top[i];
       flush_comments_before(ts_node_start_byte(n));
       uint32_t row = ts_node_start_point(n).row;
-      std::string type = type_of(n);
-      if (type == "import_statement" || type == "import_from_statement") {
+      TSSymbol type = ts_node_symbol(n);
+      if (type == S.import_statement || type == S.import_from_statement) {
         gap(row);
         imports(n, pending);
         last_row = ts_node_end_point(n).row;
-      } else if (type == "decorated_definition" || type == "function_definition") {
+      } else if (type == S.decorated_definition || type == S.function_definition) {
         gap(row);
         uint32_t region_end = i + 1 < top.size() ? ts_node_start_byte(top[i + 1])
                                                  : static_cast<uint32_t>(parsed_.size());
@@ -929,7 +849,7 @@ private:
         out_.file.traces.push_back(std::move(t));
         fragment = nullptr;
         last_row = last_body_row_;
-      } else if (type == "ERROR") {
+      } else if (type == S.error) {
         last_row = ts_node_end_point(n).row;
       } else {
         // Statements outside any def: a fragment of a trace.
@@ -944,7 +864,9 @@ private:
         }
         uint32_t region_end = i + 1 < top.size() ? ts_node_start_byte(top[i + 1])
                                                  : static_cast<uint32_t>(parsed_.size());
-        body_items(*fragment, {n}, ts_node_start_byte(n), region_end, 0, fragment_last_row_);
+        NodeList one;
+        one.push_back(n);
+        body_items(*fragment, one, ts_node_start_byte(n), region_end, 0, fragment_last_row_);
         last_row = fragment_last_row_;
       }
     }
@@ -961,12 +883,12 @@ private:
       item.span = view_.span(n);
       items.push_back(std::move(item));
     };
-    if (is(n, "import_statement")) {
-      for (TSNode c : named_children(n)) {
+    if (is(n, S.import_statement)) {
+      for (TSNode c : view_.named_children(n)) {
         Import import;
-        if (is(c, "aliased_import")) {
-          import.module = view_.text(field(c, "name"));
-          import.alias = view_.text(field(c, "alias"));
+        if (is(c, S.aliased_import)) {
+          import.module = view_.text(field(c, F.name));
+          import.alias = view_.text(field(c, F.alias));
         } else {
           import.module = view_.text(c);
         }
@@ -976,13 +898,13 @@ private:
     }
     Import import;
     import.from = true;
-    TSNode module = field(n, "module_name");
+    TSNode module = field(n, F.module_name);
     import.module = view_.text(module);
-    for (TSNode c : named_children(n)) {
+    for (TSNode c : view_.named_children(n)) {
       if (ts_node_start_byte(c) == ts_node_start_byte(module)) continue;
-      if (is(c, "aliased_import"))
-        import.names.emplace_back(view_.text(field(c, "name")), view_.text(field(c, "alias")));
-      else if (is(c, "wildcard_import"))
+      if (is(c, S.aliased_import))
+        import.names.emplace_back(view_.text(field(c, F.name)), view_.text(field(c, F.alias)));
+      else if (is(c, S.wildcard_import))
         out_.model.push_back({view_.span(c), "a wildcard import binds unknown names", ""});
       else
         import.names.emplace_back(view_.text(c), "");
@@ -994,24 +916,24 @@ private:
     Trace t;
     t.preamble = std::move(preamble);
     TSNode def = n;
-    if (is(n, "decorated_definition")) {
-      for (TSNode c : named_children(n)) {
-        if (is(c, "decorator")) {
-          std::vector<TSNode> inner = named_children(c);
+    if (is(n, S.decorated_definition)) {
+      for (TSNode c : view_.named_children(n)) {
+        if (is(c, S.decorator)) {
+          NodeList inner = view_.named_children(c);
           view_.reset_failure();
           if (!inner.empty())
             if (std::optional<Value> v = view_.value(inner[0]))
               t.decorators.push_back(std::move(*v));
         }
       }
-      def = field(n, "definition");
+      def = field(n, F.definition);
     }
-    t.name = view_.text(field(def, "name"));
-    t.name_span = view_.span(field(def, "name"));
-    TSNode body = field(def, "body");
-    t.def_span =
-        view_.span(ts_node_start_byte(def), ts_node_end_byte(field(def, "parameters")) + 1);
-    parameters(field(def, "parameters"), t);
+    t.name = view_.text(field(def, F.name));
+    t.name_span = view_.span(field(def, F.name));
+    TSNode body = field(def, F.body);
+    TSNode params = field(def, F.parameters);
+    t.def_span = view_.span(ts_node_start_byte(def), ts_node_end_byte(params) + 1);
+    parameters(params, t);
     std::string line = file_.source.text().substr(t.def_span.begin, kNoSignature.size());
     if (t.name == "_" && line == kNoSignature) {
       t.kind = Trace::Kind::NoSignature;
@@ -1020,46 +942,47 @@ private:
       t.def_span = file_.source.span(t.def_span.begin,
                                      t.def_span.begin + static_cast<uint32_t>(kNoSignature.size()));
     }
-    std::vector<TSNode> statements;
-    if (!ts_node_is_null(body)) statements = named_children(body);
+    NodeList statements;
+    if (!ts_node_is_null(body)) statements = view_.named_children(body);
     uint32_t def_row = ts_node_start_point(def).row;
     uint32_t end = region_end == UINT32_MAX ? static_cast<uint32_t>(parsed_.size()) : region_end;
     std::optional<uint32_t> last_row = def_row;
-    body_items(t, statements, ts_node_end_byte(field(def, "parameters")), end, 1, last_row);
+    body_items(t, statements, ts_node_end_byte(params), end, 1, last_row);
     last_body_row_ = last_row.value_or(def_row);
     return t;
   }
 
   void parameters(TSNode params, Trace &t) {
     bool keyword_only = false;
-    for (TSNode p : named_children(params)) {
+    for (TSNode p : view_.named_children(params)) {
       Parameter param;
       param.span = view_.span(p);
-      std::string type = type_of(p);
-      if (type == "identifier") {
+      TSSymbol type = ts_node_symbol(p);
+      if (type == S.identifier) {
         param.name = view_.text(p);
         param.kind = keyword_only ? ParamKind::KeywordOnly : ParamKind::Positional;
-      } else if (type == "default_parameter") {
-        param.name = view_.text(field(p, "name"));
+      } else if (type == S.default_parameter) {
+        param.name = view_.text(field(p, F.name));
         param.kind = keyword_only ? ParamKind::KeywordOnly : ParamKind::Positional;
         view_.reset_failure();
-        param.default_value = view_.value(field(p, "value"));
-      } else if (type == "list_splat_pattern") {
-        std::vector<TSNode> inner = named_children(p);
+        param.default_value = view_.value(field(p, F.value));
+      } else if (type == S.list_splat_pattern) {
+        NodeList inner = view_.named_children(p);
         param.name = inner.empty() ? "" : view_.text(inner[0]);
         param.kind = ParamKind::VarArgs;
         keyword_only = true;
-      } else if (type == "dictionary_splat_pattern") {
-        std::vector<TSNode> inner = named_children(p);
+      } else if (type == S.dictionary_splat_pattern) {
+        NodeList inner = view_.named_children(p);
         param.name = inner.empty() ? "" : view_.text(inner[0]);
         param.kind = ParamKind::VarKeywords;
-      } else if (type == "keyword_separator") {
+      } else if (type == S.keyword_separator) {
         keyword_only = true;
         continue;
       } else {
         view_.reset_failure();
-        view_.unmodelled(p, "a " + type + " parameter is not part of the trace model");
-        std::vector<TSNode> inner = named_children(p);
+        view_.unmodelled(p, std::string("a ") + ts_node_type(p) +
+                                " parameter is not part of the trace model");
+        NodeList inner = view_.named_children(p);
         if (inner.empty()) continue;
         param.name = view_.text(inner[0]);
       }
@@ -1069,7 +992,7 @@ private:
 
   // Merges the statements of a body with the comments between begin and end: trailing type
   // comments, annotation comments, subsymbols (deeper comments after a statement), others.
-  void body_items(Trace &t, const std::vector<TSNode> &statements, uint32_t begin, uint32_t end,
+  void body_items(Trace &t, const NodeList &statements, uint32_t begin, uint32_t end,
                   uint32_t min_column, std::optional<uint32_t> &last_row) {
     std::vector<CommentInfo> comments = comments_in(begin, end);
     std::size_t ci = 0;
@@ -1171,14 +1094,16 @@ private:
 
   // The target of an assignment whose value the model cannot represent.
   std::optional<Target> assigned_target(TSNode n) {
-    if (!is(n, "expression_statement")) return std::nullopt;
-    std::vector<TSNode> parts = named_children(n);
-    if (parts.size() != 1 || !is(parts[0], "assignment")) return std::nullopt;
+    if (!is(n, S.expression_statement)) return std::nullopt;
+    NodeList parts = view_.named_children(n);
+    if (parts.size() != 1 || !is(parts[0], S.assignment)) return std::nullopt;
     ParsedFile scratch;
-    View quiet(parsed_, file_.source, scratch, [this](uint32_t o) { return view_.file_offset(o); });
-    return quiet.target(field(parts[0], "left"));
+    View quiet(parsed_, file_.source, scratch, state_.cursor,
+               [this](uint32_t o) { return view_.file_offset(o); });
+    return quiet.target(field(parts[0], F.left));
   }
 
+  ParseState &state_;
   const ParsedFile &file_;
   ParsedFile &out_;
   const std::string &parsed_;
@@ -1320,15 +1245,16 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
   // The chunks after the first are parsed by workers while this thread parses the rest of
   // the file: the file without the chunks (cut, not blanked: tree-sitter would still lex
   // every blank line).
-  std::optional<chunking::ChunkPipeline<ParsedFile>> chunk_parser;
+  std::optional<chunking::ChunkPipeline<ParsedFile, ParseState>> chunk_parser;
   if (chunks)
-    chunk_parser.emplace(chunks->rest.size(), threads, [&](std::size_t i) {
+    chunk_parser.emplace(chunks->rest.size(), threads, [&](std::size_t i, ParseState &state) {
       auto [begin, end] = chunks->rest[i];
       std::string text = chunking::kChunkPrefix + edited.substr(begin, end);
       std::vector<OwnLineComment> own_line = own_line_comments(text);
-      auto tree = parse_python(text, own_line);
+      auto tree = parse_python(state, text, own_line);
       ParsedFile part;
-      FileBuilder builder(out, part, text, static_cast<uint32_t>(chunking::kChunkPrefix.size()),
+      FileBuilder builder(state, out, part, text,
+                          static_cast<uint32_t>(chunking::kChunkPrefix.size()),
                           static_cast<uint32_t>(begin));
       builder.build(ts_tree_root_node(tree.get()), true, chunks->indent, own_line);
       return part;
@@ -1349,9 +1275,10 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
         out.fragment_was_indented = true;
       }
     }
+    ParseState state;
     std::vector<OwnLineComment> own_line = own_line_comments(parsed);
-    auto tree = parse_python(parsed, own_line);
-    FileBuilder builder(out, out, parsed, prefix, skipped, hole_at, hole_len);
+    auto tree = parse_python(state, parsed, own_line);
+    FileBuilder builder(state, out, out, parsed, prefix, skipped, hole_at, hole_len);
     builder.build(ts_tree_root_node(tree.get()), fragment_indent.has_value(),
                   fragment_indent.value_or(0), own_line);
   }
