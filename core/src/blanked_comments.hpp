@@ -23,6 +23,18 @@ struct OwnLineComment {
 // so tree-sitter gets these lines blank; the comments are taken from here instead.
 std::vector<OwnLineComment> own_line_comments(const std::string &text);
 
+// Where an own-line comment could be read as a statement of the block it sits in: after a
+// simple statement (not one that opens a block, not a decorator) at module level or at the body
+// level of a def at column 0, the places where traces print subsymbol comments.
+struct CommentContext {
+  static constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t indent = kNone;     // the statement's indentation, kNone where there is no such place
+  uint32_t statement_line = 0; // where the statement's first line starts
+};
+// own_line_comments(text), and each comment's context in `contexts` (one per comment).
+std::vector<OwnLineComment> own_line_comments(const std::string &text,
+                                              std::vector<CommentContext> &contexts);
+
 // Feeds tree-sitter the text with the given comments read as spaces (same length, so every
 // offset and point stays where it was).
 class BlankedInput {

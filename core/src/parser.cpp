@@ -6,6 +6,7 @@
 #include "chunking.hpp"
 #include "indentation.hpp"
 #include "lexing.hpp"
+#include "parse_options.hpp"
 #include "syntax_errors.hpp"
 
 #include <algorithm>
@@ -69,16 +70,40 @@ python::Tree parse_python(ParseState &state, const std::string &text,
   return state.parser.parse(input.input());
 }
 
-// Comments anywhere below root, in source order. A node on one row holds none: a comment runs
-// to the end of its row, and tree-sitter moves a node's trailing comments out of it; only a
-// node with a syntax error (kept as tree-sitter found it) is searched whatever its size.
-void collect_comments(NodeCursor &cursor, TSNode root, std::vector<TSNode> &out) {
+// Statements, clauses, blocks and the module: the nodes that can hold a comment while they lie
+// on one row (`def f(): x = 1  # c` is one row; a block's dedent comes after its comment).
+const std::vector<bool> &statement_level_symbols() {
+  static const std::vector<bool> table = [] {
+    const TSLanguage *language = tree_sitter_python();
+    std::vector<bool> out(ts_language_symbol_count(language));
+    for (TSSymbol i = 0; i < out.size(); ++i) {
+      std::string_view name = ts_language_symbol_name(language, i);
+      auto ends_with = [&](std::string_view suffix) {
+        return name.size() >= suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
+      };
+      out[i] = name == "module" || name == "block" || ends_with("_statement") ||
+               ends_with("_definition") || ends_with("_clause");
+    }
+    return out;
+  }();
+  return table;
+}
+
+// Comments anywhere below root, in source order. An expression on one row holds none: a comment
+// runs to the end of its row, and tree-sitter moves the comments that trail an expression out of
+// it. So only statement-level nodes, nodes over several rows and nodes with a syntax error (kept
+// as tree-sitter found them) are searched.
+void collect_comments(NodeCursor &cursor, TSNode root, std::vector<TSNode> &out,
+                      bool below_every_node = false) {
+  const std::vector<bool> &statement_level = statement_level_symbols();
   cursor.walk(root, [&](TSNode n) {
-    if (is(n, S.comment)) {
+    TSSymbol symbol = ts_node_symbol(n);
+    if (symbol == S.comment) {
       out.push_back(n);
       return false;
     }
-    return ts_node_start_point(n).row != ts_node_end_point(n).row || ts_node_has_error(n);
+    return below_every_node || ts_node_start_point(n).row != ts_node_end_point(n).row ||
+           (symbol < statement_level.size() && statement_level[symbol]) || ts_node_has_error(n);
   });
 }
 
@@ -86,15 +111,18 @@ void collect_comments(NodeCursor &cursor, TSNode root, std::vector<TSNode> &out)
 // offsets map back into the file.
 class View {
 public:
-  View(const std::string &text, const SourceText &source, ParsedFile &out, NodeCursor &cursor,
+  // text: what the nodes' byte offsets index (tree-sitter's view of it may differ in blanks).
+  View(std::string_view text, const SourceText &source, ParsedFile &out, NodeCursor &cursor,
        std::function<uint32_t(uint32_t)> to_file)
       : text_(text), source_(source), out_(out), cursor_(cursor), to_file_(std::move(to_file)) {}
 
   std::string text(TSNode n) const { return text(ts_node_start_byte(n), end_byte(n)); }
-  std::string text(uint32_t begin, uint32_t end) const { return text_.substr(begin, end - begin); }
+  std::string text(uint32_t begin, uint32_t end) const {
+    return std::string(text_.substr(begin, end - begin));
+  }
   std::string_view text_view(TSNode n) const {
     uint32_t begin = ts_node_start_byte(n);
-    return std::string_view(text_).substr(begin, end_byte(n) - begin);
+    return text_.substr(begin, end_byte(n) - begin);
   }
   NodeList named_children(TSNode n) const { return cursor_.named_children(n); }
   Span span(TSNode n) const { return span(ts_node_start_byte(n), end_byte(n)); }
@@ -132,7 +160,7 @@ private:
   std::optional<Value> call(TSNode n, unsigned depth) const;
   std::optional<Value> number(TSNode n, bool negative) const;
 
-  const std::string &text_;
+  std::string_view text_;
   const SourceText &source_;
   ParsedFile &out_;
   NodeCursor &cursor_;
@@ -584,24 +612,42 @@ bool looks_like_bound_symbol(std::string_view text) {
   return (assignment || call) && lexing::self_contained(text);
 }
 
-// Subsymbol comments: "# t0 = prims.add(a, b)  # t0: ..." lines. Their contents are parsed in
-// one batch: every own-line comment of the file becomes one line of a synthetic source.
+// Bound symbols only: an assignment with a value, or a call.
+bool accepted_bound_symbol(NodeCursor &cursor, TSNode n) {
+  if (!is(n, S.expression_statement) || ts_node_has_error(n)) return false;
+  NodeList parts = cursor.named_children(n); // a trailing comment may sit inside
+  if (parts.size() != 1) return false;
+  TSNode e = parts[0];
+  if (is(e, S.assignment))
+    return ts_node_is_null(field(e, F.type)) && !ts_node_is_null(field(e, F.right));
+  return is(e, S.call);
+}
+
+// Subsymbol comments: "# t0 = prims.add(a, b)  # t0: ..." lines. Most are read in the parse of
+// the code around them (FileBuilder::parse_and_build) and come here as `statements`, by index in
+// `contents`; the contents of the others are parsed in one batch: each becomes one line of a
+// synthetic source.
 class CommentStatements {
 public:
   CommentStatements(const std::vector<std::pair<uint32_t, std::string>> &contents,
-                    const SourceText &source, ParseState &state) {
+                    std::vector<std::optional<Statement>> statements, const SourceText &source,
+                    ParseState &state)
+      : by_line_(std::move(statements)) {
+    by_line_.resize(contents.size());
     std::vector<uint32_t> file_starts;
     std::vector<std::size_t> included;
-    for (auto &[offset, text] : contents) {
-      if (looks_like_bound_symbol(text)) included.push_back(synthetic_starts_.size());
-      synthetic_starts_.push_back(static_cast<uint32_t>(synthetic_.size()));
-      file_starts.push_back(offset);
+    for (std::size_t i = 0; i < contents.size(); ++i) {
+      const auto &[offset, text] = contents[i];
       // Only lines shaped like bound symbols go in: prose could run into the next line or
       // make tree-sitter's error recovery swallow it.
-      if (looks_like_bound_symbol(text)) synthetic_ += text;
+      bool include = !by_line_[i] && looks_like_bound_symbol(text);
+      if (include) included.push_back(synthetic_starts_.size());
+      synthetic_starts_.push_back(static_cast<uint32_t>(synthetic_.size()));
+      file_starts.push_back(offset);
+      if (include) synthetic_ += text;
       synthetic_ += '\n';
     }
-    if (contents.empty()) return;
+    if (included.empty()) return;
     tree_ = parse_python(state, synthetic_);
     const std::vector<uint32_t> &starts = synthetic_starts_;
     TSNode root = ts_tree_root_node(tree_.get());
@@ -621,25 +667,26 @@ public:
     for (TSNode n : state.cursor.named_children(root)) {
       TSPoint start = ts_node_start_point(n);
       TSPoint end = ts_node_end_point(n);
-      if (start.row != end.row || start.column != 0 || !accepted(state.cursor, n)) continue;
+      if (start.row != end.row || start.column != 0 || !accepted_bound_symbol(state.cursor, n))
+        continue;
       std::optional<Statement> s = quiet.statement(n);
       if (!s) continue;
       if (auto it = trailing.find(start.row); it != trailing.end())
         attach_trailing(quiet, *s, range_of(it->second));
       s->commented = true;
-      by_line_.emplace(start.row, std::move(*s));
+      by_line_[start.row] = std::move(*s);
     }
     // tree-sitter's error recovery can fold a good line into the error of a bad neighbour:
     // a line that did not come out as a statement gets a parse of its own.
     for (std::size_t i : included) {
-      if (by_line_.count(static_cast<uint32_t>(i))) continue;
+      if (by_line_[i]) continue;
       ParsedFile alone;
       alone.source = SourceText("", contents[i].second);
       std::string text = contents[i].second;
       auto tree = parse_python(state, text);
       TSNode line_root = ts_tree_root_node(tree.get());
       NodeList nodes = state.cursor.named_children(line_root);
-      if (nodes.size() != 1 || !accepted(state.cursor, nodes[0])) continue;
+      if (nodes.size() != 1 || !accepted_bound_symbol(state.cursor, nodes[0])) continue;
       uint32_t file_start = file_starts[i];
       View single(text, source, scratch, state.cursor,
                   [file_start](uint32_t o) { return file_start + o; });
@@ -649,35 +696,23 @@ public:
       collect_comments(state.cursor, line_root, line_comments);
       if (!line_comments.empty()) attach_trailing(single, *s, range_of(line_comments.front()));
       s->commented = true;
-      by_line_.emplace(static_cast<uint32_t>(i), std::move(*s));
+      by_line_[i] = std::move(*s);
     }
   }
 
   // The statement spelled by the i-th comment, if it is one.
   std::optional<Statement> take(std::size_t i) {
-    auto it = by_line_.find(static_cast<uint32_t>(i));
-    if (it == by_line_.end()) return std::nullopt;
-    Statement s = std::move(it->second);
-    by_line_.erase(it);
+    if (i >= by_line_.size() || !by_line_[i]) return std::nullopt;
+    std::optional<Statement> s = std::move(by_line_[i]);
+    by_line_[i].reset();
     return s;
   }
 
 private:
-  // Bound symbols only: an assignment with a value, or a call.
-  static bool accepted(NodeCursor &cursor, TSNode n) {
-    if (!is(n, S.expression_statement) || ts_node_has_error(n)) return false;
-    NodeList parts = cursor.named_children(n); // a trailing comment may sit inside
-    if (parts.size() != 1) return false;
-    TSNode e = parts[0];
-    if (is(e, S.assignment))
-      return ts_node_is_null(field(e, F.type)) && !ts_node_is_null(field(e, F.right));
-    return is(e, S.call);
-  }
-
   std::string synthetic_;
   std::vector<uint32_t> synthetic_starts_;
   python::Tree tree_;
-  std::map<uint32_t, Statement> by_line_;
+  std::vector<std::optional<Statement>> by_line_; // by index in the contents
 };
 
 struct CommentInfo {
@@ -685,7 +720,78 @@ struct CommentInfo {
   uint32_t row = 0;    // in the parsed text
   uint32_t column = 0; // 0-based byte column in the parsed text
   bool own_line = false;
-  std::size_t batch_index = 0; // own-line comments: index in CommentStatements
+  std::size_t batch_index = 0;           // own-line comments: index in CommentStatements
+  std::size_t own_line_index = SIZE_MAX; // index in the own-line comments tree-sitter did not see
+};
+
+// An own-line comment read as a statement: its content [content, end) moved to the
+// indentation of the statement before it, at `line_begin`, the rest of its line blank.
+struct Injection {
+  uint32_t line_begin = 0;        // where tree-sitter sees the content start
+  uint32_t line_end = 0;          // where it sees the content end
+  uint32_t shift = 0;             // the content's offset in the parsed text, less line_begin
+  std::size_t comment = 0;        // index in the own-line comments
+  TSNode node{};                  // the statement tree-sitter read there
+  std::optional<TSNode> trailing; // its trailing comment
+};
+
+// Feeds tree-sitter the parsed text with own-line comments blank and injected ones moved (the
+// same length: offsets outside the injected lines hold).
+class SubsymbolInput {
+public:
+  SubsymbolInput(const std::string &text, const std::vector<OwnLineComment> &comments,
+                 const std::vector<Injection> &injections)
+      : text_(text) {
+    auto injection = injections.begin();
+    for (std::size_t i = 0; i < comments.size(); ++i) {
+      if (injection != injections.end() && injection->comment == i) {
+        segments_.push_back({injection->line_begin, injection->line_end, injection->shift});
+        segments_.push_back({injection->line_end, comments[i].end, kBlank});
+        ++injection;
+      } else {
+        segments_.push_back({comments[i].begin, comments[i].end, kBlank});
+      }
+    }
+  }
+  TSInput input() {
+    TSInput in{};
+    in.payload = this;
+    in.read = &SubsymbolInput::read;
+    in.encoding = TSInputEncodingUTF8;
+    return in;
+  }
+
+private:
+  static constexpr uint32_t kBlank = UINT32_MAX;
+  struct Segment {
+    uint32_t begin, end, shift; // shift kBlank: spaces
+  };
+  static const char *read(void *payload, uint32_t byte, TSPoint, uint32_t *bytes_read) {
+    static constexpr char kSpaces[] = "                                                        "
+                                      "                                                        ";
+    const auto &self = *static_cast<const SubsymbolInput *>(payload);
+    if (byte >= self.text_.size()) {
+      *bytes_read = 0;
+      return "";
+    }
+    auto next = std::upper_bound(self.segments_.begin(), self.segments_.end(), byte,
+                                 [](uint32_t at, const Segment &s) { return at < s.end; });
+    if (next != self.segments_.end() && next->begin <= byte) {
+      if (next->shift == kBlank) {
+        *bytes_read = std::min<uint32_t>(next->end - byte, sizeof(kSpaces) - 1);
+        return kSpaces;
+      }
+      *bytes_read = next->end - byte;
+      return self.text_.data() + byte + next->shift;
+    }
+    uint32_t stop =
+        next != self.segments_.end() ? next->begin : static_cast<uint32_t>(self.text_.size());
+    *bytes_read = stop - byte;
+    return self.text_.data() + byte;
+  }
+
+  const std::string &text_;
+  std::vector<Segment> segments_;
 };
 
 class FileBuilder {
@@ -693,31 +799,162 @@ public:
   // file: the source and its repr leaks (read only); out: where the model and problems go.
   // The parsed text is the file with `prefix_len` bytes inserted in front, `skipped` bytes
   // dropped from its start, and `hole_len` bytes cut out at parsed offset `hole_at`.
-  FileBuilder(ParseState &state, const ParsedFile &file, ParsedFile &out, const std::string &parsed,
-              uint32_t prefix_len, uint32_t skipped, uint32_t hole_at = UINT32_MAX,
-              uint32_t hole_len = 0)
-      : state_(state), file_(file), out_(out), parsed_(parsed),
+  FileBuilder(const detail::ParseOptions &options, ParseState &state, const ParsedFile &file,
+              ParsedFile &out, const std::string &parsed, uint32_t prefix_len, uint32_t skipped,
+              uint32_t hole_at = UINT32_MAX, uint32_t hole_len = 0)
+      : options_(options), state_(state), file_(file), out_(out), parsed_(parsed),
         view_(parsed, file.source, out, state.cursor, [=](uint32_t o) {
           uint32_t f = o < prefix_len ? skipped : o - prefix_len + skipped;
           return o >= hole_at ? f + hole_len : f;
         }) {}
 
-  // own_line: the comments tree-sitter read as blank lines (own_line_comments).
+  // Parses the text and builds its model. Subsymbol comments are read in the same parse as the
+  // code: tree-sitter sees the content of each own-line comment shaped like a bound symbol, after
+  // a statement it can follow (CommentContext), moved to that statement's indentation, and the
+  // rest of the line blank (the same length, so every other offset holds); the other own-line
+  // comments are blank. Where that tree has a syntax error, or an injected line is not where it
+  // was put, the text is parsed again with every own-line comment blank and their contents
+  // parsed in a batch of their own (CommentStatements), so that a comment never changes how the
+  // code around it is read.
+  void parse_and_build(bool fragment_wrapper, uint32_t fragment_indent) {
+    std::vector<chunking::CommentContext> contexts;
+    std::vector<OwnLineComment> own_line = own_line_comments(parsed_, contexts);
+    if (options_.subsymbols_in_code_parse) plan_injections(own_line, contexts);
+    if (!injections_.empty()) {
+      SubsymbolInput input(parsed_, own_line, injections_);
+      python::Tree tree = state_.parser.parse(input.input());
+      TSNode root = ts_tree_root_node(tree.get());
+      if (!ts_node_has_error(root) && find_injected(root)) {
+        build(root, fragment_wrapper, fragment_indent, own_line);
+        return;
+      }
+      injections_.clear();
+    }
+    python::Tree tree = parse_python(state_, parsed_, own_line);
+    build(ts_tree_root_node(tree.get()), fragment_wrapper, fragment_indent, own_line);
+  }
+
+private:
+  void plan_injections(const std::vector<OwnLineComment> &own_line,
+                       const std::vector<chunking::CommentContext> &contexts) {
+    injections_.clear();
+    for (std::size_t i = 0; i < own_line.size(); ++i) {
+      const OwnLineComment &c = own_line[i];
+      const chunking::CommentContext &context = contexts[i];
+      if (context.indent == chunking::CommentContext::kNone || c.column <= context.indent) continue;
+      std::string_view comment(parsed_.data() + c.begin, c.end - c.begin);
+      uint32_t skip = comment.rfind("# ", 0) == 0 ? 2 : 1;
+      std::string_view content = comment.substr(skip);
+      uint32_t line_start = c.begin - c.column;
+      // Its line must start with the statement's indentation, byte for byte.
+      if (!looks_like_bound_symbol(content) ||
+          parsed_.compare(line_start, context.indent, parsed_, context.statement_line,
+                          context.indent) != 0)
+        continue;
+      // A repr leak in the content is read by the batch, which replaces it by its name.
+      uint32_t file_begin = view_.file_offset(c.begin);
+      auto leak =
+          std::lower_bound(file_.leaks.begin(), file_.leaks.end(), file_begin,
+                           [](const ReprLeak &l, uint32_t at) { return l.span.begin < at; });
+      if (leak != file_.leaks.end() && leak->span.begin < view_.file_offset(c.end)) continue;
+      Injection injection;
+      injection.line_begin = line_start + context.indent;
+      injection.line_end = injection.line_begin + static_cast<uint32_t>(content.size());
+      injection.shift = c.begin + skip - injection.line_begin;
+      injection.comment = i;
+      injections_.push_back(injection);
+    }
+  }
+
+  // The injection starting at `byte`, or nullptr.
+  Injection *injection_at(uint32_t byte) {
+    auto it = std::lower_bound(injections_.begin(), injections_.end(), byte,
+                               [](const Injection &i, uint32_t at) { return i.line_begin < at; });
+    return it != injections_.end() && it->line_begin == byte ? &*it : nullptr;
+  }
+
+  // Finds each injected line's statement where it was put: among the module's statements (after
+  // a module-level one) or a def's (after one of its body).
+  bool find_injected(TSNode root) {
+    std::size_t found = 0;
+    auto look_in = [&](TSNode container) {
+      NodeList kids = state_.cursor.children(container);
+      for (std::size_t k = 0; k < kids.size(); ++k) {
+        Injection *injection = injection_at(ts_node_start_byte(kids[k]));
+        if (!injection || !ts_node_is_named(kids[k]) || is(kids[k], S.comment)) continue;
+        injection->node = kids[k];
+        if (k + 1 < kids.size() && is(kids[k + 1], S.comment) &&
+            ts_node_start_point(kids[k + 1]).row == ts_node_start_point(kids[k]).row)
+          injection->trailing = kids[k + 1];
+        ++found;
+      }
+    };
+    look_in(root);
+    for (TSNode n : state_.cursor.named_children(root)) {
+      TSNode def = is(n, S.decorated_definition) ? field(n, F.definition) : n;
+      if (!is(def, S.function_definition)) continue;
+      TSNode body = field(def, F.body);
+      if (!ts_node_is_null(body)) look_in(body);
+    }
+    return found == injections_.size();
+  }
+
+  // The statement an injected line spells, as the batch would have read it.
+  std::optional<Statement> injected_statement(const Injection &injection, ParsedFile &scratch) {
+    TSNode n = injection.node;
+    if (ts_node_start_point(n).row != ts_node_end_point(n).row ||
+        !accepted_bound_symbol(state_.cursor, n))
+      return std::nullopt;
+    uint32_t shift = injection.shift;
+    View moved(std::string_view(parsed_).substr(shift), file_.source, scratch, state_.cursor,
+               [this, shift](uint32_t o) { return view_.file_offset(o + shift); });
+    std::optional<Statement> s = moved.statement(n);
+    if (!s) return std::nullopt;
+    if (injection.trailing)
+      attach_trailing(moved, *s,
+                      {ts_node_start_byte(*injection.trailing),
+                       std::min(ts_node_end_byte(*injection.trailing), injection.line_end)});
+    s->commented = true;
+    return s;
+  }
+
+  // The named children of a module or block, without the injected lines.
+  NodeList statements_of(TSNode container) {
+    NodeList all = view_.named_children(container);
+    if (injections_.empty()) return all;
+    NodeList out;
+    for (TSNode n : all)
+      if (!injection_at(ts_node_start_byte(n))) out.push_back(n);
+    return out;
+  }
+
+  // own_line: the comments tree-sitter read as blank lines (own_line_comments), some of them
+  // injected (injections_).
   void build(TSNode root, bool fragment_wrapper, uint32_t fragment_indent,
              const std::vector<OwnLineComment> &own_line) {
     std::vector<TSNode> comment_nodes;
-    collect_comments(state_.cursor, root, comment_nodes);
+    collect_comments(state_.cursor, root, comment_nodes, options_.comments_below_every_node);
     // The comments tree-sitter saw (trailing ones, and own-line ones inside brackets) and the
     // ones it did not, merged in source order.
     comments_.reserve(comment_nodes.size() + own_line.size());
     auto next_own = own_line.begin();
     auto take_own_line_before = [&](uint32_t byte) {
       for (; next_own != own_line.end() && next_own->begin < byte; ++next_own)
-        comments_.push_back(
-            {{next_own->begin, next_own->end}, next_own->row, next_own->column, true, 0});
+        comments_.push_back({{next_own->begin, next_own->end},
+                             next_own->row,
+                             next_own->column,
+                             true,
+                             0,
+                             static_cast<std::size_t>(next_own - own_line.begin())});
     };
+    auto next_injection = injections_.begin();
     for (TSNode c : comment_nodes) {
-      take_own_line_before(ts_node_start_byte(c));
+      uint32_t at = ts_node_start_byte(c);
+      while (next_injection != injections_.end() && next_injection->line_end <= at)
+        ++next_injection;
+      // An injected line's trailing comment is part of that own-line comment.
+      if (next_injection != injections_.end() && next_injection->line_begin <= at) continue;
+      take_own_line_before(at);
       CommentInfo info{range_of(c), ts_node_start_point(c).row, ts_node_start_point(c).column,
                        false, 0};
       uint32_t line_start = ts_node_start_byte(c) - info.column;
@@ -725,10 +962,21 @@ public:
       comments_.push_back(info);
     }
     take_own_line_before(UINT32_MAX);
-    // Own-line comments, in order; the others trail a statement.
+    // Own-line comments, in order; the others trail a statement. The statements of injected ones
+    // are read from this tree; the others' contents go to the batch.
     std::vector<std::pair<uint32_t, std::string>> contents;
+    std::vector<std::optional<Statement>> injected;
+    auto injection = injections_.begin();
+    ParsedFile scratch; // what the model cannot represent in a comment is not the file's problem
     for (CommentInfo &info : comments_) {
       if (!info.own_line) continue;
+      if (injection != injections_.end() && injection->comment == info.own_line_index) {
+        info.batch_index = contents.size();
+        contents.emplace_back(0, std::string());
+        injected.resize(contents.size());
+        injected.back() = injected_statement(*injection++, scratch);
+        continue;
+      }
       std::string text = view_.text(info.range.begin, info.range.end);
       std::size_t skip = text.rfind("# ", 0) == 0 ? 2 : 1;
       info.batch_index = contents.size();
@@ -752,13 +1000,14 @@ public:
         text.replace(at, len, leak.name + std::string(len - leak.name.size(), ' '));
       }
     }
-    batch_ = std::make_unique<CommentStatements>(contents, file_.source, state_);
+    batch_ =
+        std::make_unique<CommentStatements>(contents, std::move(injected), file_.source, state_);
 
     for (const syntax::ErrorNode &e : syntax::find_errors(root))
       report_syntax(e.node, e.hidden_missing);
 
     if (fragment_wrapper) {
-      NodeList top = view_.named_children(root);
+      NodeList top = statements_of(root);
       if (!top.empty() && is(top[0], S.function_definition)) {
         Trace t = function(top[0], {});
         t.kind = Trace::Kind::Fragment;
@@ -807,7 +1056,7 @@ private:
   }
 
   void module(TSNode root) {
-    NodeList top = view_.named_children(root);
+    NodeList top = statements_of(root);
     std::vector<PreambleItem> pending;
     std::optional<uint32_t> last_row;
     std::size_t next_comment = 0;
@@ -943,7 +1192,7 @@ private:
                                      t.def_span.begin + static_cast<uint32_t>(kNoSignature.size()));
     }
     NodeList statements;
-    if (!ts_node_is_null(body)) statements = view_.named_children(body);
+    if (!ts_node_is_null(body)) statements = statements_of(body);
     uint32_t def_row = ts_node_start_point(def).row;
     uint32_t end = region_end == UINT32_MAX ? static_cast<uint32_t>(parsed_.size()) : region_end;
     std::optional<uint32_t> last_row = def_row;
@@ -1103,6 +1352,7 @@ private:
     return quiet.target(field(parts[0], F.left));
   }
 
+  const detail::ParseOptions &options_;
   ParseState &state_;
   const ParsedFile &file_;
   ParsedFile &out_;
@@ -1111,6 +1361,7 @@ private:
   std::vector<CommentInfo> comments_;
   std::set<uint32_t> consumed_;
   std::unique_ptr<CommentStatements> batch_;
+  std::vector<Injection> injections_; // in source order
   uint32_t last_body_row_ = 0;
   std::optional<uint32_t> fragment_last_row_;
 };
@@ -1161,6 +1412,11 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
 
 ParsedFile parse_trace_source(std::string path, std::string text, unsigned threads,
                               BodyReader *reader) {
+  return detail::parse_trace_source(std::move(path), std::move(text), threads, reader, {});
+}
+
+ParsedFile detail::parse_trace_source(std::string path, std::string text, unsigned threads,
+                                      BodyReader *reader, const ParseOptions &options) {
   ParsedFile out;
   out.source = SourceText(std::move(path), std::move(text));
   const std::string &original = out.source.text();
@@ -1250,13 +1506,11 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
     chunk_parser.emplace(chunks->rest.size(), threads, [&](std::size_t i, ParseState &state) {
       auto [begin, end] = chunks->rest[i];
       std::string text = chunking::kChunkPrefix + edited.substr(begin, end);
-      std::vector<OwnLineComment> own_line = own_line_comments(text);
-      auto tree = parse_python(state, text, own_line);
       ParsedFile part;
-      FileBuilder builder(state, out, part, text,
+      FileBuilder builder(options, state, out, part, text,
                           static_cast<uint32_t>(chunking::kChunkPrefix.size()),
                           static_cast<uint32_t>(begin));
-      builder.build(ts_tree_root_node(tree.get()), true, chunks->indent, own_line);
+      builder.parse_and_build(true, chunks->indent);
       return part;
     });
   {
@@ -1276,11 +1530,8 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
       }
     }
     ParseState state;
-    std::vector<OwnLineComment> own_line = own_line_comments(parsed);
-    auto tree = parse_python(state, parsed, own_line);
-    FileBuilder builder(state, out, out, parsed, prefix, skipped, hole_at, hole_len);
-    builder.build(ts_tree_root_node(tree.get()), fragment_indent.has_value(),
-                  fragment_indent.value_or(0), own_line);
+    FileBuilder builder(options, state, out, out, parsed, prefix, skipped, hole_at, hole_len);
+    builder.parse_and_build(fragment_indent.has_value(), fragment_indent.value_or(0));
   }
 
   // Bodies go to the reader trace by trace in source order, the split body chunk by chunk;
