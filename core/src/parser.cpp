@@ -209,52 +209,68 @@ std::optional<Value> View::call(TSNode n, unsigned depth) const {
     return unmodelled(args, "a generator argument is not a trace value");
   std::optional<Value> callee = value(fn, depth + 1);
   if (!callee) return std::nullopt;
-  std::vector<Value> positional;
-  std::vector<std::pair<std::string, Value>> keywords;
-  for (TSNode a : named_children(args)) {
+  // Built in place: callee, positional arguments, keyword argument values.
+  NodeList arguments = named_children(args);
+  Value v;
+  v.kind = ValueKind::Call;
+  v.items.reserve(1 + arguments.size());
+  v.items.push_back(std::move(*callee));
+  for (TSNode a : arguments) {
     TSSymbol symbol = ts_node_symbol(a);
     if (symbol == S.keyword_argument) {
-      std::optional<Value> v = value(field(a, F.value), depth + 1);
-      if (!v) return std::nullopt;
-      keywords.emplace_back(text(field(a, F.name)), std::move(*v));
+      std::optional<Value> kv = value(field(a, F.value), depth + 1);
+      if (!kv) return std::nullopt;
+      v.keywords.push_back(text(field(a, F.name)));
+      v.items.push_back(std::move(*kv));
     } else if (symbol == S.list_splat || symbol == S.dictionary_splat) {
       return unmodelled(a, "argument unpacking (*x, **x) is not a trace value");
     } else {
-      if (!keywords.empty())
+      if (!v.keywords.empty())
         return unmodelled(a, "a positional argument follows keyword arguments");
-      std::optional<Value> v = value(a, depth + 1);
-      if (!v) return std::nullopt;
-      positional.push_back(std::move(*v));
+      std::optional<Value> pv = value(a, depth + 1);
+      if (!pv) return std::nullopt;
+      v.items.push_back(std::move(*pv));
     }
   }
-  std::string name = callee->qualified_name();
-  auto is_literal = [](const Value &v) {
-    return v.kind == ValueKind::Int || v.kind == ValueKind::Float;
+  // Calls the model spells as values: slice(...), devices.Device("..."), torch.device("..."),
+  // float("inf"), complex(re, im).
+  const Value &f = v.items.front();
+  bool plain = v.keywords.empty();
+  std::size_t count = v.items.size() - 1;
+  const Value *first = count > 0 ? &v.items[1] : nullptr;
+  auto named = [&](const Value &x, std::string_view name) {
+    return x.kind == ValueKind::Name && x.text == name;
   };
-  if (name == "slice" && keywords.empty() && !positional.empty() && positional.size() <= 3) {
-    if (positional.size() == 1) return Value::slice(Value::none(), positional[0], Value::none());
-    if (positional.size() == 2) return Value::slice(positional[0], positional[1], Value::none());
-    return Value::slice(positional[0], positional[1], positional[2]);
+  if (!plain) return v;
+  if (named(f, "slice") && count >= 1 && count <= 3) {
+    if (count == 1) return Value::slice(Value::none(), std::move(v.items[1]), Value::none());
+    if (count == 2)
+      return Value::slice(std::move(v.items[1]), std::move(v.items[2]), Value::none());
+    return Value::slice(std::move(v.items[1]), std::move(v.items[2]), std::move(v.items[3]));
   }
-  if ((name == "devices.Device" || name == "torch.device") && keywords.empty() &&
-      positional.size() == 1 && positional[0].kind == ValueKind::String)
-    return Value::device(positional[0].text,
-                         name == "torch.device" ? Namespace::Torch : Namespace::Thunder);
-  if (name == "float" && keywords.empty() && positional.size() == 1 &&
-      positional[0].kind == ValueKind::String) {
-    const std::string &s = positional[0].text;
+  bool thunder_device =
+      f.kind == ValueKind::Attribute && f.text == "Device" && named(f.items.front(), "devices");
+  bool torch_device =
+      f.kind == ValueKind::Attribute && f.text == "device" && named(f.items.front(), "torch");
+  if ((thunder_device || torch_device) && count == 1 && first->kind == ValueKind::String)
+    return Value::device(std::move(v.items[1].text),
+                         torch_device ? Namespace::Torch : Namespace::Thunder);
+  if (named(f, "float") && count == 1 && first->kind == ValueKind::String) {
+    const std::string &s = first->text;
     if (s == "inf" || s == "+inf") return Value::float_value(INFINITY);
     if (s == "-inf") return Value::float_value(-INFINITY);
     if (s == "nan") return Value::float_value(NAN);
   }
-  if (name == "complex" && keywords.empty() && positional.size() == 2 &&
-      is_literal(positional[0]) && is_literal(positional[1])) {
-    auto as_double = [](const Value &v) {
-      return v.kind == ValueKind::Int ? static_cast<double>(v.integer) : v.real;
+  auto is_literal = [](const Value &x) {
+    return x.kind == ValueKind::Int || x.kind == ValueKind::Float;
+  };
+  if (named(f, "complex") && count == 2 && is_literal(v.items[1]) && is_literal(v.items[2])) {
+    auto as_double = [](const Value &x) {
+      return x.kind == ValueKind::Int ? static_cast<double>(x.integer) : x.real;
     };
-    return Value::complex_value(as_double(positional[0]), as_double(positional[1]));
+    return Value::complex_value(as_double(v.items[1]), as_double(v.items[2]));
   }
-  return Value::call(std::move(*callee), std::move(positional), std::move(keywords));
+  return v;
 }
 
 std::optional<Value> View::value(TSNode n, unsigned depth) const {
