@@ -1,7 +1,8 @@
 // The trace parser reads subsymbol comments in the same tree-sitter parse as the code around
 // them, and falls back to parsing them in a batch of their own where that tree has a syntax
-// error. The batch way, with comments looked for below every node, is the reference: both must
-// give the same ParsedFile, spans included.
+// error; it finds comments only where they can be and takes spans from tree-sitter's points. The
+// batch way, with comments looked for below every node and spans from the file's line index, is
+// the reference: both must give the same ParsedFile, spans included.
 #include "support.hpp"
 
 #include "parse_options.hpp"
@@ -105,6 +106,7 @@ void check_both_ways(const std::string &name, const std::string &text) {
   detail::ParseOptions batch;
   batch.subsymbols_in_code_parse = false;
   batch.comments_below_every_node = true;
+  batch.spans_from_line_index = true;
   for (unsigned threads : {1u, 2u}) {
     ParsedFile fast = detail::parse_trace_source(name, text, threads, nullptr, {});
     ParsedFile reference = detail::parse_trace_source(name, text, threads, nullptr, batch);
@@ -165,6 +167,10 @@ const char *kCases[] = {
     // An indented fragment (wrapped in a def by the parser) and "# No signature available".
     "  t0 = g(x)\n    # t0 = prims.g(x)\n  t1 = h(t0)\n    # t1 = prims.h(t0)\n",
     "# No signature available\n  t0 = g(x)\n    # t0 = prims.g(x)\n  return t0\n",
+    // A byte-order mark (the parser drops it), lone "\r" line ends (read as newlines).
+    "\xEF\xBB\xBF"
+    "def f(x):\n  t0 = g(x)  # t0: \"cpu\"\n    # t0 = prims.g(x)  # t0\n  return t0\n",
+    "def f(x):\r  t0 = g(x)  # t0: \"cpu\"\r    # t0 = prims.g(x)\r  return t0\r",
     // Unicode in a subsymbol comment.
     "def f(x):\n  t0 = g(x, 'é')\n    # t0 = prims.g(x, 'é\\xe9')  # t0: \"cpu f32[2]\"\n  return "
     "t0\n",

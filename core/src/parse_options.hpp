@@ -13,6 +13,9 @@ struct ParseOptions {
   // Comments looked for below every node of the tree, not only where they can be (see
   // collect_comments): the same comments, found more slowly.
   bool comments_below_every_node = false;
+  // Lines and columns of spans looked up in the file's line index by byte offset, not taken from
+  // tree-sitter's points: the same spans, found more slowly.
+  bool spans_from_line_index = false;
 };
 
 ParsedFile parse_trace_source(std::string path, std::string text, unsigned threads,

@@ -107,6 +107,47 @@ void collect_comments(NodeCursor &cursor, TSNode root, std::vector<TSNode> &out,
   });
 }
 
+// Where the bytes and rows of a parsed text (the file with `prefix_len` bytes inserted in front,
+// `skipped` bytes dropped from its start, and `hole_len` bytes cut out at parsed offset
+// `hole_at`) are in the file. With rows known, a node's lines and columns come from its
+// tree-sitter points, not from a search of the file's line index.
+struct TextMap {
+  uint32_t prefix_len = 0, skipped = 0, hole_at = UINT32_MAX, hole_len = 0;
+  bool rows_known = false;
+  int64_t line_shift = 0, line_shift_after_hole = 0; // file line = row + shift
+  uint32_t hole_row = UINT32_MAX;
+  uint32_t first_row = 0, first_row_columns = 0; // bytes dropped before the first row's text
+
+  uint32_t file(uint32_t o) const {
+    uint32_t f = o < prefix_len ? skipped : o - prefix_len + skipped;
+    return o >= hole_at ? f + hole_len : f;
+  }
+  uint32_t line(uint32_t row) const {
+    return static_cast<uint32_t>(row + (row >= hole_row ? line_shift_after_hole : line_shift));
+  }
+  uint32_t column(TSPoint p) const {
+    return p.column + 1 + (p.row == first_row ? first_row_columns : 0);
+  }
+
+  // Learns the rows from the file's line index (the parsed text's rows end where the file's
+  // lines do: a lone "\r" reaches tree-sitter as "\n").
+  void find_rows(const std::string &parsed, const SourceText &source) {
+    auto newlines = [&](uint32_t end) {
+      return static_cast<uint32_t>(std::count(parsed.begin(), parsed.begin() + end, '\n'));
+    };
+    first_row = newlines(std::min<uint32_t>(prefix_len, static_cast<uint32_t>(parsed.size())));
+    Span start = source.span(file(prefix_len), file(prefix_len));
+    line_shift = int64_t{start.line} - first_row;
+    first_row_columns = start.column - 1;
+    line_shift_after_hole = line_shift;
+    if (hole_at != UINT32_MAX && hole_at <= parsed.size()) {
+      hole_row = newlines(hole_at);
+      line_shift_after_hole = int64_t{source.span(file(hole_at), file(hole_at)).line} - hole_row;
+    }
+    rows_known = true;
+  }
+};
+
 // A parsed text (the file itself, or the contents of subsymbol comments) and how its byte
 // offsets map back into the file.
 class View {
@@ -115,6 +156,12 @@ public:
   View(std::string_view text, const SourceText &source, ParsedFile &out, NodeCursor &cursor,
        std::function<uint32_t(uint32_t)> to_file)
       : text_(text), source_(source), out_(out), cursor_(cursor), to_file_(std::move(to_file)) {}
+  // A text mapped by `map`; `shift`: the nodes are read `shift` bytes to the left of where
+  // they are in the text, on their row (an injected subsymbol line).
+  View(std::string_view text, const SourceText &source, ParsedFile &out, NodeCursor &cursor,
+       const TextMap &map, uint32_t shift = 0)
+      : text_(text.substr(shift)), source_(source), out_(out), cursor_(cursor), map_(&map),
+        shift_(shift) {}
 
   std::string text(TSNode n) const { return text(ts_node_start_byte(n), end_byte(n)); }
   std::string text(uint32_t begin, uint32_t end) const {
@@ -125,12 +172,36 @@ public:
     return text_.substr(begin, end_byte(n) - begin);
   }
   NodeList named_children(TSNode n) const { return cursor_.named_children(n); }
-  Span span(TSNode n) const { return span(ts_node_start_byte(n), end_byte(n)); }
-  Span span(uint32_t begin, uint32_t end) const {
-    return source_.span(to_file_(begin), to_file_(end));
+  Span span(TSNode n) const {
+    uint32_t begin = ts_node_start_byte(n), end = end_byte(n);
+    if (!map_ || !map_->rows_known || begin + shift_ < map_->prefix_len) return span(begin, end);
+    Span s;
+    s.begin = file_offset(begin);
+    s.end = file_offset(end);
+    TSPoint a = ts_node_start_point(n), b = ts_node_end_point(n);
+    s.line = map_->line(a.row);
+    s.column = map_->column(a) + shift_;
+    s.end_line = map_->line(b.row);
+    s.end_column = map_->column(b) + shift_ - (ts_node_end_byte(n) - end); // a comment's "\r"
+    return s;
   }
-  uint32_t column(TSNode n) const { return span(n).column; }
-  uint32_t file_offset(uint32_t offset) const { return to_file_(offset); }
+  Span span(uint32_t begin, uint32_t end) const {
+    return source_.span(file_offset(begin), file_offset(end));
+  }
+  // [begin, end) on one row, `begin` at point `at`.
+  Span span_on_row(uint32_t begin, uint32_t end, TSPoint at) const {
+    if (!map_ || !map_->rows_known || begin + shift_ < map_->prefix_len) return span(begin, end);
+    Span s;
+    s.begin = file_offset(begin);
+    s.end = file_offset(end);
+    s.line = s.end_line = map_->line(at.row);
+    s.column = map_->column(at) + shift_;
+    s.end_column = s.column + (end - begin);
+    return s;
+  }
+  uint32_t file_offset(uint32_t offset) const {
+    return map_ ? map_->file(offset + shift_) : to_file_(offset);
+  }
 
   // Records that the model cannot represent n, and returns nullopt for chaining.
   std::nullopt_t unmodelled(TSNode n, const std::string &what) const {
@@ -164,7 +235,9 @@ private:
   const SourceText &source_;
   ParsedFile &out_;
   NodeCursor &cursor_;
-  std::function<uint32_t(uint32_t)> to_file_;
+  std::function<uint32_t(uint32_t)> to_file_; // without a map
+  const TextMap *map_ = nullptr;
+  uint32_t shift_ = 0;
   mutable bool failed_ = false;
 };
 
@@ -575,9 +648,10 @@ std::optional<AnnotationMatch> match_annotation(const std::string &comment) {
 // A comment as the bytes [begin, end) of a view's text.
 struct CommentRange {
   uint32_t begin = 0, end = 0;
+  TSPoint at{}; // of begin
 };
 CommentRange range_of(TSNode n) {
-  return {ts_node_start_byte(n), ts_node_end_byte(n)};
+  return {ts_node_start_byte(n), ts_node_end_byte(n), ts_node_start_point(n)};
 }
 
 std::optional<TypeComment> type_comment_of(const View &view, CommentRange comment) {
@@ -587,11 +661,17 @@ std::optional<TypeComment> type_comment_of(const View &view, CommentRange commen
   TypeComment c;
   c.name = m->name;
   uint32_t base = comment.begin;
-  c.name_span = view.span(base + static_cast<uint32_t>(m->name_offset),
-                          base + static_cast<uint32_t>(m->name_offset + m->name.size()));
+  auto point = [&](std::size_t offset) {
+    return TSPoint{comment.at.row, comment.at.column + static_cast<uint32_t>(offset)};
+  };
+  c.name_span = view.span_on_row(base + static_cast<uint32_t>(m->name_offset),
+                                 base + static_cast<uint32_t>(m->name_offset + m->name.size()),
+                                 point(m->name_offset));
   if (m->type) {
     auto begin = base + static_cast<uint32_t>(m->type_offset);
-    c.type = TypeText{*m->type, view.span(begin, begin + static_cast<uint32_t>(m->type->size()))};
+    c.type =
+        TypeText{*m->type, view.span_on_row(begin, begin + static_cast<uint32_t>(m->type->size()),
+                                            point(m->type_offset))};
   }
   return c;
 }
@@ -819,10 +899,8 @@ public:
               ParsedFile &out, const std::string &parsed, uint32_t prefix_len, uint32_t skipped,
               uint32_t hole_at = UINT32_MAX, uint32_t hole_len = 0)
       : options_(options), state_(state), file_(file), out_(out), parsed_(parsed),
-        view_(parsed, file.source, out, state.cursor, [=](uint32_t o) {
-          uint32_t f = o < prefix_len ? skipped : o - prefix_len + skipped;
-          return o >= hole_at ? f + hole_len : f;
-        }) {}
+        map_(mapping(prefix_len, skipped, hole_at, hole_len)),
+        view_(parsed, file.source, out, state.cursor, map_) {}
 
   // Parses the text and builds its model. Subsymbol comments are read in the same parse as the
   // code: tree-sitter sees the content of each own-line comment shaped like a bound symbol, after
@@ -851,6 +929,16 @@ public:
   }
 
 private:
+  TextMap mapping(uint32_t prefix_len, uint32_t skipped, uint32_t hole_at, uint32_t hole_len) {
+    TextMap map;
+    map.prefix_len = prefix_len;
+    map.skipped = skipped;
+    map.hole_at = hole_at;
+    map.hole_len = hole_len;
+    if (!options_.spans_from_line_index) map.find_rows(parsed_, file_.source);
+    return map;
+  }
+
   void plan_injections(const std::vector<OwnLineComment> &own_line,
                        const std::vector<chunking::CommentContext> &contexts) {
     injections_.clear();
@@ -922,14 +1010,14 @@ private:
         !accepted_bound_symbol(state_.cursor, n))
       return std::nullopt;
     uint32_t shift = injection.shift;
-    View moved(std::string_view(parsed_).substr(shift), file_.source, scratch, state_.cursor,
-               [this, shift](uint32_t o) { return view_.file_offset(o + shift); });
+    View moved(parsed_, file_.source, scratch, state_.cursor, map_, shift);
     std::optional<Statement> s = moved.statement(n);
     if (!s) return std::nullopt;
     if (injection.trailing)
       attach_trailing(moved, *s,
                       {ts_node_start_byte(*injection.trailing),
-                       std::min(ts_node_end_byte(*injection.trailing), injection.line_end)});
+                       std::min(ts_node_end_byte(*injection.trailing), injection.line_end),
+                       ts_node_start_point(*injection.trailing)});
     s->commented = true;
     return s;
   }
@@ -956,7 +1044,7 @@ private:
     auto next_own = own_line.begin();
     auto take_own_line_before = [&](uint32_t byte) {
       for (; next_own != own_line.end() && next_own->begin < byte; ++next_own)
-        comments_.push_back({{next_own->begin, next_own->end},
+        comments_.push_back({{next_own->begin, next_own->end, {next_own->row, next_own->column}},
                              next_own->row,
                              next_own->column,
                              true,
@@ -1091,7 +1179,7 @@ private:
         PreambleItem item;
         item.kind = PreambleItem::Kind::Comment;
         item.comment = view_.text(c.range.begin, c.range.end);
-        item.span = view_.span(c.range.begin, c.range.end);
+        item.span = view_.span_on_row(c.range.begin, c.range.end, c.range.at);
         pending.push_back(std::move(item));
         last_row = c.row;
       }
@@ -1285,7 +1373,7 @@ private:
       if (open.empty()) blank_gap(c.row);
       last_row = c.row;
       std::string text = view_.text(c.range.begin, c.range.end);
-      Span span = view_.span(c.range.begin, c.range.end);
+      Span span = view_.span_on_row(c.range.begin, c.range.end, c.range.at);
       if (!open.empty()) {
         std::optional<Statement> sub = batch_->take(c.batch_index);
         Statement s = sub ? std::move(*sub)
@@ -1363,8 +1451,7 @@ private:
     NodeList parts = view_.named_children(n);
     if (parts.size() != 1 || !is(parts[0], S.assignment)) return std::nullopt;
     ParsedFile scratch;
-    View quiet(parsed_, file_.source, scratch, state_.cursor,
-               [this](uint32_t o) { return view_.file_offset(o); });
+    View quiet(parsed_, file_.source, scratch, state_.cursor, map_);
     return quiet.target(field(parts[0], F.left));
   }
 
@@ -1373,6 +1460,7 @@ private:
   const ParsedFile &file_;
   ParsedFile &out_;
   const std::string &parsed_;
+  TextMap map_;
   View view_;
   std::vector<CommentInfo> comments_;
   std::set<uint32_t> consumed_;
