@@ -97,23 +97,27 @@ std::vector<OwnLineComment> own_line_comments(const std::string &text,
   return find_own_line_comments(text, &contexts);
 }
 
-const char *BlankedInput::read(void *payload, uint32_t byte, TSPoint, uint32_t *bytes_read) {
+const char *ShapedInput::read(void *payload, uint32_t byte, TSPoint, uint32_t *bytes_read) {
   static constexpr char kSpaces[] = "                                                        "
                                     "                                                        ";
-  const auto &self = *static_cast<const BlankedInput *>(payload);
+  const auto &self = *static_cast<const ShapedInput *>(payload);
   if (byte >= self.text_.size()) {
     *bytes_read = 0;
     return "";
   }
   auto next = std::upper_bound(
-      self.blanked_.begin(), self.blanked_.end(), byte,
-      [](uint32_t at, const OwnLineComment &c) { return at < c.end; }); // first ending after
-  if (next != self.blanked_.end() && next->begin <= byte) {
-    *bytes_read = std::min<uint32_t>(next->end - byte, sizeof(kSpaces) - 1);
-    return kSpaces;
+      self.segments_.begin(), self.segments_.end(), byte,
+      [](uint32_t at, const Segment &s) { return at < s.end; }); // the first ending after
+  if (next != self.segments_.end() && next->begin <= byte) {
+    if (next->shift == kBlank) {
+      *bytes_read = std::min<uint32_t>(next->end - byte, sizeof(kSpaces) - 1);
+      return kSpaces;
+    }
+    *bytes_read = next->end - byte;
+    return self.text_.data() + byte + next->shift;
   }
   uint32_t stop =
-      next != self.blanked_.end() ? next->begin : static_cast<uint32_t>(self.text_.size());
+      next != self.segments_.end() ? next->begin : static_cast<uint32_t>(self.text_.size());
   *bytes_read = stop - byte;
   return self.text_.data() + byte;
 }

@@ -831,64 +831,26 @@ struct Injection {
   std::optional<TSNode> trailing; // its trailing comment
 };
 
-// Feeds tree-sitter the parsed text with own-line comments blank and injected ones moved (the
-// same length: offsets outside the injected lines hold).
-class SubsymbolInput {
-public:
-  SubsymbolInput(const std::string &text, const std::vector<OwnLineComment> &comments,
-                 const std::vector<Injection> &injections)
-      : text_(text) {
-    auto injection = injections.begin();
-    for (std::size_t i = 0; i < comments.size(); ++i) {
-      if (injection != injections.end() && injection->comment == i) {
-        segments_.push_back({injection->line_begin, injection->line_end, injection->shift});
-        segments_.push_back({injection->line_end, comments[i].end, kBlank});
-        ++injection;
-      } else {
-        segments_.push_back({comments[i].begin, comments[i].end, kBlank});
-      }
+// The segments tree-sitter reads a parsed text through: own-line comments blank, injected ones
+// moved to their statement's indentation.
+std::vector<chunking::ShapedInput::Segment>
+subsymbol_segments(const std::vector<OwnLineComment> &comments,
+                   const std::vector<Injection> &injections) {
+  using Segment = chunking::ShapedInput::Segment;
+  std::vector<Segment> out;
+  out.reserve(comments.size() + injections.size());
+  auto injection = injections.begin();
+  for (std::size_t i = 0; i < comments.size(); ++i) {
+    if (injection != injections.end() && injection->comment == i) {
+      out.push_back({injection->line_begin, injection->line_end, injection->shift});
+      out.push_back({injection->line_end, comments[i].end, chunking::ShapedInput::kBlank});
+      ++injection;
+    } else {
+      out.push_back({comments[i].begin, comments[i].end, chunking::ShapedInput::kBlank});
     }
   }
-  TSInput input() {
-    TSInput in{};
-    in.payload = this;
-    in.read = &SubsymbolInput::read;
-    in.encoding = TSInputEncodingUTF8;
-    return in;
-  }
-
-private:
-  static constexpr uint32_t kBlank = UINT32_MAX;
-  struct Segment {
-    uint32_t begin, end, shift; // shift kBlank: spaces
-  };
-  static const char *read(void *payload, uint32_t byte, TSPoint, uint32_t *bytes_read) {
-    static constexpr char kSpaces[] = "                                                        "
-                                      "                                                        ";
-    const auto &self = *static_cast<const SubsymbolInput *>(payload);
-    if (byte >= self.text_.size()) {
-      *bytes_read = 0;
-      return "";
-    }
-    auto next = std::upper_bound(self.segments_.begin(), self.segments_.end(), byte,
-                                 [](uint32_t at, const Segment &s) { return at < s.end; });
-    if (next != self.segments_.end() && next->begin <= byte) {
-      if (next->shift == kBlank) {
-        *bytes_read = std::min<uint32_t>(next->end - byte, sizeof(kSpaces) - 1);
-        return kSpaces;
-      }
-      *bytes_read = next->end - byte;
-      return self.text_.data() + byte + next->shift;
-    }
-    uint32_t stop =
-        next != self.segments_.end() ? next->begin : static_cast<uint32_t>(self.text_.size());
-    *bytes_read = stop - byte;
-    return self.text_.data() + byte;
-  }
-
-  const std::string &text_;
-  std::vector<Segment> segments_;
-};
+  return out;
+}
 
 class FileBuilder {
 public:
@@ -915,7 +877,7 @@ public:
     std::vector<OwnLineComment> own_line = own_line_comments(parsed_, contexts);
     if (options_.subsymbols_in_code_parse) plan_injections(own_line, contexts);
     if (!injections_.empty()) {
-      SubsymbolInput input(parsed_, own_line, injections_);
+      chunking::ShapedInput input(parsed_, subsymbol_segments(own_line, injections_));
       python::Tree tree = state_.parser.parse(input.input());
       TSNode root = ts_tree_root_node(tree.get());
       if (!ts_node_has_error(root) && find_injected(root)) {
