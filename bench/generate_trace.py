@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Writes a large Thunder-style trace (prologue-free computation with subsymbols, del lines
-and nvFusion regions) with exactly one repr leak and one undefined name, for bench/run.sh."""
+"""Writes a large Thunder-style trace (prologue-free computation with subsymbols and del lines)
+with exactly one undefined name, for bench/run.sh. By default the file is valid Python, so every
+tool does all its work on it; with --leak the slice at the middle of the body holds a repr leak
+([IntegerProxy name=i..., ...]), a syntax error, where the valid file spells the proxy's name."""
 import argparse
 import random
 
@@ -10,6 +12,8 @@ def main():
     ap.add_argument("output")
     ap.add_argument("--megabytes", type=float, default=5.0)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--leak", action="store_true",
+                    help="print the slice bound as its debug repr (a syntax error) instead of its name")
     args = ap.parse_args()
     rnd = random.Random(args.seed)
     out = [
@@ -40,8 +44,10 @@ def main():
         op = rnd.choice(["add", "mul", "sub", "true_divide"])
         if leak_at is None and size > target // 2:
             leak_at = n
+            bound = (f"[IntegerProxy name=i{n}, value=1, static=CONSTRAINT.CONSTRAINABLE]"
+                     if args.leak else f"i{n}")
             lines = [f"  i{n} = prims.convert_element_type(1, int)  # i{n}: \"int 1\"",
-                     f"  {t} = ltorch.getitem({a}, (..., slice(None, [IntegerProxy name=i{n}, value=1, static=CONSTRAINT.CONSTRAINABLE], None)))  # {t}: \"cuda:0 f32[4, 1]\""]
+                     f"  {t} = ltorch.getitem({a}, (..., slice(None, {bound}, None)))  # {t}: \"cuda:0 f32[4, 1]\""]
         elif undefined_at is None and size > 3 * target // 4:
             undefined_at = n
             lines = [f"  {t} = ltorch.{op}({a}, t_missing, alpha=None)  # {t}: \"cuda:0 f32[4, 4096]\""]
@@ -61,7 +67,8 @@ def main():
     out.append(f"  return {live[-1]}")
     with open(args.output, "w") as f:
         f.write("\n".join(out) + "\n")
-    print(f"{args.output}: {size / 1e6:.1f} MB, {n} bound symbols, leak at t{leak_at}, undefined name at t{undefined_at}")
+    print(f"{args.output}: {size / 1e6:.1f} MB, {n} bound symbols, "
+          f"{'leak' if args.leak else 'slice bound'} at t{leak_at}, undefined name at t{undefined_at}")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# Times `tracelint check` against its peers on one generated Thunder-style trace (>= 5 MB, one
-# repr leak, one undefined name), in one run, and prints the ratios and MB/s.
-#   pyflakes: Debian python3-pyflakes (/usr/bin/python3 -m pyflakes)
-#   ruff:     the WebAssembly build (npm @astral-sh/ruff-wasm-nodejs), F821 and F841
+# Times `tracelint check` against its peers, in one run, on two generated Thunder-style traces
+# of the same size and prints the times, MB/s and ratios:
+#   valid (the default, the one the targets are measured on): valid Python with one undefined
+#     name, so every tool does all its work on every line;
+#   leak (reported separately): the same trace with one slice bound printed as its debug repr,
+#     a syntax error: ruff then reports only the syntax error (its lint rules do not run) and
+#     pyflakes stops at it, so their figures there are a parse, not a check.
+# Peers:
+#   ruff:     the WebAssembly build (npm @astral-sh/ruff-wasm-nodejs), F821 and F841, timed
+#             in-process (the first check of a fresh process, and the best later one, once V8
+#             has optimised the wasm code) and as a whole `node` process (start, load, one check)
+#   pyflakes: Debian python3-pyflakes (/usr/bin/python3 -m pyflakes), a whole process
+# tracelint is timed as a whole process at -j 1 and -j 2. Process times are the best of 3.
 # Usage: bench/run.sh [megabytes] [build dir]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -10,8 +19,8 @@ mb=${1:-5}
 build=${2:-$here/../build}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-python3 "$here/generate_trace.py" "$work/trace.py" --megabytes "$mb"
-size=$(stat -c %s "$work/trace.py")
+python3 "$here/generate_trace.py" "$work/valid.py" --megabytes "$mb" >/dev/null
+python3 "$here/generate_trace.py" "$work/leak.py" --megabytes "$mb" --leak >/dev/null
 if [ ! -d "$here/node_modules/@astral-sh/ruff-wasm-nodejs" ]; then
   (cd "$here" && npm ci --ignore-scripts --no-audit --no-fund >/dev/null)
 fi
@@ -29,19 +38,57 @@ best_of_3() { # prints the best wall time of three runs of "$@", in seconds
   echo "$best"
 }
 
-tl=$(best_of_3 "$build/tracelint" check --isolated "$work/trace.py")
-tl1=$(best_of_3 "$build/tracelint" check --isolated -j 1 "$work/trace.py")
-pf=$(best_of_3 /usr/bin/python3 -m pyflakes "$work/trace.py")
-ruff=$(node "$here/ruff_wasm_check.js" "$work/trace.py" 3 | python3 -c 'import json,sys; print(json.load(sys.stdin)["seconds"])')
-rss=$( { /usr/bin/time -f "%M" "$build/tracelint" check --isolated "$work/trace.py" >/dev/null || true; } 2>&1 | tail -1)
-python3 - "$size" "$tl" "$tl1" "$pf" "$ruff" "$rss" <<'PY'
-import sys
-size, tl, tl1, pf, ruff, rss = (float(x) for x in sys.argv[1:])
-mb = size / 1e6
-print(f"trace: {mb:.1f} MB")
-print(f"tracelint check        {tl:7.3f} s  {mb / tl:7.1f} MB/s")
-print(f"tracelint check -j 1   {tl1:7.3f} s  {mb / tl1:7.1f} MB/s")
-print(f"pyflakes               {pf:7.3f} s  {mb / pf:7.1f} MB/s   tracelint is {pf / tl:.2f}x pyflakes' speed")
-print(f"ruff (wasm, in-process){ruff:7.3f} s  {mb / ruff:7.1f} MB/s   tracelint is {ruff / tl:.2f}x ruff-wasm's speed (target >= 10x)")
-print(f"tracelint peak RSS     {rss / 1024:7.1f} MB = {rss * 1024 / size:.1f}x the trace (target <= 3x)")
+measure() { # name file: prints one line of figures for the report below
+  local name=$1 file=$2
+  local tl2 tl1 pf ruff_json ruff_proc rss tl_found pf_found
+  tl2=$(best_of_3 "$build/tracelint" check --isolated -j 2 "$file")
+  tl1=$(best_of_3 "$build/tracelint" check --isolated -j 1 "$file")
+  pf=$(best_of_3 /usr/bin/python3 -m pyflakes "$file")
+  ruff_json=$(node "$here/ruff_wasm_check.js" "$file" 10)
+  ruff_proc=$(best_of_3 node "$here/ruff_wasm_check.js" "$file" 1)
+  rss=$( { /usr/bin/time -f "%M" "$build/tracelint" check --isolated -j 2 "$file" >/dev/null || true; } 2>&1 | tail -1)
+  tl_found=$({ "$build/tracelint" check --isolated --format json "$file" 2>/dev/null || true; } |
+    python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(len(f["diagnostics"]) for f in d["files"]))')
+  pf_found=$({ /usr/bin/python3 -m pyflakes "$file" 2>&1 || true; } | grep -c . || true)
+  echo "$name $(stat -c %s "$file") $tl2 $tl1 $pf $ruff_proc $rss $tl_found $pf_found $ruff_json"
+}
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+valid=$(measure valid "$work/valid.py")
+leak=$(measure leak "$work/leak.py")
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+python3 - "$load_before" "$load_after" "$(nproc)" "$valid" "$leak" <<'PY'
+import json, sys
+load_before, load_after, cores = sys.argv[1:4]
+print(f"machine: {cores} cores; load average (1, 5, 15 min) {load_before} before, {load_after} after")
+for line in sys.argv[4:]:
+    name, size, tl2, tl1, pf, ruff_proc, rss, tl_found, pf_found, ruff_json = line.split(" ", 9)
+    size, tl2, tl1, pf, ruff_proc, rss = (float(x) for x in (size, tl2, tl1, pf, ruff_proc, rss))
+    ruff = json.loads(ruff_json)
+    mb = size / 1e6
+    if name == "valid":
+        print(f"\nvalid trace, {mb:.1f} MB (every tool does all its work; the targets are measured here)")
+    else:
+        print(f"\ntrace with a repr leak, {mb:.1f} MB (a syntax error: ruff reports only it and runs "
+              "no lint rule, pyflakes stops at it; not a like-for-like check)")
+    rows = [
+        ("tracelint check -j 2 (process)", tl2, f"{tl_found} findings"),
+        ("tracelint check -j 1 (process)", tl1, ""),
+        ("ruff-wasm, first check in-process", ruff["first"], f"{ruff['diagnostics']} findings"),
+        ("ruff-wasm, best later check in-process", ruff["best"], ""),
+        ("ruff-wasm as a process (node)", ruff_proc, ""),
+        ("pyflakes (process)", pf, f"{pf_found} lines of output"),
+    ]
+    print(f"| {'tool':40} | {'seconds':>8} | {'MB/s':>6} | notes |")
+    print(f"|{'-' * 42}|{'-' * 10}|{'-' * 8}|-------|")
+    for label, t, note in rows:
+        print(f"| {label:40} | {t:8.3f} | {mb / t:6.1f} | {note} |")
+    print("tracelint -j 2's speed against:")
+    print(f"  ruff-wasm's first in-process check   {ruff['first'] / tl2:5.2f}x  (target >= 1.0)")
+    print(f"  ruff-wasm's best in-process check    {ruff['best'] / tl2:5.2f}x  (target >= 1.0)")
+    print(f"  ruff-wasm as a process               {ruff_proc / tl2:5.2f}x")
+    print(f"  pyflakes                             {pf / tl2:5.2f}x  (target >= 10)")
+    print(f"  tracelint -j 1                       {tl1 / tl2:5.2f}x")
+    print(f"tracelint peak RSS (-j 2): {rss / 1024:.1f} MB = {rss * 1024 / size:.2f}x the trace (target <= 3x)")
 PY

@@ -57,7 +57,10 @@ Result<std::string> read_input(const std::string &path, std::uint64_t max_bytes)
   constexpr std::size_t kBlock = 64 * 1024;
   while (true) {
     std::size_t have = text.size();
-    std::size_t want = text.capacity() - have >= kBlock ? text.capacity() - have : kBlock;
+    // A regular file's last read is of the one byte reserved past its size (to see its end):
+    // asking for a block more there would reallocate, and copy, the whole text.
+    std::size_t room = text.capacity() - have;
+    std::size_t want = room >= kBlock || (size && room > 0) ? room : kBlock;
     if (max_bytes - have < want) want = static_cast<std::size_t>(max_bytes - have) + 1;
     text.resize(have + want);
     ssize_t n = ::read(fd, text.data() + have, want);

@@ -80,12 +80,22 @@ void track_brackets(std::string_view line, int &depth, bool &continued);
 // safe (a triple-quoted string, an unterminated string, a dedent to no enclosing level).
 std::optional<BodyChunks> find_chunks(const EditedText &text, const std::string &original);
 
-// Parses `count` chunks with `parse(i)` on worker threads and on the thread that takes them,
-// which takes them in order. Workers stay at most threads + 1 chunks ahead of the taker, so
-// that a taker that drops each chunk once used holds only a few. `parse` must not throw.
-template <class Part> class ChunkPipeline {
+// What a parse keeps on its thread from one chunk to the next; none by default.
+struct NoThreadState {};
+
+// Parses `count` chunks with `parse(i, state)` on worker threads and on the thread that takes
+// them, which takes them in order; each thread has its own `State` (e.g. a reused parser).
+// Workers stay at most threads + 1 chunks ahead of the taker, so that a taker that drops each
+// chunk once used holds only a few. `parse` must not throw.
+template <class Part, class State = NoThreadState> class ChunkPipeline {
 public:
   ChunkPipeline(std::size_t count, unsigned threads, std::function<Part(std::size_t)> parse)
+      : ChunkPipeline(
+            count, threads,
+            std::function<Part(std::size_t, State &)>(
+                [parse = std::move(parse)](std::size_t i, State &) { return parse(i); })) {}
+  ChunkPipeline(std::size_t count, unsigned threads,
+                std::function<Part(std::size_t, State &)> parse)
       // threads + 1 in size_t: in unsigned, -j 4294967295 made the window 0, and with no chunk
       // ever claimable every thread waited for the others.
       : parse_(std::move(parse)), parts_(count), window_(std::size_t{threads} + 1) {
@@ -112,7 +122,7 @@ public:
     std::unique_lock lock(mutex_);
     while (!parts_[i]) {
       if (claimable()) {
-        parse_next(lock);
+        parse_next(lock, taker_state_);
         continue;
       }
       changed_.wait(lock, [&] { return parts_[i].has_value() || claimable(); });
@@ -133,25 +143,27 @@ private:
   bool claimable() const { return next_ < parts_.size() && next_ < taken_ + window_; }
 
   void work() {
+    State state;
     std::unique_lock lock(mutex_);
     while (true) {
       changed_.wait(lock, [&] { return next_ >= parts_.size() || claimable(); });
       if (next_ >= parts_.size()) return;
-      parse_next(lock);
+      parse_next(lock, state);
     }
   }
 
   // Claims the next chunk, parses it without the lock, and publishes it.
-  void parse_next(std::unique_lock<std::mutex> &lock) {
+  void parse_next(std::unique_lock<std::mutex> &lock, State &state) {
     std::size_t i = next_++;
     lock.unlock();
-    Part part = parse_(i);
+    Part part = parse_(i, state);
     lock.lock();
     parts_[i] = std::move(part);
     changed_.notify_all();
   }
 
-  std::function<Part(std::size_t)> parse_;
+  std::function<Part(std::size_t, State &)> parse_;
+  State taker_state_; // used only by the thread that calls take()
   std::vector<std::optional<Part>> parts_;
   std::size_t window_;
   std::mutex mutex_;

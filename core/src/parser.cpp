@@ -1,13 +1,13 @@
 #include "tracelint/core/parser.hpp"
 #include "tracelint/core/printer.hpp"
+#include "tracelint/core/python_tree.hpp"
 
 #include "blanked_comments.hpp"
 #include "chunking.hpp"
 #include "indentation.hpp"
 #include "lexing.hpp"
+#include "parse_options.hpp"
 #include "syntax_errors.hpp"
-
-#include <tree_sitter/api.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -21,12 +21,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <regex>
 #include <set>
 #include <stdexcept>
 #include <thread>
-
-extern "C" const TSLanguage *tree_sitter_python();
 
 namespace tracelint {
 
@@ -49,95 +46,162 @@ using chunking::EditedText;
 using chunking::has_triple_quote;
 using chunking::track_brackets;
 
-struct TreeDeleter {
-  void operator()(TSTree *t) const { ts_tree_delete(t); }
-};
-struct ParserDeleter {
-  void operator()(TSParser *p) const { ts_parser_delete(p); }
-};
-
 using chunking::BlankedInput;
 using chunking::own_line_comments;
 using chunking::OwnLineComment;
+using python::field;
+using python::is;
+using python::NodeCursor;
+using python::NodeList;
 
-std::unique_ptr<TSTree, TreeDeleter> parse_python(const std::string &text,
-                                                  const std::vector<OwnLineComment> &blanked = {}) {
-  std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
-  ts_parser_set_language(parser.get(), tree_sitter_python());
+const python::Symbols &S = python::symbols();
+const python::Fields &F = python::fields();
+
+// What each thread that parses keeps from one parse to the next: tree-sitter's buffers and a
+// cursor's stack.
+struct ParseState {
+  python::Parser parser;
+  NodeCursor cursor;
+};
+
+python::Tree parse_python(ParseState &state, const std::string &text,
+                          const std::vector<OwnLineComment> &blanked = {}) {
   BlankedInput input(text, blanked);
-  TSTree *tree = ts_parser_parse(parser.get(), nullptr, input.input());
-  if (!tree) throw std::runtime_error("tree-sitter returned no tree");
-  return std::unique_ptr<TSTree, TreeDeleter>(tree);
+  return state.parser.parse(input.input());
 }
 
-std::string type_of(TSNode n) {
-  return ts_node_type(n);
-}
-bool is(TSNode n, const char *type) {
-  return std::string_view(ts_node_type(n)) == type;
-}
-TSNode field(TSNode n, const char *name) {
-  return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
-}
-
-// With a cursor: ts_node_named_child(n, i) walks from the first child, so indexing a
-// module of many statements would be quadratic.
-std::vector<TSNode> named_children(TSNode n) {
-  std::vector<TSNode> out;
-  TSTreeCursor cursor = ts_tree_cursor_new(n);
-  if (ts_tree_cursor_goto_first_child(&cursor)) {
-    do {
-      TSNode c = ts_tree_cursor_current_node(&cursor);
-      if (ts_node_is_named(c) && !is(c, "comment") && !is(c, "line_continuation")) out.push_back(c);
-    } while (ts_tree_cursor_goto_next_sibling(&cursor));
-  }
-  ts_tree_cursor_delete(&cursor);
-  return out;
-}
-
-// Visits the nodes below root in source order, iteratively (traces can nest deeply);
-// visit(node) says whether to go into the node's children.
-template <class F> void walk(TSNode root, F &&visit) {
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  bool descend = true;
-  while (true) {
-    if (descend && visit(ts_tree_cursor_current_node(&cursor)) &&
-        ts_tree_cursor_goto_first_child(&cursor))
-      continue;
-    if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-      descend = true;
-      continue;
+// Statements, clauses, blocks and the module: the nodes that can hold a comment while they lie
+// on one row (`def f(): x = 1  # c` is one row; a block's dedent comes after its comment).
+const std::vector<bool> &statement_level_symbols() {
+  static const std::vector<bool> table = [] {
+    const TSLanguage *language = tree_sitter_python();
+    std::vector<bool> out(ts_language_symbol_count(language));
+    for (TSSymbol i = 0; i < out.size(); ++i) {
+      std::string_view name = ts_language_symbol_name(language, i);
+      auto ends_with = [&](std::string_view suffix) {
+        return name.size() >= suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
+      };
+      out[i] = name == "module" || name == "block" || ends_with("_statement") ||
+               ends_with("_definition") || ends_with("_clause");
     }
-    if (!ts_tree_cursor_goto_parent(&cursor)) break;
-    descend = false;
-  }
-  ts_tree_cursor_delete(&cursor);
+    return out;
+  }();
+  return table;
 }
 
-// Comments anywhere below root, in source order.
-void collect_comments(TSNode root, std::vector<TSNode> &out) {
-  walk(root, [&](TSNode n) {
-    if (is(n, "comment")) out.push_back(n);
-    return true;
+// Comments anywhere below root, in source order. An expression on one row holds none: a comment
+// runs to the end of its row, and tree-sitter moves the comments that trail an expression out of
+// it. So only statement-level nodes, nodes over several rows and nodes with a syntax error (kept
+// as tree-sitter found them) are searched.
+void collect_comments(NodeCursor &cursor, TSNode root, std::vector<TSNode> &out,
+                      bool below_every_node = false) {
+  const std::vector<bool> &statement_level = statement_level_symbols();
+  cursor.walk(root, [&](TSNode n) {
+    TSSymbol symbol = ts_node_symbol(n);
+    if (symbol == S.comment) {
+      out.push_back(n);
+      return false;
+    }
+    return below_every_node || ts_node_start_point(n).row != ts_node_end_point(n).row ||
+           (symbol < statement_level.size() && statement_level[symbol]) || ts_node_has_error(n);
   });
 }
+
+// Where the bytes and rows of a parsed text (the file with `prefix_len` bytes inserted in front,
+// `skipped` bytes dropped from its start, and `hole_len` bytes cut out at parsed offset
+// `hole_at`) are in the file. With rows known, a node's lines and columns come from its
+// tree-sitter points, not from a search of the file's line index.
+struct TextMap {
+  uint32_t prefix_len = 0, skipped = 0, hole_at = UINT32_MAX, hole_len = 0;
+  bool rows_known = false;
+  int64_t line_shift = 0, line_shift_after_hole = 0; // file line = row + shift
+  uint32_t hole_row = UINT32_MAX;
+  uint32_t first_row = 0, first_row_columns = 0; // bytes dropped before the first row's text
+
+  uint32_t file(uint32_t o) const {
+    uint32_t f = o < prefix_len ? skipped : o - prefix_len + skipped;
+    return o >= hole_at ? f + hole_len : f;
+  }
+  uint32_t line(uint32_t row) const {
+    return static_cast<uint32_t>(row + (row >= hole_row ? line_shift_after_hole : line_shift));
+  }
+  uint32_t column(TSPoint p) const {
+    return p.column + 1 + (p.row == first_row ? first_row_columns : 0);
+  }
+
+  // Learns the rows from the file's line index (the parsed text's rows end where the file's
+  // lines do: a lone "\r" reaches tree-sitter as "\n").
+  void find_rows(const std::string &parsed, const SourceText &source) {
+    auto newlines = [&](uint32_t end) {
+      return static_cast<uint32_t>(std::count(parsed.begin(), parsed.begin() + end, '\n'));
+    };
+    first_row = newlines(std::min<uint32_t>(prefix_len, static_cast<uint32_t>(parsed.size())));
+    Span start = source.span(file(prefix_len), file(prefix_len));
+    line_shift = int64_t{start.line} - first_row;
+    first_row_columns = start.column - 1;
+    line_shift_after_hole = line_shift;
+    if (hole_at != UINT32_MAX && hole_at <= parsed.size()) {
+      hole_row = newlines(hole_at);
+      line_shift_after_hole = int64_t{source.span(file(hole_at), file(hole_at)).line} - hole_row;
+    }
+    rows_known = true;
+  }
+};
 
 // A parsed text (the file itself, or the contents of subsymbol comments) and how its byte
 // offsets map back into the file.
 class View {
 public:
-  View(const std::string &text, const SourceText &source, ParsedFile &out,
+  // text: what the nodes' byte offsets index (tree-sitter's view of it may differ in blanks).
+  View(std::string_view text, const SourceText &source, ParsedFile &out, NodeCursor &cursor,
        std::function<uint32_t(uint32_t)> to_file)
-      : text_(text), source_(source), out_(out), to_file_(std::move(to_file)) {}
+      : text_(text), source_(source), out_(out), cursor_(cursor), to_file_(std::move(to_file)) {}
+  // A text mapped by `map`; `shift`: the nodes are read `shift` bytes to the left of where
+  // they are in the text, on their row (an injected subsymbol line).
+  View(std::string_view text, const SourceText &source, ParsedFile &out, NodeCursor &cursor,
+       const TextMap &map, uint32_t shift = 0)
+      : text_(text.substr(shift)), source_(source), out_(out), cursor_(cursor), map_(&map),
+        shift_(shift) {}
 
   std::string text(TSNode n) const { return text(ts_node_start_byte(n), end_byte(n)); }
-  std::string text(uint32_t begin, uint32_t end) const { return text_.substr(begin, end - begin); }
-  Span span(TSNode n) const { return span(ts_node_start_byte(n), end_byte(n)); }
-  Span span(uint32_t begin, uint32_t end) const {
-    return source_.span(to_file_(begin), to_file_(end));
+  std::string text(uint32_t begin, uint32_t end) const {
+    return std::string(text_.substr(begin, end - begin));
   }
-  uint32_t column(TSNode n) const { return span(n).column; }
-  uint32_t file_offset(uint32_t offset) const { return to_file_(offset); }
+  std::string_view text_view(TSNode n) const {
+    uint32_t begin = ts_node_start_byte(n);
+    return text_.substr(begin, end_byte(n) - begin);
+  }
+  NodeList named_children(TSNode n) const { return cursor_.named_children(n); }
+  Span span(TSNode n) const {
+    uint32_t begin = ts_node_start_byte(n), end = end_byte(n);
+    if (!map_ || !map_->rows_known || begin + shift_ < map_->prefix_len) return span(begin, end);
+    Span s;
+    s.begin = file_offset(begin);
+    s.end = file_offset(end);
+    TSPoint a = ts_node_start_point(n), b = ts_node_end_point(n);
+    s.line = map_->line(a.row);
+    s.column = map_->column(a) + shift_;
+    s.end_line = map_->line(b.row);
+    s.end_column = map_->column(b) + shift_ - (ts_node_end_byte(n) - end); // a comment's "\r"
+    return s;
+  }
+  Span span(uint32_t begin, uint32_t end) const {
+    return source_.span(file_offset(begin), file_offset(end));
+  }
+  // [begin, end) on one row, `begin` at point `at`.
+  Span span_on_row(uint32_t begin, uint32_t end, TSPoint at) const {
+    if (!map_ || !map_->rows_known || begin + shift_ < map_->prefix_len) return span(begin, end);
+    Span s;
+    s.begin = file_offset(begin);
+    s.end = file_offset(end);
+    s.line = s.end_line = map_->line(at.row);
+    s.column = map_->column(at) + shift_;
+    s.end_column = s.column + (end - begin);
+    return s;
+  }
+  uint32_t file_offset(uint32_t offset) const {
+    return map_ ? map_->file(offset + shift_) : to_file_(offset);
+  }
 
   // Records that the model cannot represent n, and returns nullopt for chaining.
   std::nullopt_t unmodelled(TSNode n, const std::string &what) const {
@@ -161,89 +225,41 @@ private:
   // tree-sitter-python's comment runs to the "\n", taking the "\r" of a "\r\n" ending.
   uint32_t end_byte(TSNode n) const {
     uint32_t end = ts_node_end_byte(n);
-    if (end > ts_node_start_byte(n) && text_[end - 1] == '\r' && is(n, "comment")) --end;
+    if (end > ts_node_start_byte(n) && text_[end - 1] == '\r' && is(n, S.comment)) --end;
     return end;
   }
   std::optional<Value> call(TSNode n, unsigned depth) const;
   std::optional<Value> number(TSNode n, bool negative) const;
 
-  const std::string &text_;
+  std::string_view text_;
   const SourceText &source_;
   ParsedFile &out_;
-  std::function<uint32_t(uint32_t)> to_file_;
+  NodeCursor &cursor_;
+  std::function<uint32_t(uint32_t)> to_file_; // without a map
+  const TextMap *map_ = nullptr;
+  uint32_t shift_ = 0;
   mutable bool failed_ = false;
 };
 
 std::optional<std::string> View::string_literal(TSNode n) const {
-  if (!is(n, "string")) return unmodelled(n, "expected a string literal");
-  std::string raw = text(n);
-  // CPython reads "\r\n" in a (triple-quoted) string as "\n", like everywhere in source.
-  for (std::size_t at = raw.find("\r\n"); at != std::string::npos; at = raw.find("\r\n", at))
-    raw.erase(at, 1);
-  std::size_t quote = raw.find_first_of("'\"");
-  if (quote == std::string::npos || raw.size() < quote + 2)
-    return unmodelled(n, "a malformed string literal");
-  std::string prefix = raw.substr(0, quote);
-  for (char c : prefix)
-    if (c == 'f' || c == 'F' || c == 'b' || c == 'B')
-      return unmodelled(n, std::string(c == 'f' || c == 'F' ? "an f-string" : "a bytes literal") +
-                               " is not a trace value");
-  bool is_raw = prefix.find_first_of("rR") != std::string::npos;
-  std::size_t qlen = raw.compare(quote, 3, std::string(3, raw[quote])) == 0 ? 3 : 1;
-  if (raw.size() < quote + 2 * qlen || raw.back() != raw[quote])
-    return unmodelled(n, "a malformed string literal");
-  std::string body = raw.substr(quote + qlen, raw.size() - quote - 2 * qlen);
-  if (is_raw) return body;
-  std::string out;
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    char c = body[i];
-    if (c != '\\' || i + 1 == body.size()) {
-      out += c;
-      continue;
-    }
-    char e = body[++i];
-    switch (e) {
-    case 'n':
-      out += '\n';
-      break;
-    case 't':
-      out += '\t';
-      break;
-    case 'r':
-      out += '\r';
-      break;
-    case '0':
-      out += '\0';
-      break;
-    case '\\':
-      out += '\\';
-      break;
-    case '\'':
-      out += '\'';
-      break;
-    case '"':
-      out += '"';
-      break;
-    case '\n':
-      break;
-    case 'x':
-      if (i + 2 < body.size() && std::isxdigit(static_cast<unsigned char>(body[i + 1])) &&
-          std::isxdigit(static_cast<unsigned char>(body[i + 2]))) {
-        out += static_cast<char>(std::stoi(body.substr(i + 1, 2), nullptr, 16));
-        i += 2;
-        break;
-      }
-      [[fallthrough]];
-    default:
-      out += '\\';
-      out += e;
-    }
+  if (!is(n, S.string)) return unmodelled(n, "expected a string literal");
+  python::DecodedString decoded = python::decode_string_literal(text_view(n));
+  if (!decoded) {
+    const python::StringLiteralProblem &problem = decoded.problem;
+    if (!problem.invalid_python)
+      return unmodelled(n, "a string literal the model cannot hold: " + problem.message);
+    uint32_t at = ts_node_start_byte(n) + static_cast<uint32_t>(problem.offset);
+    out_.syntax.push_back({span(at, at + 1), "invalid string literal: " + problem.message});
+    return std::nullopt;
   }
-  return out;
+  python::StringLiteral &literal = *decoded.literal;
+  if (literal.formatted) return unmodelled(n, "an f-string is not a trace value");
+  if (literal.bytes) return unmodelled(n, "a bytes literal is not a trace value");
+  return std::move(literal.value);
 }
 
 std::optional<Value> View::number(TSNode n, bool negative) const {
-  std::optional<Value> v = parse_python_number(text(n), is(n, "integer"));
+  std::optional<Value> v = parse_python_number(text_view(n), is(n, S.integer));
   if (!v)
     return unmodelled(n, "the integer " +
                              (text(n).size() > 24 ? text(n).substr(0, 20) + "..." : text(n)) +
@@ -260,57 +276,74 @@ std::optional<Value> View::number(TSNode n, bool negative) const {
 }
 
 std::optional<Value> View::call(TSNode n, unsigned depth) const {
-  TSNode fn = field(n, "function");
-  TSNode args = field(n, "arguments");
-  if (!is(args, "argument_list"))
+  TSNode fn = field(n, F.function);
+  TSNode args = field(n, F.arguments);
+  if (!is(args, S.argument_list))
     return unmodelled(args, "a generator argument is not a trace value");
   std::optional<Value> callee = value(fn, depth + 1);
   if (!callee) return std::nullopt;
-  std::vector<Value> positional;
-  std::vector<std::pair<std::string, Value>> keywords;
-  for (TSNode a : named_children(args)) {
-    if (is(a, "keyword_argument")) {
-      std::optional<Value> v = value(field(a, "value"), depth + 1);
-      if (!v) return std::nullopt;
-      keywords.emplace_back(text(field(a, "name")), std::move(*v));
-    } else if (is(a, "list_splat") || is(a, "dictionary_splat")) {
+  // Built in place: callee, positional arguments, keyword argument values.
+  NodeList arguments = named_children(args);
+  Value v;
+  v.kind = ValueKind::Call;
+  v.items.reserve(1 + arguments.size());
+  v.items.push_back(std::move(*callee));
+  for (TSNode a : arguments) {
+    TSSymbol symbol = ts_node_symbol(a);
+    if (symbol == S.keyword_argument) {
+      std::optional<Value> kv = value(field(a, F.value), depth + 1);
+      if (!kv) return std::nullopt;
+      v.keywords.push_back(text(field(a, F.name)));
+      v.items.push_back(std::move(*kv));
+    } else if (symbol == S.list_splat || symbol == S.dictionary_splat) {
       return unmodelled(a, "argument unpacking (*x, **x) is not a trace value");
     } else {
-      if (!keywords.empty())
+      if (!v.keywords.empty())
         return unmodelled(a, "a positional argument follows keyword arguments");
-      std::optional<Value> v = value(a, depth + 1);
-      if (!v) return std::nullopt;
-      positional.push_back(std::move(*v));
+      std::optional<Value> pv = value(a, depth + 1);
+      if (!pv) return std::nullopt;
+      v.items.push_back(std::move(*pv));
     }
   }
-  std::string name = callee->qualified_name();
-  auto is_literal = [](const Value &v) {
-    return v.kind == ValueKind::Int || v.kind == ValueKind::Float;
+  // Calls the model spells as values: slice(...), devices.Device("..."), torch.device("..."),
+  // float("inf"), complex(re, im).
+  const Value &f = v.items.front();
+  bool plain = v.keywords.empty();
+  std::size_t count = v.items.size() - 1;
+  const Value *first = count > 0 ? &v.items[1] : nullptr;
+  auto named = [&](const Value &x, std::string_view name) {
+    return x.kind == ValueKind::Name && x.text == name;
   };
-  if (name == "slice" && keywords.empty() && !positional.empty() && positional.size() <= 3) {
-    if (positional.size() == 1) return Value::slice(Value::none(), positional[0], Value::none());
-    if (positional.size() == 2) return Value::slice(positional[0], positional[1], Value::none());
-    return Value::slice(positional[0], positional[1], positional[2]);
+  if (!plain) return v;
+  if (named(f, "slice") && count >= 1 && count <= 3) {
+    if (count == 1) return Value::slice(Value::none(), std::move(v.items[1]), Value::none());
+    if (count == 2)
+      return Value::slice(std::move(v.items[1]), std::move(v.items[2]), Value::none());
+    return Value::slice(std::move(v.items[1]), std::move(v.items[2]), std::move(v.items[3]));
   }
-  if ((name == "devices.Device" || name == "torch.device") && keywords.empty() &&
-      positional.size() == 1 && positional[0].kind == ValueKind::String)
-    return Value::device(positional[0].text,
-                         name == "torch.device" ? Namespace::Torch : Namespace::Thunder);
-  if (name == "float" && keywords.empty() && positional.size() == 1 &&
-      positional[0].kind == ValueKind::String) {
-    const std::string &s = positional[0].text;
+  bool thunder_device =
+      f.kind == ValueKind::Attribute && f.text == "Device" && named(f.items.front(), "devices");
+  bool torch_device =
+      f.kind == ValueKind::Attribute && f.text == "device" && named(f.items.front(), "torch");
+  if ((thunder_device || torch_device) && count == 1 && first->kind == ValueKind::String)
+    return Value::device(std::move(v.items[1].text),
+                         torch_device ? Namespace::Torch : Namespace::Thunder);
+  if (named(f, "float") && count == 1 && first->kind == ValueKind::String) {
+    const std::string &s = first->text;
     if (s == "inf" || s == "+inf") return Value::float_value(INFINITY);
     if (s == "-inf") return Value::float_value(-INFINITY);
     if (s == "nan") return Value::float_value(NAN);
   }
-  if (name == "complex" && keywords.empty() && positional.size() == 2 &&
-      is_literal(positional[0]) && is_literal(positional[1])) {
-    auto as_double = [](const Value &v) {
-      return v.kind == ValueKind::Int ? static_cast<double>(v.integer) : v.real;
+  auto is_literal = [](const Value &x) {
+    return x.kind == ValueKind::Int || x.kind == ValueKind::Float;
+  };
+  if (named(f, "complex") && count == 2 && is_literal(v.items[1]) && is_literal(v.items[2])) {
+    auto as_double = [](const Value &x) {
+      return x.kind == ValueKind::Int ? static_cast<double>(x.integer) : x.real;
     };
-    return Value::complex_value(as_double(positional[0]), as_double(positional[1]));
+    return Value::complex_value(as_double(v.items[1]), as_double(v.items[2]));
   }
-  return Value::call(std::move(*callee), std::move(positional), std::move(keywords));
+  return v;
 }
 
 std::optional<Value> View::value(TSNode n, unsigned depth) const {
@@ -320,35 +353,38 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
                              " deep are not modelled");
   if (ts_node_has_error(n)) return unmodelled(n, "the expression has a syntax error");
   std::optional<Value> result;
-  std::string type = type_of(n);
+  TSSymbol type = ts_node_symbol(n);
   auto children = [&](std::vector<Value> &out) {
-    for (TSNode c : named_children(n)) {
+    NodeList kids = named_children(n);
+    out.reserve(kids.size());
+    for (TSNode c : kids) {
       std::optional<Value> v = value(c, depth + 1);
       if (!v) return false;
       out.push_back(std::move(*v));
     }
     return true;
   };
-  if (type == "identifier") {
+  if (type == S.identifier) {
     result = Value::name(text(n));
-  } else if (type == "integer" || type == "float") {
+  } else if (type == S.integer || type == S.float_) {
     result = number(n, false);
-  } else if (type == "true" || type == "false") {
-    result = Value::boolean_value(type == "true");
-  } else if (type == "none") {
+  } else if (type == S.true_ || type == S.false_) {
+    result = Value::boolean_value(type == S.true_);
+  } else if (type == S.none) {
     result = Value::none();
-  } else if (type == "ellipsis") {
+  } else if (type == S.ellipsis) {
     result = Value::ellipsis();
-  } else if (type == "string") {
+  } else if (type == S.string) {
     std::optional<std::string> s = string_literal(n);
     if (!s) return std::nullopt;
     result = Value::string(std::move(*s));
-  } else if (type == "unary_operator") {
-    std::string op = text(field(n, "operator"));
-    TSNode arg = field(n, "argument");
-    if ((op == "-" || op == "+") && (is(arg, "integer") || is(arg, "float"))) {
-      result = number(arg, op == "-");
-    } else if (op == "-") {
+  } else if (type == S.unary_operator) {
+    TSNode op_node = field(n, F.operator_);
+    TSSymbol op = ts_node_symbol(op_node);
+    TSNode arg = field(n, F.argument);
+    if ((op == S.token_minus || op == S.token_plus) && (is(arg, S.integer) || is(arg, S.float_))) {
+      result = number(arg, op == S.token_minus);
+    } else if (op == S.token_minus) {
       std::optional<Value> inner = value(arg, depth + 1);
       if (!inner) return std::nullopt;
       if (inner->kind != ValueKind::Float)
@@ -356,37 +392,37 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
       inner->real = -inner->real;
       result = std::move(inner);
     } else {
-      return unmodelled(n, "the operator '" + op + "' is not part of the trace model");
+      return unmodelled(n, "the operator '" + text(op_node) + "' is not part of the trace model");
     }
-  } else if (type == "tuple" || type == "expression_list") {
+  } else if (type == S.tuple || type == S.expression_list) {
     std::vector<Value> items;
     if (!children(items)) return std::nullopt;
     result = Value::tuple(std::move(items));
-    result->bare = type == "expression_list";
-  } else if (type == "list") {
+    result->bare = type == S.expression_list;
+  } else if (type == S.list) {
     std::vector<Value> items;
     if (!children(items)) return std::nullopt;
     result = Value::list(std::move(items));
-  } else if (type == "dictionary") {
+  } else if (type == S.dictionary) {
     std::vector<std::pair<Value, Value>> entries;
     for (TSNode pair : named_children(n)) {
-      if (!is(pair, "pair"))
+      if (!is(pair, S.pair))
         return unmodelled(pair, "only key: value entries are modelled in a dict");
-      std::optional<Value> k = value(field(pair, "key"), depth + 1);
+      std::optional<Value> k = value(field(pair, F.key), depth + 1);
       if (!k) return std::nullopt;
-      std::optional<Value> v = value(field(pair, "value"), depth + 1);
+      std::optional<Value> v = value(field(pair, F.value), depth + 1);
       if (!v) return std::nullopt;
       entries.emplace_back(std::move(*k), std::move(*v));
     }
     result = Value::dict(std::move(entries));
-  } else if (type == "parenthesized_expression") {
-    std::vector<TSNode> inner = named_children(n);
+  } else if (type == S.parenthesized_expression) {
+    NodeList inner = named_children(n);
     if (inner.size() != 1) return unmodelled(n, "unexpected parenthesized expression");
     return value(inner[0], depth + 1);
-  } else if (type == "attribute") {
-    std::optional<Value> base = value(field(n, "object"), depth + 1);
+  } else if (type == S.attribute) {
+    std::optional<Value> base = value(field(n, F.object), depth + 1);
     if (!base) return std::nullopt;
-    std::string attr = text(field(n, "attribute"));
+    std::string attr = text(field(n, F.attribute));
     if (base->kind == ValueKind::Name && base->text == "dtypes" &&
         is_dtype_name(attr, Namespace::Thunder))
       result = Value::dtype(attr, Namespace::Thunder);
@@ -394,26 +430,20 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
              is_dtype_name(attr, Namespace::Torch))
       result = Value::dtype(attr, Namespace::Torch);
     else
-      result = Value::attribute(std::move(*base), attr);
-  } else if (type == "call") {
+      result = Value::attribute(std::move(*base), std::move(attr));
+  } else if (type == S.call) {
     result = call(n, depth);
-  } else if (type == "subscript") {
-    std::optional<Value> base = value(field(n, "value"), depth + 1);
+  } else if (type == S.subscript) {
+    std::optional<Value> base = value(field(n, F.value), depth + 1);
     if (!base) return std::nullopt;
     std::vector<Value> indices;
-    uint32_t count = ts_node_child_count(n);
-    for (uint32_t i = 0; i < count; ++i) {
-      const char *f = ts_node_field_name_for_child(n, i);
-      if (!f || std::string_view(f) != "subscript") continue;
-      TSNode c = ts_node_child(n, i);
+    for (TSNode c : cursor_.field_children(n, F.subscript)) {
       std::optional<Value> v;
-      if (is(c, "slice")) {
+      if (is(c, S.slice)) {
         // a[start:stop:step]: the parts present, in order, split by the ':' tokens.
         Value parts[3] = {Value::none(), Value::none(), Value::none()};
         int part = 0;
-        uint32_t all = ts_node_child_count(c);
-        for (uint32_t k = 0; k < all; ++k) {
-          TSNode t = ts_node_child(c, k);
+        for (TSNode t : cursor_.children(c)) {
           if (!ts_node_is_named(t)) {
             ++part;
             continue;
@@ -422,7 +452,7 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
           if (!pv) return std::nullopt;
           parts[std::min(part, 2)] = std::move(*pv);
         }
-        v = Value::slice(parts[0], parts[1], parts[2]);
+        v = Value::slice(std::move(parts[0]), std::move(parts[1]), std::move(parts[2]));
       } else {
         v = value(c, depth + 1);
       }
@@ -437,7 +467,7 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
       result = Value::subscript(std::move(*base), std::move(index));
     }
   } else {
-    return unmodelled(n, "'" + text(n).substr(0, 40) + "' (" + type +
+    return unmodelled(n, "'" + text(n).substr(0, 40) + "' (" + ts_node_type(n) +
                              ") is not part of the trace model");
   }
   if (result) result->span = span(n);
@@ -446,25 +476,27 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
 
 std::optional<Target> View::target(TSNode n, unsigned depth) const {
   if (depth > kMaxDepth) return unmodelled(n, "targets nested too deeply");
-  std::string type = type_of(n);
+  TSSymbol type = ts_node_symbol(n);
   Target t;
-  if (type == "identifier") {
+  if (type == S.identifier) {
     t = Target::named(text(n));
-  } else if (type == "pattern_list" || type == "tuple_pattern" || type == "tuple" ||
-             type == "list_pattern" || type == "list") {
-    t.kind = (type == "list_pattern" || type == "list") ? Target::Kind::List : Target::Kind::Tuple;
-    for (TSNode c : named_children(n)) {
+  } else if (type == S.pattern_list || type == S.tuple_pattern || type == S.tuple ||
+             type == S.list_pattern || type == S.list) {
+    t.kind = (type == S.list_pattern || type == S.list) ? Target::Kind::List : Target::Kind::Tuple;
+    NodeList kids = named_children(n);
+    t.elements.reserve(kids.size());
+    for (TSNode c : kids) {
       std::optional<Target> e = target(c, depth + 1);
       if (!e) return std::nullopt;
       t.elements.push_back(std::move(*e));
     }
-  } else if (type == "parenthesized_expression") {
-    std::vector<TSNode> inner = named_children(n);
+  } else if (type == S.parenthesized_expression) {
+    NodeList inner = named_children(n);
     if (inner.size() != 1) return unmodelled(n, "unexpected target");
     return target(inner[0], depth + 1);
   } else {
-    return unmodelled(n, "assigning to " + type + " '" + text(n).substr(0, 40) +
-                             "' is not a trace statement");
+    return unmodelled(n, std::string("assigning to ") + ts_node_type(n) + " '" +
+                             text(n).substr(0, 40) + "' is not a trace statement");
   }
   t.span = span(n);
   return t;
@@ -472,25 +504,25 @@ std::optional<Target> View::target(TSNode n, unsigned depth) const {
 
 bool ends_with_comma(TSNode n) {
   uint32_t count = ts_node_child_count(n);
-  return count > 0 && std::string_view(ts_node_type(ts_node_child(n, count - 1))) == ",";
+  return count > 0 && is(ts_node_child(n, count - 1), S.token_comma);
 }
 
 std::optional<Statement> View::statement(TSNode n) const {
   reset_failure();
+  if (ts_node_has_error(n)) return std::nullopt; // reported as a syntax problem
   Statement s;
   s.span = span(n);
-  std::string type = type_of(n);
-  if (ts_node_has_error(n)) return std::nullopt; // reported as a syntax problem
-  if (type == "expression_statement") {
-    std::vector<TSNode> parts = named_children(n);
+  TSSymbol type = ts_node_symbol(n);
+  if (type == S.expression_statement) {
+    NodeList parts = named_children(n);
     if (parts.size() != 1) return unmodelled(n, "an expression statement with several expressions");
     TSNode e = parts[0];
-    if (is(e, "assignment")) {
-      TSNode left = field(e, "left");
-      TSNode right = field(e, "right");
-      TSNode annotation = field(e, "type");
+    if (is(e, S.assignment)) {
+      TSNode left = field(e, F.left);
+      TSNode right = field(e, F.right);
+      TSNode annotation = field(e, F.type);
       if (ts_node_is_null(right)) return unmodelled(e, "an annotation without a value");
-      if (is(right, "assignment") || is(right, "augmented_assignment"))
+      if (is(right, S.assignment) || is(right, S.augmented_assignment))
         return unmodelled(e, "chained assignment is not a trace statement");
       std::optional<Target> t = target(left);
       if (!t) return std::nullopt;
@@ -498,7 +530,7 @@ std::optional<Statement> View::statement(TSNode n) const {
       if (!v) return std::nullopt;
       s.target = std::move(t);
       s.value = std::move(*v);
-      if (is(left, "pattern_list")) {
+      if (is(left, S.pattern_list)) {
         s.style = ts_node_start_point(left).row != ts_node_start_point(right).row
                       ? UnpackStyle::Continued
                       : UnpackStyle::Bare;
@@ -507,7 +539,7 @@ std::optional<Statement> View::statement(TSNode n) const {
                            ts_node_named_child_count(left) == 1;
       }
       if (!ts_node_is_null(annotation)) {
-        TSNode str = is(annotation, "type") && ts_node_named_child_count(annotation) == 1
+        TSNode str = is(annotation, S.type) && ts_node_named_child_count(annotation) == 1
                          ? ts_node_named_child(annotation, 0)
                          : annotation;
         std::optional<std::string> ann = string_literal(str);
@@ -522,7 +554,7 @@ std::optional<Statement> View::statement(TSNode n) const {
       }
       return s;
     }
-    if (is(e, "augmented_assignment"))
+    if (is(e, S.augmented_assignment))
       return unmodelled(e, "augmented assignment is not a trace statement");
     std::optional<Value> v = value(e);
     if (!v) return std::nullopt;
@@ -530,9 +562,9 @@ std::optional<Statement> View::statement(TSNode n) const {
     s.value = std::move(*v);
     return s;
   }
-  if (type == "return_statement") {
+  if (type == S.return_statement) {
     s.kind = Statement::Kind::Return;
-    std::vector<TSNode> parts = named_children(n);
+    NodeList parts = named_children(n);
     if (parts.empty()) {
       s.has_value = false;
       return s;
@@ -542,31 +574,34 @@ std::optional<Statement> View::statement(TSNode n) const {
     s.value = std::move(*v);
     return s;
   }
-  if (type == "delete_statement") {
+  if (type == S.delete_statement) {
     s.kind = Statement::Kind::Delete;
-    std::vector<TSNode> parts = named_children(n);
+    NodeList parts = named_children(n);
     if (parts.size() != 1) return unmodelled(n, "unexpected del statement");
     TSNode what = parts[0];
-    std::vector<TSNode> names;
-    if (is(what, "identifier")) {
+    NodeList names;
+    TSSymbol what_type = ts_node_symbol(what);
+    if (what_type == S.identifier) {
       names.push_back(what);
-    } else if (is(what, "expression_list") || is(what, "list") || is(what, "tuple")) {
-      s.delete_list_form = is(what, "list");
-      if (is(what, "tuple"))
+    } else if (what_type == S.expression_list || what_type == S.list || what_type == S.tuple) {
+      s.delete_list_form = what_type == S.list;
+      if (what_type == S.tuple)
         return unmodelled(what, "del of a parenthesized tuple is not a trace statement");
       names = named_children(what);
     } else {
-      return unmodelled(what, "del of " + type_of(what) + " is not a trace statement");
+      return unmodelled(what,
+                        std::string("del of ") + ts_node_type(what) + " is not a trace statement");
     }
+    s.deleted.reserve(names.size());
     for (TSNode name : names) {
-      if (!is(name, "identifier")) return unmodelled(name, "only names are deleted in traces");
+      if (!is(name, S.identifier)) return unmodelled(name, "only names are deleted in traces");
       Target t = Target::named(text(name));
       t.span = span(name);
       s.deleted.push_back(std::move(t));
     }
     return s;
   }
-  return unmodelled(n, "a " + type + " is not a trace statement");
+  return unmodelled(n, std::string("a ") + ts_node_type(n) + " is not a trace statement");
 }
 
 // "# name: "type"" / "# name" with the positions of the name and the type text.
@@ -613,9 +648,10 @@ std::optional<AnnotationMatch> match_annotation(const std::string &comment) {
 // A comment as the bytes [begin, end) of a view's text.
 struct CommentRange {
   uint32_t begin = 0, end = 0;
+  TSPoint at{}; // of begin
 };
 CommentRange range_of(TSNode n) {
-  return {ts_node_start_byte(n), ts_node_end_byte(n)};
+  return {ts_node_start_byte(n), ts_node_end_byte(n), ts_node_start_point(n)};
 }
 
 std::optional<TypeComment> type_comment_of(const View &view, CommentRange comment) {
@@ -625,11 +661,17 @@ std::optional<TypeComment> type_comment_of(const View &view, CommentRange commen
   TypeComment c;
   c.name = m->name;
   uint32_t base = comment.begin;
-  c.name_span = view.span(base + static_cast<uint32_t>(m->name_offset),
-                          base + static_cast<uint32_t>(m->name_offset + m->name.size()));
+  auto point = [&](std::size_t offset) {
+    return TSPoint{comment.at.row, comment.at.column + static_cast<uint32_t>(offset)};
+  };
+  c.name_span = view.span_on_row(base + static_cast<uint32_t>(m->name_offset),
+                                 base + static_cast<uint32_t>(m->name_offset + m->name.size()),
+                                 point(m->name_offset));
   if (m->type) {
     auto begin = base + static_cast<uint32_t>(m->type_offset);
-    c.type = TypeText{*m->type, view.span(begin, begin + static_cast<uint32_t>(m->type->size()))};
+    c.type =
+        TypeText{*m->type, view.span_on_row(begin, begin + static_cast<uint32_t>(m->type->size()),
+                                            point(m->type_offset))};
   }
   return c;
 }
@@ -666,99 +708,107 @@ bool looks_like_bound_symbol(std::string_view text) {
   return (assignment || call) && lexing::self_contained(text);
 }
 
-// Subsymbol comments: "# t0 = prims.add(a, b)  # t0: ..." lines. Their contents are parsed in
-// one batch: every own-line comment of the file becomes one line of a synthetic source.
+// Bound symbols only: an assignment with a value, or a call.
+bool accepted_bound_symbol(NodeCursor &cursor, TSNode n) {
+  if (!is(n, S.expression_statement) || ts_node_has_error(n)) return false;
+  NodeList parts = cursor.named_children(n); // a trailing comment may sit inside
+  if (parts.size() != 1) return false;
+  TSNode e = parts[0];
+  if (is(e, S.assignment))
+    return ts_node_is_null(field(e, F.type)) && !ts_node_is_null(field(e, F.right));
+  return is(e, S.call);
+}
+
+// Subsymbol comments: "# t0 = prims.add(a, b)  # t0: ..." lines. Most are read in the parse of
+// the code around them (FileBuilder::parse_and_build) and come here as `statements`, by index in
+// `contents`; the contents of the others are parsed in one batch: each becomes one line of a
+// synthetic source.
 class CommentStatements {
 public:
   CommentStatements(const std::vector<std::pair<uint32_t, std::string>> &contents,
-                    const SourceText &source) {
+                    std::vector<std::optional<Statement>> statements, const SourceText &source,
+                    ParseState &state)
+      : by_line_(std::move(statements)) {
+    by_line_.resize(contents.size());
     std::vector<uint32_t> file_starts;
     std::vector<std::size_t> included;
-    for (auto &[offset, text] : contents) {
-      if (looks_like_bound_symbol(text)) included.push_back(synthetic_starts_.size());
-      synthetic_starts_.push_back(static_cast<uint32_t>(synthetic_.size()));
-      file_starts.push_back(offset);
+    for (std::size_t i = 0; i < contents.size(); ++i) {
+      const auto &[offset, text] = contents[i];
       // Only lines shaped like bound symbols go in: prose could run into the next line or
       // make tree-sitter's error recovery swallow it.
-      if (looks_like_bound_symbol(text)) synthetic_ += text;
+      bool include = !by_line_[i] && looks_like_bound_symbol(text);
+      if (include) included.push_back(synthetic_starts_.size());
+      synthetic_starts_.push_back(static_cast<uint32_t>(synthetic_.size()));
+      file_starts.push_back(offset);
+      if (include) synthetic_ += text;
       synthetic_ += '\n';
     }
-    if (contents.empty()) return;
-    tree_ = parse_python(synthetic_);
+    if (included.empty()) return;
+    tree_ = parse_python(state, synthetic_);
     const std::vector<uint32_t> &starts = synthetic_starts_;
     TSNode root = ts_tree_root_node(tree_.get());
     std::vector<TSNode> comments;
-    collect_comments(root, comments);
+    collect_comments(state.cursor, root, comments);
     std::map<uint32_t, TSNode> trailing; // synthetic row -> trailing comment
     for (TSNode c : comments)
       trailing.emplace(ts_node_start_point(c).row, c);
     // Problems found while parsing comment contents are not the file's problems: a comment
     // that is not a statement is just a comment.
     ParsedFile scratch;
-    View quiet(synthetic_, source, scratch, [&starts, &file_starts](uint32_t o) {
+    View quiet(synthetic_, source, scratch, state.cursor, [&starts, &file_starts](uint32_t o) {
       auto it = std::upper_bound(starts.begin(), starts.end(), o);
       std::size_t line = static_cast<std::size_t>(it - starts.begin()) - 1;
       return file_starts[line] + (o - starts[line]);
     });
-    for (TSNode n : named_children(root)) {
+    for (TSNode n : state.cursor.named_children(root)) {
       TSPoint start = ts_node_start_point(n);
       TSPoint end = ts_node_end_point(n);
-      if (start.row != end.row || start.column != 0 || !accepted(n)) continue;
+      if (start.row != end.row || start.column != 0 || !accepted_bound_symbol(state.cursor, n))
+        continue;
       std::optional<Statement> s = quiet.statement(n);
       if (!s) continue;
       if (auto it = trailing.find(start.row); it != trailing.end())
         attach_trailing(quiet, *s, range_of(it->second));
       s->commented = true;
-      by_line_.emplace(start.row, std::move(*s));
+      by_line_[start.row] = std::move(*s);
     }
     // tree-sitter's error recovery can fold a good line into the error of a bad neighbour:
     // a line that did not come out as a statement gets a parse of its own.
     for (std::size_t i : included) {
-      if (by_line_.count(static_cast<uint32_t>(i))) continue;
+      if (by_line_[i]) continue;
       ParsedFile alone;
       alone.source = SourceText("", contents[i].second);
       std::string text = contents[i].second;
-      auto tree = parse_python(text);
+      auto tree = parse_python(state, text);
       TSNode line_root = ts_tree_root_node(tree.get());
-      std::vector<TSNode> nodes = named_children(line_root);
-      if (nodes.size() != 1 || !accepted(nodes[0])) continue;
+      NodeList nodes = state.cursor.named_children(line_root);
+      if (nodes.size() != 1 || !accepted_bound_symbol(state.cursor, nodes[0])) continue;
       uint32_t file_start = file_starts[i];
-      View single(text, source, scratch, [file_start](uint32_t o) { return file_start + o; });
+      View single(text, source, scratch, state.cursor,
+                  [file_start](uint32_t o) { return file_start + o; });
       std::optional<Statement> s = single.statement(nodes[0]);
       if (!s) continue;
       std::vector<TSNode> line_comments;
-      collect_comments(line_root, line_comments);
+      collect_comments(state.cursor, line_root, line_comments);
       if (!line_comments.empty()) attach_trailing(single, *s, range_of(line_comments.front()));
       s->commented = true;
-      by_line_.emplace(static_cast<uint32_t>(i), std::move(*s));
+      by_line_[i] = std::move(*s);
     }
   }
 
   // The statement spelled by the i-th comment, if it is one.
   std::optional<Statement> take(std::size_t i) {
-    auto it = by_line_.find(static_cast<uint32_t>(i));
-    if (it == by_line_.end()) return std::nullopt;
-    Statement s = std::move(it->second);
-    by_line_.erase(it);
+    if (i >= by_line_.size() || !by_line_[i]) return std::nullopt;
+    std::optional<Statement> s = std::move(by_line_[i]);
+    by_line_[i].reset();
     return s;
   }
 
 private:
-  // Bound symbols only: an assignment with a value, or a call.
-  static bool accepted(TSNode n) {
-    if (!is(n, "expression_statement") || ts_node_has_error(n)) return false;
-    std::vector<TSNode> parts = named_children(n); // a trailing comment may sit inside
-    if (parts.size() != 1) return false;
-    TSNode e = parts[0];
-    if (is(e, "assignment"))
-      return ts_node_is_null(field(e, "type")) && !ts_node_is_null(field(e, "right"));
-    return is(e, "call");
-  }
-
   std::string synthetic_;
   std::vector<uint32_t> synthetic_starts_;
-  std::unique_ptr<TSTree, TreeDeleter> tree_;
-  std::map<uint32_t, Statement> by_line_;
+  python::Tree tree_;
+  std::vector<std::optional<Statement>> by_line_; // by index in the contents
 };
 
 struct CommentInfo {
@@ -766,38 +816,211 @@ struct CommentInfo {
   uint32_t row = 0;    // in the parsed text
   uint32_t column = 0; // 0-based byte column in the parsed text
   bool own_line = false;
-  std::size_t batch_index = 0; // own-line comments: index in CommentStatements
+  std::size_t batch_index = 0;           // own-line comments: index in CommentStatements
+  std::size_t own_line_index = SIZE_MAX; // index in the own-line comments tree-sitter did not see
 };
+
+// An own-line comment read as a statement: its content [content, end) moved to the
+// indentation of the statement before it, at `line_begin`, the rest of its line blank.
+struct Injection {
+  uint32_t line_begin = 0;        // where tree-sitter sees the content start
+  uint32_t line_end = 0;          // where it sees the content end
+  uint32_t shift = 0;             // the content's offset in the parsed text, less line_begin
+  std::size_t comment = 0;        // index in the own-line comments
+  TSNode node{};                  // the statement tree-sitter read there
+  std::optional<TSNode> trailing; // its trailing comment
+};
+
+// The segments tree-sitter reads a parsed text through: own-line comments blank, injected ones
+// moved to their statement's indentation.
+std::vector<chunking::ShapedInput::Segment>
+subsymbol_segments(const std::vector<OwnLineComment> &comments,
+                   const std::vector<Injection> &injections) {
+  using Segment = chunking::ShapedInput::Segment;
+  std::vector<Segment> out;
+  out.reserve(comments.size() + injections.size());
+  auto injection = injections.begin();
+  for (std::size_t i = 0; i < comments.size(); ++i) {
+    if (injection != injections.end() && injection->comment == i) {
+      out.push_back({injection->line_begin, injection->line_end, injection->shift});
+      out.push_back({injection->line_end, comments[i].end, chunking::ShapedInput::kBlank});
+      ++injection;
+    } else {
+      out.push_back({comments[i].begin, comments[i].end, chunking::ShapedInput::kBlank});
+    }
+  }
+  return out;
+}
 
 class FileBuilder {
 public:
   // file: the source and its repr leaks (read only); out: where the model and problems go.
   // The parsed text is the file with `prefix_len` bytes inserted in front, `skipped` bytes
   // dropped from its start, and `hole_len` bytes cut out at parsed offset `hole_at`.
-  FileBuilder(const ParsedFile &file, ParsedFile &out, const std::string &parsed,
-              uint32_t prefix_len, uint32_t skipped, uint32_t hole_at = UINT32_MAX,
-              uint32_t hole_len = 0)
-      : file_(file), out_(out), parsed_(parsed), view_(parsed, file.source, out, [=](uint32_t o) {
-          uint32_t f = o < prefix_len ? skipped : o - prefix_len + skipped;
-          return o >= hole_at ? f + hole_len : f;
-        }) {}
+  FileBuilder(const detail::ParseOptions &options, ParseState &state, const ParsedFile &file,
+              ParsedFile &out, const std::string &parsed, uint32_t prefix_len, uint32_t skipped,
+              uint32_t hole_at = UINT32_MAX, uint32_t hole_len = 0)
+      : options_(options), state_(state), file_(file), out_(out), parsed_(parsed),
+        map_(mapping(prefix_len, skipped, hole_at, hole_len)),
+        view_(parsed, file.source, out, state.cursor, map_) {}
 
-  // own_line: the comments tree-sitter read as blank lines (own_line_comments).
+  // Parses the text and builds its model. Subsymbol comments are read in the same parse as the
+  // code: tree-sitter sees the content of each own-line comment shaped like a bound symbol, after
+  // a statement it can follow (CommentContext), moved to that statement's indentation, and the
+  // rest of the line blank (the same length, so every other offset holds); the other own-line
+  // comments are blank. Where that tree has a syntax error, or an injected line is not where it
+  // was put, the text is parsed again with every own-line comment blank and their contents
+  // parsed in a batch of their own (CommentStatements), so that a comment never changes how the
+  // code around it is read.
+  void parse_and_build(bool fragment_wrapper, uint32_t fragment_indent) {
+    std::vector<chunking::CommentContext> contexts;
+    std::vector<OwnLineComment> own_line = own_line_comments(parsed_, contexts);
+    if (options_.subsymbols_in_code_parse) plan_injections(own_line, contexts);
+    if (!injections_.empty()) {
+      chunking::ShapedInput input(parsed_, subsymbol_segments(own_line, injections_));
+      python::Tree tree = state_.parser.parse(input.input());
+      TSNode root = ts_tree_root_node(tree.get());
+      if (!ts_node_has_error(root) && find_injected(root)) {
+        build(root, fragment_wrapper, fragment_indent, own_line);
+        return;
+      }
+      injections_.clear();
+    }
+    python::Tree tree = parse_python(state_, parsed_, own_line);
+    build(ts_tree_root_node(tree.get()), fragment_wrapper, fragment_indent, own_line);
+  }
+
+private:
+  TextMap mapping(uint32_t prefix_len, uint32_t skipped, uint32_t hole_at, uint32_t hole_len) {
+    TextMap map;
+    map.prefix_len = prefix_len;
+    map.skipped = skipped;
+    map.hole_at = hole_at;
+    map.hole_len = hole_len;
+    if (!options_.spans_from_line_index) map.find_rows(parsed_, file_.source);
+    return map;
+  }
+
+  void plan_injections(const std::vector<OwnLineComment> &own_line,
+                       const std::vector<chunking::CommentContext> &contexts) {
+    injections_.clear();
+    for (std::size_t i = 0; i < own_line.size(); ++i) {
+      const OwnLineComment &c = own_line[i];
+      const chunking::CommentContext &context = contexts[i];
+      if (context.indent == chunking::CommentContext::kNone || c.column <= context.indent) continue;
+      std::string_view comment(parsed_.data() + c.begin, c.end - c.begin);
+      uint32_t skip = comment.rfind("# ", 0) == 0 ? 2 : 1;
+      std::string_view content = comment.substr(skip);
+      uint32_t line_start = c.begin - c.column;
+      // Its line must start with the statement's indentation, byte for byte.
+      if (!looks_like_bound_symbol(content) ||
+          parsed_.compare(line_start, context.indent, parsed_, context.statement_line,
+                          context.indent) != 0)
+        continue;
+      // A repr leak in the content is read by the batch, which replaces it by its name.
+      uint32_t file_begin = view_.file_offset(c.begin);
+      auto leak =
+          std::lower_bound(file_.leaks.begin(), file_.leaks.end(), file_begin,
+                           [](const ReprLeak &l, uint32_t at) { return l.span.begin < at; });
+      if (leak != file_.leaks.end() && leak->span.begin < view_.file_offset(c.end)) continue;
+      Injection injection;
+      injection.line_begin = line_start + context.indent;
+      injection.line_end = injection.line_begin + static_cast<uint32_t>(content.size());
+      injection.shift = c.begin + skip - injection.line_begin;
+      injection.comment = i;
+      injections_.push_back(injection);
+    }
+  }
+
+  // The injection starting at `byte`, or nullptr.
+  Injection *injection_at(uint32_t byte) {
+    auto it = std::lower_bound(injections_.begin(), injections_.end(), byte,
+                               [](const Injection &i, uint32_t at) { return i.line_begin < at; });
+    return it != injections_.end() && it->line_begin == byte ? &*it : nullptr;
+  }
+
+  // Finds each injected line's statement where it was put: among the module's statements (after
+  // a module-level one) or a def's (after one of its body).
+  bool find_injected(TSNode root) {
+    std::size_t found = 0;
+    auto look_in = [&](TSNode container) {
+      NodeList kids = state_.cursor.children(container);
+      for (std::size_t k = 0; k < kids.size(); ++k) {
+        Injection *injection = injection_at(ts_node_start_byte(kids[k]));
+        if (!injection || !ts_node_is_named(kids[k]) || is(kids[k], S.comment)) continue;
+        injection->node = kids[k];
+        if (k + 1 < kids.size() && is(kids[k + 1], S.comment) &&
+            ts_node_start_point(kids[k + 1]).row == ts_node_start_point(kids[k]).row)
+          injection->trailing = kids[k + 1];
+        ++found;
+      }
+    };
+    look_in(root);
+    for (TSNode n : state_.cursor.named_children(root)) {
+      TSNode def = is(n, S.decorated_definition) ? field(n, F.definition) : n;
+      if (!is(def, S.function_definition)) continue;
+      TSNode body = field(def, F.body);
+      if (!ts_node_is_null(body)) look_in(body);
+    }
+    return found == injections_.size();
+  }
+
+  // The statement an injected line spells, as the batch would have read it.
+  std::optional<Statement> injected_statement(const Injection &injection, ParsedFile &scratch) {
+    TSNode n = injection.node;
+    if (ts_node_start_point(n).row != ts_node_end_point(n).row ||
+        !accepted_bound_symbol(state_.cursor, n))
+      return std::nullopt;
+    uint32_t shift = injection.shift;
+    View moved(parsed_, file_.source, scratch, state_.cursor, map_, shift);
+    std::optional<Statement> s = moved.statement(n);
+    if (!s) return std::nullopt;
+    if (injection.trailing)
+      attach_trailing(moved, *s,
+                      {ts_node_start_byte(*injection.trailing),
+                       std::min(ts_node_end_byte(*injection.trailing), injection.line_end),
+                       ts_node_start_point(*injection.trailing)});
+    s->commented = true;
+    return s;
+  }
+
+  // The named children of a module or block, without the injected lines.
+  NodeList statements_of(TSNode container) {
+    NodeList all = view_.named_children(container);
+    if (injections_.empty()) return all;
+    NodeList out;
+    for (TSNode n : all)
+      if (!injection_at(ts_node_start_byte(n))) out.push_back(n);
+    return out;
+  }
+
+  // own_line: the comments tree-sitter read as blank lines (own_line_comments), some of them
+  // injected (injections_).
   void build(TSNode root, bool fragment_wrapper, uint32_t fragment_indent,
              const std::vector<OwnLineComment> &own_line) {
     std::vector<TSNode> comment_nodes;
-    collect_comments(root, comment_nodes);
+    collect_comments(state_.cursor, root, comment_nodes, options_.comments_below_every_node);
     // The comments tree-sitter saw (trailing ones, and own-line ones inside brackets) and the
     // ones it did not, merged in source order.
     comments_.reserve(comment_nodes.size() + own_line.size());
     auto next_own = own_line.begin();
     auto take_own_line_before = [&](uint32_t byte) {
       for (; next_own != own_line.end() && next_own->begin < byte; ++next_own)
-        comments_.push_back(
-            {{next_own->begin, next_own->end}, next_own->row, next_own->column, true, 0});
+        comments_.push_back({{next_own->begin, next_own->end, {next_own->row, next_own->column}},
+                             next_own->row,
+                             next_own->column,
+                             true,
+                             0,
+                             static_cast<std::size_t>(next_own - own_line.begin())});
     };
+    auto next_injection = injections_.begin();
     for (TSNode c : comment_nodes) {
-      take_own_line_before(ts_node_start_byte(c));
+      uint32_t at = ts_node_start_byte(c);
+      while (next_injection != injections_.end() && next_injection->line_end <= at)
+        ++next_injection;
+      // An injected line's trailing comment is part of that own-line comment.
+      if (next_injection != injections_.end() && next_injection->line_begin <= at) continue;
+      take_own_line_before(at);
       CommentInfo info{range_of(c), ts_node_start_point(c).row, ts_node_start_point(c).column,
                        false, 0};
       uint32_t line_start = ts_node_start_byte(c) - info.column;
@@ -805,10 +1028,21 @@ public:
       comments_.push_back(info);
     }
     take_own_line_before(UINT32_MAX);
-    // Own-line comments, in order; the others trail a statement.
+    // Own-line comments, in order; the others trail a statement. The statements of injected ones
+    // are read from this tree; the others' contents go to the batch.
     std::vector<std::pair<uint32_t, std::string>> contents;
+    std::vector<std::optional<Statement>> injected;
+    auto injection = injections_.begin();
+    ParsedFile scratch; // what the model cannot represent in a comment is not the file's problem
     for (CommentInfo &info : comments_) {
       if (!info.own_line) continue;
+      if (injection != injections_.end() && injection->comment == info.own_line_index) {
+        info.batch_index = contents.size();
+        contents.emplace_back(0, std::string());
+        injected.resize(contents.size());
+        injected.back() = injected_statement(*injection++, scratch);
+        continue;
+      }
       std::string text = view_.text(info.range.begin, info.range.end);
       std::size_t skip = text.rfind("# ", 0) == 0 ? 2 : 1;
       info.batch_index = contents.size();
@@ -832,14 +1066,15 @@ public:
         text.replace(at, len, leak.name + std::string(len - leak.name.size(), ' '));
       }
     }
-    batch_ = std::make_unique<CommentStatements>(contents, file_.source);
+    batch_ =
+        std::make_unique<CommentStatements>(contents, std::move(injected), file_.source, state_);
 
     for (const syntax::ErrorNode &e : syntax::find_errors(root))
       report_syntax(e.node, e.hidden_missing);
 
     if (fragment_wrapper) {
-      std::vector<TSNode> top = named_children(root);
-      if (!top.empty() && is(top[0], "function_definition")) {
+      NodeList top = statements_of(root);
+      if (!top.empty() && is(top[0], S.function_definition)) {
         Trace t = function(top[0], {});
         t.kind = Trace::Kind::Fragment;
         t.fragment_indent = fragment_indent;
@@ -857,7 +1092,7 @@ private:
     Span s = view_.span(e);
     std::string message;
     if (ts_node_is_missing(e)) {
-      message = "missing '" + type_of(e) + "'";
+      message = std::string("missing '") + ts_node_type(e) + "'";
     } else {
       std::string text = view_.text(e);
       std::size_t nl = text.find('\n');
@@ -887,7 +1122,7 @@ private:
   }
 
   void module(TSNode root) {
-    std::vector<TSNode> top = named_children(root);
+    NodeList top = statements_of(root);
     std::vector<PreambleItem> pending;
     std::optional<uint32_t> last_row;
     std::size_t next_comment = 0;
@@ -906,7 +1141,7 @@ private:
         PreambleItem item;
         item.kind = PreambleItem::Kind::Comment;
         item.comment = view_.text(c.range.begin, c.range.end);
-        item.span = view_.span(c.range.begin, c.range.end);
+        item.span = view_.span_on_row(c.range.begin, c.range.end, c.range.at);
         pending.push_back(std::move(item));
         last_row = c.row;
       }
@@ -915,12 +1150,12 @@ private:
       TSNode n = top[i];
       flush_comments_before(ts_node_start_byte(n));
       uint32_t row = ts_node_start_point(n).row;
-      std::string type = type_of(n);
-      if (type == "import_statement" || type == "import_from_statement") {
+      TSSymbol type = ts_node_symbol(n);
+      if (type == S.import_statement || type == S.import_from_statement) {
         gap(row);
         imports(n, pending);
         last_row = ts_node_end_point(n).row;
-      } else if (type == "decorated_definition" || type == "function_definition") {
+      } else if (type == S.decorated_definition || type == S.function_definition) {
         gap(row);
         uint32_t region_end = i + 1 < top.size() ? ts_node_start_byte(top[i + 1])
                                                  : static_cast<uint32_t>(parsed_.size());
@@ -929,7 +1164,7 @@ private:
         out_.file.traces.push_back(std::move(t));
         fragment = nullptr;
         last_row = last_body_row_;
-      } else if (type == "ERROR") {
+      } else if (type == S.error) {
         last_row = ts_node_end_point(n).row;
       } else {
         // Statements outside any def: a fragment of a trace.
@@ -944,7 +1179,9 @@ private:
         }
         uint32_t region_end = i + 1 < top.size() ? ts_node_start_byte(top[i + 1])
                                                  : static_cast<uint32_t>(parsed_.size());
-        body_items(*fragment, {n}, ts_node_start_byte(n), region_end, 0, fragment_last_row_);
+        NodeList one;
+        one.push_back(n);
+        body_items(*fragment, one, ts_node_start_byte(n), region_end, 0, fragment_last_row_);
         last_row = fragment_last_row_;
       }
     }
@@ -961,12 +1198,12 @@ private:
       item.span = view_.span(n);
       items.push_back(std::move(item));
     };
-    if (is(n, "import_statement")) {
-      for (TSNode c : named_children(n)) {
+    if (is(n, S.import_statement)) {
+      for (TSNode c : view_.named_children(n)) {
         Import import;
-        if (is(c, "aliased_import")) {
-          import.module = view_.text(field(c, "name"));
-          import.alias = view_.text(field(c, "alias"));
+        if (is(c, S.aliased_import)) {
+          import.module = view_.text(field(c, F.name));
+          import.alias = view_.text(field(c, F.alias));
         } else {
           import.module = view_.text(c);
         }
@@ -976,13 +1213,13 @@ private:
     }
     Import import;
     import.from = true;
-    TSNode module = field(n, "module_name");
+    TSNode module = field(n, F.module_name);
     import.module = view_.text(module);
-    for (TSNode c : named_children(n)) {
+    for (TSNode c : view_.named_children(n)) {
       if (ts_node_start_byte(c) == ts_node_start_byte(module)) continue;
-      if (is(c, "aliased_import"))
-        import.names.emplace_back(view_.text(field(c, "name")), view_.text(field(c, "alias")));
-      else if (is(c, "wildcard_import"))
+      if (is(c, S.aliased_import))
+        import.names.emplace_back(view_.text(field(c, F.name)), view_.text(field(c, F.alias)));
+      else if (is(c, S.wildcard_import))
         out_.model.push_back({view_.span(c), "a wildcard import binds unknown names", ""});
       else
         import.names.emplace_back(view_.text(c), "");
@@ -994,24 +1231,24 @@ private:
     Trace t;
     t.preamble = std::move(preamble);
     TSNode def = n;
-    if (is(n, "decorated_definition")) {
-      for (TSNode c : named_children(n)) {
-        if (is(c, "decorator")) {
-          std::vector<TSNode> inner = named_children(c);
+    if (is(n, S.decorated_definition)) {
+      for (TSNode c : view_.named_children(n)) {
+        if (is(c, S.decorator)) {
+          NodeList inner = view_.named_children(c);
           view_.reset_failure();
           if (!inner.empty())
             if (std::optional<Value> v = view_.value(inner[0]))
               t.decorators.push_back(std::move(*v));
         }
       }
-      def = field(n, "definition");
+      def = field(n, F.definition);
     }
-    t.name = view_.text(field(def, "name"));
-    t.name_span = view_.span(field(def, "name"));
-    TSNode body = field(def, "body");
-    t.def_span =
-        view_.span(ts_node_start_byte(def), ts_node_end_byte(field(def, "parameters")) + 1);
-    parameters(field(def, "parameters"), t);
+    t.name = view_.text(field(def, F.name));
+    t.name_span = view_.span(field(def, F.name));
+    TSNode body = field(def, F.body);
+    TSNode params = field(def, F.parameters);
+    t.def_span = view_.span(ts_node_start_byte(def), ts_node_end_byte(params) + 1);
+    parameters(params, t);
     std::string line = file_.source.text().substr(t.def_span.begin, kNoSignature.size());
     if (t.name == "_" && line == kNoSignature) {
       t.kind = Trace::Kind::NoSignature;
@@ -1020,46 +1257,47 @@ private:
       t.def_span = file_.source.span(t.def_span.begin,
                                      t.def_span.begin + static_cast<uint32_t>(kNoSignature.size()));
     }
-    std::vector<TSNode> statements;
-    if (!ts_node_is_null(body)) statements = named_children(body);
+    NodeList statements;
+    if (!ts_node_is_null(body)) statements = statements_of(body);
     uint32_t def_row = ts_node_start_point(def).row;
     uint32_t end = region_end == UINT32_MAX ? static_cast<uint32_t>(parsed_.size()) : region_end;
     std::optional<uint32_t> last_row = def_row;
-    body_items(t, statements, ts_node_end_byte(field(def, "parameters")), end, 1, last_row);
+    body_items(t, statements, ts_node_end_byte(params), end, 1, last_row);
     last_body_row_ = last_row.value_or(def_row);
     return t;
   }
 
   void parameters(TSNode params, Trace &t) {
     bool keyword_only = false;
-    for (TSNode p : named_children(params)) {
+    for (TSNode p : view_.named_children(params)) {
       Parameter param;
       param.span = view_.span(p);
-      std::string type = type_of(p);
-      if (type == "identifier") {
+      TSSymbol type = ts_node_symbol(p);
+      if (type == S.identifier) {
         param.name = view_.text(p);
         param.kind = keyword_only ? ParamKind::KeywordOnly : ParamKind::Positional;
-      } else if (type == "default_parameter") {
-        param.name = view_.text(field(p, "name"));
+      } else if (type == S.default_parameter) {
+        param.name = view_.text(field(p, F.name));
         param.kind = keyword_only ? ParamKind::KeywordOnly : ParamKind::Positional;
         view_.reset_failure();
-        param.default_value = view_.value(field(p, "value"));
-      } else if (type == "list_splat_pattern") {
-        std::vector<TSNode> inner = named_children(p);
+        param.default_value = view_.value(field(p, F.value));
+      } else if (type == S.list_splat_pattern) {
+        NodeList inner = view_.named_children(p);
         param.name = inner.empty() ? "" : view_.text(inner[0]);
         param.kind = ParamKind::VarArgs;
         keyword_only = true;
-      } else if (type == "dictionary_splat_pattern") {
-        std::vector<TSNode> inner = named_children(p);
+      } else if (type == S.dictionary_splat_pattern) {
+        NodeList inner = view_.named_children(p);
         param.name = inner.empty() ? "" : view_.text(inner[0]);
         param.kind = ParamKind::VarKeywords;
-      } else if (type == "keyword_separator") {
+      } else if (type == S.keyword_separator) {
         keyword_only = true;
         continue;
       } else {
         view_.reset_failure();
-        view_.unmodelled(p, "a " + type + " parameter is not part of the trace model");
-        std::vector<TSNode> inner = named_children(p);
+        view_.unmodelled(p, std::string("a ") + ts_node_type(p) +
+                                " parameter is not part of the trace model");
+        NodeList inner = view_.named_children(p);
         if (inner.empty()) continue;
         param.name = view_.text(inner[0]);
       }
@@ -1069,7 +1307,7 @@ private:
 
   // Merges the statements of a body with the comments between begin and end: trailing type
   // comments, annotation comments, subsymbols (deeper comments after a statement), others.
-  void body_items(Trace &t, const std::vector<TSNode> &statements, uint32_t begin, uint32_t end,
+  void body_items(Trace &t, const NodeList &statements, uint32_t begin, uint32_t end,
                   uint32_t min_column, std::optional<uint32_t> &last_row) {
     std::vector<CommentInfo> comments = comments_in(begin, end);
     std::size_t ci = 0;
@@ -1097,7 +1335,7 @@ private:
       if (open.empty()) blank_gap(c.row);
       last_row = c.row;
       std::string text = view_.text(c.range.begin, c.range.end);
-      Span span = view_.span(c.range.begin, c.range.end);
+      Span span = view_.span_on_row(c.range.begin, c.range.end, c.range.at);
       if (!open.empty()) {
         std::optional<Statement> sub = batch_->take(c.batch_index);
         Statement s = sub ? std::move(*sub)
@@ -1171,21 +1409,25 @@ private:
 
   // The target of an assignment whose value the model cannot represent.
   std::optional<Target> assigned_target(TSNode n) {
-    if (!is(n, "expression_statement")) return std::nullopt;
-    std::vector<TSNode> parts = named_children(n);
-    if (parts.size() != 1 || !is(parts[0], "assignment")) return std::nullopt;
+    if (!is(n, S.expression_statement)) return std::nullopt;
+    NodeList parts = view_.named_children(n);
+    if (parts.size() != 1 || !is(parts[0], S.assignment)) return std::nullopt;
     ParsedFile scratch;
-    View quiet(parsed_, file_.source, scratch, [this](uint32_t o) { return view_.file_offset(o); });
-    return quiet.target(field(parts[0], "left"));
+    View quiet(parsed_, file_.source, scratch, state_.cursor, map_);
+    return quiet.target(field(parts[0], F.left));
   }
 
+  const detail::ParseOptions &options_;
+  ParseState &state_;
   const ParsedFile &file_;
   ParsedFile &out_;
   const std::string &parsed_;
+  TextMap map_;
   View view_;
   std::vector<CommentInfo> comments_;
   std::set<uint32_t> consumed_;
   std::unique_ptr<CommentStatements> batch_;
+  std::vector<Injection> injections_; // in source order
   uint32_t last_body_row_ = 0;
   std::optional<uint32_t> fragment_last_row_;
 };
@@ -1236,6 +1478,11 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
 
 ParsedFile parse_trace_source(std::string path, std::string text, unsigned threads,
                               BodyReader *reader) {
+  return detail::parse_trace_source(std::move(path), std::move(text), threads, reader, {});
+}
+
+ParsedFile detail::parse_trace_source(std::string path, std::string text, unsigned threads,
+                                      BodyReader *reader, const ParseOptions &options) {
   ParsedFile out;
   out.source = SourceText(std::move(path), std::move(text));
   const std::string &original = out.source.text();
@@ -1320,17 +1567,16 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
   // The chunks after the first are parsed by workers while this thread parses the rest of
   // the file: the file without the chunks (cut, not blanked: tree-sitter would still lex
   // every blank line).
-  std::optional<chunking::ChunkPipeline<ParsedFile>> chunk_parser;
+  std::optional<chunking::ChunkPipeline<ParsedFile, ParseState>> chunk_parser;
   if (chunks)
-    chunk_parser.emplace(chunks->rest.size(), threads, [&](std::size_t i) {
+    chunk_parser.emplace(chunks->rest.size(), threads, [&](std::size_t i, ParseState &state) {
       auto [begin, end] = chunks->rest[i];
       std::string text = chunking::kChunkPrefix + edited.substr(begin, end);
-      std::vector<OwnLineComment> own_line = own_line_comments(text);
-      auto tree = parse_python(text, own_line);
       ParsedFile part;
-      FileBuilder builder(out, part, text, static_cast<uint32_t>(chunking::kChunkPrefix.size()),
+      FileBuilder builder(options, state, out, part, text,
+                          static_cast<uint32_t>(chunking::kChunkPrefix.size()),
                           static_cast<uint32_t>(begin));
-      builder.build(ts_tree_root_node(tree.get()), true, chunks->indent, own_line);
+      builder.parse_and_build(true, chunks->indent);
       return part;
     });
   {
@@ -1349,11 +1595,9 @@ ParsedFile parse_trace_source(std::string path, std::string text, unsigned threa
         out.fragment_was_indented = true;
       }
     }
-    std::vector<OwnLineComment> own_line = own_line_comments(parsed);
-    auto tree = parse_python(parsed, own_line);
-    FileBuilder builder(out, out, parsed, prefix, skipped, hole_at, hole_len);
-    builder.build(ts_tree_root_node(tree.get()), fragment_indent.has_value(),
-                  fragment_indent.value_or(0), own_line);
+    ParseState state;
+    FileBuilder builder(options, state, out, out, parsed, prefix, skipped, hole_at, hole_len);
+    builder.parse_and_build(fragment_indent.has_value(), fragment_indent.value_or(0));
   }
 
   // Bodies go to the reader trace by trace in source order, the split body chunk by chunk;
