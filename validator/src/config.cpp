@@ -215,8 +215,10 @@ Result<Config> load_config(const std::string &pyproject_path) {
   for (const ConfigKey &k : config_keys())
     known.emplace_back(k.name);
   for (auto &&[key, value] : *section->as_table()) {
+    // A named copy: clang 14 (the fuzz and sanitizer builds) cannot capture a structured binding.
+    const std::string_view key_name = key.str();
     auto reader = std::find_if(key_readers().begin(), key_readers().end(),
-                               [&](const KeyReader &r) { return r.key.name == key.str(); });
+                               [&](const KeyReader &r) { return r.key.name == key_name; });
     if (reader == key_readers().end()) return unknown_key(place, "[tool.tracelint]", key, known);
     if (std::optional<Error> e = reader->read(value, config, place)) return *e;
     config.origin[std::string(key.str())] = place.of(value);
