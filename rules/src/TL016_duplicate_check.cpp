@@ -1,7 +1,7 @@
 #include "tracelint/rules/rule.hpp"
+#include "tracelint/tracer/symbols.hpp"
 
 #include <map>
-#include <set>
 
 namespace tracelint {
 
@@ -27,12 +27,13 @@ extern const Rule kTL016{
     statement_check};
 
 namespace {
+// Which calls are metadata checks is the op registry's knowledge (its METADATA tag), shared
+// with the tracer that prints them. Printers import the prims under several names
+// (prims.x, thunder.core.prims.x, a bare x), so only the last component is looked up.
 bool is_metadata_check(const std::string &callee) {
-  static const std::set<std::string> checks = {
-      "check_tensor_metadata", "check_tensor_shape_and_metadata", "assert_tensor_metadata",
-      "assert_tensor_metadata_impl", "check_tensor_shape_and_metadata_impl"};
   std::size_t dot = callee.rfind('.');
-  return checks.count(dot == std::string::npos ? callee : callee.substr(dot + 1)) > 0;
+  return tracer::is_metadata_check_symbol(
+      "prims." + (dot == std::string::npos ? callee : callee.substr(dot + 1)));
 }
 
 class DuplicateCheckCheck : public StatementCheck {

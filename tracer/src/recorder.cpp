@@ -364,6 +364,7 @@ Obj plain(Obj o) {
 
 Obj Recorder::num(NumOp op, const Obj &a, const Obj &b, const Loc &loc) {
   if (!a.is_proxy() && !b.is_proxy()) return compute_number(op, {plain(a), plain(b)}, loc);
+  if (std::optional<Obj> same = simplified(op, a, b)) return *same;
   // Its prims are recorded once (record_number): a repeat, such as the element count of each
   // reshape of the same tensor, is found by its operands before any call is built and printed.
   std::string key(1, static_cast<char>('A' + static_cast<int>(op)));
@@ -374,7 +375,41 @@ Obj Recorder::num(NumOp op, const Obj &a, const Obj &b, const Loc &loc) {
   std::vector<Obj> args = {a, b};
   Obj result = number_op(op, args, compute_number(op, {plain(a), plain(b)}, loc), loc);
   number_results_.emplace(std::move(key), result);
+  if (op == NumOp::sub && result.is_proxy() && a.kind == Obj::Kind::Int && b.kind == Obj::Kind::Int)
+    differences_.emplace(result.proxy(), std::make_pair(a, b));
   return result;
+}
+
+std::optional<Obj> Recorder::simplified(NumOp op, const Obj &a, const Obj &b) const {
+  // Integer identities only (a float's x + 0.0 is x too, but -0.0 + 0.0 is not -0.0).
+  if (a.kind != Obj::Kind::Int || b.kind != Obj::Kind::Int) return std::nullopt;
+  auto is = [](const Obj &x, int64_t v) { return !x.is_proxy() && x.integer == v; };
+  auto same = [](const Obj &x, const Obj &y) {
+    return x.is_proxy() == y.is_proxy() &&
+           (x.is_proxy() ? x.proxy() == y.proxy() : x.integer == y.integer);
+  };
+  switch (op) {
+  case NumOp::add: {
+    if (is(b, 0)) return a;
+    if (is(a, 0)) return b;
+    // x + (z - x) is z: a backward's sizes (a slice's padding) add back up to the forward's.
+    for (auto [x, y] : {std::pair<const Obj *, const Obj *>{&a, &b}, {&b, &a}})
+      if (y->is_proxy())
+        if (auto d = differences_.find(y->proxy());
+            d != differences_.end() && same(d->second.second, *x))
+          return d->second.first;
+    return std::nullopt;
+  }
+  case NumOp::sub:
+    if (is(b, 0)) return a;
+    return std::nullopt;
+  case NumOp::mul:
+    if (is(b, 1)) return a;
+    if (is(a, 1)) return b;
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
 }
 
 bool Recorder::decide(NumOp comparison, const Obj &a, const Obj &b, const Loc &loc) {

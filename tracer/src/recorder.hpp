@@ -79,6 +79,8 @@ private:
   void bind_output(Statement &s, Value value, Obj &out);
   void note_hidden_reads(const Statement &composite);
   Obj record_number(Sym prim, std::vector<Value> args, Obj result);
+  // An integer operation whose result is an operand: x + 0, x * 1, x + (z - x).
+  std::optional<Obj> simplified(NumOp op, const Obj &a, const Obj &b) const;
 
   CacheMode cache_;
   const Module &module_;
@@ -97,6 +99,8 @@ private:
   std::vector<Statement> number_defs_;
   std::unordered_map<std::string, Obj> number_memo_;    // by the printed call
   std::unordered_map<std::string, Obj> number_results_; // num's, by op and operands
+  // Each proxy made by num as z - x: (z, x), for simplified().
+  std::unordered_map<std::string, std::pair<Obj, Obj>> differences_;
   std::vector<std::pair<std::string, Obj>> guards_;
   std::vector<std::pair<std::string, uint64_t>> tensor_bytes_;
 };

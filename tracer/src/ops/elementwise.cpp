@@ -1,6 +1,9 @@
 // Elementwise ops: the prims with their shape rules, and the ltorch symbols that decompose into
 // them (broadcasting and type promotion as torch does).
 #include "common.hpp"
+#include "gradients.hpp"
+
+#include <cmath>
 
 namespace tracelint::tracer::ops {
 
@@ -353,28 +356,203 @@ Obj type_as(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return r.call(Sym::ltorch_to, {a[0], Obj::none(), Obj::dtype_of(tensor(a[1]).dtype)}, loc);
 }
 
+// ---- VJP rules (the operands of an elementwise prim have one shape, or are numbers)
+
+using grad::if_differentiable;
+
+std::vector<Obj> neg_vjp(Recorder &r, const std::vector<Obj> &, const Obj &, const Obj &g,
+                         const Loc &loc) {
+  return {grad::neg(r, g, loc)};
+}
+std::vector<Obj> abs_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                         const Loc &loc) {
+  // sign(a), 0 at 0 as torch's
+  Obj pos = grad::as_dtype_of(r, r.prim(Sym::prims_gt, {a[0], Obj::float_of(0)}, loc), a[0], loc);
+  Obj negative =
+      grad::as_dtype_of(r, r.prim(Sym::prims_lt, {a[0], Obj::float_of(0)}, loc), a[0], loc);
+  return {grad::mul(r, g, grad::sub(r, pos, negative, loc), loc)};
+}
+std::vector<Obj> exp_vjp(Recorder &r, const std::vector<Obj> &, const Obj &out, const Obj &g,
+                         const Loc &loc) {
+  return {grad::mul(r, g, out, loc)};
+}
+std::vector<Obj> log_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                         const Loc &loc) {
+  return {grad::div(r, g, a[0], loc)};
+}
+std::vector<Obj> log1p_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                           const Loc &loc) {
+  return {grad::div(r, g, grad::add(r, a[0], Obj::float_of(1), loc), loc)};
+}
+std::vector<Obj> tanh_vjp(Recorder &r, const std::vector<Obj> &, const Obj &out, const Obj &g,
+                          const Loc &loc) {
+  Obj one_minus = grad::sub(r, Obj::float_of(1), grad::mul(r, out, out, loc), loc);
+  return {grad::mul(r, g, one_minus, loc)};
+}
+std::vector<Obj> rsqrt_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &out, const Obj &g,
+                           const Loc &loc) {
+  // d/da a^(-1/2) = -1/2 a^(-3/2) = -0.5 * out / a
+  Obj d = grad::div(r, grad::mul(r, out, Obj::float_of(-0.5), loc), a[0], loc);
+  return {grad::mul(r, g, d, loc)};
+}
+std::vector<Obj> sqrt_vjp(Recorder &r, const std::vector<Obj> &, const Obj &out, const Obj &g,
+                          const Loc &loc) {
+  return {grad::div(r, g, grad::mul(r, out, Obj::float_of(2), loc), loc)};
+}
+std::vector<Obj> sin_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                         const Loc &loc) {
+  return {grad::mul(r, g, grad::unary(r, Sym::ltorch_cos, a[0], loc), loc)};
+}
+std::vector<Obj> cos_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                         const Loc &loc) {
+  return {grad::neg(r, grad::mul(r, g, grad::unary(r, Sym::ltorch_sin, a[0], loc), loc), loc)};
+}
+std::vector<Obj> erf_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                         const Loc &loc) {
+  // 2 / sqrt(pi) * exp(-a^2)
+  Obj e = grad::unary(r, Sym::ltorch_exp, grad::neg(r, grad::mul(r, a[0], a[0], loc), loc), loc);
+  return {grad::mul(r, g, grad::mul(r, e, Obj::float_of(2 / std::sqrt(M_PI)), loc), loc)};
+}
+std::vector<Obj> zero_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &,
+                          const Loc &loc) {
+  return {grad::zeros_like(r, a[0], loc)}; // floor, ceil, trunc: zero almost everywhere
+}
+std::vector<Obj> reciprocal_vjp(Recorder &r, const std::vector<Obj> &, const Obj &out, const Obj &g,
+                                const Loc &loc) {
+  return {grad::neg(r, grad::mul(r, g, grad::mul(r, out, out, loc), loc), loc)};
+}
+
+std::vector<Obj> add_vjp(Recorder &, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                         const Loc &) {
+  return {if_differentiable(a[0], g), if_differentiable(a[1], g)};
+}
+std::vector<Obj> sub_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                         const Loc &loc) {
+  return {if_differentiable(a[0], g),
+          is_tensor(a[1]) ? if_differentiable(a[1], grad::neg(r, g, loc)) : Obj::none()};
+}
+std::vector<Obj> mul_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                         const Loc &loc) {
+  return {is_tensor(a[0]) ? if_differentiable(a[0], grad::mul(r, g, a[1], loc)) : Obj::none(),
+          is_tensor(a[1]) ? if_differentiable(a[1], grad::mul(r, g, a[0], loc)) : Obj::none()};
+}
+std::vector<Obj> div_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &out, const Obj &g,
+                         const Loc &loc) {
+  if (!is_floating(tensor(out).dtype)) return {Obj::none(), Obj::none()};
+  Obj ga = grad::div(r, g, a[1], loc);
+  // d(a/b)/db = -a/b^2 = -out/b
+  Obj gb = is_tensor(a[1]) ? grad::neg(r, grad::mul(r, ga, out, loc), loc) : Obj::none();
+  return {is_tensor(a[0]) ? ga : Obj::none(), if_differentiable(a[1], gb)};
+}
+std::vector<Obj> pow_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &out, const Obj &g,
+                         const Loc &loc) {
+  Obj ga = Obj::none(), gb = Obj::none();
+  if (is_tensor(a[0])) {
+    Obj exponent_less_one = is_tensor(a[1]) ? grad::sub(r, a[1], Obj::float_of(1), loc)
+                                            : r.num(NumOp::sub, a[1], Obj::int_of(1), loc);
+    Obj power = r.call(Sym::ltorch_pow, {a[0], exponent_less_one}, loc);
+    ga = grad::mul(r, g, grad::mul(r, power, a[1], loc), loc);
+  }
+  if (is_tensor(a[1])) {
+    Obj log_base;
+    if (is_tensor(a[0])) {
+      log_base = grad::unary(r, Sym::ltorch_log, a[0], loc);
+    } else {
+      if (a[0].is_proxy())
+        throw TraceError(loc, "unsupported construct: the gradient of a number proxy raised to "
+                              "a tensor power");
+      log_base = Obj::float_of(std::log(a[0].as_double()));
+    }
+    gb = grad::mul(r, g, grad::mul(r, out, log_base, loc), loc);
+  }
+  return {if_differentiable(a[0], ga), if_differentiable(a[1], gb)};
+}
+std::vector<Obj> fmod_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                          const Loc &loc) {
+  Obj gb = Obj::none();
+  if (is_tensor(a[1])) {
+    Obj q = r.prim(Sym::prims_trunc, {grad::div(r, a[0], a[1], loc)}, loc);
+    gb = grad::neg(r, grad::mul(r, g, q, loc), loc);
+  }
+  return {if_differentiable(a[0], g), if_differentiable(a[1], gb)};
+}
+// maximum and minimum: the larger (smaller) operand takes the cotangent; ties split it, as
+// torch does.
+std::vector<Obj> extremum_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &g, Sym wins,
+                              const Loc &loc) {
+  Obj tie = r.prim(Sym::prims_eq, {a[0], a[1]}, loc);
+  Obj half = grad::mul(r, g, Obj::float_of(0.5), loc);
+  auto side = [&](const Obj &x, const Obj &y) {
+    Obj win = r.prim(wins, {x, y}, loc);
+    return grad::where(r, win, g, grad::where(r, tie, half, Obj::float_of(0), loc), loc);
+  };
+  return {is_tensor(a[0]) ? if_differentiable(a[0], side(a[0], a[1])) : Obj::none(),
+          is_tensor(a[1]) ? if_differentiable(a[1], side(a[1], a[0])) : Obj::none()};
+}
+std::vector<Obj> maximum_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                             const Loc &loc) {
+  return extremum_vjp(r, a, g, Sym::prims_gt, loc);
+}
+std::vector<Obj> minimum_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                             const Loc &loc) {
+  return extremum_vjp(r, a, g, Sym::prims_lt, loc);
+}
+std::vector<Obj> where_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                           const Loc &loc) {
+  Obj zero = Obj::float_of(0);
+  return {
+      Obj::none(),
+      is_tensor(a[1]) ? if_differentiable(a[1], grad::where(r, a[0], g, zero, loc)) : Obj::none(),
+      is_tensor(a[2]) ? if_differentiable(a[2], grad::where(r, a[0], zero, g, loc)) : Obj::none()};
+}
+std::vector<Obj> convert_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                             const Loc &loc) {
+  return {if_differentiable(a[0], convert(r, g, tensor(a[0]).dtype, loc)), Obj::none()};
+}
 } // namespace
 
 void define_elementwise_ops(std::vector<OpSpec> &out) {
-  auto prim = [&](Sym s, const char *sig, ShapeRule meta) {
-    out.push_back({s, sig, {}, nullptr, meta});
+  auto prim = [&](Sym s, const char *sig, ShapeRule meta, Vjp vjp) {
+    out.push_back(prim_spec(s, sig, meta, vjp));
   };
-  for (Sym s : {Sym::prims_neg, Sym::prims_abs, Sym::prims_exp, Sym::prims_log, Sym::prims_log1p,
-                Sym::prims_tanh, Sym::prims_rsqrt, Sym::prims_sqrt, Sym::prims_sin, Sym::prims_cos,
-                Sym::prims_erf, Sym::prims_floor, Sym::prims_ceil, Sym::prims_trunc,
-                Sym::prims_reciprocal, Sym::prims_bitwise_not})
-    prim(s, "a, /", unary_meta);
-  prim(Sym::prims_signbit, "a, /", predicate_meta);
-  prim(Sym::prims_isfinite, "a, /", predicate_meta);
-  for (Sym s : {Sym::prims_add, Sym::prims_sub, Sym::prims_mul, Sym::prims_div, Sym::prims_pow,
-                Sym::prims_fmod, Sym::prims_maximum, Sym::prims_minimum, Sym::prims_bitwise_and,
-                Sym::prims_bitwise_or, Sym::prims_bitwise_xor})
-    prim(s, "a, b, /", binary_meta);
+  const std::pair<Sym, Vjp> unary_prims[] = {{Sym::prims_neg, neg_vjp},
+                                             {Sym::prims_abs, abs_vjp},
+                                             {Sym::prims_exp, exp_vjp},
+                                             {Sym::prims_log, log_vjp},
+                                             {Sym::prims_log1p, log1p_vjp},
+                                             {Sym::prims_tanh, tanh_vjp},
+                                             {Sym::prims_rsqrt, rsqrt_vjp},
+                                             {Sym::prims_sqrt, sqrt_vjp},
+                                             {Sym::prims_sin, sin_vjp},
+                                             {Sym::prims_cos, cos_vjp},
+                                             {Sym::prims_erf, erf_vjp},
+                                             {Sym::prims_floor, zero_vjp},
+                                             {Sym::prims_ceil, zero_vjp},
+                                             {Sym::prims_trunc, zero_vjp},
+                                             {Sym::prims_reciprocal, reciprocal_vjp},
+                                             {Sym::prims_bitwise_not, no_gradient}};
+  for (auto [s, vjp] : unary_prims)
+    prim(s, "a, /", unary_meta, vjp);
+  prim(Sym::prims_signbit, "a, /", predicate_meta, no_gradient);
+  prim(Sym::prims_isfinite, "a, /", predicate_meta, no_gradient);
+  const std::pair<Sym, Vjp> binary_prims[] = {{Sym::prims_add, add_vjp},
+                                              {Sym::prims_sub, sub_vjp},
+                                              {Sym::prims_mul, mul_vjp},
+                                              {Sym::prims_div, div_vjp},
+                                              {Sym::prims_pow, pow_vjp},
+                                              {Sym::prims_fmod, fmod_vjp},
+                                              {Sym::prims_maximum, maximum_vjp},
+                                              {Sym::prims_minimum, minimum_vjp},
+                                              {Sym::prims_bitwise_and, no_gradient},
+                                              {Sym::prims_bitwise_or, no_gradient},
+                                              {Sym::prims_bitwise_xor, no_gradient}};
+  for (auto [s, vjp] : binary_prims)
+    prim(s, "a, b, /", binary_meta, vjp);
   for (Sym s :
        {Sym::prims_eq, Sym::prims_ne, Sym::prims_lt, Sym::prims_le, Sym::prims_gt, Sym::prims_ge})
-    prim(s, "a, b, /", comparison_meta);
-  prim(Sym::prims_where, "pred, a, b, /", where_meta);
-  prim(Sym::prims_convert_element_type, "a, dtype, /", convert_meta);
+    prim(s, "a, b, /", comparison_meta, no_gradient);
+  prim(Sym::prims_where, "pred, a, b, /", where_meta, where_vjp);
+  prim(Sym::prims_convert_element_type, "a, dtype, /", convert_meta, convert_vjp);
 
   auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
     out.push_back({s, sig, std::move(python), d, nullptr});

@@ -186,21 +186,17 @@ Obj tensor_of(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 } // namespace
 
 void define_factory_ops(std::vector<OpSpec> &out) {
+  // Factories make tensors from numbers: nothing to differentiate. copy_ writes an input updated
+  // in place back; the grad transform refuses in-place updates of what requires grad.
   out.push_back(
-      {Sym::prims_full, "shape, fill_value, /, *, device, dtype", {}, nullptr, full_meta});
-  out.push_back(
-      {Sym::prims_iota, "length, /, *, start, step, device, dtype", {}, nullptr, iota_meta});
-  out.push_back({Sym::prims_tensor_from_sequence,
-                 "seq, /, *, dtype, device",
-                 {},
-                 nullptr,
-                 tensor_from_sequence_meta});
-  out.push_back({Sym::prims_uniform,
-                 "shape, minval, maxval, /, *, device, dtype",
-                 {},
-                 nullptr,
-                 uniform_meta});
-  out.push_back({Sym::prims_copy_, "copy_from, copy_to, /", {}, nullptr, copy_meta});
+      prim_spec(Sym::prims_full, "shape, fill_value, /, *, device, dtype", full_meta, no_gradient));
+  out.push_back(prim_spec(Sym::prims_iota, "length, /, *, start, step, device, dtype", iota_meta,
+                          no_gradient));
+  out.push_back(prim_spec(Sym::prims_tensor_from_sequence, "seq, /, *, dtype, device",
+                          tensor_from_sequence_meta, no_gradient));
+  out.push_back(prim_spec(Sym::prims_uniform, "shape, minval, maxval, /, *, device, dtype",
+                          uniform_meta, no_gradient));
+  out.push_back(prim_spec(Sym::prims_copy_, "copy_from, copy_to, /", copy_meta, no_gradient));
   auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
     out.push_back({s, sig, std::move(python), d, nullptr});
   };
@@ -235,29 +231,21 @@ void define_factory_ops(std::vector<OpSpec> &out) {
 }
 
 void define_check_ops(std::vector<OpSpec> &out) {
-  out.push_back({Sym::prims_check_len, "a, n, /", {}, nullptr, nothing});
-  out.push_back({Sym::prims_check_tensor_shape_and_metadata,
-                 "t, shape, device, dtype, requires_grad, /",
-                 {},
-                 nullptr,
-                 nothing});
-  out.push_back({Sym::prims_check_tensor_metadata,
-                 "t, shape, device, dtype, requires_grad, /",
-                 {},
-                 nullptr,
-                 nothing});
-  out.push_back({Sym::prims_assert_tensor_metadata,
-                 "t, shape, device, dtype, requires_grad, /",
-                 {},
-                 nullptr,
-                 nothing});
-  out.push_back({Sym::prims_check_number_type, "x, typ, /", {}, nullptr, nothing});
-  out.push_back({Sym::prims_check_number_type_and_value, "x, value, /", {}, nullptr, nothing});
-  out.push_back({Sym::prims_check_literal_like, "x, value, /", {}, nullptr, nothing});
-  out.push_back({Sym::prims_check_none, "x, /", {}, nullptr, nothing});
-  out.push_back({Sym::prims_shape, "a, /", {}, nullptr, shape_meta});
-  out.push_back({Sym::prims_unpack_parameter, "module, name, /", {}, nullptr, nothing});
-  out.push_back({Sym::prims_unpack_buffer, "module, name, /", {}, nullptr, nothing});
+  auto check = [&](Sym s, const char *sig, ShapeRule meta) {
+    out.push_back(prim_spec(s, sig, meta, no_gradient));
+  };
+  check(Sym::prims_check_len, "a, n, /", nothing);
+  check(Sym::prims_check_tensor_shape_and_metadata, "t, shape, device, dtype, requires_grad, /",
+        nothing);
+  check(Sym::prims_check_tensor_metadata, "t, shape, device, dtype, requires_grad, /", nothing);
+  check(Sym::prims_assert_tensor_metadata, "t, shape, device, dtype, requires_grad, /", nothing);
+  check(Sym::prims_check_number_type, "x, typ, /", nothing);
+  check(Sym::prims_check_number_type_and_value, "x, value, /", nothing);
+  check(Sym::prims_check_literal_like, "x, value, /", nothing);
+  check(Sym::prims_check_none, "x, /", nothing);
+  check(Sym::prims_shape, "a, /", shape_meta);
+  check(Sym::prims_unpack_parameter, "module, name, /", nothing);
+  check(Sym::prims_unpack_buffer, "module, name, /", nothing);
 }
 
 } // namespace tracelint::tracer::ops

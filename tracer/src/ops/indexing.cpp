@@ -1,6 +1,7 @@
 // Indexing: a[key] with ints, slices, None, ..., and one int list or int tensor; index_select,
 // gather.
 #include "common.hpp"
+#include "gradients.hpp"
 
 #include <algorithm>
 
@@ -38,6 +39,38 @@ Obj take_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
     shape.push_back(s);
   shape.insert(shape.end(), t.shape.begin() + static_cast<std::ptrdiff_t>(d) + 1, t.shape.end());
   return like(args[0], shape);
+}
+
+// prims.pad(a, padding_value, padding_config): (low, high, interior) per dim, as Thunder's.
+Obj pad_meta(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "prims.pad", loc);
+  const TensorObj &t = tensor(args[0]);
+  if (!args[2].is_sequence() || items(args[2]).size() != t.shape.size())
+    throw TraceError(loc, "prims.pad takes one (low, high, interior) per dim");
+  std::vector<Obj> shape;
+  for (std::size_t d = 0; d < t.shape.size(); ++d) {
+    const Obj &c = items(args[2])[d];
+    if (!c.is_sequence() || items(c).size() != 3)
+      throw TraceError(loc, "prims.pad takes one (low, high, interior) per dim");
+    const Obj &lo = items(c)[0], &hi = items(c)[1], &interior = items(c)[2];
+    if (lo.integer < 0 || hi.integer < 0 || interior.integer < 0)
+      throw TraceError(loc, "prims.pad: negative padding is not supported");
+    Obj n = t.shape[d];
+    if (!(interior.kind == Obj::Kind::Int && !interior.is_proxy() && interior.integer == 0) &&
+        n.integer > 0)
+      n = r.num(NumOp::add, n,
+                r.num(NumOp::mul, r.num(NumOp::sub, n, Obj::int_of(1), loc), interior, loc), loc);
+    // (low + n) + high: a slice's cotangent padded back adds up to the sliced dim's proxy
+    shape.push_back(r.num(NumOp::add, r.num(NumOp::add, lo, n, loc), hi, loc));
+  }
+  return like(args[0], shape);
+}
+
+Obj index_add_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "prims.index_add", loc);
+  require_tensor(args[1], "the index", "prims.index_add", loc);
+  require_tensor(args[2], "the values", "prims.index_add", loc);
+  return like(args[0], tensor(args[0]).shape);
 }
 
 Obj take_along_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
@@ -242,16 +275,103 @@ Obj gather(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return r.prim(Sym::prims_take_along_axis, {a[0], a[2], Obj::int_of(d)}, loc);
 }
 
+// ---- VJP rules
+
+std::vector<Obj> slice_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &out, const Obj &g,
+                           const Loc &loc) {
+  // The cotangent padded back into place with zeros (Thunder's rule): low = start, interior =
+  // step - 1, high = what is left after the last element taken.
+  const std::vector<Obj> &in = tensor(a[0]).shape, &starts = items(a[1]);
+  std::vector<Obj> config;
+  for (std::size_t d = 0; d < in.size(); ++d) {
+    int64_t step = a[3].kind == Obj::Kind::None ? 1 : items(a[3])[d].integer;
+    const Obj &m = tensor(out).shape[d];
+    Obj taken_to; // one past the last element taken
+    if (r.decide(NumOp::eq, m, Obj::int_of(0), loc))
+      taken_to = starts[d];
+    else
+      taken_to = r.num(NumOp::add, starts[d],
+                       r.num(NumOp::add,
+                             r.num(NumOp::mul, r.num(NumOp::sub, m, Obj::int_of(1), loc),
+                                   Obj::int_of(step), loc),
+                             Obj::int_of(1), loc),
+                       loc);
+    config.push_back(
+        Obj::tuple({starts[d], r.num(NumOp::sub, in[d], taken_to, loc), Obj::int_of(step - 1)}));
+  }
+  return {r.prim(Sym::prims_pad, {g, Obj::float_of(0), Obj::tuple(std::move(config))}, loc),
+          Obj::none(), Obj::none(), Obj::none()};
+}
+
+std::vector<Obj> pad_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                         const Loc &loc) {
+  const std::vector<Obj> &in = tensor(a[0]).shape;
+  std::vector<Obj> starts, ends, steps;
+  for (std::size_t d = 0; d < in.size(); ++d) {
+    const Obj &c = items(a[2])[d];
+    Obj step = r.num(NumOp::add, items(c)[2], Obj::int_of(1), loc);
+    starts.push_back(items(c)[0]);
+    ends.push_back(r.num(NumOp::add, items(c)[0], r.num(NumOp::mul, in[d], step, loc), loc));
+    steps.push_back(step);
+  }
+  return {
+      r.prim(Sym::prims_slice_prim, {g, Obj::list(starts), Obj::list(ends), Obj::list(steps)}, loc),
+      Obj::none(), Obj::none()};
+}
+
+std::vector<Obj> take_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                          const Loc &loc) {
+  // The cotangent's rows added into zeros at their indices (prims.index_add), the index
+  // flattened to one dim first.
+  const std::vector<Obj> &in = tensor(a[0]).shape, &index = tensor(a[1]).shape;
+  auto d = static_cast<std::size_t>(a[2].integer);
+  Obj n = Obj::int_of(1);
+  for (const Obj &s : index)
+    n = r.num(NumOp::mul, n, s, loc);
+  Obj flat_index = index.size() == 1 ? a[1] : grad::reshape(r, a[1], {n}, loc);
+  std::vector<Obj> rows(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(d));
+  rows.push_back(n);
+  rows.insert(rows.end(), in.begin() + static_cast<std::ptrdiff_t>(d) + 1, in.end());
+  Obj flat_g = index.size() == 1 ? g : grad::reshape(r, g, rows, loc);
+  Obj zeros = grad::zeros_like(r, a[0], loc);
+  return {r.prim(Sym::prims_index_add, {zeros, flat_index, flat_g, a[2]}, loc), Obj::none(),
+          Obj::none()};
+}
+
+std::vector<Obj> take_along_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                                const Loc &loc) {
+  Obj zeros = grad::zeros_like(r, a[0], loc);
+  return {r.prim(Sym::prims_scatter_add, {zeros, a[1], g, a[2]}, loc), Obj::none(), Obj::none()};
+}
+
+// index_add and scatter_add: a's cotangent passes through; the values' is what they added to.
+std::vector<Obj> index_add_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                               const Loc &loc) {
+  return {grad::if_differentiable(a[0], g), Obj::none(),
+          grad::if_differentiable(a[2], r.prim(Sym::prims_take, {g, a[1], a[3]}, loc)),
+          Obj::none()};
+}
+std::vector<Obj> scatter_add_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                                 const Loc &loc) {
+  return {grad::if_differentiable(a[0], g), Obj::none(),
+          grad::if_differentiable(a[2], r.prim(Sym::prims_take_along_axis, {g, a[1], a[3]}, loc)),
+          Obj::none()};
+}
+
 } // namespace
 
 void define_indexing_ops(std::vector<OpSpec> &out) {
-  out.push_back({Sym::prims_slice_prim,
-                 "a, start_indices, end_indices, strides=None, /",
-                 {},
-                 nullptr,
-                 slice_meta});
-  out.push_back({Sym::prims_take, "a, index, dim, /", {}, nullptr, take_meta});
-  out.push_back({Sym::prims_take_along_axis, "a, index, dim, /", {}, nullptr, take_along_meta});
+  out.push_back(prim_spec(Sym::prims_slice_prim, "a, start_indices, end_indices, strides=None, /",
+                          slice_meta, slice_vjp));
+  out.push_back(
+      prim_spec(Sym::prims_pad, "a, padding_value, padding_config, /", pad_meta, pad_vjp));
+  out.push_back(prim_spec(Sym::prims_take, "a, index, dim, /", take_meta, take_vjp));
+  out.push_back(
+      prim_spec(Sym::prims_take_along_axis, "a, index, dim, /", take_along_meta, take_along_vjp));
+  out.push_back(
+      prim_spec(Sym::prims_index_add, "a, index, value, dim, /", index_add_meta, index_add_vjp));
+  out.push_back(prim_spec(Sym::prims_scatter_add, "a, index, value, dim, /", index_add_meta,
+                          scatter_add_vjp));
   out.push_back(
       {Sym::ltorch_getitem, "input, /, key", {"Tensor.__getitem__"}, getitem, nullptr, true});
   out.push_back({Sym::ltorch_index_select,

@@ -1,6 +1,7 @@
 // Matrix products and torch.nn.functional: matmul, linear, outer, embedding,
 // scaled_dot_product_attention, cross_entropy, nll_loss, mse_loss, dropout.
 #include "common.hpp"
+#include "gradients.hpp"
 
 #include <cmath>
 
@@ -25,6 +26,35 @@ Obj linear_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
   std::vector<Obj> out = tensor(args[0]).shape;
   out.back() = tensor(args[1]).shape[0];
   return like(args[0], out);
+}
+
+// ---- VJP rules
+
+std::vector<Obj> matmul_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                            const Loc &loc) {
+  // a @ b with batch dims: g @ b^T and a^T @ g, summed back over broadcast batch dims.
+  Obj ga = r.prim(Sym::prims_matmul, {g, grad::swap_last_two(r, a[1], loc)}, loc);
+  Obj gb = r.prim(Sym::prims_matmul, {grad::swap_last_two(r, a[0], loc), g}, loc);
+  return {grad::sum_to(r, ga, tensor(a[0]).shape, loc),
+          grad::sum_to(r, gb, tensor(a[1]).shape, loc)};
+}
+
+std::vector<Obj> linear_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                            const Loc &loc) {
+  // a [..., in] @ w[out, in]^T + bias: the batch dims flattened to one, N.
+  const std::vector<Obj> &in_shape = tensor(a[0]).shape;
+  const Obj &in = in_shape.back(), &out = tensor(a[1]).shape[0];
+  Obj n = Obj::int_of(1);
+  for (std::size_t i = 0; i + 1 < in_shape.size(); ++i)
+    n = r.num(NumOp::mul, n, in_shape[i], loc);
+  bool flat = in_shape.size() == 2;
+  Obj g2 = flat ? g : grad::reshape(r, g, {n, out}, loc);
+  Obj a2 = flat ? a[0] : grad::reshape(r, a[0], {n, in}, loc);
+  Obj ga2 = r.prim(Sym::prims_matmul, {g2, a[1]}, loc);
+  Obj ga = flat ? ga2 : grad::reshape(r, ga2, in_shape, loc);
+  Obj gw = r.prim(Sym::prims_matmul, {grad::transpose(r, g2, {1, 0}, loc), a2}, loc);
+  Obj gbias = a[2].kind == Obj::Kind::None ? Obj::none() : grad::sum(r, g2, {0}, loc);
+  return {ga, gw, gbias};
 }
 
 void same_dtype(const Obj &a, const Obj &b, const char *op, const Loc &loc) {
@@ -309,8 +339,8 @@ Obj dropout(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
 } // namespace
 
 void define_nn_ops(std::vector<OpSpec> &out) {
-  out.push_back({Sym::prims_matmul, "a, b, /", {}, nullptr, matmul_meta});
-  out.push_back({Sym::prims_linear, "a, w, bias, /", {}, nullptr, linear_meta});
+  out.push_back(prim_spec(Sym::prims_matmul, "a, b, /", matmul_meta, matmul_vjp));
+  out.push_back(prim_spec(Sym::prims_linear, "a, w, bias, /", linear_meta, linear_vjp));
   auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
     out.push_back({s, sig, std::move(python), d, nullptr});
   };

@@ -1,5 +1,6 @@
 // Reductions and normalisations: sum, mean, amax, var, argmax, softmax, layer_norm, rms_norm.
 #include "common.hpp"
+#include "gradients.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -258,14 +259,68 @@ Obj rms_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return convert(r, out, original, loc);
 }
 
+// ---- VJP rules
+
+// A reduction's result (or its cotangent) broadcast back over the reduced dims of `a`.
+Obj unreduce(Recorder &r, const Obj &reduced, const Obj &a, const std::vector<int64_t> &dims,
+             const Loc &loc) {
+  std::vector<int64_t> kept;
+  for (std::size_t i = 0; i < tensor(a).shape.size(); ++i)
+    if (std::find(dims.begin(), dims.end(), static_cast<int64_t>(i)) == dims.end())
+      kept.push_back(static_cast<int64_t>(i));
+  return grad::broadcast_in_dim(r, reduced, tensor(a).shape, kept, loc);
+}
+
+std::vector<Obj> sum_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                         const Loc &loc) {
+  std::vector<int64_t> dims = dims_of(a[1], tensor(a[0]).shape.size(), loc);
+  return {unreduce(r, g, a[0], dims, loc), Obj::none()};
+}
+
+// amax and amin: the cotangent goes to the elements equal to the result, shared evenly among
+// ties (torch's rule).
+std::vector<Obj> extremum_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &out, const Obj &g,
+                              const Loc &loc) {
+  std::vector<int64_t> dims = dims_of(a[1], tensor(a[0]).shape.size(), loc);
+  Obj hit = r.prim(Sym::prims_eq, {a[0], unreduce(r, out, a[0], dims, loc)}, loc);
+  Obj mask = grad::as_dtype_of(r, hit, a[0], loc);
+  Obj ties = grad::sum(r, mask, dims, loc);
+  Obj share = unreduce(r, grad::div(r, g, ties, loc), a[0], dims, loc);
+  return {grad::mul(r, share, mask, loc), Obj::none()};
+}
+
+std::vector<Obj> prod_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &out, const Obj &g,
+                          const Loc &loc) {
+  // prod / a: the product of the others (the inputs must be nonzero; torch's rule for zeros
+  // is not implemented)
+  std::vector<int64_t> dims = dims_of(a[1], tensor(a[0]).shape.size(), loc);
+  Obj scaled = unreduce(r, grad::mul(r, g, out, loc), a[0], dims, loc);
+  return {grad::div(r, scaled, a[0], loc), Obj::none()};
+}
+
+std::vector<Obj> var_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                         const Loc &loc) {
+  // d var / d a = 2 (a - mean) / (N - correction)
+  std::vector<int64_t> dims = dims_of(a[1], tensor(a[0]).shape.size(), loc);
+  Obj n = count(r, tensor(a[0]).shape, dims, loc);
+  Obj mean = grad::div(r, grad::sum(r, a[0], dims, loc), n, loc);
+  Obj centered = grad::sub(r, a[0], unreduce(r, mean, a[0], dims, loc), loc);
+  Obj denominator = r.num(NumOp::sub, n, a[2], loc);
+  Obj scale = grad::div(r, grad::mul(r, g, Obj::float_of(2), loc), denominator, loc);
+  return {grad::mul(r, centered, unreduce(r, scale, a[0], dims, loc), loc), Obj::none(),
+          Obj::none()};
+}
+
 } // namespace
 
 void define_reduction_ops(std::vector<OpSpec> &out) {
-  for (Sym s : {Sym::prims_sum, Sym::prims_amax, Sym::prims_amin, Sym::prims_prod})
-    out.push_back({s, "a, dims, /", {}, nullptr, reduce_meta});
-  out.push_back({Sym::prims_var, "a, dims, /, correction", {}, nullptr, var_meta});
-  out.push_back({Sym::prims_argmax, "a, dim, /", {}, nullptr, arg_meta});
-  out.push_back({Sym::prims_argmin, "a, dim, /", {}, nullptr, arg_meta});
+  out.push_back(prim_spec(Sym::prims_sum, "a, dims, /", reduce_meta, sum_vjp));
+  out.push_back(prim_spec(Sym::prims_amax, "a, dims, /", reduce_meta, extremum_vjp));
+  out.push_back(prim_spec(Sym::prims_amin, "a, dims, /", reduce_meta, extremum_vjp));
+  out.push_back(prim_spec(Sym::prims_prod, "a, dims, /", reduce_meta, prod_vjp));
+  out.push_back(prim_spec(Sym::prims_var, "a, dims, /, correction", var_meta, var_vjp));
+  out.push_back(prim_spec(Sym::prims_argmax, "a, dim, /", arg_meta, no_gradient));
+  out.push_back(prim_spec(Sym::prims_argmin, "a, dim, /", arg_meta, no_gradient));
 
   auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
     out.push_back({s, sig, std::move(python), d, nullptr});

@@ -62,8 +62,15 @@ Registry::Registry() : ops_(kSymbolCount) {
     op.view = spec.view;
     op.decompose = spec.decompose;
     op.meta = spec.meta;
+    op.vjp = spec.vjp;
     if (is_prim(spec.sym) && !op.meta)
       problems_.push_back(name + " is a prim without a shape rule");
+    if (is_prim(spec.sym) && !op.vjp)
+      problems_.push_back(name + " is a prim without a VJP rule (give it one, or "
+                                 "ops::no_gradient where it has no gradients)");
+    if (!is_prim(spec.sym) && op.vjp)
+      problems_.push_back(name + ": an ltorch symbol is differentiated through its "
+                                 "decomposition, not a VJP rule of its own");
     if (!is_prim(spec.sym) && !op.decompose)
       problems_.push_back(name + " is an ltorch symbol without a decomposition");
     for (const std::string &p : op.python) {
@@ -83,6 +90,11 @@ Registry::Registry() : ops_(kSymbolCount) {
   for (std::size_t i = 1; i < spellings_.size(); ++i)
     if (spellings_[i].first == spellings_[i - 1].first)
       problems_.push_back("`" + spellings_[i].first + "` names two symbols");
+}
+
+std::vector<Obj> ops::no_gradient(Recorder &, const std::vector<Obj> &args, const Obj &,
+                                  const Obj &, const Loc &) {
+  return std::vector<Obj>(args.size(), Obj::none());
 }
 
 const Registry &Registry::get() {

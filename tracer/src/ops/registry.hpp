@@ -28,6 +28,14 @@ using Decomposition = Obj (*)(Recorder &r, const std::vector<Obj> &args, const L
 // A prim's output: a tensor Obj without a name (its dtype, device and shape), a number, or a
 // tuple of these; raises a TraceError on arguments the prim does not take.
 using ShapeRule = Obj (*)(Recorder &r, const std::vector<Obj> &args, const Loc &loc);
+// A prim's vector-Jacobian product, as Thunder's grad transform reads its VJP rules: from the
+// cotangent of the prim's output, the cotangent of each argument in schema order, recorded
+// through r as symbols of the backward trace: a tensor the argument's shape and dtype; None for
+// an argument without one (a number, an index tensor, a dtype); a list for a list of tensors.
+// `out` is the forward's output: what a rule reads of the forward (its arguments, `out`, their
+// sizes) is saved for the backward by the transform.
+using Vjp = std::vector<Obj> (*)(Recorder &r, const std::vector<Obj> &args, const Obj &out,
+                                 const Obj &cotangent, const Loc &loc);
 
 struct OpDef {
   Sym sym{};
@@ -39,6 +47,9 @@ struct OpDef {
   bool view = false;
   Decomposition decompose = nullptr; // ltorch
   ShapeRule meta = nullptr;          // prims
+  // prims: the VJP rule, or ops::no_gradient for a prim without gradients (comparisons,
+  // checks, factories, argmax). An ltorch symbol is differentiated through its decomposition.
+  Vjp vjp = nullptr;
 };
 
 // What a definition file gives for one symbol.
@@ -49,7 +60,16 @@ struct OpSpec {
   Decomposition decompose = nullptr;
   ShapeRule meta = nullptr;
   bool view = false;
+  Vjp vjp = nullptr;
 };
+
+// A prim's spec: its schema, shape rule and VJP rule.
+inline OpSpec prim_spec(Sym sym, const char *signature, ShapeRule meta, Vjp vjp) {
+  OpSpec spec{sym, signature};
+  spec.meta = meta;
+  spec.vjp = vjp;
+  return spec;
+}
 
 class Registry {
 public:
@@ -84,6 +104,9 @@ private:
 
 // The definition files, each adding its family's specs.
 namespace ops {
+// The VJP of a prim that has no gradients: every argument's is None.
+std::vector<Obj> no_gradient(Recorder &r, const std::vector<Obj> &args, const Obj &out,
+                             const Obj &cotangent, const Loc &loc);
 void define_elementwise_ops(std::vector<OpSpec> &out);
 void define_reduction_ops(std::vector<OpSpec> &out);
 void define_shape_ops(std::vector<OpSpec> &out);

@@ -1,6 +1,7 @@
 // Ops that move elements: reshape, view, transpose, permute, (un)squeeze, flatten, expand,
 // repeat, split, chunk, cat, stack, flip, tril, triu.
 #include "common.hpp"
+#include "gradients.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -455,19 +456,75 @@ Obj triu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return triangle(r, a, false, loc);
 }
 
+// ---- VJP rules
+
+std::vector<Obj> broadcast_in_dim_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &,
+                                      const Obj &g, const Loc &loc) {
+  // Sum over the dims the broadcast added and those it expanded from 1, then back to a's shape.
+  const std::vector<Obj> &in = tensor(a[0]).shape, &out = items(a[1]);
+  std::vector<bool> from_input(out.size(), false);
+  std::vector<int64_t> summed;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    auto d = static_cast<std::size_t>(items(a[2])[i].integer);
+    from_input[d] = !(in[i].integer == 1 && out[d].integer != 1);
+  }
+  for (std::size_t d = 0; d < out.size(); ++d)
+    if (!from_input[d]) summed.push_back(static_cast<int64_t>(d));
+  Obj x = summed.empty() ? g : grad::sum(r, g, summed, loc);
+  if (tensor(x).shape.size() != in.size() || !summed.empty()) x = grad::reshape(r, x, in, loc);
+  return {x, Obj::none(), Obj::none()};
+}
+
+std::vector<Obj> reshape_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                             const Loc &loc) {
+  return {grad::reshape(r, g, tensor(a[0]).shape, loc), Obj::none()};
+}
+
+std::vector<Obj> transpose_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                               const Loc &loc) {
+  const std::vector<Obj> &perm = items(a[1]);
+  std::vector<int64_t> inverse(perm.size());
+  for (std::size_t i = 0; i < perm.size(); ++i)
+    inverse[static_cast<std::size_t>(perm[i].integer)] = static_cast<int64_t>(i);
+  return {grad::transpose(r, g, inverse, loc), Obj::none()};
+}
+
+std::vector<Obj> cat_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                         const Loc &loc) {
+  // Each input's cotangent is its slice of g along the dim.
+  auto d = static_cast<std::size_t>(a[1].integer);
+  const std::vector<Obj> &shape = tensor(g).shape;
+  std::vector<Obj> grads;
+  Obj offset = Obj::int_of(0);
+  for (const Obj &t : items(a[0])) {
+    std::vector<Obj> starts(shape.size(), Obj::int_of(0)), ends = shape;
+    Obj end = r.num(NumOp::add, offset, tensor(t).shape[d], loc);
+    starts[d] = offset;
+    ends[d] = end;
+    grads.push_back(grad::if_differentiable(
+        t,
+        r.prim(Sym::prims_slice_prim, {g, Obj::list(starts), Obj::list(ends), Obj::none()}, loc)));
+    offset = end;
+  }
+  return {Obj::list(std::move(grads)), Obj::none()};
+}
+
+std::vector<Obj> flip_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
+                          const Loc &loc) {
+  return {r.prim(Sym::prims_flip, {g, a[1]}, loc), Obj::none()};
+}
+
 } // namespace
 
 void define_shape_ops(std::vector<OpSpec> &out) {
-  out.push_back({Sym::prims_broadcast_in_dim,
-                 "a, shape, broadcast_dimensions, /",
-                 {},
-                 nullptr,
-                 broadcast_in_dim_meta});
-  out.push_back({Sym::prims_reshape, "a, shape, /", {}, nullptr, reshape_meta});
-  out.push_back({Sym::prims_transpose, "a, permutation, /", {}, nullptr, transpose_meta});
-  out.push_back({Sym::prims_squeeze, "a, dims, /", {}, nullptr, squeeze_meta});
-  out.push_back({Sym::prims_cat, "tensors, dim, /", {}, nullptr, cat_meta});
-  out.push_back({Sym::prims_flip, "a, dims, /", {}, nullptr, same_shape_meta});
+  out.push_back(prim_spec(Sym::prims_broadcast_in_dim, "a, shape, broadcast_dimensions, /",
+                          broadcast_in_dim_meta, broadcast_in_dim_vjp));
+  out.push_back(prim_spec(Sym::prims_reshape, "a, shape, /", reshape_meta, reshape_vjp));
+  out.push_back(
+      prim_spec(Sym::prims_transpose, "a, permutation, /", transpose_meta, transpose_vjp));
+  out.push_back(prim_spec(Sym::prims_squeeze, "a, dims, /", squeeze_meta, reshape_vjp));
+  out.push_back(prim_spec(Sym::prims_cat, "tensors, dim, /", cat_meta, cat_vjp));
+  out.push_back(prim_spec(Sym::prims_flip, "a, dims, /", same_shape_meta, flip_vjp));
 
   auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d,
                     bool is_view = false) {

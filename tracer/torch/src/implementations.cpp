@@ -566,6 +566,31 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
       t = t.slice(static_cast<int64_t>(d), starts[d], ends[d], strides[d]);
     return tensor(t);
   }
+  case Sym::prims_pad: {
+    // padding_config: (low, high, interior) per dim, as Thunder's prims.pad (no negative ones)
+    const at::Tensor &t = a.t(0);
+    const RtValue &config = a[2];
+    if (config.items.size() != static_cast<std::size_t>(t.dim()))
+      throw ExecError("pad: the padding config does not match the rank");
+    std::vector<int64_t> shape;
+    for (int64_t d = 0; d < t.dim(); ++d) {
+      const RtValue &c = config.items[static_cast<std::size_t>(d)];
+      if (c.items.size() != 3) throw ExecError("pad: each dim takes (low, high, interior)");
+      int64_t n = t.size(d), lo = c.items[0].integer, hi = c.items[1].integer,
+              interior = c.items[2].integer;
+      if (lo < 0 || hi < 0 || interior < 0) throw ExecError("pad: negative padding");
+      shape.push_back(lo + hi + n + std::max<int64_t>(n - 1, 0) * interior);
+    }
+    at::Tensor out = at::full(shape, a.scalar(1), t.options());
+    at::Tensor window = out;
+    for (int64_t d = 0; d < t.dim(); ++d) {
+      const RtValue &c = config.items[static_cast<std::size_t>(d)];
+      int64_t lo = c.items[0].integer, step = c.items[2].integer + 1;
+      window = window.slice(d, lo, lo + std::max<int64_t>(t.size(d) - 1, 0) * step + 1, step);
+    }
+    if (t.numel() > 0) window.copy_(t);
+    return tensor(out);
+  }
   case Sym::prims_cat:
     return tensor(at::cat(a.tensors(0), a.i(1)));
   case Sym::prims_flip:
@@ -600,6 +625,10 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
   }
   case Sym::prims_take_along_axis:
     return tensor(at::gather(a.t(0), a.i(2), a.t(1)));
+  case Sym::prims_index_add: // a, index, value, dim
+    return tensor(at::index_add(a.t(0), a.i(3), a.t(1), a.t(2)));
+  case Sym::prims_scatter_add: // a, index, value, dim
+    return tensor(at::scatter_add(a.t(0), a.i(3), a.t(1), a.t(2)));
   case Sym::prims_matmul:
     return tensor(at::matmul(a.t(0), a.t(1)));
   case Sym::prims_linear: {

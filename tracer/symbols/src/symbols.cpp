@@ -42,14 +42,28 @@ std::optional<Sym> find_symbol(std::string_view module, std::string_view name) {
   return std::nullopt;
 }
 
-bool is_check_symbol(std::string_view qualified) {
+namespace {
+// The prims symbol a dotted name calls (prims.x, thunder.core.prims.x), if the registry has it.
+std::optional<Sym> called_prim(std::string_view qualified) {
   std::size_t dot = qualified.rfind('.');
-  if (dot == std::string_view::npos) return false;
+  if (dot == std::string_view::npos) return std::nullopt;
   std::string_view module = qualified.substr(0, dot);
-  // prims.x, thunder.core.prims.x
-  if (module != "prims" && !module.ends_with(".prims")) return false;
-  std::optional<Sym> s = find_symbol("prims", qualified.substr(dot + 1));
+  if (module != "prims" && !module.ends_with(".prims")) return std::nullopt;
+  return find_symbol("prims", qualified.substr(dot + 1));
+}
+} // namespace
+
+bool is_check_symbol(std::string_view qualified) {
+  std::optional<Sym> s = called_prim(qualified);
   return s && has_tag(*s, CHECK);
+}
+
+bool is_metadata_check_symbol(std::string_view qualified) {
+  // Thunder's torch executor prints the check it runs as the symbol's _impl.
+  constexpr std::string_view impl = "_impl";
+  if (qualified.ends_with(impl)) qualified.remove_suffix(impl.size());
+  std::optional<Sym> s = called_prim(qualified);
+  return s && has_tag(*s, METADATA);
 }
 
 } // namespace tracelint::tracer

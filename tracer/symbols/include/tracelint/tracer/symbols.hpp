@@ -31,6 +31,7 @@ inline constexpr uint8_t REDUCTION = 8;
 inline constexpr uint8_t SHAPE = 16;
 inline constexpr uint8_t FACTORY = 32;
 inline constexpr uint8_t RANDOM = 64;
+inline constexpr uint8_t METADATA = 128;
 } // namespace tags
 
 struct SymbolName {
@@ -55,7 +56,11 @@ inline bool is_prim(Sym s) {
 // The symbol printed as module.name, if the registry has one.
 std::optional<Sym> find_symbol(std::string_view module, std::string_view name);
 // Whether a dotted name (prims.check_len, thunder.core.prims.check_len) is a prologue check
-// of the registry: what TL016 counts.
+// of the registry.
 bool is_check_symbol(std::string_view qualified);
+// Whether it is a check of a tensor's metadata (prims.check_tensor_shape_and_metadata), or
+// the implementation an executor prints for one (prims.assert_tensor_metadata_impl): what
+// TL016 counts.
+bool is_metadata_check_symbol(std::string_view qualified);
 
 } // namespace tracelint::tracer
