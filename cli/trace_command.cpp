@@ -111,9 +111,9 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
       ->take_all();
   command
       .add_option("-a,--arg", args.args,
-                  "An input, NAME=VALUE, repeatable: a tensor DTYPE[DIMS][@DEVICE][:LO..HI] "
-                  "(f32[2, 3], bf16[4]@cuda, i64[], i64[2, 16]:0..64 for indices in [0, 64)) or "
-                  "a Python literal "
+                  "An input, NAME=VALUE, repeatable: a tensor DTYPE[DIMS][@DEVICE][:LO..HI][:grad] "
+                  "(f32[2, 3], bf16[4]@cuda, i64[], i64[2, 16]:0..64 for indices in [0, 64), "
+                  "f32[2, 8]:grad for an input that requires grad) or a Python literal "
                   "(4, 0.5, '(..., slice(None, 8, None))', '(2, 6, 3)', \"{'k': 1}\")")
       ->take_all();
   command
@@ -132,6 +132,13 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
   command.add_option("-j,--jobs", args.jobs,
                      "Threads that parse a large function body while it is traced, and check "
                      "the emitted trace (default: all cores)");
+  command.add_flag(
+      "--grad", args.grad,
+      "Trace for training, as Thunder's grad transform: the prologue, the augmented forward "
+      "(augmented_forward_fn: the outputs and saved_for_backward) and the backward "
+      "(backward_fn(saved_for_backward, cotangents): one gradient per input, None where it "
+      "has none). Gradients are of the inputs given with :grad and of the module's "
+      "parameters; with --run they are compared with libtorch autograd");
   command.add_flag("--no-provenance", args.no_provenance,
                    "Leave out the `# file.py:LINE: source` comments");
   command
@@ -237,6 +244,7 @@ int run_trace(const TraceArgs &args, bool is_run) {
                                                   : tracer::CacheMode::SymbolicValues;
   request.level = args.level == "prims" ? tracer::Level::Prims : tracer::Level::Ltorch;
   request.provenance = !args.no_provenance;
+  request.grad = args.grad;
   request.threads = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
   for (const std::string &a : args.args) {
     std::size_t eq = a.find('=');

@@ -20,6 +20,7 @@ struct TraceArgs {
   std::string level = "ltorch";
   bool run = false;
   bool no_provenance = false;
+  bool grad = false;
   uint64_t seed = 0;
   unsigned jobs = 0; // 0: all cores
   std::string output;

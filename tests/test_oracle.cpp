@@ -62,6 +62,7 @@ std::vector<Case> op_cases() {
       Case("gelu_tanh", x24),
       Case("activations", x24),
       Case("arithmetic", xy),
+      Case("arithmetic_differentiable", xy),
       Case("comparisons", xy),
       Case("pointwise", x24),
       Case("clamp_min_max", x24),
@@ -226,4 +227,51 @@ TEST_CASE("oracle: nanoGPT's GPT.forward, with and without targets, both cache m
         if (trace_validate_run(request_of(c, path, source, level, cache), out)) dirs.push_back(out);
       }
   oracle(dirs, false);
+}
+
+namespace {
+
+// The case for training: every floating tensor input requires grad (:grad), and so do a
+// module's parameters.
+Case with_grad(Case c) {
+  for (ArgSpec &a : c.args)
+    if (a.text.starts_with("f") || a.text.starts_with("bf")) a.text += ":grad";
+  return c;
+}
+
+} // namespace
+
+TEST_CASE("oracle: the gradients of every op of the vocabulary, at both levels, match libtorch "
+          "autograd and CPython PyTorch's") {
+  if (!cpython_has_torch()) {
+    MESSAGE("skipped: /usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
+    return;
+  }
+  test::TempDir dir;
+  std::string path = std::string(TRACELINT_SOURCE_DIR) + "/tests/tracer/ops_cases.py";
+  std::string source = test::read_file(path);
+  std::vector<std::string> plain, polyfilled;
+  int n = 0;
+  for (const Case &given : op_cases()) {
+    // PyTorch refuses an in-place update of an input that requires grad (so does the tracer:
+    // see the test of that error), and has no derivative for floor division (arithmetic's
+    // x // 2; arithmetic_differentiable has the rest).
+    if (given.function.starts_with("in_place") || given.function == "arithmetic") continue;
+    Case c = with_grad(given);
+    for (Level level : {Level::Ltorch, Level::Prims})
+      for (CacheMode cache : {CacheMode::SymbolicValues, CacheMode::ConstantValues}) {
+        if (level == Level::Prims && cache == CacheMode::ConstantValues) continue;
+        std::string name = case_name(c), level_name = to_string(level),
+                    cache_name = to_string(cache);
+        CAPTURE(name);
+        CAPTURE(level_name);
+        CAPTURE(cache_name);
+        TraceRequest r = request_of(c, path, source, level, cache);
+        r.grad = true;
+        std::string out = dir.path + "/grad" + std::to_string(n++) + "-" + name;
+        if (trace_validate_run(r, out)) (c.polyfill ? polyfilled : plain).push_back(out);
+      }
+  }
+  oracle(plain, false);
+  oracle(polyfilled, true);
 }

@@ -27,6 +27,11 @@ def arithmetic(x, y):
     return (x + y) * 2 - y / 3 + x ** 2 - 1.5 / (y.abs() + 1) + (-x) % 3 + x // 2
 
 
+def arithmetic_differentiable(x, y):
+    # arithmetic without floor division, which PyTorch 1.13's autograd cannot differentiate.
+    return (x + y) * 2 - y / 3 + x ** 2 - 1.5 / (y.abs() + 1) + (-x) % 3 + y.abs() ** 1.5 - x * y
+
+
 def comparisons(x, y):
     return (x > y) & (x >= 0) | (y < 0.5), x == y, x != y, x <= y
 

@@ -10,7 +10,9 @@ the traces executed by libtorch with what CPython computes.
 Each DIR holds manifest.json and raw tensor files. For a module, the class is built with the
 --init expressions evaluated in the module's namespace, put in eval mode, and the state tensors
 the computation took are copied into it by their paths; the rest of its state is what CPython's
-construction made. Exit code 0 when every result matches, 1 when one differs, 2 on bad input.
+construction made. A run traced with --grad also holds the cotangents and the backward's
+gradients: CPython's autograd computes them from the same cotangents, and they are compared too.
+Exit code 0 when every result matches, 1 when one differs, 2 on bad input.
 
 --polyfill installs, where the installed PyTorch lacks them, the functions as PyTorch documents
 them (torch.nn.functional.scaled_dot_product_attention and rms_norm appeared after 1.13).
@@ -165,6 +167,27 @@ def state_tensor(module, path):
     return obj
 
 
+def detach_all(value):
+    if isinstance(value, torch.Tensor):
+        return value.detach()
+    if isinstance(value, (tuple, list)):
+        return type(value)(detach_all(v) for v in value)
+    if isinstance(value, dict):
+        return {k: detach_all(v) for k, v in value.items()}
+    return value
+
+
+def tensors_of(value):
+    """The tensors of an output (tuples, lists, dict values), in order: the trace's flat_output."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in tensors_of(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in tensors_of(v)]
+    return []
+
+
 def check(directory):
     with open(os.path.join(directory, "manifest.json")) as f:
         manifest = json.load(f)
@@ -193,17 +216,36 @@ def check(directory):
                 target.copy_(value)
         target_fn = getattr(instance, manifest["method"])
     else:
+        instance = None
         target_fn = getattr(module, manifest["function"])
-    with torch.no_grad():
+    gradients = manifest.get("gradients")
+    leaves = []
+    if gradients:
+        for entry in gradients["inputs"]:
+            leaf = state_tensor(instance, entry["name"]) if entry["state"] else kwargs[entry["name"]]
+            leaf.requires_grad_(True)
+            leaves.append(leaf)
+    with torch.set_grad_enabled(bool(gradients)):
         result = target_fn(**kwargs)
     problems = []
     worst = 0.0
+    if gradients:
+        flat = tensors_of(result)
+        outputs = [flat[c["output"]] for c in gradients["cotangents"]]
+        cotangents = [load_tensor(directory, c["value"]) for c in gradients["cotangents"]]
+        grads = torch.autograd.grad(outputs, leaves, cotangents, allow_unused=True) if leaves else []
+        for entry, leaf, grad in zip(gradients["inputs"], leaves, grads):
+            expected = torch.zeros_like(leaf) if grad is None else grad
+            for which in ("traced", "printed"):
+                worst = max(worst, compare(expected.detach(), load_value(directory, entry[which]),
+                                           f"gradient of {entry['name']} ({which})", problems))
+    result = detach_all(result)
     for which in ("traced", "printed"):
         worst = max(worst, compare(result, load_value(directory, manifest[which]), which, problems))
     for arg in manifest["args"]:
         if "after" in arg:
             # An input updated in place: the trace's copy back must leave what CPython left.
-            worst = max(worst, compare(kwargs[arg["name"]], load_tensor(directory, arg["after"]),
+            worst = max(worst, compare(kwargs[arg["name"]].detach(), load_tensor(directory, arg["after"]),
                                        f"input {arg['name']} after the call", problems))
     name = manifest["module_class"] + "." + manifest["method"] if manifest["module_class"] else manifest["function"]
     return name, problems, worst

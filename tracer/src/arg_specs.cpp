@@ -1,4 +1,4 @@
-// --arg values: a tensor spec DTYPE[DIMS][@DEVICE][:LO..HI] or a Python literal.
+// --arg values: a tensor spec DTYPE[DIMS][@DEVICE][:LO..HI][:grad] or a Python literal.
 #include "tracelint/tracer/tracer.hpp"
 
 #include "excerpt.hpp"
@@ -24,9 +24,10 @@ constexpr std::size_t kMaxDimDigits = 9;
 // More dims than any model uses, and a bound on the work one spec makes.
 constexpr std::size_t kMaxRank = 64;
 
-// The parts of a tensor spec, DTYPE[DIMS][@DEVICE][:LO..HI] (views of the --arg text).
+// The parts of a tensor spec, DTYPE[DIMS][@DEVICE][:LO..HI][:grad] (views of the --arg text).
 struct TensorText {
   std::string_view dtype, dims, device, range;
+  bool requires_grad = false;
 };
 
 bool is_alpha(char c) {
@@ -54,6 +55,12 @@ std::optional<TensorText> split_tensor_spec(std::string_view text) {
   if (close == std::string_view::npos) return std::nullopt;
   out.dims = text.substr(i + 1, close - i - 1);
   std::string_view rest = text.substr(close + 1);
+  // :grad, last: the input requires grad.
+  constexpr std::string_view grad = ":grad";
+  if (rest.ends_with(grad)) {
+    out.requires_grad = true;
+    rest.remove_suffix(grad.size());
+  }
   // A value range: the last `:` before `..` (a device has its own `:`).
   if (std::size_t dots = rest.find(".."); dots != std::string_view::npos) {
     std::size_t colon = rest.rfind(':', dots);
@@ -127,6 +134,10 @@ Result<InputSpec> parse_arg(const ArgSpec &arg) {
     if (device != "cpu" && device.rfind("cuda:", 0) != 0)
       return arg_error(arg, "unknown device `" + excerpt(device) + "` (use cpu, cuda or cuda:N)");
     spec.device = device;
+    spec.requires_grad = tensor->requires_grad;
+    if (spec.requires_grad && !spec.dtype.starts_with("float") && spec.dtype != "bfloat16")
+      return arg_error(arg, "only a floating tensor can require grad (f32, f16, bf16, f64), got " +
+                                excerpt(tensor->dtype));
     if (!tensor->range.empty()) {
       std::string_view range = tensor->range;
       std::size_t dots = range.find("..");

@@ -104,6 +104,7 @@ Obj Binder::make_input(const InputSpec &spec, const std::string &name) {
   t->input_name = name;
   t->dtype = *dtype_from_name(spec.dtype);
   t->device = spec.device;
+  t->requires_grad = spec.requires_grad;
   for (int64_t d : spec.shape) {
     Obj dim = Obj::int_of(d);
     if (cache_ == CacheMode::SymbolicValues) dim = dim.with_proxy(recorder_.fresh("i"));

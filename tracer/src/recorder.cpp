@@ -209,6 +209,25 @@ void Recorder::bind_output(Statement &s, Value value, Obj &out) {
 
 namespace {
 
+// A copy of o whose tensors are copies: what they are now, whatever happens to them later.
+Obj snapshot(const Obj &o) {
+  if (o.kind == Obj::Kind::Tensor) return Interpreter::alias_tensor(o.as<TensorObj>());
+  if (o.kind == Obj::Kind::Tuple || o.kind == Obj::Kind::List) {
+    std::vector<Obj> items;
+    for (const Obj &item : o.as<SeqObj>().items)
+      items.push_back(snapshot(item));
+    return o.kind == Obj::Kind::Tuple ? Obj::tuple(std::move(items)) : Obj::list(std::move(items));
+  }
+  return o;
+}
+std::vector<Obj> snapshot(const std::vector<Obj> &objs) {
+  std::vector<Obj> out;
+  out.reserve(objs.size());
+  for (const Obj &o : objs)
+    out.push_back(snapshot(o));
+  return out;
+}
+
 // Gives each tensor and number of a prim's output template a fresh name.
 void name_outputs(Recorder &r, Obj &out) {
   if (out.kind == Obj::Kind::Tensor) {
@@ -230,6 +249,7 @@ Obj Recorder::prim(Sym p, std::vector<Obj> args, const Loc &loc) {
   Value call = call_value(p, args);
   name_outputs(*this, out);
   bind_output(bind_statement(), std::move(call), out);
+  if (taping_) tape_.push_back(TapeEntry{p, snapshot(args), snapshot(out), loc});
   return out;
 }
 
@@ -402,6 +422,7 @@ std::optional<Obj> Recorder::simplified(NumOp op, const Obj &a, const Obj &b) co
   }
   case NumOp::sub:
     if (is(b, 0)) return a;
+    if (same(a, b)) return Obj::int_of(0); // a slice from 0 to i0 of a dim of i0 pads nothing
     return std::nullopt;
   case NumOp::mul:
     if (is(b, 1)) return a;

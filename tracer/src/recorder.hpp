@@ -18,6 +18,15 @@
 
 namespace tracelint::tracer {
 
+// A prim as the forward recorded it, for the grad transform: its arguments and output as they
+// were then (an in-place update renames a tensor later).
+struct TapeEntry {
+  Sym prim;
+  std::vector<Obj> args;
+  Obj out;
+  Loc loc;
+};
+
 class Recorder : public Backend {
 public:
   Recorder(CacheMode cache, const Module &module, bool provenance);
@@ -32,6 +41,14 @@ public:
   // While false (a module being constructed), operations compute their results' shapes and
   // record nothing; their tensors have no names.
   void set_recording(bool on) { recording_ = on; }
+  // While on, each prim recorded is also kept on the tape (TapeEntry), for the grad transform.
+  void set_taping(bool on) { taping_ = on; }
+  std::vector<TapeEntry> take_tape() { return std::move(tape_); }
+  // Whether statements get "# file.py:3: <source line>" comments (none for a backward).
+  void set_provenance(bool on) {
+    provenance_ = on;
+    pending_provenance_.clear();
+  }
   CacheMode cache() const { return cache_; }
 
   // ---- for the decompositions
@@ -79,13 +96,15 @@ private:
   void bind_output(Statement &s, Value value, Obj &out);
   void note_hidden_reads(const Statement &composite);
   Obj record_number(Sym prim, std::vector<Value> args, Obj result);
-  // An integer operation whose result is an operand: x + 0, x * 1, x + (z - x).
+  // An integer operation whose result is an operand or 0: x + 0, x * 1, x + (z - x), x - x.
   std::optional<Obj> simplified(NumOp op, const Obj &a, const Obj &b) const;
 
   CacheMode cache_;
   const Module &module_;
   bool provenance_;
   bool recording_ = true;
+  bool taping_ = false;
+  std::vector<TapeEntry> tape_;
   int counter_ = 0;
   std::unordered_set<std::string> reserved_;
   std::vector<Statement> body_;

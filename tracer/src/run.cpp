@@ -9,13 +9,24 @@
 namespace tracelint::tracer {
 
 std::string RunReport::summary() const {
-  auto line = [](const char *what, const Comparison &c) {
-    return std::string(what) + (c.equal ? "matches eager" : "DIFFERS from eager: " + c.mismatch) +
-           " (max abs diff " + python_float(c.max_abs_diff) + ")\n";
+  auto line = [](const std::string &what, const Comparison &c, const char *reference) {
+    return what +
+           (c.equal ? std::string("matches ") + reference
+                    : std::string("DIFFERS from ") + reference + ": " + c.mismatch) +
+           " (max abs diff " + python_float(c.max_abs_diff) + ", max rel diff " +
+           python_float(c.max_rel_diff) + ")\n";
   };
-  return (notice.empty() ? "" : notice + "\n") + "ran on " + device + "\n" +
-         line("computation trace (as traced): ", from_model) +
-         line("computation trace (printed, parsed back): ", from_printed);
+  const char *forward = gradients.empty() ? "computation" : "augmented forward";
+  std::string out =
+      (notice.empty() ? "" : notice + "\n") + "ran on " + device + "\n" +
+      line(std::string(forward) + " trace (as traced): ", from_model, "eager") +
+      line(std::string(forward) + " trace (printed, parsed back): ", from_printed, "eager");
+  for (const GradientComparison &g : gradients) {
+    out += line("gradient of " + g.input + " (backward as traced): ", g.from_model, "autograd");
+    out += line("gradient of " + g.input + " (backward printed, parsed back): ", g.from_printed,
+                "autograd");
+  }
+  return out;
 }
 
 uint64_t default_max_memory() {

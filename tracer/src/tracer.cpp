@@ -7,6 +7,7 @@
 #include "dce.hpp"
 #include "excerpt.hpp"
 #include "frontend.hpp"
+#include "grad.hpp"
 #include "interpreter.hpp"
 #include "interpreter_impl.hpp"
 #include "memory_estimate.hpp"
@@ -98,6 +99,24 @@ void state_prologue(const std::vector<StateTensor> &state, std::vector<Statement
     pb.push_back(Binder::annotated(s.name, tensors[i], std::move(source)));
     binder.check_input(tensors[i], s.name, pb);
   }
+}
+
+// PyTorch refuses an in-place update of a leaf tensor that requires grad; so does the grad
+// transform (the update would rename the input the gradient is of).
+void refuse_leaf_updates(const std::vector<std::pair<std::string, Obj>> &inputs,
+                         const std::vector<StateEntry> &state, const Loc &loc) {
+  auto refuse = [&](const Obj &o, const std::string &what) {
+    if (o.kind != Obj::Kind::Tensor) return;
+    const TensorObj &t = o.as<TensorObj>();
+    if (t.requires_grad && t.name != t.input_name)
+      throw TraceError(loc, what + " requires grad and is updated in place, which PyTorch "
+                                   "refuses for a leaf tensor: update a copy (x = x.clone()) or "
+                                   "trace without --grad");
+  };
+  for (const auto &[name, o] : inputs)
+    refuse(o, "`" + name + "`");
+  for (const StateEntry &e : state)
+    refuse(e.tensor, "`" + e.path + "`");
 }
 
 StateTensor describe_state(const StateEntry &e, const std::string &name) {
@@ -197,6 +216,7 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
 
     // ---- the call
     recorder.set_recording(true);
+    recorder.set_taping(request.grad);
     Obj result = in.call_top(target.callable, args, {}, def.loc);
     Value returned;
     try {
@@ -215,6 +235,7 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
             std::nullopt,
             symbol_call(Sym::prims_copy_, {Value::name(t.name), Value::name(t.input_name)})));
     };
+    if (request.grad) refuse_leaf_updates(inputs, state, def.loc);
     for (const auto &[name, o] : inputs)
       if (o.kind == Obj::Kind::Tensor) copy_back(o);
     for (const StateEntry &e : state)
@@ -232,11 +253,43 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
       used.insert(n);
     std::vector<std::pair<std::size_t, std::string>> hidden_reads = recorder.take_hidden_reads();
     std::vector<Statement> body = recorder.take_body();
+    program.tensor_bytes = recorder.take_tensor_bytes();
+    std::optional<Training> training;
+    if (request.grad) {
+      std::vector<ForwardInput> forward_inputs;
+      for (const Obj *o : proxies)
+        forward_inputs.push_back(o->kind == Obj::Kind::Tensor
+                                     ? ForwardInput{o->as<TensorObj>().input_name, true}
+                                     : ForwardInput{proxy_name(*o), false});
+      std::unordered_set<std::string> requires_grad;
+      for (const auto &[name, o] : inputs)
+        if (o.kind == Obj::Kind::Tensor && o.as<TensorObj>().requires_grad)
+          requires_grad.insert(name);
+      for (std::size_t i = 0; i < state.size(); ++i) {
+        forward_inputs.push_back(ForwardInput{state_names[i], true});
+        if (state[i].tensor.as<TensorObj>().requires_grad) requires_grad.insert(state_names[i]);
+      }
+      training = record_training(recorder, body, hidden_reads, result, forward_inputs,
+                                 requires_grad, request.level, def.loc);
+      std::vector<Value> flat_args, flat_output;
+      for (const auto &[name, o] : inputs)
+        if (o.kind == Obj::Kind::Tensor) flat_args.push_back(Value::name(name));
+      std::vector<Obj> output_tensors;
+      tensors_of(result, output_tensors);
+      for (const Obj &t : output_tensors)
+        flat_output.push_back(Value::name(t.as<TensorObj>().name));
+      // Thunder's augmented forward: the outputs, then what the backward needs.
+      returned = Value::tuple(
+          {Value::dict({{Value::string("output"), std::move(returned)},
+                        {Value::string("flat_args"), Value::list(std::move(flat_args))},
+                        {Value::string("flat_output"), Value::tuple(std::move(flat_output))}}),
+           training->saved_for_backward});
+    }
     std::vector<bool> keep = live_statements(body, hidden_reads, returned, used);
     Trace computation;
     computation.preamble = {PreambleItem::blank()};
     computation.decorators = decorators();
-    computation.name = "computation";
+    computation.name = request.grad ? "augmented_forward_fn" : "computation";
     std::vector<Statement> header;
     std::vector<Value> passed;
     auto take = [&](const std::string &name, const Obj &o, bool always) {
@@ -276,11 +329,11 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
         program.all_bound_symbols += 1 + count_subsymbols(out[k]);
       }
     out.push_back(Statement::ret(returned));
-    program.tensor_bytes = recorder.take_tensor_bytes();
 
     // ---- prologue
     Trace prologue;
-    prologue.preamble = preamble(request, "prologue and computation");
+    prologue.preamble = preamble(request, request.grad ? "prologue, augmented forward and backward"
+                                                       : "prologue and computation");
     prologue.decorators = decorators();
     prologue.name = "prologue";
     prologue.parameters = {Parameter{"args", ParamKind::VarArgs, {}, {}},
@@ -313,9 +366,28 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
       pb.push_back(std::move(s));
     pb.push_back(Statement::ret(Value::tuple({Value::tuple(passed), Value::tuple({})})));
 
-    program.file.traces.reserve(2);
+    program.file.traces.reserve(3);
     program.file.traces.push_back(std::move(prologue));
     program.file.traces.push_back(std::move(computation));
+    if (training) {
+      // One gradient per input and state tensor the computation takes, None where it has none.
+      GradientSignature signature;
+      signature.cotangent_of = training->cotangent_of;
+      std::vector<Value> gradients;
+      auto gradient_of = [&](const std::string &name) {
+        auto g = training->gradients.find(name);
+        signature.has_gradient.push_back(g != training->gradients.end());
+        gradients.push_back(g != training->gradients.end() ? g->second : Value::none());
+      };
+      for (const InputSpec &spec : program.inputs)
+        gradient_of(spec.kind == InputSpec::Kind::Tensor ? spec.name : std::string());
+      for (const StateTensor &t : program.state)
+        gradient_of(t.name);
+      training->backward.body.push_back(Statement::ret(Value::tuple(std::move(gradients))));
+      training->backward.decorators = decorators();
+      program.file.traces.push_back(std::move(training->backward));
+      program.gradients = std::move(signature);
+    }
   } catch (const TraceError &e) {
     return error_of(e, request.path);
   } catch (const PyError &e) {

@@ -7,6 +7,7 @@
 
 #include <c10/util/Exception.h>
 #include <nlohmann/json.hpp>
+#include <torch/csrc/autograd/autograd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -37,13 +38,17 @@ void compare_into(const RtValue &e, const RtValue &a, const std::string &where, 
       // eight times the result, most of a run's memory.
       at::Tensor flat_x = x.reshape({-1}), flat_y = y.reshape({-1});
       bool close = true;
+      double largest = 0;
       for (int64_t start = 0; start < flat_x.numel(); start += kCompareSlice) {
         int64_t length = std::min(kCompareSlice, flat_x.numel() - start);
         at::Tensor sx = flat_x.narrow(0, start, length), sy = flat_y.narrow(0, start, length);
         c.max_abs_diff = std::max(
             c.max_abs_diff, (sx.to(at::kDouble) - sy.to(at::kDouble)).abs().max().item<double>());
+        largest = std::max(largest, sx.to(at::kDouble).abs().max().item<double>());
         close = close && at::allclose(sx, sy, rtol, atol, /*equal_nan=*/true);
       }
+      if (flat_x.numel() > 0 && largest > 0)
+        c.max_rel_diff = std::max(c.max_rel_diff, c.max_abs_diff / largest);
       if (!close) return fail("values differ (max abs diff " + python_float(c.max_abs_diff) + ")");
     } else if (!at::equal(x, y)) {
       return fail("values differ");
@@ -141,9 +146,21 @@ private:
   int count_ = 0;
 };
 
+// A grad run's cotangents and the backward's gradients, for --save-io.
+struct GradientRun {
+  std::vector<at::Tensor> cotangents; // of the output tensors GradientSignature::cotangent_of
+  struct Input {
+    std::string name; // an input's name, or a state tensor's path
+    bool state = false;
+    RtValue traced, printed;
+  };
+  std::vector<Input> inputs;
+};
+
 void save_io(const std::string &dir, const TraceRequest &request, const TracedProgram &program,
              const std::vector<RtValue> &inputs, const EagerRun &eager, const RtValue &traced,
-             const std::vector<RtValue> &inputs_after, const RtValue &printed) {
+             const std::vector<RtValue> &inputs_after, const RtValue &printed,
+             const GradientRun &gradients) {
   std::filesystem::create_directories(dir);
   IoWriter w(dir);
   nlohmann::json m;
@@ -178,11 +195,77 @@ void save_io(const std::string &dir, const TraceRequest &request, const TracedPr
   m["eager"] = w.value(eager.result);
   m["traced"] = w.value(traced);
   m["printed"] = w.value(printed);
+  if (program.gradients) {
+    nlohmann::json g;
+    nlohmann::json cotangents = nlohmann::json::array();
+    for (std::size_t i = 0; i < gradients.cotangents.size(); ++i)
+      cotangents.push_back({{"output", program.gradients->cotangent_of[i]},
+                            {"value", w.value(RtValue::of_tensor(gradients.cotangents[i]))}});
+    g["cotangents"] = cotangents;
+    nlohmann::json of = nlohmann::json::array();
+    for (const GradientRun::Input &in : gradients.inputs)
+      of.push_back({{"name", in.name},
+                    {"state", in.state},
+                    {"traced", w.value(in.traced)},
+                    {"printed", w.value(in.printed)}});
+    g["inputs"] = of;
+    m["gradients"] = g;
+  }
   std::ofstream out(std::filesystem::path(dir) / "manifest.json");
   out << m.dump(2) << "\n";
   if (!out) throw ExecError("cannot write " + dir + "/manifest.json");
 }
 
+// The tensors of a runtime value (tuples, lists, dict values), in order: a traced output's
+// flat_output.
+void tensor_leaves(const RtValue &v, std::vector<at::Tensor> &out) {
+  if (v.kind == RtValue::Kind::Tensor) {
+    out.push_back(v.tensor);
+    return;
+  }
+  bool dict = v.kind == RtValue::Kind::Dict;
+  for (std::size_t i = dict ? 1 : 0; i < v.items.size(); i += dict ? 2 : 1)
+    tensor_leaves(v.items[i], out);
+}
+
+// The output of an augmented forward's ({'output': ..., ...}, saved_for_backward).
+Result<std::pair<RtValue, RtValue>> split_augmented(const RtValue &v) {
+  if (v.kind != RtValue::Kind::Tuple || v.items.size() != 2 ||
+      v.items[0].kind != RtValue::Kind::Dict || v.items[0].items.size() < 2)
+    return Error{"the augmented forward returned " + describe(v) +
+                     ", not ({'output': ..., ...}, saved_for_backward)",
+                 "", 0, 0};
+  return std::make_pair(v.items[0].items[1], v.items[1]);
+}
+
+RtValue detached(const RtValue &v) {
+  RtValue out = v;
+  std::function<void(RtValue &)> detach = [&](RtValue &x) {
+    if (x.kind == RtValue::Kind::Tensor) x.tensor = x.tensor.detach();
+    for (RtValue &item : x.items)
+      detach(item);
+  };
+  detach(out);
+  return out;
+}
+
+// The forward (prologue and augmented forward) of a file traced for grad.
+TraceFile forward_of(const TraceFile &file) {
+  TraceFile forward;
+  forward.traces = {file.traces.at(0), file.traces.at(1)};
+  return forward;
+}
+
+// Runs the backward on the forward's saved_for_backward and the cotangents: one value per
+// input (None where it has no gradient).
+Result<RtValue> run_backward(const Trace &backward, const RtValue &saved,
+                             const std::vector<at::Tensor> &cotangents,
+                             const ExecOptions &options) {
+  std::vector<RtValue> cots;
+  for (const at::Tensor &c : cotangents)
+    cots.push_back(RtValue::of_tensor(c.clone()));
+  return execute_trace(backward, {saved, RtValue::of_tuple(std::move(cots))}, options);
+}
 } // namespace
 
 Comparison compare(const RtValue &expected, const RtValue &actual) {
@@ -251,14 +334,29 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
     return Error{"creating the random inputs: out of memory (are the shapes what you meant?)",
                  request.path, 0, 0};
   }
-  Result<EagerRun> eager = run_eager(request, cloned(inputs), program.state, options.seed);
+  // Traced for grad: the inputs that require grad are autograd leaves of the eager run.
+  std::vector<RtValue> eager_inputs = cloned(inputs);
+  if (program.gradients)
+    for (std::size_t i = 0; i < program.inputs.size(); ++i)
+      if (program.inputs[i].requires_grad) eager_inputs[i].tensor.requires_grad_(true);
+  Result<EagerRun> eager = run_eager(request, eager_inputs, program.state, options.seed);
   if (!eager)
     return Error{"eager run: " + eager.error().message, eager.error().path, eager.error().line,
                  eager.error().column};
+  RtValue expected = detached(eager->result);
+  TraceFile forward = program.gradients ? forward_of(program.file) : TraceFile{};
+  const TraceFile &run_file = program.gradients ? forward : program.file;
   std::vector<RtValue> traced_inputs = cloned(inputs);
-  Result<RtValue> traced = execute_program(program.file, traced_inputs, exec, eager->module);
+  Result<RtValue> traced = execute_program(run_file, traced_inputs, exec, eager->module);
   if (!traced) return Error{"running the trace: " + traced.error().message, request.path, 0, 0};
-  report.from_model = compare(eager->result, traced.value());
+  RtValue traced_output = traced.value(), saved;
+  if (program.gradients) {
+    Result<std::pair<RtValue, RtValue>> parts = split_augmented(traced.value());
+    if (!parts) return Error{parts.error().message, request.path, 0, 0};
+    traced_output = parts->first;
+    saved = parts->second;
+  }
+  report.from_model = compare(expected, traced_output);
 
   std::string printed = print_trace_file(program.file);
   Result<TraceFile> reparsed = parse_trace(printed);
@@ -266,14 +364,104 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
     return Error{"the printed trace does not parse back: " + reparsed.error().message +
                      " at line " + std::to_string(reparsed.error().line),
                  request.path, 0, 0};
-  Result<RtValue> again = execute_program(reparsed.value(), cloned(inputs), exec, eager->module);
+  Result<RtValue> again =
+      execute_program(program.gradients ? forward_of(reparsed.value()) : reparsed.value(),
+                      cloned(inputs), exec, eager->module);
   if (!again)
     return Error{"running the printed trace: " + again.error().message, request.path, 0, 0};
-  report.from_printed = compare(eager->result, again.value());
+  RtValue again_output = again.value(), again_saved;
+  if (program.gradients) {
+    Result<std::pair<RtValue, RtValue>> parts = split_augmented(again.value());
+    if (!parts) return Error{parts.error().message, request.path, 0, 0};
+    again_output = parts->first;
+    again_saved = parts->second;
+  }
+  report.from_printed = compare(expected, again_output);
+
+  GradientRun gradient_run;
+  if (program.gradients) {
+    try {
+      // Seeded cotangents, one per output tensor with a gradient.
+      std::vector<at::Tensor> eager_leaves;
+      tensor_leaves(eager->result, eager_leaves);
+      at::manual_seed(options.seed + 2);
+      std::vector<at::Tensor> outputs, cotangents;
+      for (std::size_t k : program.gradients->cotangent_of) {
+        if (k >= eager_leaves.size())
+          return Error{"the eager run returned fewer tensors than the trace", request.path, 0, 0};
+        outputs.push_back(eager_leaves[k]);
+        cotangents.push_back(at::randn_like(eager_leaves[k].detach()));
+      }
+      // What autograd is asked for: each input with a gradient, its leaf in the eager run.
+      std::vector<at::Tensor> leaves;
+      std::vector<std::string> names;
+      const std::vector<bool> &has = program.gradients->has_gradient;
+      for (std::size_t i = 0; i < has.size(); ++i) {
+        if (!has[i]) continue;
+        if (i < program.inputs.size()) {
+          leaves.push_back(eager_inputs[i].tensor);
+          names.push_back(program.inputs[i].name);
+        } else {
+          std::size_t j = i - program.inputs.size();
+          if (j >= eager->state_leaves.size())
+            return Error{"the eager run has no tensor for " + program.state[j].path, request.path,
+                         0, 0};
+          leaves.push_back(eager->state_leaves[j]);
+          names.push_back(program.state[j].path);
+        }
+      }
+      gradient_run.cotangents = cotangents;
+      std::vector<at::Tensor> autograd_grads;
+      if (!leaves.empty()) {
+        for (const at::Tensor &o : outputs)
+          if (!o.requires_grad())
+            return Error{"the eager run's output does not require grad, though the trace "
+                         "differentiates it",
+                         request.path, 0, 0};
+        autograd_grads = torch::autograd::grad(outputs, leaves, cotangents,
+                                               /*retain_graph=*/false, /*create_graph=*/false,
+                                               /*allow_unused=*/true);
+      }
+      Result<RtValue> grads = run_backward(program.backward(), saved, cotangents, exec);
+      if (!grads)
+        return Error{"running the backward: " + grads.error().message, request.path, 0, 0};
+      Result<RtValue> grads_again =
+          run_backward(reparsed->traces.at(2), again_saved, cotangents, exec);
+      if (!grads_again)
+        return Error{"running the printed backward: " + grads_again.error().message, request.path,
+                     0, 0};
+      for (const RtValue *g : {&grads.value(), &grads_again.value()})
+        if (g->kind != RtValue::Kind::Tuple || g->items.size() != has.size())
+          return Error{"the backward returned " + describe(*g) + ", not one value per input",
+                       request.path, 0, 0};
+      for (std::size_t i = 0, n = 0; i < has.size(); ++i) {
+        if (!has[i]) continue;
+        // An input autograd finds unused has a zero gradient.
+        at::Tensor reference = autograd_grads[n].defined() ? autograd_grads[n].detach()
+                                                           : at::zeros_like(leaves[n].detach());
+        RtValue expected_grad = RtValue::of_tensor(reference);
+        GradientComparison c;
+        c.input = names[n];
+        c.from_model = compare(expected_grad, grads->items[i]);
+        c.from_printed = compare(expected_grad, grads_again->items[i]);
+        report.gradients.push_back(std::move(c));
+        gradient_run.inputs.push_back(
+            {names[n], i >= program.inputs.size(), grads->items[i], grads_again->items[i]});
+        ++n;
+      }
+    } catch (const c10::Error &e) {
+      return Error{std::string("the gradients: libtorch: ") + e.what_without_backtrace(),
+                   request.path, 0, 0};
+    } catch (const std::runtime_error &e) {
+      // autograd's own errors (a derivative PyTorch does not implement) are not c10::Errors.
+      return Error{std::string("the gradients: libtorch autograd: ") + e.what(), request.path, 0,
+                   0};
+    }
+  }
   if (!options.save_io.empty()) {
     try {
-      save_io(options.save_io, request, program, inputs, eager.value(), traced.value(),
-              traced_inputs, again.value());
+      save_io(options.save_io, request, program, inputs, eager.value(), traced_output,
+              traced_inputs, again_output, gradient_run);
     } catch (const std::exception &e) {
       return Error{std::string("--save-io: ") + e.what(), options.save_io, 0, 0};
     }

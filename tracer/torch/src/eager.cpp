@@ -221,7 +221,13 @@ Result<EagerRun> run_eager(const TraceRequest &request, const std::vector<RtValu
         key.kind = RtValue::Kind::Str;
         key.text = s.path;
         out.module.items.push_back(std::move(key));
-        out.module.items.push_back(RtValue::of_tensor(unwrap(it->tensor).clone()));
+        if (request.grad) {
+          // A leaf of autograd where it requires grad: what its gradient is of.
+          at::Tensor live = unwrap(it->tensor);
+          if (s.requires_grad) live.requires_grad_(true);
+          out.state_leaves.push_back(live);
+        }
+        out.module.items.push_back(RtValue::of_tensor(unwrap(it->tensor).detach().clone()));
       }
     }
     out.result = from_obj(in.call_top(target->callable, std::move(args), {}, def.loc), def.loc);

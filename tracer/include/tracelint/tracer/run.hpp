@@ -8,12 +8,15 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tracelint::tracer {
 
 struct Comparison {
   bool equal = true;
   double max_abs_diff = 0;
+  // The largest difference over the largest magnitude of the expected tensor.
+  double max_rel_diff = 0;
   std::string mismatch; // where and how they differ, "" when equal
 };
 struct RunOptions {
@@ -35,12 +38,26 @@ std::string format_bytes(uint64_t bytes);
 std::optional<Error> run_memory_error(const TracedProgram &program, uint64_t limit,
                                       const std::string &limit_name);
 
+// A gradient of a program traced for grad: the backward's, against libtorch autograd's on the
+// eager run, from the same seeded cotangents.
+struct GradientComparison {
+  std::string input;       // the input's name, or the state tensor's path
+  Comparison from_model;   // the backward as traced
+  Comparison from_printed; // the backward after print -> parse
+};
+
 struct RunReport {
   std::string device;      // "cpu" or "cuda:0"
   std::string notice;      // one line, e.g. the cuda annotations kept on a CPU-only machine
   Comparison from_model;   // the computation as traced
   Comparison from_printed; // the computation after print -> parse
-  bool ok() const { return from_model.equal && from_printed.equal; }
+  std::vector<GradientComparison> gradients; // traced for grad: one per input with a gradient
+  bool ok() const {
+    bool grads = true;
+    for (const GradientComparison &g : gradients)
+      grads = grads && g.from_model.equal && g.from_printed.equal;
+    return from_model.equal && from_printed.equal && grads;
+  }
   std::string summary() const;
 };
 

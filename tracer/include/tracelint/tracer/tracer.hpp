@@ -43,6 +43,10 @@ struct TraceRequest {
   CacheMode cache = CacheMode::SymbolicValues;
   Level level = Level::Ltorch;
   bool provenance = true; // "# file.py:3: <source line>" comments before each line's symbols
+  // For training: an augmented forward that also returns what the backward needs, and the
+  // backward (Thunder's grad transform). The gradients are those of the inputs given with
+  // :grad (f32[2, 8]:grad) and of the module's parameters that require grad.
+  bool grad = false;
   // A large function body is parsed in chunks on this many threads while it is traced.
   unsigned threads = 1;
 };
@@ -58,7 +62,8 @@ struct InputSpec {
   // Tensor: the half-open range of its random values for a run (an integer tensor of
   // indices: i64[2, 16]:0..64); none for the default.
   std::optional<std::pair<int64_t, int64_t>> range;
-  Value literal; // Literal: the value (tuples, slices, numbers...)
+  bool requires_grad = false; // Tensor: given with :grad
+  Value literal;              // Literal: the value (tuples, slices, numbers...)
 };
 
 // A tensor of the traced module's state that the computation reads: a parameter, a buffer, or
@@ -84,8 +89,22 @@ struct RunMemoryEstimate {
   }
 };
 
+// What the backward of a program traced with TraceRequest::grad takes and gives.
+struct GradientSignature {
+  // The backward's cotangents, one per output tensor that has a gradient: each one's index
+  // among the tensors of the output, in the order they appear in it (flat_output).
+  std::vector<std::size_t> cotangent_of;
+  // What the backward returns, one per input (TracedProgram::inputs, then ::state): its
+  // gradient, or None where it has none. True where it has one.
+  std::vector<bool> has_gradient;
+};
+
 struct TracedProgram {
-  TraceFile file; // traces[0] prologue, traces[1] computation
+  // traces[0] prologue, traces[1] computation; traced for grad: traces[1] the augmented
+  // forward, returning ({'output': ..., 'flat_args': [...], 'flat_output': (...)},
+  // saved_for_backward), and traces[2] the backward(saved_for_backward, cotangents).
+  TraceFile file;
+  std::optional<GradientSignature> gradients; // traced for grad
   std::vector<InputSpec> inputs;
   std::vector<StateTensor> state; // the module's tensors the computation takes, in order
   // What the traced code printed (print()), line by line.
@@ -97,6 +116,7 @@ struct TracedProgram {
   std::vector<std::pair<std::string, uint64_t>> tensor_bytes;
   const Trace &prologue() const { return file.traces.at(0); }
   const Trace &computation() const { return file.traces.at(1); }
+  const Trace &backward() const { return file.traces.at(2); }
 };
 
 Result<InputSpec> parse_arg(const ArgSpec &arg);

@@ -88,10 +88,14 @@ Result<RtValue> execute_program(const TraceFile &file, const std::vector<RtValue
 struct EagerRun {
   RtValue result;
   RtValue module; // RtValue::Kind::Module, or None for a function
+  // Traced for grad (TraceRequest::grad): the module's tensors of `state` as the run used
+  // them, those that require grad as autograd leaves (module's values are detached copies).
+  std::vector<at::Tensor> state_leaves;
 };
 // Interprets the traced function (or the module's method, on an instance made from --init, its
 // parameters initialised by libtorch from `seed`) eagerly with libtorch on the same inputs.
-// `state`: the module tensors whose values the run returns.
+// `state`: the module tensors whose values the run returns. With request.grad, libtorch's
+// autograd records the run: inputs that require grad must come as leaves that do.
 Result<EagerRun> run_eager(const TraceRequest &request, const std::vector<RtValue> &inputs,
                            const std::vector<StateTensor> &state, uint64_t seed);
 
