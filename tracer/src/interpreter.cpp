@@ -139,7 +139,15 @@ Interpreter::Interpreter(std::shared_ptr<const Module> module, Backend &backend,
   impl_->globals->set("__file__", Obj::str(module_->path));
 }
 
-Interpreter::~Interpreter() = default;
+Interpreter::~Interpreter() {
+  // A module-level function holds the module's namespace, which holds the function; a closure
+  // and the scope it closes over can hold each other too. Python's garbage collector frees
+  // such cycles; here the scopes that can be in one are emptied when the interpreter goes.
+  for (const std::weak_ptr<Env> &scope : impl_->captured)
+    if (std::shared_ptr<Env> env = scope.lock()) env->clear();
+  for (const std::shared_ptr<Env> &env : {impl_->globals, impl_->nn_globals})
+    if (env) env->clear();
+}
 
 std::shared_ptr<ClassObj> Interpreter::builtin_class(Builtin b) const {
   auto it = impl_->builtin_classes.find(static_cast<uint16_t>(b));
@@ -532,6 +540,16 @@ Obj Interpreter::make_function(const FunctionDef &def, Frame &frame, const std::
     f->closure = frame.locals->parent;
   else if (!frame.is_module)
     f->closure = frame.locals;
+  // The function and the scope it closes over may hold each other (a nested def is one of the
+  // scope's names): ~Interpreter empties such scopes.
+  if (f->closure && (impl_->captured.empty() || impl_->captured.back().lock() != f->closure)) {
+    impl_->captured.push_back(f->closure);
+    // An expired entry still holds its scope's memory (make_shared): drop those now and then.
+    if (impl_->captured.size() >= impl_->compact_captured_at) {
+      std::erase_if(impl_->captured, [](const std::weak_ptr<Env> &w) { return w.expired(); });
+      impl_->compact_captured_at = std::max<std::size_t>(64, 2 * impl_->captured.size());
+    }
+  }
   f->qualname = qualname.empty() ? def.name : qualname;
   f->defaults.resize(def.params.size());
   for (std::size_t i = 0; i < def.params.size(); ++i)
@@ -1021,10 +1039,10 @@ Obj Interpreter::eval_call(const Expr &e, Frame &frame) {
   // super() without arguments: the class the method was defined in, and its first argument.
   if (callee.kind == Obj::Kind::Builtin &&
       callee.as<BuiltinObj>().id == static_cast<uint16_t>(Builtin::super) && args.empty()) {
-    if (!frame.function || !frame.function->owner_class)
-      raise("RuntimeError", "super(): no arguments outside a method", e.loc);
+    std::shared_ptr<Heap> owner = frame.function ? frame.function->owner_class.lock() : nullptr;
+    if (!owner) raise("RuntimeError", "super(): no arguments outside a method", e.loc);
     auto s = std::make_shared<SuperObj>();
-    s->start = std::static_pointer_cast<ClassObj>(frame.function->owner_class);
+    s->start = std::static_pointer_cast<ClassObj>(owner);
     s->self = frame.first_argument;
     return Obj::heap(Obj::Kind::Super, std::move(s));
   }

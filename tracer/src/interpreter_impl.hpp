@@ -33,6 +33,9 @@ struct Interpreter::Impl {
   // torch.nn: its syntax tree and namespace, once loaded.
   std::shared_ptr<const Module> nn_source;
   std::shared_ptr<Env> nn_globals;
+  // The scopes functions closed over (see ~Interpreter).
+  std::vector<std::weak_ptr<Env>> captured;
+  std::size_t compact_captured_at = 64;
   bool module_ran = false;
 };
 

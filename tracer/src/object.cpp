@@ -238,6 +238,14 @@ void Env::set(std::string_view name, Obj value) {
   }
 }
 
+void Env::clear() {
+  // Moved out first: releasing a value can release other scopes, which may refer to this one.
+  std::vector<std::pair<std::string, Obj>> released = std::move(vars);
+  vars.clear();
+  index_.reset();
+  parent.reset();
+}
+
 bool Env::erase(std::string_view name) {
   for (std::size_t i = 0; i < vars.size(); ++i)
     if (vars[i].first == name) {

@@ -225,7 +225,8 @@ struct FunctionObj : Heap {
   std::shared_ptr<Env> closure;             // the enclosing function's scope, for a nested def
   std::vector<std::optional<Obj>> defaults; // one per parameter
   std::string qualname;                     // Block.forward
-  std::shared_ptr<Heap> owner_class;        // the ClassObj whose body defined it (super())
+  // The ClassObj whose body defined it (super()); weak: the class holds the function.
+  std::weak_ptr<Heap> owner_class;
 };
 
 struct ClassObj;
@@ -310,6 +311,8 @@ struct Env {
   Obj *find(std::string_view name);
   void set(std::string_view name, Obj value);
   bool erase(std::string_view name);
+  // Empties the scope, its values released (see ~Interpreter).
+  void clear();
 
 private:
   std::unique_ptr<std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>>> index_;
