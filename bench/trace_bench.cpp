@@ -3,6 +3,8 @@
 // symbol stays flat), with the body parsed on every core while it is traced and, as the peer in
 // the same run, on one. Like `tracelint trace`, this process does not load libtorch (that
 // alone, from its static initialisation, makes the tracer's allocations 10-20% slower).
+// Then the same functions traced for training (--grad: x and w require grad), whose backward
+// trace has about as many symbols again: symbols/s counts both traces' top-level symbols.
 // Usage: build/bench/trace_bench [ops] [threads]   (threads: default all cores)
 //        build/bench/trace_bench --source ops        (prints the generated function, for
 //                                                     bench/trace_vs_fx.sh)
@@ -10,6 +12,7 @@
 
 #include "tracelint/core/printer.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -26,10 +29,17 @@ namespace {
 constexpr int kRuns = 5;
 
 // Symbols per second at 10k... printed as a table row per size; returns symbols/s at `ops`.
-double measure(std::size_t ops, unsigned threads) {
-  std::printf("== tracing + printing (symbolic values, ltorch level with prims subsymbols; the "
+std::size_t top_level_symbols(const Trace &t) {
+  return static_cast<std::size_t>(
+      std::count_if(t.body.begin(), t.body.end(),
+                    [](const Statement &s) { return s.kind == Statement::Kind::BoundSymbol; }));
+}
+
+double measure(std::size_t ops, unsigned threads, bool grad = false) {
+  std::printf("== tracing + printing%s (symbolic values, ltorch level with prims subsymbols; the "
               "body parsed on %u thread%s while it is traced)\n",
-              threads, threads == 1 ? "" : "s");
+              grad ? " for training: augmented forward and backward (--grad)" : "", threads,
+              threads == 1 ? "" : "s");
   std::printf("%8s %12s %12s %14s %16s %20s\n", "ops", "symbols", "seconds", "symbols/s",
               "us per symbol", "with subsymbols/s");
   double first_cost = 0, middle_cost = 0, last_cost = 0, rate = 0;
@@ -37,14 +47,25 @@ double measure(std::size_t ops, unsigned threads) {
     std::string source = generate(n);
     std::size_t symbols = 0, all = 0;
     std::size_t printed = 0;
+    TraceRequest r = request(source, 256, CacheMode::SymbolicValues, threads);
+    if (grad) {
+      r.grad = true;
+      for (ArgSpec &a : r.args)
+        a.text += ":grad";
+    }
     double t = best_of(kRuns, [&] {
-      Result<TracedProgram> p = trace(request(source, 256, CacheMode::SymbolicValues, threads));
+      Result<TracedProgram> p = trace(r);
       if (!p) {
         std::fprintf(stderr, "trace failed: %s\n", p.error().message.c_str());
         std::exit(2);
       }
       symbols = p->bound_symbols;
       all = p->all_bound_symbols;
+      if (grad) {
+        std::size_t backward = top_level_symbols(p->backward());
+        symbols += backward;
+        all += backward;
+      }
       printed = print_trace_file(p->file, threads).size();
     });
     double per = t / static_cast<double>(symbols) * 1e6;
@@ -80,6 +101,8 @@ int main(int argc, char **argv) {
     double one = measure(ops, 1);
     std::printf("%u threads / 1 thread: %.2fx\n", threads, rate / one);
   }
+  double training = measure(ops, threads, true);
+  std::printf("training (forward + backward symbols/s) / forward only: %.2fx\n", training / rate);
   std::printf("target: >= 100000 symbols/s (top-level symbols; each carries its prims)\n");
   return 0;
 }

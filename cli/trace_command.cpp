@@ -59,8 +59,9 @@ void print_vocabulary(std::ostream &out, bool markdown) {
            "registry (tracer/src/ops/): each symbol with its schema, the torch spellings the "
            "tracer maps to it (a `Tensor.x_` spelling is the in-place variant, functionalised "
            "in the trace), and its tags. An ltorch symbol decomposes into prims "
-           "(`--level prims`); a prim has a shape and dtype rule and a libtorch "
-           "implementation.\n\n"
+           "(`--level prims`); a prim has a shape and dtype rule, a libtorch "
+           "implementation, and a VJP rule for `--grad` (tag `vjp`; `no-gradient` for one "
+           "whose inputs have no gradient through it).\n\n"
            "| Symbol | Schema | Spellings | Tags |\n|---|---|---|---|\n";
     for (const tracer::OpEntry &e : ops) {
       std::string spellings;

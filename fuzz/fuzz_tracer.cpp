@@ -1,6 +1,7 @@
 // The tracer frontend on arbitrary Python: never a crash, a hang or a sanitizer report; an
-// error is a clear Error with a position; and every trace it emits prints, parses back to the
-// same model, and passes the validator without errors.
+// error is a clear Error with a position; and every trace it emits (the grad transform's
+// augmented forward and backward too) prints, parses back to the same model, and passes the
+// validator without errors.
 #include "frontend.hpp"
 
 #include "tracelint/core/parser.hpp"
@@ -17,11 +18,15 @@ using namespace tracelint::tracer;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string source(reinterpret_cast<const char *>(data), size);
   Result<Module> module = parse_module("fuzz.py", source);
-  if (!module || module->functions.empty()) return 0;
+  if (!module) return 0;
   // The first function, with inputs of every kind in turn.
-  const Function *first = nullptr;
-  for (const auto &[name, f] : module->functions)
-    if (!first || f.loc.line < first->loc.line) first = &f;
+  const FunctionDef *first = nullptr;
+  for (const Stmt &s : module->body)
+    if (s.kind == Stmt::Kind::Def && s.function) {
+      first = s.function.get();
+      break;
+    }
+  if (!first) return 0;
   static const char *specs[] = {"f32[2, 3]", "3", "(..., slice(None, 2, None))", "f32[4]",
                                 "(2, 3)"};
   TraceRequest request;
@@ -30,20 +35,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   request.function = first->name;
   for (std::size_t i = 0; i < first->params.size(); ++i)
     request.args.push_back({first->params[i].name, specs[i % 5]});
+  // For training, the tensor inputs require grad.
+  TraceRequest training = request;
+  training.grad = true;
+  for (ArgSpec &a : training.args)
+    if (a.text.starts_with("f32")) a.text += ":grad";
   for (CacheMode cache : {CacheMode::SymbolicValues, CacheMode::ConstantValues})
-    for (Level level : {Level::Ltorch, Level::Prims}) {
-      request.cache = cache;
-      request.level = level;
-      Result<TracedProgram> program = trace(request);
-      if (!program) {
-        if (program.error().message.empty()) __builtin_trap();
-        continue;
+    for (Level level : {Level::Ltorch, Level::Prims})
+      for (TraceRequest *r : {&request, &training}) {
+        r->cache = cache;
+        r->level = level;
+        Result<TracedProgram> program = trace(*r);
+        if (!program) {
+          if (program.error().message.empty()) __builtin_trap();
+          continue;
+        }
+        std::string printed = print_trace_file(program->file);
+        Result<TraceFile> back = parse_trace(printed);
+        if (!back || !(back.value() == program->file)) __builtin_trap();
+        FileReport report = check_source("traced.py", printed, Options{});
+        if (report.has_at_least(Severity::Error)) __builtin_trap();
       }
-      std::string printed = print_trace_file(program->file);
-      Result<TraceFile> back = parse_trace(printed);
-      if (!back || !(back.value() == program->file)) __builtin_trap();
-      FileReport report = check_source("traced.py", printed, Options{});
-      if (report.has_at_least(Severity::Error)) __builtin_trap();
-    }
   return 0;
 }

@@ -14,11 +14,14 @@ std::vector<std::string> tag_names(const OpDef &op) {
                                                            {tags::REDUCTION, "reduction"},
                                                            {tags::SHAPE, "shape"},
                                                            {tags::FACTORY, "factory"},
-                                                           {tags::RANDOM, "random"}};
+                                                           {tags::RANDOM, "random"},
+                                                           {tags::METADATA, "metadata"}};
   std::vector<std::string> out;
   for (auto [tag, name] : names)
     if (has_tag(op.sym, tag)) out.emplace_back(name);
   if (op.view) out.emplace_back("view");
+  // A prim's VJP rule (the grad transform's): what the backward of --grad records for it.
+  if (is_prim(op.sym)) out.emplace_back(op.vjp == &ops::no_gradient ? "no-gradient" : "vjp");
   return out;
 }
 
