@@ -140,6 +140,17 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
       "(backward_fn(saved_for_backward, cotangents): one gradient per input, None where it "
       "has none). Gradients are of the inputs given with :grad and of the module's "
       "parameters; with --run they are compared with libtorch autograd");
+  command.add_option(
+      "--executors", args.executors,
+      "Thunder's executor list, comma-separated, last torch: cuda_fusion,torch groups each run of "
+      "elementwise prims of one shape into a fusion region (`[t3, t5] = cudaFusion0(a, b)`, "
+      "the prims as its subsymbols, then `del` of what dies), each one CUDA kernel (see "
+      "--show-kernels); the traces are then execution traces (prims and regions). Without a "
+      "GPU, --run runs each region as its prims with libtorch");
+  if (!is_run)
+    command.add_flag("--show-kernels", args.show_kernels,
+                     "With --executors cuda_fusion,torch: print the fusion regions' CUDA C++ "
+                     "kernels (one per region) instead of the traces");
   command.add_flag("--no-provenance", args.no_provenance,
                    "Leave out the `# file.py:LINE: source` comments");
   command
@@ -246,6 +257,19 @@ int run_trace(const TraceArgs &args, bool is_run) {
   request.level = args.level == "prims" ? tracer::Level::Prims : tracer::Level::Ltorch;
   request.provenance = !args.no_provenance;
   request.grad = args.grad;
+  for (std::size_t begin = 0; begin < args.executors.size();) {
+    std::size_t comma = std::min(args.executors.find(',', begin), args.executors.size());
+    std::string name = args.executors.substr(begin, comma - begin);
+    name.erase(0, name.find_first_not_of(' '));
+    name.erase(name.find_last_not_of(' ') + 1);
+    request.executors.push_back(name);
+    begin = comma + 1;
+  }
+  if (args.show_kernels && std::find(request.executors.begin(), request.executors.end(),
+                                     "cuda_fusion") == request.executors.end()) {
+    std::cerr << "tracelint: error: --show-kernels needs --executors cuda_fusion,torch\n";
+    return kUsage;
+  }
   request.threads = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
   for (const std::string &a : args.args) {
     std::size_t eq = a.find('=');
@@ -284,6 +308,14 @@ int run_trace(const TraceArgs &args, bool is_run) {
               << render({report}, Format::Text);
   }
 
+  if (args.show_kernels) {
+    std::string kernels;
+    for (const tracer::FusionRegion &r : program->fusions)
+      kernels += (kernels.empty() ? "" : "\n") + r.cuda_source;
+    if (kernels.empty())
+      kernels = "// no fusion regions: no run of two or more elementwise prims\n";
+    printed = kernels;
+  }
   if (!is_run) {
     if (args.output.empty()) {
       std::cout << printed;

@@ -21,6 +21,8 @@ struct TraceArgs {
   bool run = false;
   bool no_provenance = false;
   bool grad = false;
+  std::string executors; // --executors cuda_fusion,torch
+  bool show_kernels = false;
   uint64_t seed = 0;
   unsigned jobs = 0; // 0: all cores
   std::string output;

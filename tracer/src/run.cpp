@@ -19,6 +19,7 @@ std::string RunReport::summary() const {
   const char *forward = gradients.empty() ? "computation" : "augmented forward";
   std::string out =
       (notice.empty() ? "" : notice + "\n") + "ran on " + device + "\n" +
+      (fusion.empty() ? "" : fusion + "\n") +
       line(std::string(forward) + " trace (as traced): ", from_model, "eager") +
       line(std::string(forward) + " trace (printed, parsed back): ", from_printed, "eager");
   for (const GradientComparison &g : gradients) {

@@ -7,6 +7,7 @@
 #include "dce.hpp"
 #include "excerpt.hpp"
 #include "frontend.hpp"
+#include "fusion.hpp"
 #include "grad.hpp"
 #include "interpreter.hpp"
 #include "interpreter_impl.hpp"
@@ -136,6 +137,9 @@ StateTensor describe_state(const StateEntry &e, const std::string &name) {
 Result<TracedProgram> trace_module(const TraceRequest &request,
                                    std::shared_ptr<const Module> module) {
   TracedProgram program;
+  Result<bool> wants_fusion = wants_cuda_fusion(request.executors);
+  if (!wants_fusion) return wants_fusion.error();
+  const bool fusion = wants_fusion.value();
   Recorder recorder(request.cache, *module, request.provenance);
   for (const std::string &r : kReserved)
     recorder.reserve(r);
@@ -387,6 +391,11 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
       training->backward.decorators = decorators();
       program.file.traces.push_back(std::move(training->backward));
       program.gradients = std::move(signature);
+    }
+    if (fusion) {
+      int next_region = 0;
+      for (std::size_t t = 1; t < program.file.traces.size(); ++t)
+        fuse_regions(program.file.traces[t], next_region, program.fusions);
     }
   } catch (const TraceError &e) {
     return error_of(e, request.path);

@@ -63,6 +63,11 @@ Registry::Registry() : ops_(kSymbolCount) {
     op.decompose = spec.decompose;
     op.meta = spec.meta;
     op.vjp = spec.vjp;
+    op.cuda = spec.cuda;
+    if (op.cuda && !has_tag(spec.sym, tags::ELEMENTWISE))
+      problems_.push_back(qualified_name(spec.sym) +
+                          " has a CUDA spelling but is not elementwise (only elementwise prims "
+                          "fuse)");
     if (is_prim(spec.sym) && !op.meta)
       problems_.push_back(name + " is a prim without a shape rule");
     if (is_prim(spec.sym) && !op.vjp)

@@ -50,6 +50,10 @@ struct OpDef {
   // prims: the VJP rule, or ops::no_gradient for a prim without gradients (comparisons,
   // checks, factories, argmax). An ltorch symbol is differentiated through its decomposition.
   Vjp vjp = nullptr;
+  // An elementwise prim that fuses: its CUDA C++ expression in a fused kernel, {0}, {1}, ...
+  // standing for its operands (variables or literals of their compute types: float for f16,
+  // bf16 and f32); the result is converted to the output's type. None: it does not fuse.
+  const char *cuda = nullptr;
 };
 
 // What a definition file gives for one symbol.
@@ -61,6 +65,7 @@ struct OpSpec {
   ShapeRule meta = nullptr;
   bool view = false;
   Vjp vjp = nullptr;
+  const char *cuda = nullptr; // OpDef::cuda
 };
 
 // A prim's spec: its schema, shape rule and VJP rule.

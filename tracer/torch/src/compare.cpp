@@ -2,6 +2,8 @@
 // optionally the run written out for an independent check.
 #include "runtime.hpp"
 
+#include "tracelint/tracer/nvrtc.hpp"
+
 #include "tracelint/core/parser.hpp"
 #include "tracelint/core/printer.hpp"
 
@@ -322,6 +324,21 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
         "cuda annotations";
   }
   report.device = wants_cuda && have_cuda ? "cuda:0" : "cpu";
+  if (!program.fusions.empty()) {
+    // Every region's kernel compiles before anything runs.
+    bool gpu = false;
+    KernelCache kernels(target_architecture(gpu));
+    for (const FusionRegion &region : program.fusions) {
+      Result<Ptx> ptx = kernels.get(region.name, region.cuda_source);
+      if (!ptx) return Error{ptx.error().message, request.path, 0, 0};
+    }
+    report.fusion =
+        "cuda_fusion: " + std::to_string(program.fusions.size()) +
+        " regions, their kernels compiled by NVRTC to PTX for " + kernels.architecture() + " (" +
+        std::to_string(kernels.compiled()) + " compiled, " + std::to_string(kernels.hits()) +
+        " from the cache); the regions ran as their prims with libtorch on " + report.device +
+        (gpu ? " (running the kernels on the GPU is not implemented yet)" : " (no GPU here)");
+  }
   std::string device = wants_cuda && have_cuda ? "cuda" : "cpu";
 
   std::vector<RtValue> inputs;

@@ -52,6 +52,8 @@ struct RunReport {
   Comparison from_model;   // the computation as traced
   Comparison from_printed; // the computation after print -> parse
   std::vector<GradientComparison> gradients; // traced for grad: one per input with a gradient
+  // With the cuda_fusion executor: how its kernels were compiled and where the regions ran.
+  std::string fusion;
   bool ok() const {
     bool grads = true;
     for (const GradientComparison &g : gradients)

@@ -47,6 +47,11 @@ struct TraceRequest {
   // backward (Thunder's grad transform). The gradients are those of the inputs given with
   // :grad (f32[2, 8]:grad) and of the module's parameters that require grad.
   bool grad = false;
+  // Thunder's executor list, in order of preference: "cuda_fusion" groups runs of elementwise
+  // prims into fusion regions (cudaFusion0, ...), each compiled as one CUDA kernel; "torch"
+  // (always last, implied) runs the rest. Empty: torch alone. With cuda_fusion the traces are
+  // execution traces: prims and regions, whatever `level` says.
+  std::vector<std::string> executors;
   // A large function body is parsed in chunks on this many threads while it is traced.
   unsigned threads = 1;
 };
@@ -89,6 +94,21 @@ struct RunMemoryEstimate {
   }
 };
 
+// A fusion region of the cuda_fusion executor: a run of elementwise prims of one shape printed
+// as one call, `[t12, t19] = cudaFusion0(t4, t5, i0)` with the prims as its subsymbols (as
+// Thunder prints nvFuser regions), and compiled as one CUDA kernel.
+struct FusionRegion {
+  std::string name;  // cudaFusion0: the region's call and its kernel's name
+  std::string trace; // the trace it is in ("computation", "backward_fn")
+  std::vector<std::string> inputs, outputs;
+  std::size_t prims = 0;
+  // The kernel: one thread per element of the region's shape, each input read through its
+  // strides (0 for a broadcast dim), the outputs written contiguously. Its parameters: the
+  // input views, the outputs, the number inputs, then `meta`: the element count, the sizes and
+  // each view's strides (the comment at its top says which).
+  std::string cuda_source;
+};
+
 // What the backward of a program traced with TraceRequest::grad takes and gives.
 struct GradientSignature {
   // The backward's cotangents, one per output tensor that has a gradient: each one's index
@@ -105,6 +125,7 @@ struct TracedProgram {
   // saved_for_backward), and traces[2] the backward(saved_for_backward, cotangents).
   TraceFile file;
   std::optional<GradientSignature> gradients; // traced for grad
+  std::vector<FusionRegion> fusions;          // with the cuda_fusion executor
   std::vector<InputSpec> inputs;
   std::vector<StateTensor> state; // the module's tensors the computation takes, in order
   // What the traced code printed (print()), line by line.

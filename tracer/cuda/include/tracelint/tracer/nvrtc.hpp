@@ -1,0 +1,47 @@
+#pragma once
+// Compiling the cuda_fusion executor's kernels with NVRTC, to PTX for the GPU of this machine
+// (its compute capability, read through the CUDA driver when one is installed) or for
+// compute_90 when there is none.
+#include "tracelint/core/result.hpp"
+
+#include <cstddef>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace tracelint::tracer {
+
+// Whether this build has NVRTC (the CUDA Toolkit was found when it was configured).
+bool have_nvrtc();
+
+// The GPU architecture kernels are compiled for: "compute_XY" of device 0 when a CUDA driver
+// and a device are present, else "compute_90". `gpu` is set to whether one is.
+std::string target_architecture(bool &gpu);
+
+struct Ptx {
+  std::string architecture;
+  std::string ptx;
+};
+
+// Compiles one kernel's CUDA C++ source; errors carry NVRTC's log.
+Result<Ptx> compile_kernel(const std::string &name, const std::string &source,
+                           const std::string &architecture);
+
+// Kernels compiled once per source text for a run (a region repeated across traces, or a
+// program run again, compiles once). Thread-safe.
+class KernelCache {
+public:
+  explicit KernelCache(std::string architecture) : architecture_(std::move(architecture)) {}
+  Result<Ptx> get(const std::string &name, const std::string &source);
+  std::size_t compiled() const { return compiled_; }
+  std::size_t hits() const { return hits_; }
+  const std::string &architecture() const { return architecture_; }
+
+private:
+  std::string architecture_;
+  std::mutex mutex_;
+  std::map<std::size_t, Ptx> by_hash_;
+  std::size_t compiled_ = 0, hits_ = 0;
+};
+
+} // namespace tracelint::tracer
