@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -94,6 +95,20 @@ class Fuser {
 public:
   Fuser(Trace &trace, int &next, std::vector<FusionRegion> &regions)
       : trace_(trace), next_(next), regions_(regions) {}
+
+  // The types another trace gives its names (its statements' at every depth).
+  void learn_types(const Trace &other) {
+    std::function<void(const Statement &)> visit = [&](const Statement &s) {
+      if (s.kind == Statement::Kind::AnnotationComment && s.annotation)
+        note_type(s.annotated_name, s.annotation->text);
+      if (s.type_comment && s.type_comment->type)
+        note_type(s.type_comment->name, s.type_comment->type->text);
+      for (const Statement &sub : s.subsymbols)
+        visit(sub);
+    };
+    for (const Statement &s : other.body)
+      visit(s);
+  }
 
   void run() {
     std::vector<Statement> flat;
@@ -434,8 +449,12 @@ private:
 
 } // namespace
 
-void fuse_regions(Trace &trace, int &next, std::vector<FusionRegion> &regions) {
-  Fuser(trace, next, regions).run();
+void fuse_regions(Trace &trace, int &next, std::vector<FusionRegion> &regions,
+                  const std::vector<const Trace *> &earlier) {
+  Fuser fuser(trace, next, regions);
+  for (const Trace *t : earlier)
+    fuser.learn_types(*t);
+  fuser.run();
 }
 
 } // namespace tracelint::tracer

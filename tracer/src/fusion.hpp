@@ -14,7 +14,9 @@ namespace tracelint::tracer {
 Result<bool> wants_cuda_fusion(const std::vector<std::string> &executors);
 
 // Flattens `trace` to prims and groups its fusible runs; `next` numbers the regions across the
-// program's traces (cudaFusion0, cudaFusion1, ...).
-void fuse_regions(Trace &trace, int &next, std::vector<FusionRegion> &regions);
+// program's traces (cudaFusion0, cudaFusion1, ...). `earlier`: the traces whose names it also
+// reads (a backward's saved tensors are annotated in the forward).
+void fuse_regions(Trace &trace, int &next, std::vector<FusionRegion> &regions,
+                  const std::vector<const Trace *> &earlier = {});
 
 } // namespace tracelint::tracer

@@ -394,8 +394,11 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
     }
     if (fusion) {
       int next_region = 0;
-      for (std::size_t t = 1; t < program.file.traces.size(); ++t)
-        fuse_regions(program.file.traces[t], next_region, program.fusions);
+      std::vector<const Trace *> fused;
+      for (std::size_t t = 1; t < program.file.traces.size(); ++t) {
+        fuse_regions(program.file.traces[t], next_region, program.fusions, fused);
+        fused.push_back(&program.file.traces[t]);
+      }
     }
   } catch (const TraceError &e) {
     return error_of(e, request.path);

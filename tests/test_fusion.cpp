@@ -1,0 +1,236 @@
+// The cuda_fusion executor: fusion regions in the traces (seed programs, the Llama MLP,
+// nanoGPT forward and backward), each region's kernel compiled by NVRTC, and the fused traces
+// validated and run against the unfused ones.
+#include "support.hpp"
+
+#include "tracelint/core/printer.hpp"
+#include "tracelint/tracer/execute.hpp"
+#include "tracelint/tracer/nvrtc.hpp"
+#include "tracelint/validator/validator.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <set>
+
+// libtorch's headers bring glog's CHECK(cond); the tests mean doctest's.
+#undef CHECK
+#define CHECK DOCTEST_CHECK
+
+using namespace tracelint;
+using namespace tracelint::tracer;
+
+namespace {
+
+TraceRequest request_for(const std::string &path, const std::string &function,
+                         std::vector<ArgSpec> args) {
+  TraceRequest r;
+  r.path = path;
+  r.source = test::read_file(path);
+  r.function = function;
+  r.args = std::move(args);
+  r.provenance = false;
+  return r;
+}
+
+TraceRequest nanogpt_request(bool grad) {
+  std::string path = std::string(TRACELINT_SHARED_DIR) + "/models/nanogpt/model.py";
+  TraceRequest r;
+  r.path = path;
+  r.source = test::read_file(path);
+  r.module_class = "GPT";
+  r.init = {{"config", "GPTConfig(n_layer=2, n_head=2, n_embd=32, block_size=16, vocab_size=64)"}};
+  r.args = {{"idx", "i64[2, 12]:0..64"}, {"targets", "i64[2, 12]:-1..64"}};
+  r.grad = grad;
+  r.provenance = false;
+  return r;
+}
+
+// The prims an elementwise kernel can take: the registry's CUDA spellings, and broadcasts.
+bool fusible(const Statement &s) {
+  if (s.kind != Statement::Kind::BoundSymbol || s.value.kind != ValueKind::Call) return false;
+  std::string callee = s.value.callee().qualified_name();
+  return callee == "prims.broadcast_in_dim" ||
+         (callee.starts_with("prims.") && callee != "prims.bitwise_not" &&
+          has_tag(*find_symbol("prims", callee.substr(6)), tags::ELEMENTWISE));
+}
+
+std::string type_of(const Statement &s) {
+  return s.type_comment && s.type_comment->type ? s.type_comment->type->text : "";
+}
+
+// What every fused trace must be: regions of two or more fusible prims of one shape, their
+// outputs read after them; and no two fusible tensor prims of one shape left side by side.
+void check_regions(const TracedProgram &p) {
+  for (std::size_t t = 1; t < p.file.traces.size(); ++t) {
+    const std::vector<Statement> &body = p.file.traces[t].body;
+    const Statement *previous = nullptr;
+    for (const Statement &s : body) {
+      if (s.kind == Statement::Kind::Comment || s.kind == Statement::Kind::Blank) continue;
+      bool region = s.kind == Statement::Kind::BoundSymbol && s.value.kind == ValueKind::Call &&
+                    s.value.callee().kind == ValueKind::Name &&
+                    s.value.callee().text.starts_with("cudaFusion");
+      if (region) {
+        CHECK(s.subsymbols.size() >= 2);
+        CHECK(s.target->kind == Target::Kind::List);
+        std::set<std::string> shapes;
+        for (const Statement &sub : s.subsymbols) {
+          CHECK_MESSAGE(fusible(sub), print_statement(sub, 0));
+          std::string type = type_of(sub);
+          shapes.insert(type.substr(type.find('[')));
+        }
+        CHECK_MESSAGE(shapes.size() == 1, print_statement(s, 0));
+      }
+      // Maximal: two fusible prims of one shape in a row would have been one region.
+      bool tensor_prim = fusible(s) && type_of(s).find('[') != std::string::npos &&
+                         s.value.callee().qualified_name() != "prims.broadcast_in_dim";
+      if (tensor_prim && previous) {
+        std::string a = type_of(*previous), b = type_of(s);
+        std::string pair = print_statement(*previous, 0) + "\n" + print_statement(s, 0);
+        CHECK_MESSAGE(a.substr(a.find('[')) != b.substr(b.find('[')), pair);
+      }
+      previous = tensor_prim ? &s : nullptr;
+    }
+  }
+}
+
+void require_clean(const std::string &printed) {
+  Options options;
+  options.fail_on = Severity::Info;
+  FileReport report = check_source("fused.py", printed, options);
+  std::string found;
+  for (const Diagnostic &d : report.diagnostics)
+    found += std::to_string(d.span.line) + ":" + std::to_string(d.span.column) + " " + d.code +
+             " " + d.message + "\n";
+  INFO(printed);
+  CHECK_MESSAGE(report.diagnostics.empty(), found);
+}
+
+// Fused and unfused: the same prims in the same order, so the same values, bit for bit.
+void runs_as_unfused(const TracedProgram &fused, const TracedProgram &plain) {
+  std::vector<RtValue> inputs = make_inputs(plain.inputs, 11, "cpu");
+  ExecOptions options;
+  options.cuda_as_cpu = true;
+  auto forward = [](const TraceFile &f) {
+    TraceFile out;
+    out.traces = {f.traces.at(0), f.traces.at(1)};
+    return out;
+  };
+  RtValue module;
+  if (!plain.state.empty()) {
+    module.kind = RtValue::Kind::Module;
+    at::manual_seed(12);
+    for (const StateTensor &s : plain.state) {
+      RtValue key;
+      key.kind = RtValue::Kind::Str;
+      key.text = s.path;
+      module.items.push_back(key);
+      module.items.push_back(RtValue::of_tensor(at::randn(s.shape) * 0.1));
+    }
+  }
+  Result<RtValue> a = execute_program(forward(fused.file), inputs, options, module);
+  Result<RtValue> b = execute_program(forward(plain.file), inputs, options, module);
+  REQUIRE_MESSAGE(a.ok(), (a.ok() ? std::string() : a.error().message));
+  REQUIRE_MESSAGE(b.ok(), (b.ok() ? std::string() : b.error().message));
+  Comparison c = compare(b.value(), a.value());
+  CHECK_MESSAGE(c.equal, c.mismatch);
+  CHECK(c.max_abs_diff == 0);
+}
+
+void fused_and_checked(const TraceRequest &plain_request, std::size_t at_least) {
+  TraceRequest r = plain_request;
+  r.executors = {"cuda_fusion", "torch"};
+  Result<TracedProgram> fused = trace(r);
+  REQUIRE_MESSAGE(fused.ok(), (fused.ok() ? std::string() : fused.error().message));
+  TraceRequest flat = plain_request;
+  flat.level = Level::Prims;
+  Result<TracedProgram> plain = trace(flat);
+  REQUIRE(plain.ok());
+  CHECK(fused->fusions.size() >= at_least);
+  check_regions(fused.value());
+  require_clean(print_trace_file(fused->file));
+  runs_as_unfused(fused.value(), plain.value());
+  if (!have_nvrtc()) {
+    MESSAGE("skipped: NVRTC (this build found no CUDA Toolkit)");
+    return;
+  }
+  bool gpu = false;
+  KernelCache kernels(target_architecture(gpu));
+  for (const FusionRegion &region : fused->fusions) {
+    CAPTURE(region.cuda_source);
+    Result<Ptx> ptx = kernels.get(region.name, region.cuda_source);
+    REQUIRE_MESSAGE(ptx.ok(), (ptx.ok() ? std::string() : ptx.error().message));
+    CHECK(ptx->ptx.find(".entry " + region.name) != std::string::npos);
+  }
+}
+
+std::string models() {
+  return std::string(TRACELINT_SOURCE_DIR) + "/examples/tracer/models.py";
+}
+
+} // namespace
+
+TEST_CASE("fusion: the seed programs and the Llama MLP, grouped, validated, compiled by NVRTC, "
+          "and run as their unfused traces") {
+  fused_and_checked(request_for(models(), "slice_half", {{"a", "f32[2, 6]@cuda"}}), 0);
+  fused_and_checked(request_for(models(), "index_with_key",
+                                {{"a", "f32[2, 3, 12]"}, {"key", "(..., slice(None, 8, None))"}}),
+                    0);
+  fused_and_checked(
+      request_for(models(), "reshape_to", {{"a", "f32[4, 9]"}, {"newshape", "(2, 6, 3)"}}), 0);
+  // silu(x @ w_gate.T) * (x @ w_up.T): the silu's four prims are one region, the product with
+  // its broadcast another.
+  TraceRequest mlp = request_for(models(), "swiglu_mlp",
+                                 {{"x", "f32[2, 8, 32]"},
+                                  {"w_gate", "f32[64, 32]"},
+                                  {"w_up", "f32[64, 32]"},
+                                  {"w_down", "f32[32, 64]"}});
+  fused_and_checked(mlp, 2);
+  mlp.args[0].text = "bf16[2, 8, 32]";
+  for (std::size_t i = 1; i < 4; ++i)
+    mlp.args[i].text.replace(0, 3, "bf16");
+  fused_and_checked(mlp, 2);
+}
+
+TEST_CASE("fusion: nanoGPT's forward and, traced for grad, its backward") {
+  if (!std::filesystem::exists(std::string(TRACELINT_SHARED_DIR) + "/models/nanogpt/model.py")) {
+    MESSAGE("skipped: ../shared/models/nanogpt/model.py is absent");
+    return;
+  }
+  fused_and_checked(nanogpt_request(false), 10);
+  TraceRequest grad = nanogpt_request(true);
+  grad.executors = {"cuda_fusion", "torch"};
+  Result<TracedProgram> p = trace(grad);
+  REQUIRE(p.ok());
+  std::size_t in_backward = 0;
+  for (const FusionRegion &r : p->fusions)
+    in_backward += r.trace == "backward_fn";
+  CHECK(in_backward > 0);
+  check_regions(p.value());
+  require_clean(print_trace_file(p->file));
+  Result<RunReport> run = run_and_compare(grad, p.value(), RunOptions{3, 0, ""});
+  REQUIRE_MESSAGE(run.ok(), (run.ok() ? std::string() : run.error().message));
+  CHECK_MESSAGE(run->ok(), run->summary());
+  if (have_nvrtc()) CHECK(run->fusion.find("compiled by NVRTC to PTX") != std::string::npos);
+}
+
+TEST_CASE("fusion: --executors is checked, and --show-kernels prints the kernels") {
+  TraceRequest r =
+      request_for(models(), "rms_norm", {{"x", "f32[2, 8, 32]"}, {"weight", "f32[32]"}});
+  r.executors = {"torch", "cuda_fusion"};
+  Result<TracedProgram> wrong = trace(r);
+  REQUIRE_FALSE(wrong.ok());
+  CHECK(wrong.error().message.find("torch runs whatever the others do not claim") !=
+        std::string::npos);
+  r.executors = {"nvfuser"};
+  REQUIRE_FALSE(trace(r).ok());
+  auto out = test::tracelint("trace " + test::shell_quote(models()) +
+                             " -f rms_norm -a 'x=f32[2, 8, 32]' -a 'weight=f32[32]' "
+                             "--executors cuda_fusion,torch --show-kernels");
+  CHECK(out.exit_code == 0);
+  CHECK(out.out.find("extern \"C\" __global__ void cudaFusion0(") != std::string::npos);
+  auto needs =
+      test::tracelint("trace " + test::shell_quote(models()) +
+                      " -f rms_norm -a 'x=f32[2, 8, 32]' -a 'weight=f32[32]' --show-kernels");
+  CHECK(needs.exit_code == 2);
+}
