@@ -2,6 +2,7 @@
 // nanoGPT forward and backward), each region's kernel compiled by NVRTC, and the fused traces
 // validated and run against the unfused ones.
 #include "support.hpp"
+#include "tracer/clean.hpp"
 
 #include "tracelint/core/printer.hpp"
 #include "tracelint/tracer/execute.hpp"
@@ -94,17 +95,7 @@ void check_regions(const TracedProgram &p) {
   }
 }
 
-void require_clean(const std::string &printed) {
-  Options options;
-  options.fail_on = Severity::Info;
-  FileReport report = check_source("fused.py", printed, options);
-  std::string found;
-  for (const Diagnostic &d : report.diagnostics)
-    found += std::to_string(d.span.line) + ":" + std::to_string(d.span.column) + " " + d.code +
-             " " + d.message + "\n";
-  INFO(printed);
-  CHECK_MESSAGE(report.diagnostics.empty(), found);
-}
+using test::require_clean;
 
 // Fused and unfused: the same prims in the same order, so the same values, bit for bit.
 void runs_as_unfused(const TracedProgram &fused, const TracedProgram &plain) {

@@ -168,9 +168,17 @@ void oracle(const std::vector<std::string> &dirs, bool polyfill) {
   CHECK(matched == dirs.size());
 }
 
-} // namespace
+// The case for training: every floating tensor input requires grad (:grad), and so do a
+// module's parameters.
+Case with_grad(Case c) {
+  for (ArgSpec &a : c.args)
+    if (a.text.starts_with("f") || a.text.starts_with("bf")) a.text += ":grad";
+  return c;
+}
 
-TEST_CASE("oracle: every op of the vocabulary, at both levels, matches CPython PyTorch") {
+// Every op case at both levels (and both cache modes at ltorch), traced (for training with
+// `grad`), validated, run, and compared with CPython.
+void all_op_cases(bool grad) {
   if (!cpython_has_torch()) {
     MESSAGE("skipped: /usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
     return;
@@ -180,7 +188,13 @@ TEST_CASE("oracle: every op of the vocabulary, at both levels, matches CPython P
   std::string source = test::read_file(path);
   std::vector<std::string> plain, polyfilled;
   int n = 0;
-  for (const Case &c : op_cases())
+  for (const Case &given : op_cases()) {
+    // For training: PyTorch refuses an in-place update of an input that requires grad (so
+    // does the tracer: see the test of that error), and has no derivative for floor division
+    // (arithmetic's x // 2; arithmetic_differentiable has the rest).
+    if (grad && (given.function.starts_with("in_place") || given.function == "arithmetic"))
+      continue;
+    Case c = grad ? with_grad(given) : given;
     for (Level level : {Level::Ltorch, Level::Prims})
       for (CacheMode cache : {CacheMode::SymbolicValues, CacheMode::ConstantValues}) {
         if (level == Level::Prims && cache == CacheMode::ConstantValues) continue;
@@ -189,12 +203,25 @@ TEST_CASE("oracle: every op of the vocabulary, at both levels, matches CPython P
         CAPTURE(name);
         CAPTURE(level_name);
         CAPTURE(cache_name);
+        TraceRequest r = request_of(c, path, source, level, cache);
+        r.grad = grad;
         std::string out = dir.path + "/" + std::to_string(n++) + "-" + name;
-        if (trace_validate_run(request_of(c, path, source, level, cache), out))
-          (c.polyfill ? polyfilled : plain).push_back(out);
+        if (trace_validate_run(r, out)) (c.polyfill ? polyfilled : plain).push_back(out);
       }
+  }
   oracle(plain, false);
   oracle(polyfilled, true);
+}
+
+} // namespace
+
+TEST_CASE("oracle: every op of the vocabulary, at both levels, matches CPython PyTorch") {
+  all_op_cases(false);
+}
+
+TEST_CASE("oracle: the gradients of every op of the vocabulary, at both levels, match libtorch "
+          "autograd and CPython PyTorch's") {
+  all_op_cases(true);
 }
 
 TEST_CASE("oracle: nanoGPT's GPT.forward, with and without targets, both cache modes, matches "
@@ -227,51 +254,4 @@ TEST_CASE("oracle: nanoGPT's GPT.forward, with and without targets, both cache m
         if (trace_validate_run(request_of(c, path, source, level, cache), out)) dirs.push_back(out);
       }
   oracle(dirs, false);
-}
-
-namespace {
-
-// The case for training: every floating tensor input requires grad (:grad), and so do a
-// module's parameters.
-Case with_grad(Case c) {
-  for (ArgSpec &a : c.args)
-    if (a.text.starts_with("f") || a.text.starts_with("bf")) a.text += ":grad";
-  return c;
-}
-
-} // namespace
-
-TEST_CASE("oracle: the gradients of every op of the vocabulary, at both levels, match libtorch "
-          "autograd and CPython PyTorch's") {
-  if (!cpython_has_torch()) {
-    MESSAGE("skipped: /usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
-    return;
-  }
-  test::TempDir dir;
-  std::string path = std::string(TRACELINT_SOURCE_DIR) + "/tests/tracer/ops_cases.py";
-  std::string source = test::read_file(path);
-  std::vector<std::string> plain, polyfilled;
-  int n = 0;
-  for (const Case &given : op_cases()) {
-    // PyTorch refuses an in-place update of an input that requires grad (so does the tracer:
-    // see the test of that error), and has no derivative for floor division (arithmetic's
-    // x // 2; arithmetic_differentiable has the rest).
-    if (given.function.starts_with("in_place") || given.function == "arithmetic") continue;
-    Case c = with_grad(given);
-    for (Level level : {Level::Ltorch, Level::Prims})
-      for (CacheMode cache : {CacheMode::SymbolicValues, CacheMode::ConstantValues}) {
-        if (level == Level::Prims && cache == CacheMode::ConstantValues) continue;
-        std::string name = case_name(c), level_name = to_string(level),
-                    cache_name = to_string(cache);
-        CAPTURE(name);
-        CAPTURE(level_name);
-        CAPTURE(cache_name);
-        TraceRequest r = request_of(c, path, source, level, cache);
-        r.grad = true;
-        std::string out = dir.path + "/grad" + std::to_string(n++) + "-" + name;
-        if (trace_validate_run(r, out)) (c.polyfill ? polyfilled : plain).push_back(out);
-      }
-  }
-  oracle(plain, false);
-  oracle(polyfilled, true);
 }

@@ -2,6 +2,7 @@
 // the validator on everything it emits, the round trip, and clear errors outside the subset.
 #include "support.hpp"
 #include "tracer/cases.hpp"
+#include "tracer/clean.hpp"
 
 #include "frontend.hpp" // tracer/src: the chunked parse, to check that it happens
 #include "tracing.hpp"  // tracer/src: trace_unchunked, the reference
@@ -64,18 +65,7 @@ Error trace_error(const std::string &source, const std::string &function,
   return p.error();
 }
 
-// Zero findings of any severity: what the tracer prints is what the validator accepts.
-void require_clean(const std::string &printed) {
-  Options options;
-  options.fail_on = Severity::Info;
-  FileReport report = check_source("traced.py", printed, options);
-  std::string found;
-  for (const Diagnostic &d : report.diagnostics)
-    found += std::to_string(d.span.line) + ":" + std::to_string(d.span.column) + " " + d.code +
-             " " + d.message + "\n";
-  INFO(printed);
-  CHECK_MESSAGE(report.diagnostics.empty(), found);
-}
+using test::require_clean;
 
 std::string section(const std::string &printed, const std::string &def) {
   std::size_t begin = printed.find("def " + def + "(");

@@ -2,6 +2,7 @@
 // compared with libtorch autograd on the eager run (the oracle test compares every op's
 // gradients with CPython's autograd too, see test_oracle.cpp).
 #include "support.hpp"
+#include "tracer/clean.hpp"
 
 #include "tracelint/core/printer.hpp"
 #include "tracelint/tracer/execute.hpp"
@@ -38,18 +39,7 @@ TraceRequest grad_request(const std::string &path, const std::string &function,
   return r;
 }
 
-// Zero findings of any severity.
-void require_clean(const std::string &printed) {
-  Options options;
-  options.fail_on = Severity::Info;
-  FileReport report = check_source("traced.py", printed, options);
-  std::string found;
-  for (const Diagnostic &d : report.diagnostics)
-    found += std::to_string(d.span.line) + ":" + std::to_string(d.span.column) + " " + d.code +
-             " " + d.message + "\n";
-  INFO(printed);
-  CHECK_MESSAGE(report.diagnostics.empty(), found);
-}
+using test::require_clean;
 
 // The backward_fn section of a printed file.
 std::string backward_text(const std::string &printed) {
