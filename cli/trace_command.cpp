@@ -51,6 +51,7 @@ std::string join(const std::vector<std::string> &items) {
   return out;
 }
 
+// Markdown and plain text, not Python (tracelint analyze: --not-codegen-pattern).
 void print_vocabulary(std::ostream &out, bool markdown) {
   std::vector<tracer::OpEntry> ops = tracer::op_vocabulary();
   if (markdown) {
@@ -78,6 +79,15 @@ void print_vocabulary(std::ostream &out, bool markdown) {
     out << "\n";
     if (!e.spellings.empty()) out << "    " << join(e.spellings) << "\n";
   }
+}
+
+// The fusion regions' CUDA C++ kernels, one after the other (C++, not Python).
+std::string kernel_listing(const tracer::TracedProgram &program) {
+  std::string kernels;
+  for (const tracer::FusionRegion &r : program.fusions)
+    kernels += (kernels.empty() ? "" : "\n") + r.cuda_source;
+  if (kernels.empty()) kernels = "// no fusion regions: no run of two or more elementwise prims\n";
+  return kernels;
 }
 
 } // namespace
@@ -308,14 +318,7 @@ int run_trace(const TraceArgs &args, bool is_run) {
               << render({report}, Format::Text);
   }
 
-  if (args.show_kernels) {
-    std::string kernels;
-    for (const tracer::FusionRegion &r : program->fusions)
-      kernels += (kernels.empty() ? "" : "\n") + r.cuda_source;
-    if (kernels.empty())
-      kernels = "// no fusion regions: no run of two or more elementwise prims\n";
-    printed = kernels;
-  }
+  if (args.show_kernels) printed = kernel_listing(program.value());
   if (!is_run) {
     if (args.output.empty()) {
       std::cout << printed;
