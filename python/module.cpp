@@ -215,7 +215,7 @@ PYBIND11_MODULE(_tracelint, m) {
       [](const std::string &source, const std::string &function,
          const std::map<std::string, std::string> &args, const std::string &cache,
          const std::string &level, const std::string &path, unsigned threads,
-         std::uint64_t max_source_bytes) {
+         std::uint64_t max_source_bytes, bool grad, const std::vector<std::string> &executors) {
         if (threads == 0) throw py::value_error("threads must be at least 1");
         // What the tracer holds grows with the module (its statements, their constants): the
         // same cap as `tracelint trace --max-file-size`, so a huge string is refused, not an
@@ -240,6 +240,8 @@ PYBIND11_MODULE(_tracelint, m) {
         request.cache = cache == "constant-values" ? tracer::CacheMode::ConstantValues
                                                    : tracer::CacheMode::SymbolicValues;
         request.level = level == "prims" ? tracer::Level::Prims : tracer::Level::Ltorch;
+        request.grad = grad;
+        request.executors = executors;
         Result<tracer::TracedProgram> program = [&] {
           py::gil_scoped_release release; // tracing is thread-safe
           return tracer::trace(request);
@@ -256,11 +258,15 @@ PYBIND11_MODULE(_tracelint, m) {
       },
       py::arg("source"), py::arg("function"), py::arg("args"), py::arg("cache") = "symbolic-values",
       py::arg("level") = "ltorch", py::arg("path") = "<source>", py::arg("threads") = 1,
-      py::arg("max_source_bytes") = std::uint64_t{64} << 20,
+      py::arg("max_source_bytes") = std::uint64_t{64} << 20, py::arg("grad") = false,
+      py::arg("executors") = std::vector<std::string>{},
       "Traces `function` of a Python source into Thunder-style prologue and computation traces "
       "(the text `tracelint trace` prints). args maps parameter names to inputs: 'f32[2, 3]', "
-      "'bf16[4]@cuda', or a Python literal such as '(..., slice(None, 8, None))'. Raises "
-      "ValueError (with file:line:col) outside the supported subset. threads: a large function "
-      "body is parsed on this many threads while it is traced (the same traces for any number). "
-      "A source longer than max_source_bytes (64 MiB) is refused with ValueError.");
+      "'bf16[4]@cuda', 'f32[2, 8]:grad' (requires grad), or a Python literal such as '(..., "
+      "slice(None, 8, None))'. grad=True: the training traces (augmented_forward_fn and "
+      "backward_fn), as `tracelint trace --grad`. executors=['cuda_fusion', 'torch']: fusion "
+      "regions, as --executors. Raises ValueError (with file:line:col) outside the supported "
+      "subset. threads: a large function body is parsed on this many threads while it is traced "
+      "(the same traces for any number). A source longer than max_source_bytes (64 MiB) is "
+      "refused with ValueError.");
 }

@@ -80,6 +80,19 @@ def test_trace_prints_thunder_style_traces_the_validator_accepts():
     assert "prims.slice_prim(" in prims
 
 
+def test_trace_for_training_and_with_fusion_regions():
+    text = tracelint.trace(SEED, "foo", {"a": "f32[2, 8]:grad", "key": "(..., slice(None, 2, None))"},
+                           grad=True)
+    assert "def augmented_forward_fn(" in text
+    assert "def backward_fn(saved_for_backward, cotangents):" in text
+    assert tracelint.check(text, "traced.py").ok
+    fused = tracelint.trace("def f(x):\n    return (x * 2).exp() + 1\n", "f", {"x": "f32[4]"},
+                            executors=["cuda_fusion", "torch"])
+    assert "= cudaFusion0(" in fused
+    with pytest.raises(ValueError, match="unknown executor `nvfuser`"):
+        tracelint.trace("def f(x):\n    return x\n", "f", {"x": "f32[4]"}, executors=["nvfuser"])
+
+
 def test_trace_on_several_threads_gives_the_same_traces():
     # Large enough for the body to be parsed in chunks while it is traced.
     source = "def f(x):\n" + "    x = x * 2\n    x = x + 1\n" * 1500 + "    return x\n"
