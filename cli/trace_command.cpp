@@ -299,6 +299,12 @@ int run_trace(const TraceArgs &args, bool is_run) {
   }
   for (const std::string &line : program->printed)
     std::cerr << "tracelint: the traced code printed: " << line;
+  if (program->gradients &&
+      std::none_of(program->gradients->has_gradient.begin(), program->gradients->has_gradient.end(),
+                   [](bool g) { return g; }))
+    std::cerr << "tracelint: note: --grad, but no input has a gradient: mark the tensors to "
+                 "differentiate with :grad (-a 'x=f32[2, 3]:grad'), or trace a module, whose "
+                 "parameters require grad\n";
   std::string printed = print_trace_file(program->file, request.threads);
 
   // The tracer's output must pass the validator: a finding here is a tracer bug, shown as such.
