@@ -37,4 +37,14 @@ echo
 echo "== Llama-style causal self-attention, flattened to prims, executed and compared:"
 "$build/tracelint" run examples/tracer/models.py -f causal_self_attention -a 'x=f32[2, 8, 32]' \
   -a 'w_qkv=f32[96, 32]' -a 'w_out=f32[32, 32]' -a 'mask=f32[16, 16]' -a n_head=4 --level prims || exit 2
+echo
+echo "== Training: the slice's backward (augmented forward and backward_fn); the slice bound i10"
+echo "   is saved for the backward and unpacked by name; the gradient is compared with autograd:"
+"$build/tracelint" trace examples/tracer/models.py -f slice_half -a 'a=f32[2, 4]:grad' --grad \
+  --no-provenance --run 2>&1 | sed -n '/def augmented_forward_fn/,$p' || exit 2
+echo
+echo "== The swiglu MLP as an execution trace with fusion regions (each one CUDA kernel):"
+"$build/tracelint" trace examples/tracer/models.py -f swiglu_mlp -a 'x=f32[2, 8, 32]' \
+  -a 'w_gate=f32[64, 32]' -a 'w_up=f32[64, 32]' -a 'w_down=f32[32, 64]' \
+  --executors cuda_fusion,torch --no-provenance 2>/dev/null | sed -n '/def computation/,$p' || exit 2
 echo "demo: done"
