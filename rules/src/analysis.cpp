@@ -52,7 +52,8 @@ bool looks_like_proxy_name(const std::string &name) {
 class TraceWalker {
 public:
   TraceWalker(const SourceText &source, const AnalysisOptions &options, TraceFacts &facts)
-      : source_(source), options_(options), facts_(facts) {}
+      : source_(source), options_(options), traits_(dialect_traits(options.dialect)),
+        facts_(facts) {}
 
   void define_import(const std::string &name, Span span) { set_defined(name, span); }
 
@@ -94,6 +95,10 @@ private:
       annotate(s.target->name, *s.annotation);
       break;
     case Statement::Kind::BoundSymbol: {
+      if (frees(s)) {
+        free(*s.target, s.span);
+        break;
+      }
       use(s.value, false);
       if (s.target) {
         arity(s);
@@ -119,17 +124,42 @@ private:
         NameState &state = names_[t.name];
         state.defined = {};
         state.deleted = Where::of(s.span);
+        state.freed_by_none = false;
       }
       break;
     case Statement::Kind::Return:
       if (s.has_value) use(s.value, false);
       break;
-    case Statement::Kind::Raw: // not modelled (TL009), but what it assigns is defined
+    case Statement::Kind::Raw: // not modelled (TL009), but what it reads and assigns counts
+      if (traits_.none_frees && s.assigns_none && s.target) {
+        free(*s.target, s.span);
+        for (const Target &t : s.chained_targets)
+          free(t, s.span);
+        break;
+      }
+      for (const Value &read : s.reads)
+        check(read.text, read.span, false);
       if (s.target) define(*s.target);
+      for (const Target &t : s.chained_targets)
+        define(t);
       break;
     default:
       break;
     }
+  }
+
+  // fx frees a value by rebinding its name to None: `add = abs_1 + 1;  abs_1 = None`.
+  bool frees(const Statement &s) const {
+    return traits_.none_frees && s.target && s.target->kind == Target::Kind::Name &&
+           s.value.kind == ValueKind::None && !s.type_comment;
+  }
+  void free(const Target &t, Span where) {
+    t.for_each_bound_name([&](const Target &n) {
+      NameState &state = names_[n.name];
+      state.defined = {};
+      state.deleted = Where::of(where);
+      state.freed_by_none = true;
+    });
   }
 
   void annotation_comment(const Statement &s) {
@@ -238,10 +268,11 @@ private:
       NameState &state = names_[n.name];
       if (state.defined)
         facts_.redefinitions.push_back({n.name, n.span, span(state.defined), false, false});
-      else if (state.deleted)
+      else if (state.deleted && !state.freed_by_none)
         facts_.redefinitions.push_back({n.name, n.span, span(state.deleted), false, true});
       state.defined = Where::of(n.span);
       state.deleted = {};
+      state.freed_by_none = false;
     });
   }
 
@@ -313,11 +344,11 @@ private:
     const NameState *state = names_.find(name);
     if ((state && state->defined) || options_.context_names.count(name)) return;
     if (state && state->deleted) {
-      facts_.undefined.push_back(
-          {name, span, UseProblem::AfterDelete, this->span(state->deleted), ""});
+      facts_.undefined.push_back({name, span, UseProblem::AfterDelete, this->span(state->deleted),
+                                  "", state->freed_by_none});
       return;
     }
-    if (is_python_builtin(name)) return;
+    if (is_python_builtin(name) || traits_.provides(name)) return;
     if (module_imports().count(name)) {
       facts_.context.push_back({ContextName::Kind::Module, name, span});
       return;
@@ -335,12 +366,12 @@ private:
           {name, span, UseProblem::ImplicitShapeSymbol, s->second.first, s->second.second});
       return;
     }
-    if (dropping_unpack_ && looks_like_proxy_name(name)) {
+    if (traits_.thunder_checks && dropping_unpack_ && looks_like_proxy_name(name)) {
       facts_.undefined.push_back({name, span, UseProblem::DroppedByUnpack, dropping_unpack_->first,
                                   dropping_unpack_->second});
       return;
     }
-    if (!collections_.empty() && looks_like_proxy_name(name)) {
+    if (traits_.thunder_checks && !collections_.empty() && looks_like_proxy_name(name)) {
       auto first = collections_.begin();
       facts_.undefined.push_back(
           {name, span, UseProblem::CollectionNotUnpacked, first->second, first->first});
@@ -351,6 +382,7 @@ private:
 
   const SourceText &source_;
   const AnalysisOptions &options_;
+  const DialectTraits &traits_;
   TraceFacts &facts_;
   // A span kept as its byte range (the lines are found again when it is reported): a large
   // trace has tens of thousands of names. 32 bits: the parser reads no file past 4 GiB.
@@ -368,6 +400,7 @@ private:
     Where deleted;     // the del since which it is undefined
     int16_t rank = -1; // a tensor's rank, from its type (-1: unknown)
     bool subsymbol_bound = false;
+    bool freed_by_none = false; // deleted by `x = None` (fx), not by a del
   };
 
   Span span(Where w) const {
@@ -413,7 +446,9 @@ bool is_python_builtin(const std::string &name) {
   return builtins.count(name) > 0;
 }
 
-NameAnalysis::NameAnalysis(AnalysisOptions options) : options_(std::move(options)) {}
+NameAnalysis::NameAnalysis(AnalysisOptions options) : options_(std::move(options)) {
+  analysis_.dialect = options_.dialect;
+}
 NameAnalysis::~NameAnalysis() = default;
 
 void NameAnalysis::begin_trace(const ParsedFile &file, const Trace &trace) {

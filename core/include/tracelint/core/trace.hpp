@@ -95,6 +95,12 @@ struct Statement {
   std::string trailing_comment;       // a trailing comment that is not a type comment
   std::vector<Target> deleted;        // Delete
   std::string text; // Comment: the line after its indentation; Raw: the statement's source
+  // Raw: the names its expressions read (outside lambdas and comprehensions), as Name values
+  // with their spans; the targets of a chained assignment after the first (a = b = None); and
+  // whether the value it assigns is the literal None.
+  std::vector<Value> reads;
+  std::vector<Target> chained_targets;
+  bool assigns_none = false;
 
   static Statement bound(std::optional<Target> target, Value value);
   static Statement ret(Value value);

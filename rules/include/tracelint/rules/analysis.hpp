@@ -2,6 +2,7 @@
 // Facts about the names of each trace, computed once and read by the rules: what is used
 // before it is defined, what is defined twice, which names only the trace's context knows.
 #include "tracelint/core/parser.hpp"
+#include "tracelint/rules/dialect.hpp"
 
 #include <memory>
 #include <set>
@@ -13,6 +14,8 @@ namespace tracelint {
 struct AnalysisOptions {
   // Names the environment provides (python_ctx entries a project declares).
   std::set<std::string> context_names;
+  // The printer the file comes from: the names its runtime provides, how it frees values.
+  Dialect dialect = Dialect::Thunder;
 };
 
 enum class UseProblem {
@@ -27,8 +30,9 @@ struct UndefinedUse {
   std::string name;
   Span span;
   UseProblem problem = UseProblem::NeverDefined;
-  Span related;             // the del, the unpack line, the input's annotation
-  std::string related_name; // the collection, or the tensor whose shape carries the symbol
+  Span related;               // the del, the unpack line, the input's annotation
+  std::string related_name;   // the collection, or the tensor whose shape carries the symbol
+  bool freed_by_none = false; // AfterDelete: an fx-style `x = None` freed it, not a del
 };
 
 struct Redefinition {
@@ -77,6 +81,7 @@ struct TraceFacts {
 };
 
 struct Analysis {
+  Dialect dialect = Dialect::Thunder;
   std::vector<TraceFacts> traces;
   // Commented bound symbols outside any trace (a subsymbol line pasted alone).
   TraceFacts orphans;
