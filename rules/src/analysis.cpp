@@ -353,11 +353,13 @@ private:
       facts_.context.push_back({ContextName::Kind::Module, name, span});
       return;
     }
-    if (callee) {
+    // Only Thunder hands the printed program a python_ctx: elsewhere a callee nothing defines
+    // is an undefined name.
+    if (callee && traits_.thunder_checks) {
       facts_.context.push_back({ContextName::Kind::Callable, name, span});
       return;
     }
-    if (looks_like_context_object(name)) {
+    if (traits_.thunder_checks && looks_like_context_object(name)) {
       facts_.context.push_back({ContextName::Kind::Object, name, span});
       return;
     }

@@ -36,7 +36,8 @@ struct DialectTraits {
   std::vector<std::string_view> runtime_names;
   // `x = None` frees x (fx's way of dropping a value): a later read is a use after delete.
   bool none_frees = false;
-  // Thunder's prologue and collection checks (TL006's unpack facts) apply.
+  // Thunder's prologue and collection checks (TL006's unpack facts) apply, and names only a
+  // python_ctx provides (TL011) exist: elsewhere an undefined callee is TL003.
   bool thunder_checks = true;
   // Module-level code after a definition is the script that runs it (an nvFuser repro's
   // `with FusionDefinition() as fd:` ... `fd.execute(inputs)`), not a trace fragment (TL013).
