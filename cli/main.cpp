@@ -374,7 +374,8 @@ int main(int argc, char **argv) {
       ->delimiter(',');
   check_cmd
       ->add_option("--context-name", check.context_names,
-                   "A name the trace's python_ctx provides (nvFusion0, ...); repeatable")
+                   "A name the trace's python_ctx provides, or a glob pattern of such names "
+                   "(apex_*, my_op?); repeatable")
       ->delimiter(',');
   check_cmd
       ->add_option("--dialect", check.dialect,

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <regex>
+#include <set>
 #include <sstream>
 
 using namespace tracelint;
@@ -294,4 +295,36 @@ TEST_CASE(
   REQUIRE(!bad);
   CHECK(bad.error().message.find("thunder, fx, export, nvfuser") != std::string::npos);
   CHECK(bad.error().line == 2);
+}
+
+TEST_CASE("context names: exact names and glob patterns, from the flag and the configuration") {
+  const std::string trace = "def computation(t0):\n  t1 = apex_cross_entropy(t0, 0.0)\n"
+                            "  t2 = apex_xentropy_backward(t1)\n  t3 = my_op(t2)\n  return t3\n";
+  auto codes = [&](std::set<std::string> names) {
+    Options options;
+    options.context_names = std::move(names);
+    std::vector<std::string> out;
+    for (const Diagnostic &d : check_source("t.py", trace, options).diagnostics)
+      out.push_back(d.code + "@" + std::to_string(d.span.line));
+    return out;
+  };
+  CHECK(codes({}) == std::vector<std::string>{"TL011@2", "TL011@3", "TL011@4"});
+  CHECK(codes({"apex_*"}) == std::vector<std::string>{"TL011@4"});
+  CHECK(codes({"apex_cross_entropy", "my_?p"}) == std::vector<std::string>{"TL011@3"});
+  CHECK(codes({"*"}).empty());
+  test::TempDir dir;
+  fs::create_directories(dir.path + "/.git");
+  test::write_file(dir.path + "/t.py", trace);
+  std::string t = test::shell_quote(dir.path + "/t.py");
+  test::Run flag = test::tracelint("check --isolated --output-format concise "
+                                   "--context-name 'apex_*' --context-name my_op " +
+                                   t);
+  CHECK(flag.exit_code == 0);
+  CHECK(flag.out.find("TL011") == std::string::npos);
+  test::write_file(dir.path + "/pyproject.toml",
+                   "[tool.tracelint]\ncontext-names = [\"apex_x*\", \"my_op\"]\n");
+  test::Run config = test::tracelint("check --output-format concise " + t);
+  CHECK(config.out.find("apex_cross_entropy") != std::string::npos);
+  CHECK(config.out.find("apex_xentropy_backward") == std::string::npos);
+  CHECK(config.out.find("my_op") == std::string::npos);
 }

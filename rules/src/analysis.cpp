@@ -4,6 +4,8 @@
 
 #include "name_table.hpp" // core/src
 
+#include <fnmatch.h>
+
 #include <cctype>
 #include <map>
 
@@ -164,7 +166,7 @@ private:
 
   void annotation_comment(const Statement &s) {
     if (!s.annotation) return; // untyped old-style "# a": nothing to check
-    if (!is_defined(s.annotated_name) && !options_.context_names.count(s.annotated_name))
+    if (!is_defined(s.annotated_name) && !options_.is_context_name(s.annotated_name))
       facts_.stray_annotations.push_back({s.annotated_name, s.annotated_name_span});
     annotate(s.annotated_name, *s.annotation);
   }
@@ -314,7 +316,7 @@ private:
     const Statement &s = *t.statement;
     for (const Dim &d : t.type->shape) {
       if (!d.symbolic || is_defined(d.symbol) || shape_symbols_.count(d.symbol) ||
-          is_subsymbol_bound(d.symbol) || options_.context_names.count(d.symbol))
+          is_subsymbol_bound(d.symbol) || options_.is_context_name(d.symbol))
         continue;
       facts_.undefined_symbols.push_back(
           {d.symbol, dim_span(*s.type_comment->type, d), s.type_comment->name});
@@ -342,7 +344,7 @@ private:
 
   void check(const std::string &name, Span span, bool callee) {
     const NameState *state = names_.find(name);
-    if ((state && state->defined) || options_.context_names.count(name)) return;
+    if ((state && state->defined) || options_.is_context_name(name)) return;
     if (state && state->deleted) {
       facts_.undefined.push_back({name, span, UseProblem::AfterDelete, this->span(state->deleted),
                                   "", state->freed_by_none});
@@ -424,6 +426,17 @@ private:
   NameTable<NameState> names_;
   std::optional<std::pair<Span, std::string>> dropping_unpack_;
 };
+
+bool is_glob_pattern(std::string_view text) {
+  return text.find_first_of("*?[") != std::string_view::npos;
+}
+
+bool AnalysisOptions::is_context_name(const std::string &name) const {
+  if (context_names.count(name)) return true;
+  for (const std::string &pattern : context_names)
+    if (is_glob_pattern(pattern) && ::fnmatch(pattern.c_str(), name.c_str(), 0) == 0) return true;
+  return false;
+}
 
 const std::string *known_module_import(const std::string &name) {
   auto it = module_imports().find(name);

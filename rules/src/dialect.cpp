@@ -1,5 +1,7 @@
 #include "tracelint/rules/dialect.hpp"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -87,6 +89,12 @@ bool DialectTraits::provides(std::string_view name) const {
   return std::find(runtime_names.begin(), runtime_names.end(), name) != runtime_names.end();
 }
 
+bool DialectTraits::follows_context_convention(const std::string &name) const {
+  for (std::string_view pattern : context_conventions)
+    if (::fnmatch(std::string(pattern).c_str(), name.c_str(), 0) == 0) return true;
+  return false;
+}
+
 bool DialectTraits::is_normal_form(std::string_view form) const {
   return std::find(normal_forms.begin(), normal_forms.end(), form) != normal_forms.end();
 }
@@ -103,16 +111,28 @@ const DialectTraits &dialect_traits(Dialect d) {
       {"binary_operator", "unary_operator", "comparison_operator", "boolean_operator",
        "not_operator", "conditional_expression", "subscript", "chained_assignment",
        "annotation_only", "typed_parameter", "typed_default_parameter", "future_import_statement",
-       "augmented_assignment", "list_splat", "dictionary_splat"}};
-  static const DialectTraits exported{fx.runtime_names, true, false, false, fx.normal_forms};
+       "augmented_assignment", "list_splat", "dictionary_splat"},
+      {}};
+  static const DialectTraits exported{fx.runtime_names, true, false, false, fx.normal_forms, {}};
   // A printed fusion definition names nvFuser's classes without the import a repro script has.
   static const DialectTraits nvfuser{
       {"FusionDefinition", "DataType"},
       false,
       false,
       true,
-      {"typed_parameter", "typed_default_parameter", "with_statement"}};
-  static const DialectTraits thunder{{}, false, true, false, {}};
+      {"typed_parameter", "typed_default_parameter", "with_statement"},
+      {}};
+  // Thunder's executors name their regions and helpers so (nvFuser's nvFusion<n>, torch.compile's
+  // torchCompile<n> and TorchCompile<n>, the collection helpers of the "Delete Last Used" pass).
+  // The torch executor's <prim>_prim_impl is not among them: Thunder's maintainers call a printed
+  // trace that uses one without importing it a bug (issue #160, ../shared/corpus/thunder/bad).
+  static const DialectTraits thunder{{},
+                                     false,
+                                     true,
+                                     false,
+                                     {},
+                                     {"nvFusion[0-9]*", "torchCompile[0-9]*", "TorchCompile[0-9]*",
+                                      "clear_collection", "clear_mutable_collection"}};
   switch (d) {
   case Dialect::Fx:
     return fx;

@@ -128,7 +128,8 @@ const std::vector<KeyReader> &key_readers() {
        [](const toml::node &n, Config &c, const Place &p) {
          return read_strings(n, p, "extend-exclude", c.extend_exclude);
        }},
-      {{"context-names", "names the traces' python_ctx provides (nvFusion0, ...)"},
+      {{"context-names",
+        "names the traces' python_ctx provides, exactly or as glob patterns (\"apex_*\")"},
        [](const toml::node &n, Config &c, const Place &p) {
          return read_strings(n, p, "context-names", c.context_names);
        }},

@@ -12,8 +12,10 @@
 namespace tracelint {
 
 struct AnalysisOptions {
-  // Names the environment provides (python_ctx entries a project declares).
+  // Names the environment provides (python_ctx entries a project declares): exact names, or
+  // glob patterns as fnmatch(3) reads them (`nvFusion*`, `apex_*`).
   std::set<std::string> context_names;
+  bool is_context_name(const std::string &name) const;
   // The printer the file comes from: the names its runtime provides, how it frees values.
   Dialect dialect = Dialect::Thunder;
 };
@@ -108,6 +110,9 @@ private:
   std::vector<std::pair<std::string, Span>> module_names_; // imports seen so far in the file
   std::unique_ptr<TraceWalker> walker_;
 };
+
+// Whether a context name is a glob pattern (holds *, ? or [).
+bool is_glob_pattern(std::string_view text);
 
 // Module names Thunder traces use, and the import that binds each.
 const std::string *known_module_import(const std::string &name);

@@ -47,7 +47,14 @@ struct DialectTraits {
   // not warn about them.
   std::vector<std::string_view> normal_forms;
 
+  // Glob patterns of the names the dialect's executors generate and hand the program through
+  // python_ctx (Thunder: nvFusion3, torchCompile0, clear_collection):
+  // TL011 does not warn about them. Context objects (_torch_memory_format_0) follow Thunder's
+  // own `_<qualified type>_<n>` convention and are never reported either.
+  std::vector<std::string_view> context_conventions;
+
   bool provides(std::string_view name) const;
+  bool follows_context_convention(const std::string &name) const;
   bool is_normal_form(std::string_view form) const;
 };
 
