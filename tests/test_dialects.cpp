@@ -218,8 +218,35 @@ TEST_CASE("dialects: mutated fx/AOT code gets the right code on the right line")
       break;
     }
   }
+  // A statement after the return: TL017 there; the return dedented to module level: TL001.
+  std::size_t after_return = 0;
+  for (const std::string &path : *generated) {
+    std::string name = fs::path(path).filename().string();
+    std::vector<std::string> lines = lines_of(test::read_file(path));
+    auto ret = std::find_if(lines.begin(), lines.end(),
+                            [](const std::string &l) { return l.rfind("    return ", 0) == 0; });
+    REQUIRE(ret != lines.end());
+    std::size_t line = static_cast<std::size_t>(ret - lines.begin()) + 1;
+    std::vector<std::string> mutated = lines;
+    mutated.insert(mutated.begin() + static_cast<long>(line), "    dead = torch.relu(self)");
+    FileReport r = check_text(name, joined(mutated));
+    REQUIRE_MESSAGE(r.diagnostics.size() == 1, name << describe(r));
+    CHECK(r.diagnostics[0].code == "TL017");
+    CHECK(r.diagnostics[0].span.line == line + 1);
+    mutated = lines;
+    mutated[line - 1] = mutated[line - 1].substr(4);
+    FileReport dedented = check_text(name, joined(mutated));
+    bool outside = std::any_of(dedented.diagnostics.begin(), dedented.diagnostics.end(),
+                               [&](const Diagnostic &d) {
+                                 return d.code == "TL001" && d.span.line == line &&
+                                        d.message == "SyntaxError: 'return' outside function";
+                               });
+    CHECK_MESSAGE(outside, name << describe(dedented));
+    ++after_return;
+  }
   MESSAGE(read_after_free << " reads after a free, " << deleted_definition
-                          << " deleted definitions");
+                          << " deleted definitions, " << after_return
+                          << " statements after return");
   CHECK(read_after_free >= 12);
   CHECK(deleted_definition >= 24);
 }
