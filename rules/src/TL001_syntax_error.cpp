@@ -1,5 +1,7 @@
 #include "tracelint/rules/rule.hpp"
 
+#include <set>
+
 namespace tracelint {
 
 namespace {
@@ -38,22 +40,31 @@ void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
 // with their indentation fail earlier in CPython (unexpected indent), so only unindented ones.
 class CompileCheck : public StatementCheck {
   void statement(const Trace &t, const Statement &s, std::vector<Diagnostic> &) override {
+    if (s.kind != Statement::Kind::Blank && s.kind != Statement::Kind::Comment &&
+        s.kind != Statement::Kind::AnnotationComment)
+      with_code_.insert(&t);
     if (t.kind == Trace::Kind::Fragment && s.kind == Statement::Kind::Return && s.span.column == 1)
-      returns_.push_back(s.span);
+      returns_.emplace_back(&t, s.span);
   }
   void finish(const CheckContext &ctx, std::vector<Diagnostic> &out) override {
     if (ctx.parsed.fragment_was_indented) return;
-    for (const Span &span : returns_) {
-      // CPython stops at the first error: a syntax or indentation error before it wins.
+    for (const auto &[fragment, span] : returns_) {
+      // CPython stops at the first error: a syntax or indentation error before it wins, and so
+      // does a def above it whose body is missing ("expected an indented block", TL010).
       bool earlier = false;
       for (const SyntaxProblem &p : ctx.parsed.syntax)
         earlier |= p.span.begin <= span.begin;
+      for (const Trace &t : ctx.parsed.file.traces) {
+        if (&t == fragment) break;
+        earlier |= t.kind == Trace::Kind::Function && !with_code_.count(&t);
+      }
       if (earlier) continue;
       Span keyword = ctx.parsed.source.span(span.begin, span.begin + 6);
       out.push_back(kTL001.diagnostic(keyword, "SyntaxError: 'return' outside function"));
     }
   }
-  std::vector<Span> returns_;
+  std::set<const Trace *> with_code_;
+  std::vector<std::pair<const Trace *, Span>> returns_;
 };
 
 std::unique_ptr<StatementCheck> statement_check() {
