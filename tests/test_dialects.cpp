@@ -282,6 +282,50 @@ TEST_CASE("dialects: nvFuser's printed definitions and repros have no errors") {
   }
 }
 
+TEST_CASE("dialects: an nvFuser repro's inputs must match its definition; outputs must exist") {
+  std::optional<std::string> dir = test::shared_corpus("nvfuser");
+  if (!dir) return;
+  std::string path = *dir + "/n11_fuser_llama_inf_graph0_embedding_fwd_repro.py";
+  REQUIRE(fs::exists(path));
+  std::vector<std::string> lines = lines_of(test::read_file(path));
+  auto inputs = std::find(lines.begin(), lines.end(), "inputs = [");
+  REQUIRE(inputs != lines.end());
+  std::size_t at = static_cast<std::size_t>(inputs - lines.begin()) + 1;
+  // One entry dropped: TL020 at `inputs`.
+  std::vector<std::string> fewer = lines;
+  fewer.erase(fewer.begin() + static_cast<long>(at));
+  FileReport r = check_text("repro.py", joined(fewer));
+  REQUIRE_MESSAGE(r.diagnostics.size() == 1, describe(r));
+  CHECK(r.diagnostics[0].code == "TL020");
+  CHECK(r.diagnostics[0].span.line == at);
+  CHECK(r.diagnostics[0].message == "`inputs` has 2 entries but the fusion defines 3 inputs "
+                                    "(define_tensor, and define_scalar without a value)");
+  // An output that names nothing defined: TL003 there.
+  auto output = std::find_if(lines.begin(), lines.end(), [](const std::string &l) {
+    return l.find("fd.add_output(") != std::string::npos;
+  });
+  REQUIRE(output != lines.end());
+  std::vector<std::string> undefined = lines;
+  std::size_t output_line = static_cast<std::size_t>(output - lines.begin()) + 1;
+  undefined[output_line - 1] = "    fd.add_output(T999)";
+  FileReport u = check_text("repro.py", joined(undefined));
+  REQUIRE_MESSAGE(u.diagnostics.size() == 1, describe(u));
+  CHECK(u.diagnostics[0].code == "TL003");
+  CHECK(u.diagnostics[0].span.line == output_line);
+}
+
+TEST_CASE("dialects: an unquoted tensor annotation in fx code is TL019, unless postponed") {
+  std::string fx = "def forward(self, x: f32[4], y: \"f32[4]\"):\n"
+                   "    mul = torch.mul(x, y);  x = y = None\n    return (mul,)\n";
+  FileReport r = check_text("fx.py", fx);
+  REQUIRE_MESSAGE(r.diagnostics.size() == 1, describe(r));
+  CHECK(r.diagnostics[0].code == "TL019");
+  CHECK(r.diagnostics[0].span.column == 22);
+  REQUIRE(r.diagnostics[0].fix);
+  FileReport postponed = check_text("fx.py", "from __future__ import annotations\n" + fx);
+  CHECK_MESSAGE(postponed.diagnostics.empty(), describe(postponed));
+}
+
 TEST_CASE(
     "dialects: --dialect and [tool.tracelint] dialect / per-file-dialect override detection") {
   const std::string fx = "def forward(self, x):\n    relu = torch.relu(x);  x = None\n"

@@ -1311,6 +1311,15 @@ private:
         NodeList inner = view_.named_children(p);
         if (inner.empty()) continue;
         param.name = view_.text(inner[0]);
+        TSNode annotation = field(p, F.type);
+        if (!ts_node_is_null(annotation)) {
+          TSNode inside = is(annotation, S.type) && ts_node_named_child_count(annotation) == 1
+                              ? ts_node_named_child(annotation, 0)
+                              : annotation;
+          t.parameter_annotations.push_back(
+              {param.name, view_.text(inside), view_.span(inside),
+               is(inside, S.string) || is(inside, S.concatenated_string)});
+        }
       }
       t.parameters.push_back(std::move(param));
     }

@@ -124,6 +124,15 @@ struct Parameter {
   }
 };
 
+// A typed parameter's annotation as written (`"f32[4]"`, `f32[4]`, `FusionDefinition`): not part
+// of the model (TL009 says so), kept for the rules that read it.
+struct ParameterAnnotation {
+  std::string parameter;
+  std::string text;
+  Span span;
+  bool quoted = false; // a string literal
+};
+
 struct Import {
   std::string module;                                     // thunder.torch
   std::vector<std::pair<std::string, std::string>> names; // from-import: (name, alias or "")
@@ -166,6 +175,7 @@ struct Trace {
   std::vector<Value> decorators; // @torch.no_grad() is a Call, @no_autocast a Name
   std::string name;
   std::vector<Parameter> parameters;
+  std::vector<ParameterAnnotation> parameter_annotations;
   std::vector<Statement> body;
   uint32_t fragment_indent = 0; // Fragment: the indentation its lines had
   Span def_span;                // the def line (or the "# No signature" line)
