@@ -66,8 +66,10 @@ TEST_CASE("config: an unknown key is an error at its place with the closest key"
         {"[tool.tracelint]\ncolour = \"red\"\n", "colour", "known keys: select, extend-select"},
         {"[tool.tracelint.analyzer]\ncodegen-patern = \"x\"\n", "codegen-patern",
          "did you mean codegen-pattern?"}}) {
-    CAPTURE(section);
-    Project project(section);
+    // A named copy: clang 14 cannot capture a structured binding (CAPTURE makes a lambda).
+    const std::string section_text = section;
+    CAPTURE(section_text);
+    Project project(section_text);
     std::string path = project.file("traces/t.py", kUndefined);
     auto run = test::tracelint("check " + q(path));
     CHECK(run.exit_code == 2);
