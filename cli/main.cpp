@@ -60,6 +60,7 @@ struct CheckArgs {
   std::vector<std::string> select, extend_select, ignore, context_names;
   std::vector<std::string> exclude, extend_exclude;
   std::string fail_on;
+  std::string dialect;
   std::string config;
   bool isolated = false;
   bool fix = false;
@@ -105,6 +106,10 @@ Result<FlagSettings> flag_settings(const CheckArgs &args, const CLI::App &check)
   if (given("--context-name")) {
     flags.overrides.context_names = args.context_names;
     flags.origin["context-names"] = "--context-name";
+  }
+  if (!args.dialect.empty()) {
+    flags.overrides.dialect = parse_dialect(args.dialect);
+    flags.origin["dialect"] = "--dialect";
   }
   if (given("--exclude")) {
     flags.overrides.exclude = args.exclude;
@@ -369,8 +374,14 @@ int main(int argc, char **argv) {
       ->delimiter(',');
   check_cmd
       ->add_option("--context-name", check.context_names,
-                   "A name the trace's python_ctx provides (nvFusion0, ...); repeatable")
+                   "A name the trace's python_ctx provides, or a glob pattern of such names "
+                   "(apex_*, my_op?); repeatable")
       ->delimiter(',');
+  check_cmd
+      ->add_option("--dialect", check.dialect,
+                   "Read every file as printed by thunder, fx (torch.fx, Dynamo, AOT, Inductor), "
+                   "export or nvfuser, instead of detecting each file's dialect from its text")
+      ->check(CLI::IsMember(dialect_names(), CLI::ignore_case));
   check_cmd
       ->add_option("--exclude", check.exclude,
                    "Glob patterns a directory scan leaves out, replacing the configuration's "

@@ -159,6 +159,19 @@ Result<std::string> describe_settings(const std::string &path, ConfigResolver &r
   }
   out += severity.str("each rule's own");
 
+  Line dialect("dialect");
+  if (cli.dialect)
+    dialect.add(std::string(dialect_name(*cli.dialect)), from_flag("dialect"));
+  else if (config && config->dialect)
+    dialect.add(std::string(dialect_name(*config->dialect)), *from_config("dialect"));
+  if (config)
+    for (const PerFileDialect &entry : config->per_file_dialect)
+      if (path_matches(entry.pattern, path == "-" ? flags.stdin_filename : path, config->root))
+        dialect.add("\"" + entry.pattern + "\" = " + std::string(dialect_name(entry.dialect)) +
+                        " (per-file-dialect, matches this path)",
+                    *from_config("per-file-dialect"));
+  out += dialect.str("detected from each file's text");
+
   Line fail_on("fail-on");
   if (cli.fail_on)
     fail_on.add(std::string(severity_name(*cli.fail_on)), from_flag("fail-on"));

@@ -49,7 +49,7 @@ RuleSelection layer(std::optional<std::vector<std::string>> select,
 
 TEST_CASE("select and ignore take codes and prefixes") {
   std::string text =
-      "def computation(a):\n  t0 = ltorch.mul(a, t5)\n  t0 = nvFusion0(t0)\n  return t0\n";
+      "def computation(a):\n  t0 = ltorch.mul(a, t5)\n  t0 = customOp0(t0)\n  return t0\n";
   Options only;
   only.rules = {layer(std::vector<std::string>{"TL003"})};
   FileReport r = check_source("t.py", text, only);

@@ -78,13 +78,13 @@ TEST_CASE("cli: directories, stdin, binary files, broken links, warnings and --f
   CHECK(link.exit_code == 2);
   CHECK(link.out.find("broken symbolic link") != std::string::npos);
 
-  std::string warn_only = "def computation(a):\n  t0 = nvFusion0(a)\n  return t0\n";
+  std::string warn_only = "def computation(a):\n  t0 = customOp0(a)\n  return t0\n";
   test::write_file(dir.path + "/warn.py", warn_only);
   CHECK(test::tracelint("check --isolated " + q(dir.path + "/warn.py")).exit_code == 0);
   CHECK(
       test::tracelint("check --isolated --fail-on warning " + q(dir.path + "/warn.py")).exit_code ==
       1);
-  CHECK(test::tracelint("check --isolated --context-name nvFusion0 --fail-on warning " +
+  CHECK(test::tracelint("check --isolated --context-name customOp0 --fail-on warning " +
                         q(dir.path + "/warn.py"))
             .exit_code == 0);
 }
@@ -119,16 +119,16 @@ TEST_CASE("cli: pyproject.toml [tool.tracelint] found by walking up, flags win")
   fs::create_directories(dir.path + "/pkg/traces");
   test::write_file(dir.path + "/pyproject.toml",
                    "[project]\nname = \"x\"\n\n[tool.tracelint]\nignore = [\"TL003\"]\n"
-                   "context-names = [\"nvFusion0\"]\nfail-on = \"warning\"\n\n"
+                   "context-names = [\"customOp0\"]\nfail-on = \"warning\"\n\n"
                    "[tool.tracelint.severity]\nTL005 = \"warning\"\n");
-  std::string trace = "def computation(a):\n  t0 = nvFusion0(a, t9)\n  del a\n"
-                      "  t1 = nvFusion0(a)\n  return t1\n";
+  std::string trace = "def computation(a):\n  t0 = customOp0(a, t9)\n  del a\n"
+                      "  t1 = customOp0(a)\n  return t1\n";
   std::string path = dir.path + "/pkg/traces/t.py";
   test::write_file(path, trace);
   auto r = test::tracelint("check --format json " + q(path));
   auto doc = nlohmann::json::parse(r.out);
   auto &diags = doc["files"][0]["diagnostics"];
-  REQUIRE(diags.size() == 1); // TL003 ignored, nvFusion0 declared
+  REQUIRE(diags.size() == 1); // TL003 ignored, customOp0 declared
   CHECK(diags[0]["code"] == "TL005");
   CHECK(diags[0]["severity"] == "warning");
   CHECK(r.exit_code == 1); // fail-on = "warning"

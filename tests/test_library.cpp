@@ -25,5 +25,5 @@ TEST_CASE("tracelint::check returns an iterable, renderable report") {
   tracelint::Options strict;
   strict.fail_on = tracelint::Severity::Warning;
   CHECK_FALSE(
-      tracelint::check("def computation(a):\n  t0 = nvFusion0(a)\n  return t0\n", strict).ok());
+      tracelint::check("def computation(a):\n  t0 = customOp0(a)\n  return t0\n", strict).ok());
 }

@@ -123,3 +123,23 @@ TEST_CASE("real Thunder traces: valid ones have no errors, degenerate ones get t
     CHECK_MESSAGE(found, name << " should get " << expected->second);
   }
 }
+
+TEST_CASE("real Thunder traces: at most one warning per file on average") {
+  std::optional<std::string> dir = test::shared_corpus("thunder/real");
+  if (!dir) return;
+  std::size_t files = 0, warnings = 0, tl011 = 0;
+  for (const std::string &path : test::python_files(*dir)) {
+    FileReport report = check_source(path, test::read_file(path), Options{});
+    ++files;
+    for (const Diagnostic &d : report.diagnostics)
+      if (d.severity == Severity::Warning) {
+        ++warnings;
+        tl011 += d.code == "TL011";
+        // Thunder's executors' own names are how a trace runs: never reported.
+        CHECK_MESSAGE(d.message.find("`nvFusion") == std::string::npos, d.message);
+        CHECK_MESSAGE(d.message.find("context object") == std::string::npos, d.message);
+      }
+  }
+  MESSAGE(warnings << " warnings (" << tl011 << " TL011) in " << files << " files");
+  CHECK(warnings <= files);
+}

@@ -205,7 +205,7 @@ TEST_CASE("input: --select and --ignore with a code or prefix that names no rule
   test::TempDir dir;
   std::string path = dir.path + "/bad.py";
   test::write_file(path, kUndefined);
-  for (const char *flags : {"--select TL999", "--select TL02", "--select TL003,TL9",
+  for (const char *flags : {"--select TL999", "--select TL05", "--select TL003,TL9",
                             "--ignore TL999", "--ignore XY", "--extend-select TL03"}) {
     CAPTURE(flags);
     auto run = test::tracelint("check --isolated " + std::string(flags) + " " + q(path));
@@ -228,10 +228,10 @@ TEST_CASE("input: select or ignore in pyproject that names no rule is a configur
   CHECK(select.out.find("pyproject.toml:2:11: [tool.tracelint] select: unknown rule code or "
                         "prefix 'TL999'") != std::string::npos);
   test::write_file(dir.path + "/pyproject.toml",
-                   "[tool.tracelint]\nignore = [\"TL003\", \"TL02\"]\n");
+                   "[tool.tracelint]\nignore = [\"TL003\", \"TL05\"]\n");
   auto ignore = test::tracelint("check " + q(dir.path + "/bad.py"));
   CHECK(ignore.exit_code == 2);
-  CHECK(ignore.out.find("[tool.tracelint] ignore: unknown rule code or prefix 'TL02'") !=
+  CHECK(ignore.out.find("[tool.tracelint] ignore: unknown rule code or prefix 'TL05'") !=
         std::string::npos);
 }
 
@@ -248,7 +248,7 @@ TEST_CASE("input: the Python module refuses select and ignore that name no rule"
   test::TempDir dir;
   test::write_file(dir.path + "/probe.py",
                    "import tracelint\n"
-                   "for kw in ({'select': ['XY1']}, {'select': ['TL999']}, {'ignore': ['TL02']}):\n"
+                   "for kw in ({'select': ['XY1']}, {'select': ['TL999']}, {'ignore': ['TL05']}):\n"
                    "    try:\n"
                    "        tracelint.check('x = 1\\n', **kw)\n"
                    "        print('accepted', kw)\n"
@@ -264,7 +264,7 @@ TEST_CASE("input: the Python module refuses select and ignore that name no rule"
   CAPTURE(printed);
   CHECK(printed.find("accepted") == std::string::npos);
   CHECK(printed.find("ValueError: select: unknown rule code or prefix 'XY1'") != std::string::npos);
-  CHECK(printed.find("ValueError: ignore: unknown rule code or prefix 'TL02'") !=
+  CHECK(printed.find("ValueError: ignore: unknown rule code or prefix 'TL05'") !=
         std::string::npos);
   CHECK(printed.find("TL0 ok") != std::string::npos);
 }

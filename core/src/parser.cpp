@@ -205,11 +205,11 @@ public:
 
   // Records that the model cannot represent n, and returns nullopt for chaining.
   std::nullopt_t unmodelled(TSNode n, const std::string &what) const {
-    return unmodelled(span(n), what);
+    return unmodelled(span(n), what, ts_node_type(n));
   }
-  std::nullopt_t unmodelled(Span where, const std::string &what) const {
+  std::nullopt_t unmodelled(Span where, const std::string &what, std::string form = "") const {
     if (!failed_) {
-      out_.model.push_back({where, what, ""});
+      out_.model.push_back({where, what, "", false, std::move(form)});
       failed_ = true;
     }
     return std::nullopt;
@@ -521,9 +521,11 @@ std::optional<Statement> View::statement(TSNode n) const {
       TSNode left = field(e, F.left);
       TSNode right = field(e, F.right);
       TSNode annotation = field(e, F.type);
-      if (ts_node_is_null(right)) return unmodelled(e, "an annotation without a value");
+      if (ts_node_is_null(right))
+        return unmodelled(span(e), "an annotation without a value", "annotation_only");
       if (is(right, S.assignment) || is(right, S.augmented_assignment))
-        return unmodelled(e, "chained assignment is not a trace statement");
+        return unmodelled(span(e), "chained assignment is not a trace statement",
+                          "chained_assignment");
       std::optional<Target> t = target(left);
       if (!t) return std::nullopt;
       std::optional<Value> v = value(right);
@@ -1151,7 +1153,8 @@ private:
       flush_comments_before(ts_node_start_byte(n));
       uint32_t row = ts_node_start_point(n).row;
       TSSymbol type = ts_node_symbol(n);
-      if (type == S.import_statement || type == S.import_from_statement) {
+      if (type == S.import_statement || type == S.import_from_statement ||
+          type == S.future_import_statement) {
         gap(row);
         imports(n, pending);
         last_row = ts_node_end_point(n).row;
@@ -1213,6 +1216,13 @@ private:
     }
     Import import;
     import.from = true;
+    if (is(n, S.future_import_statement)) { // from __future__ import annotations
+      import.module = "__future__";
+      for (TSNode c : view_.named_children(n))
+        import.names.emplace_back(view_.text(c), "");
+      push(std::move(import));
+      return;
+    }
     TSNode module = field(n, F.module_name);
     import.module = view_.text(module);
     for (TSNode c : view_.named_children(n)) {
@@ -1220,7 +1230,8 @@ private:
       if (is(c, S.aliased_import))
         import.names.emplace_back(view_.text(field(c, F.name)), view_.text(field(c, F.alias)));
       else if (is(c, S.wildcard_import))
-        out_.model.push_back({view_.span(c), "a wildcard import binds unknown names", ""});
+        out_.model.push_back(
+            {view_.span(c), "a wildcard import binds unknown names", "", false, "wildcard_import"});
       else
         import.names.emplace_back(view_.text(c), "");
     }
@@ -1300,6 +1311,15 @@ private:
         NodeList inner = view_.named_children(p);
         if (inner.empty()) continue;
         param.name = view_.text(inner[0]);
+        TSNode annotation = field(p, F.type);
+        if (!ts_node_is_null(annotation)) {
+          TSNode inside = is(annotation, S.type) && ts_node_named_child_count(annotation) == 1
+                              ? ts_node_named_child(annotation, 0)
+                              : annotation;
+          t.parameter_annotations.push_back(
+              {param.name, view_.text(inside), view_.span(inside),
+               is(inside, S.string) || is(inside, S.concatenated_string)});
+        }
       }
       t.parameters.push_back(std::move(param));
     }
@@ -1394,6 +1414,9 @@ private:
         raw.text = view_.text(n);
         raw.span = view_.span(n);
         raw.target = assigned_target(n); // what it defines still counts as defined
+        chained(n, raw);
+        if (is(n, S.with_statement)) with_targets(n, raw.chained_targets);
+        reads(n, raw.reads);
         s = std::move(raw);
       }
       t.body.push_back(std::move(*s));
@@ -1407,14 +1430,87 @@ private:
     }
   }
 
-  // The target of an assignment whose value the model cannot represent.
+  // The target of an assignment whose value the model cannot represent. An annotation alone
+  // (`x: "f32[4]"`) declares a name without binding it.
   std::optional<Target> assigned_target(TSNode n) {
     if (!is(n, S.expression_statement)) return std::nullopt;
     NodeList parts = view_.named_children(n);
     if (parts.size() != 1 || !is(parts[0], S.assignment)) return std::nullopt;
+    if (ts_node_is_null(field(parts[0], F.right))) return std::nullopt;
     ParsedFile scratch;
     View quiet(parsed_, file_.source, scratch, state_.cursor, map_);
     return quiet.target(field(parts[0], F.left));
+  }
+
+  // a = b = c = value: the targets after the first, and whether value is None.
+  void chained(TSNode n, Statement &raw) {
+    if (!is(n, S.expression_statement)) return;
+    NodeList parts = view_.named_children(n);
+    if (parts.size() != 1 || !is(parts[0], S.assignment)) return;
+    ParsedFile scratch;
+    View quiet(parsed_, file_.source, scratch, state_.cursor, map_);
+    TSNode right = field(parts[0], F.right);
+    while (!ts_node_is_null(right) && is(right, S.assignment)) {
+      if (std::optional<Target> t = quiet.target(field(right, F.left)))
+        raw.chained_targets.push_back(std::move(*t));
+      right = field(right, F.right);
+    }
+    raw.assigns_none = !ts_node_is_null(right) && is(right, S.none);
+  }
+
+  // with A() as fd: the names after "as".
+  void with_targets(TSNode n, std::vector<Target> &out, unsigned depth = 0) {
+    if (depth > 8 || ts_node_is_null(n)) return;
+    if (is(n, S.block)) return;
+    if (is(n, S.as_pattern_target)) {
+      for (TSNode c : view_.named_children(n))
+        if (is(c, S.identifier)) {
+          Target t = Target::named(view_.text(c));
+          t.span = view_.span(c);
+          out.push_back(std::move(t));
+        }
+      return;
+    }
+    for (TSNode c : view_.named_children(n))
+      with_targets(c, out, depth + 1);
+  }
+
+  // The names a statement the model does not represent reads, so that a use after a del (or
+  // of a name nothing defines) is still found there. Lambdas, comprehensions, nested
+  // definitions and compound statements have scopes of their own and are not read.
+  void reads(TSNode n, std::vector<Value> &out, unsigned depth = 0) {
+    if (depth > 64 || ts_node_is_null(n)) return;
+    TSSymbol type = ts_node_symbol(n);
+    if (depth == 0 && type != S.expression_statement && type != S.return_statement &&
+        type != S.assert_statement && type != S.raise_statement)
+      return;
+    if (type == S.identifier) {
+      Value v;
+      v.kind = ValueKind::Name;
+      v.text = view_.text(n);
+      v.span = view_.span(n);
+      out.push_back(std::move(v));
+      return;
+    }
+    if (type == S.lambda || type == S.list_comprehension || type == S.set_comprehension ||
+        type == S.dictionary_comprehension || type == S.generator_expression || type == S.string ||
+        type == S.concatenated_string || type == S.comment || type == S.type ||
+        type == S.keyword_separator)
+      return;
+    if (type == S.attribute) {
+      reads(field(n, F.object), out, depth + 1);
+      return;
+    }
+    if (type == S.keyword_argument) {
+      reads(field(n, F.value), out, depth + 1);
+      return;
+    }
+    if (type == S.assignment) {
+      reads(field(n, F.right), out, depth + 1);
+      return;
+    }
+    for (TSNode child : view_.named_children(n))
+      reads(child, out, depth + 1);
   }
 
   const detail::ParseOptions &options_;
@@ -1554,7 +1650,7 @@ ParsedFile detail::parse_trace_source(std::string path, std::string text, unsign
                              " bytes not checked: tracelint reads lines of up to " +
                              std::to_string(kMaxLineBytes) +
                              " bytes (1 MiB); split the statement over several lines",
-                         "", true});
+                         "", true, "long_line"});
     edited.replace(begin, length, "");
   }
   for (SyntaxProblem &p : tokenizer_problems(edited, out.source))

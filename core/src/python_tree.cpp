@@ -38,6 +38,7 @@ const Symbols &symbols() {
     s.delete_statement = symbol_id("delete_statement");
     s.import_statement = symbol_id("import_statement");
     s.import_from_statement = symbol_id("import_from_statement");
+    s.future_import_statement = symbol_id("future_import_statement");
     s.aliased_import = symbol_id("aliased_import");
     s.wildcard_import = symbol_id("wildcard_import");
     s.dotted_name = symbol_id("dotted_name");
@@ -115,6 +116,7 @@ const Symbols &symbols() {
     s.named_expression = symbol_id("named_expression");
     s.await = symbol_id("await");
     s.yield = symbol_id("yield");
+    s.as_pattern_target = symbol_id("as_pattern_target");
     s.token_comma = symbol_id(",", false);
     s.token_colon = symbol_id(":", false);
     s.token_minus = symbol_id("-", false);

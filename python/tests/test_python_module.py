@@ -33,10 +33,10 @@ def test_clean_trace_and_select():
     assert tracelint.check(CLEAN).ok
     only = tracelint.check(LEAK, select=["TL003"])
     assert [d.code for d in only.diagnostics] == []
-    warn = tracelint.check("def f(a):\n  t0 = nvFusion0(a)\n  return t0\n", fail_on="warning")
+    warn = tracelint.check("def f(a):\n  t0 = customOp0(a)\n  return t0\n", fail_on="warning")
     assert not warn.ok
-    assert tracelint.check("def f(a):\n  t0 = nvFusion0(a)\n  return t0\n",
-                           context_names=["nvFusion0"], fail_on="warning").ok
+    assert tracelint.check("def f(a):\n  t0 = customOp0(a)\n  return t0\n",
+                           context_names=["customOp0"], fail_on="warning").ok
 
 
 def test_assert_valid_raises_with_the_rendered_text():
@@ -148,7 +148,7 @@ def test_report_is_a_sequence_of_its_diagnostics_with_consistent_truthiness():
     clean = tracelint.check(CLEAN)
     assert len(clean) == 0 and not clean and clean.ok
     # Findings under fail_on: the check passes, and the report still has them.
-    warned = tracelint.check("def f(a):\n  t0 = nvFusion0(a)\n  return t0\n")
+    warned = tracelint.check("def f(a):\n  t0 = customOp0(a)\n  return t0\n")
     assert warned.ok and bool(warned) and len(warned) == 1
     assert "1 finding, ok" in repr(warned)
 
@@ -186,9 +186,9 @@ def test_check_with_a_config_applies_it_and_the_arguments_override_it(tmp_path):
     assert "TL003" not in {d.code for d in legacy}
     assert "TL002" in {d.code for d in tracelint.check(LEAK_AND_UNDEFINED, "t.py", config=config,
                                                           select=["TL002"])}
-    warned = tracelint.check("def f(a):\n  t0 = nvFusion0(a)\n  return t0\n", config=config)
+    warned = tracelint.check("def f(a):\n  t0 = customOp0(a)\n  return t0\n", config=config)
     assert not warned.ok  # the config's fail-on
-    assert tracelint.check("def f(a):\n  t0 = nvFusion0(a)\n  return t0\n", config=config,
+    assert tracelint.check("def f(a):\n  t0 = customOp0(a)\n  return t0\n", config=config,
                            fail_on="error").ok
     assert tracelint.is_excluded(str(tmp_path / ".venv" / "x.py"), config=config)
     assert not tracelint.is_excluded(str(tmp_path / "traces" / "x.py"), config=config)

@@ -13,7 +13,9 @@ extern const Rule kTL005{
     "A name is used after a `del` of it.",
     "Thunder's \"Delete Last Used\" pass inserts `del` after the last use of each proxy to free "
     "memory early. A use after that `del` raises NameError at run time; it means the pass and "
-    "the trace disagree about the order of bound symbols.",
+    "the trace disagree about the order of bound symbols. torch.fx, Dynamo and AOT graph code "
+    "free a value by rebinding its name instead (`add = abs_1 + 1;  abs_1 = None`): in those "
+    "dialects a read after `x = None` is the same defect (a None where a tensor was meant).",
     "def computation(a, b):\n  t0 = ltorch.add(a, b)\n  del a\n  t1 = ltorch.mul(a, t0)\n"
     "  return t1\n",
     "def computation(a, b):\n  t0 = ltorch.add(a, b)\n  t1 = ltorch.mul(a, t0)\n  del a\n"
@@ -25,8 +27,10 @@ void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
   for (const TraceFacts &facts : ctx.analysis.traces)
     for (const UndefinedUse &use : facts.undefined)
       if (use.problem == UseProblem::AfterDelete) {
-        Diagnostic d = kTL005.diagnostic(use.span, "`" + use.name + "` is used after `del`");
-        d.related.push_back({use.related, "deleted here"});
+        Diagnostic d = kTL005.diagnostic(
+            use.span, "`" + use.name + "` is used after " +
+                          (use.freed_by_none ? "`" + use.name + " = None` freed it" : "`del`"));
+        d.related.push_back({use.related, use.freed_by_none ? "freed here" : "deleted here"});
         out.push_back(std::move(d));
       }
 }

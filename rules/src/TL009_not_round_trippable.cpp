@@ -29,8 +29,16 @@ void values(const Value &v, std::vector<Diagnostic> &out) {
   if (v.kind == ValueKind::Attribute) {
     const Value *root = v.root_name();
     std::string qualified = v.qualified_name();
+    // A dtype path that names its namespace twice (dtypes.thunder.dtypes.float16); an
+    // operator overload such as torch.ops.aten.select.int is not one.
+    auto doubled = [&]() {
+      for (const Value *at = &v.items.front(); at->kind == ValueKind::Attribute;
+           at = &at->items.front())
+        if (at->text == "dtypes" || at->text == "torch") return true;
+      return false;
+    };
     if (root && (root->text == "dtypes" || root->text == "torch") &&
-        v.items.front().kind == ValueKind::Attribute) {
+        v.items.front().kind == ValueKind::Attribute && doubled()) {
       Namespace ns = root->text == "dtypes" ? Namespace::Thunder : Namespace::Torch;
       if (is_dtype_name(v.text, ns)) {
         std::string fixed = root->text + "." + v.text;
@@ -60,7 +68,11 @@ void values(const Value &v, std::vector<Diagnostic> &out) {
 }
 
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
+  const DialectTraits &dialect = dialect_traits(ctx.analysis.dialect);
   for (const ModelProblem &p : ctx.parsed.model) {
+    // A form the file's printer writes as a matter of course (fx's `a + b`, nvFuser's
+    // `fd : FusionDefinition`) is that dialect's normal code, not a printer's slip.
+    if (!p.unchecked && dialect.is_normal_form(p.form)) continue;
     Diagnostic d = kTL009.diagnostic(p.span, p.message);
     if (p.unchecked) d.severity = Severity::Error;
     out.push_back(std::move(d));

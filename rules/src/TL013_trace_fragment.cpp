@@ -34,12 +34,17 @@ class FragmentCheck : public StatementCheck {
   }
 
   void finish(const CheckContext &ctx, std::vector<Diagnostic> &out) override {
-    for (const Trace &t : ctx.parsed.file.traces)
+    bool driver_ok = dialect_traits(ctx.analysis.dialect).driver_after_definition;
+    bool after_definition = false;
+    for (const Trace &t : ctx.parsed.file.traces) {
+      after_definition |= t.kind == Trace::Kind::Function;
+      if (driver_ok && after_definition) continue;
       if (auto it = first_code_.find(&t); it != first_code_.end())
         out.push_back(kTL013.diagnostic(
             it->second,
             std::string("a fragment of a trace: no def binds its inputs") +
                 (ctx.parsed.fragment_was_indented ? " (and its lines are indented)" : "")));
+    }
     if (ctx.parsed.file.traces.empty() && !ctx.parsed.orphan_subsymbols.empty())
       out.push_back(kTL013.diagnostic(ctx.parsed.orphan_subsymbols.front().span,
                                       "subsymbol lines without the trace they belong to"));

@@ -4,6 +4,8 @@
 
 #include "name_table.hpp" // core/src
 
+#include <fnmatch.h>
+
 #include <cctype>
 #include <map>
 
@@ -52,7 +54,8 @@ bool looks_like_proxy_name(const std::string &name) {
 class TraceWalker {
 public:
   TraceWalker(const SourceText &source, const AnalysisOptions &options, TraceFacts &facts)
-      : source_(source), options_(options), facts_(facts) {}
+      : source_(source), options_(options), traits_(dialect_traits(options.dialect)),
+        facts_(facts) {}
 
   void define_import(const std::string &name, Span span) { set_defined(name, span); }
 
@@ -94,6 +97,10 @@ private:
       annotate(s.target->name, *s.annotation);
       break;
     case Statement::Kind::BoundSymbol: {
+      if (frees(s)) {
+        free(*s.target, s.span);
+        break;
+      }
       use(s.value, false);
       if (s.target) {
         arity(s);
@@ -119,22 +126,47 @@ private:
         NameState &state = names_[t.name];
         state.defined = {};
         state.deleted = Where::of(s.span);
+        state.freed_by_none = false;
       }
       break;
     case Statement::Kind::Return:
       if (s.has_value) use(s.value, false);
       break;
-    case Statement::Kind::Raw: // not modelled (TL009), but what it assigns is defined
+    case Statement::Kind::Raw: // not modelled (TL009), but what it reads and assigns counts
+      if (traits_.none_frees && s.assigns_none && s.target) {
+        free(*s.target, s.span);
+        for (const Target &t : s.chained_targets)
+          free(t, s.span);
+        break;
+      }
+      for (const Value &read : s.reads)
+        check(read.text, read.span, false);
       if (s.target) define(*s.target);
+      for (const Target &t : s.chained_targets)
+        define(t);
       break;
     default:
       break;
     }
   }
 
+  // fx frees a value by rebinding its name to None: `add = abs_1 + 1;  abs_1 = None`.
+  bool frees(const Statement &s) const {
+    return traits_.none_frees && s.target && s.target->kind == Target::Kind::Name &&
+           s.value.kind == ValueKind::None && !s.type_comment;
+  }
+  void free(const Target &t, Span where) {
+    t.for_each_bound_name([&](const Target &n) {
+      NameState &state = names_[n.name];
+      state.defined = {};
+      state.deleted = Where::of(where);
+      state.freed_by_none = true;
+    });
+  }
+
   void annotation_comment(const Statement &s) {
     if (!s.annotation) return; // untyped old-style "# a": nothing to check
-    if (!is_defined(s.annotated_name) && !options_.context_names.count(s.annotated_name))
+    if (!is_defined(s.annotated_name) && !options_.is_context_name(s.annotated_name))
       facts_.stray_annotations.push_back({s.annotated_name, s.annotated_name_span});
     annotate(s.annotated_name, *s.annotation);
   }
@@ -238,10 +270,11 @@ private:
       NameState &state = names_[n.name];
       if (state.defined)
         facts_.redefinitions.push_back({n.name, n.span, span(state.defined), false, false});
-      else if (state.deleted)
+      else if (state.deleted && !state.freed_by_none)
         facts_.redefinitions.push_back({n.name, n.span, span(state.deleted), false, true});
       state.defined = Where::of(n.span);
       state.deleted = {};
+      state.freed_by_none = false;
     });
   }
 
@@ -283,7 +316,7 @@ private:
     const Statement &s = *t.statement;
     for (const Dim &d : t.type->shape) {
       if (!d.symbolic || is_defined(d.symbol) || shape_symbols_.count(d.symbol) ||
-          is_subsymbol_bound(d.symbol) || options_.context_names.count(d.symbol))
+          is_subsymbol_bound(d.symbol) || options_.is_context_name(d.symbol))
         continue;
       facts_.undefined_symbols.push_back(
           {d.symbol, dim_span(*s.type_comment->type, d), s.type_comment->name});
@@ -311,22 +344,24 @@ private:
 
   void check(const std::string &name, Span span, bool callee) {
     const NameState *state = names_.find(name);
-    if ((state && state->defined) || options_.context_names.count(name)) return;
+    if ((state && state->defined) || options_.is_context_name(name)) return;
     if (state && state->deleted) {
-      facts_.undefined.push_back(
-          {name, span, UseProblem::AfterDelete, this->span(state->deleted), ""});
+      facts_.undefined.push_back({name, span, UseProblem::AfterDelete, this->span(state->deleted),
+                                  "", state->freed_by_none});
       return;
     }
-    if (is_python_builtin(name)) return;
+    if (is_python_builtin(name) || traits_.provides(name)) return;
     if (module_imports().count(name)) {
       facts_.context.push_back({ContextName::Kind::Module, name, span});
       return;
     }
-    if (callee) {
+    // Only Thunder hands the printed program a python_ctx: elsewhere a callee nothing defines
+    // is an undefined name.
+    if (callee && traits_.thunder_checks) {
       facts_.context.push_back({ContextName::Kind::Callable, name, span});
       return;
     }
-    if (looks_like_context_object(name)) {
+    if (traits_.thunder_checks && looks_like_context_object(name)) {
       facts_.context.push_back({ContextName::Kind::Object, name, span});
       return;
     }
@@ -335,12 +370,12 @@ private:
           {name, span, UseProblem::ImplicitShapeSymbol, s->second.first, s->second.second});
       return;
     }
-    if (dropping_unpack_ && looks_like_proxy_name(name)) {
+    if (traits_.thunder_checks && dropping_unpack_ && looks_like_proxy_name(name)) {
       facts_.undefined.push_back({name, span, UseProblem::DroppedByUnpack, dropping_unpack_->first,
                                   dropping_unpack_->second});
       return;
     }
-    if (!collections_.empty() && looks_like_proxy_name(name)) {
+    if (traits_.thunder_checks && !collections_.empty() && looks_like_proxy_name(name)) {
       auto first = collections_.begin();
       facts_.undefined.push_back(
           {name, span, UseProblem::CollectionNotUnpacked, first->second, first->first});
@@ -351,6 +386,7 @@ private:
 
   const SourceText &source_;
   const AnalysisOptions &options_;
+  const DialectTraits &traits_;
   TraceFacts &facts_;
   // A span kept as its byte range (the lines are found again when it is reported): a large
   // trace has tens of thousands of names. 32 bits: the parser reads no file past 4 GiB.
@@ -368,6 +404,7 @@ private:
     Where deleted;     // the del since which it is undefined
     int16_t rank = -1; // a tensor's rank, from its type (-1: unknown)
     bool subsymbol_bound = false;
+    bool freed_by_none = false; // deleted by `x = None` (fx), not by a del
   };
 
   Span span(Where w) const {
@@ -389,6 +426,17 @@ private:
   NameTable<NameState> names_;
   std::optional<std::pair<Span, std::string>> dropping_unpack_;
 };
+
+bool is_glob_pattern(std::string_view text) {
+  return text.find_first_of("*?[") != std::string_view::npos;
+}
+
+bool AnalysisOptions::is_context_name(const std::string &name) const {
+  if (context_names.count(name)) return true;
+  for (const std::string &pattern : context_names)
+    if (is_glob_pattern(pattern) && ::fnmatch(pattern.c_str(), name.c_str(), 0) == 0) return true;
+  return false;
+}
 
 const std::string *known_module_import(const std::string &name) {
   auto it = module_imports().find(name);
@@ -413,7 +461,9 @@ bool is_python_builtin(const std::string &name) {
   return builtins.count(name) > 0;
 }
 
-NameAnalysis::NameAnalysis(AnalysisOptions options) : options_(std::move(options)) {}
+NameAnalysis::NameAnalysis(AnalysisOptions options) : options_(std::move(options)) {
+  analysis_.dialect = options_.dialect;
+}
 NameAnalysis::~NameAnalysis() = default;
 
 void NameAnalysis::begin_trace(const ParsedFile &file, const Trace &trace) {

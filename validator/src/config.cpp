@@ -128,9 +128,39 @@ const std::vector<KeyReader> &key_readers() {
        [](const toml::node &n, Config &c, const Place &p) {
          return read_strings(n, p, "extend-exclude", c.extend_exclude);
        }},
-      {{"context-names", "names the traces' python_ctx provides (nvFusion0, ...)"},
+      {{"context-names",
+        "names the traces' python_ctx provides, exactly or as glob patterns (\"apex_*\")"},
        [](const toml::node &n, Config &c, const Place &p) {
          return read_strings(n, p, "context-names", c.context_names);
+       }},
+      {{"dialect", "the printer the files come from: \"thunder\", \"fx\", \"export\" or "
+                   "\"nvfuser\" (default: detected from each file's text)"},
+       [](const toml::node &n, Config &c, const Place &p) -> std::optional<Error> {
+         std::optional<Dialect> d =
+             n.is_string() ? parse_dialect(*n.value<std::string>()) : std::nullopt;
+         if (!d)
+           return p.error("[tool.tracelint] dialect must be one of " + known_names(dialect_names()),
+                          n);
+         c.dialect = d;
+         return std::nullopt;
+       }},
+      {{"per-file-dialect", "a table: glob pattern = dialect of the files it matches"},
+       [](const toml::node &n, Config &c, const Place &p) -> std::optional<Error> {
+         const toml::table *table = n.as_table();
+         if (!table)
+           return p.error("[tool.tracelint] per-file-dialect must be a table of "
+                          "\"pattern\" = \"fx\"",
+                          n);
+         for (auto &&[pattern, value] : *table) {
+           std::optional<Dialect> d =
+               value.is_string() ? parse_dialect(*value.value<std::string>()) : std::nullopt;
+           if (!d)
+             return p.error("[tool.tracelint] per-file-dialect \"" + std::string(pattern.str()) +
+                                "\" must be one of " + known_names(dialect_names()),
+                            value);
+           c.per_file_dialect.push_back({std::string(pattern.str()), *d});
+         }
+         return std::nullopt;
        }},
       {{"severity", "a table: rule code = \"error\" | \"warning\" | \"info\""},
        [](const toml::node &n, Config &c, const Place &p) -> std::optional<Error> {
@@ -255,7 +285,11 @@ Options resolve_options(const Config *config, const std::string &path, const Ove
     options.context_names.insert(config->context_names.begin(), config->context_names.end());
     options.severity = config->severity;
     if (config->fail_on) options.fail_on = *config->fail_on;
+    options.dialect = config->dialect;
+    for (const PerFileDialect &entry : config->per_file_dialect)
+      if (path_matches(entry.pattern, path, config->root)) options.dialect = entry.dialect;
   }
+  if (overrides.dialect) options.dialect = overrides.dialect;
   if (!overrides.rules.empty()) options.rules.push_back(overrides.rules);
   options.context_names.insert(overrides.context_names.begin(), overrides.context_names.end());
   if (overrides.fail_on) options.fail_on = *overrides.fail_on;

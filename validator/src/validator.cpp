@@ -118,6 +118,7 @@ FileReport check_source(std::string path, std::string text, const Options &optio
   }
   AnalysisOptions analysis_options;
   analysis_options.context_names = options.context_names;
+  analysis_options.dialect = options.dialect ? *options.dialect : detect_dialect(text);
   NameAnalysis names(std::move(analysis_options));
   StatementFanOut reader(names, statement_checks, report.diagnostics);
   ParsedFile parsed =

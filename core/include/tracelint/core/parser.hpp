@@ -32,6 +32,10 @@ struct ModelProblem {
   // Part of the file went unchecked (a line too long to parse): an error, so that the check
   // does not pass on what it did not read.
   bool unchecked = false;
+  // The syntax form that is not modelled: a tree-sitter node kind ("binary_operator",
+  // "typed_parameter", "class_definition"), or "chained_assignment" / "annotation_only". A
+  // dialect whose printer writes the form as a matter of course does not warn about it.
+  std::string form;
 };
 
 struct ParsedFile {

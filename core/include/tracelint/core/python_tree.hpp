@@ -35,13 +35,13 @@ struct Symbols {
   TSSymbol comment, line_continuation;
   // Statements.
   TSSymbol module, block, expression_statement, assignment, augmented_assignment, return_statement,
-      delete_statement, import_statement, import_from_statement, aliased_import, wildcard_import,
-      dotted_name, decorated_definition, decorator, function_definition, parameters,
-      default_parameter, typed_parameter, typed_default_parameter, list_splat_pattern,
-      dictionary_splat_pattern, keyword_separator, positional_separator, if_statement, elif_clause,
-      else_clause, for_statement, while_statement, pass_statement, break_statement,
-      continue_statement, assert_statement, global_statement, nonlocal_statement, with_statement,
-      try_statement, raise_statement, class_definition, type_alias_statement;
+      delete_statement, import_statement, import_from_statement, future_import_statement,
+      aliased_import, wildcard_import, dotted_name, decorated_definition, decorator,
+      function_definition, parameters, default_parameter, typed_parameter, typed_default_parameter,
+      list_splat_pattern, dictionary_splat_pattern, keyword_separator, positional_separator,
+      if_statement, elif_clause, else_clause, for_statement, while_statement, pass_statement,
+      break_statement, continue_statement, assert_statement, global_statement, nonlocal_statement,
+      with_statement, try_statement, raise_statement, class_definition, type_alias_statement;
   // Expressions.
   TSSymbol identifier, integer, float_, true_, false_, none, ellipsis, string, string_start,
       string_content, string_end, escape_sequence, interpolation, concatenated_string,
@@ -50,7 +50,7 @@ struct Symbols {
       parenthesized_expression, attribute, call, argument_list, generator_expression,
       keyword_argument, list_splat, dictionary_splat, subscript, slice, pattern_list, tuple_pattern,
       list_pattern, type, list_comprehension, dictionary_comprehension, set_comprehension,
-      named_expression, await, yield;
+      named_expression, await, yield, as_pattern_target;
   // Anonymous tokens.
   TSSymbol token_comma, token_colon, token_minus, token_plus;
 };

@@ -95,6 +95,12 @@ struct Statement {
   std::string trailing_comment;       // a trailing comment that is not a type comment
   std::vector<Target> deleted;        // Delete
   std::string text; // Comment: the line after its indentation; Raw: the statement's source
+  // Raw: the names its expressions read (outside lambdas and comprehensions), as Name values
+  // with their spans; the targets of a chained assignment after the first (a = b = None); and
+  // whether the value it assigns is the literal None.
+  std::vector<Value> reads;
+  std::vector<Target> chained_targets;
+  bool assigns_none = false;
 
   static Statement bound(std::optional<Target> target, Value value);
   static Statement ret(Value value);
@@ -116,6 +122,15 @@ struct Parameter {
   friend bool operator==(const Parameter &a, const Parameter &b) {
     return a.name == b.name && a.kind == b.kind && a.default_value == b.default_value;
   }
+};
+
+// A typed parameter's annotation as written (`"f32[4]"`, `f32[4]`, `FusionDefinition`): not part
+// of the model (TL009 says so), kept for the rules that read it.
+struct ParameterAnnotation {
+  std::string parameter;
+  std::string text;
+  Span span;
+  bool quoted = false; // a string literal
 };
 
 struct Import {
@@ -160,6 +175,7 @@ struct Trace {
   std::vector<Value> decorators; // @torch.no_grad() is a Call, @no_autocast a Name
   std::string name;
   std::vector<Parameter> parameters;
+  std::vector<ParameterAnnotation> parameter_annotations;
   std::vector<Statement> body;
   uint32_t fragment_indent = 0; // Fragment: the indentation its lines had
   Span def_span;                // the def line (or the "# No signature" line)

@@ -2,6 +2,7 @@
 // Facts about the names of each trace, computed once and read by the rules: what is used
 // before it is defined, what is defined twice, which names only the trace's context knows.
 #include "tracelint/core/parser.hpp"
+#include "tracelint/rules/dialect.hpp"
 
 #include <memory>
 #include <set>
@@ -11,8 +12,12 @@
 namespace tracelint {
 
 struct AnalysisOptions {
-  // Names the environment provides (python_ctx entries a project declares).
+  // Names the environment provides (python_ctx entries a project declares): exact names, or
+  // glob patterns as fnmatch(3) reads them (`nvFusion*`, `apex_*`).
   std::set<std::string> context_names;
+  bool is_context_name(const std::string &name) const;
+  // The printer the file comes from: the names its runtime provides, how it frees values.
+  Dialect dialect = Dialect::Thunder;
 };
 
 enum class UseProblem {
@@ -27,8 +32,9 @@ struct UndefinedUse {
   std::string name;
   Span span;
   UseProblem problem = UseProblem::NeverDefined;
-  Span related;             // the del, the unpack line, the input's annotation
-  std::string related_name; // the collection, or the tensor whose shape carries the symbol
+  Span related;               // the del, the unpack line, the input's annotation
+  std::string related_name;   // the collection, or the tensor whose shape carries the symbol
+  bool freed_by_none = false; // AfterDelete: an fx-style `x = None` freed it, not a del
 };
 
 struct Redefinition {
@@ -77,6 +83,7 @@ struct TraceFacts {
 };
 
 struct Analysis {
+  Dialect dialect = Dialect::Thunder;
   std::vector<TraceFacts> traces;
   // Commented bound symbols outside any trace (a subsymbol line pasted alone).
   TraceFacts orphans;
@@ -103,6 +110,9 @@ private:
   std::vector<std::pair<std::string, Span>> module_names_; // imports seen so far in the file
   std::unique_ptr<TraceWalker> walker_;
 };
+
+// Whether a context name is a glob pattern (holds *, ? or [).
+bool is_glob_pattern(std::string_view text);
 
 // Module names Thunder traces use, and the import that binds each.
 const std::string *known_module_import(const std::string &name);

@@ -19,6 +19,12 @@ struct PerFileIgnore {
   std::vector<std::string> selectors;
 };
 
+// per-file-dialect: the dialect files matching pattern are read in.
+struct PerFileDialect {
+  std::string pattern;
+  Dialect dialect = Dialect::Thunder;
+};
+
 // What one pyproject.toml's [tool.tracelint] says. Rule selectors are normalized (upper case).
 struct Config {
   std::string path; // the pyproject.toml
@@ -28,6 +34,8 @@ struct Config {
   std::optional<std::vector<std::string>> exclude; // nullopt: default_exclude()
   std::vector<std::string> extend_exclude;
   std::vector<std::string> context_names;
+  std::optional<Dialect> dialect; // nullopt: each file's is detected from its text
+  std::vector<PerFileDialect> per_file_dialect;
   std::map<std::string, Severity> severity;
   std::optional<Severity> fail_on;
   // Where each key that the file gives stands: key -> "path:line:column".
@@ -56,13 +64,15 @@ std::optional<std::string> find_config(const std::string &dir);
 struct Overrides {
   RuleSelection rules;
   std::vector<std::string> context_names;
+  std::optional<Dialect> dialect;
   std::optional<Severity> fail_on;
   std::optional<std::vector<std::string>> exclude;
   std::vector<std::string> extend_exclude;
 };
 
 // The options a file gets: every rule, then config's selection (when there is a config), then the
-// overrides', then config's per-file-ignores that match path.
+// overrides', then config's per-file-ignores that match path. Its dialect: the overrides', else
+// the last per-file-dialect pattern that matches path, else config's dialect, else detected.
 Options resolve_options(const Config *config, const std::string &path, const Overrides &overrides);
 
 // The folders and files a directory scan leaves out unless exclude replaces the list (ruff's,

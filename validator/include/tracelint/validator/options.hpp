@@ -2,6 +2,7 @@
 // The options of one check (which rules run, how findings are weighed) and the rule selectors
 // they are made of: codes ("TL003"), prefixes ("TL0") and "ALL", case-insensitive.
 #include "tracelint/core/diagnostic.hpp"
+#include "tracelint/rules/dialect.hpp"
 
 #include <map>
 #include <optional>
@@ -31,6 +32,8 @@ struct Options {
   // line's, then the per-file-ignores that match the file. Empty: every rule.
   std::vector<RuleSelection> rules;
   std::set<std::string> context_names;
+  // The file's dialect; nullopt: detected from its text (detect_dialect).
+  std::optional<Dialect> dialect;
   std::map<std::string, Severity> severity;
   Severity fail_on = Severity::Error;
   // Threads that parse the statement chunks of one large trace.

@@ -1,0 +1,121 @@
+"""Writes the graph code torch.fx and AOT Autograd print for a set of functions, one file each:
+fx_<name>.py (torch.fx.symbolic_trace(f).code) and aot_<name>_forward.py / _backward.py (the
+code of the graphs functorch.compile.aot_function hands its compilers). Used by
+tests/test_dialects.cpp; exits 77 when torch (or functorch) cannot be imported."""
+import os
+import sys
+import warnings
+
+try:
+    import torch
+    import torch.fx
+    import torch.nn.functional as F
+    from functorch.compile import aot_function
+except Exception as e:  # noqa: BLE001 - any import failure means: skip
+    print(f"torch is not importable: {e}", file=sys.stderr)
+    sys.exit(77)
+
+warnings.simplefilter("ignore")
+
+
+def add_mul(x, y):
+    a = torch.abs(x) + 1
+    b = a * y
+    return torch.relu(b).sum()
+
+
+def matmul_chain(x, y):
+    return (x @ y).tanh() @ y.t()
+
+
+def views(x, y):
+    v = x.view(-1)
+    r = y.reshape(4, 4).transpose(0, 1).contiguous()
+    return v.sin() * r.flatten().cos()
+
+
+def indexing(x, y):
+    return x[0] * y[1:3].sum() + x[:, 1].mean()
+
+
+def concat(x, y):
+    return torch.cat([x, y, x * y], dim=0).exp()
+
+
+def softmax(x, y):
+    return F.softmax(x @ y, dim=-1) * 2.0
+
+
+def layer_norm(x, y):
+    return F.layer_norm(x + y, (x.shape[-1],))
+
+
+def shapes(x, y):
+    n = x.size(0)
+    return x.reshape(n, -1) + y.shape[1]
+
+
+def where(x, y):
+    return torch.where(x > y, x - y, y * 0.5).pow(2)
+
+
+def reductions(x, y):
+    m = x.mean(dim=1, keepdim=True)
+    v = (x - m).pow(2).mean(dim=1, keepdim=True)
+    return ((x - m) / torch.sqrt(v + 1e-5) * y).sum()
+
+
+def gelu_mlp(x, y):
+    h = F.gelu(x @ y)
+    return F.dropout(h, p=0.0, training=False) @ y
+
+
+def losses(x, y):
+    return F.mse_loss(torch.sigmoid(x), torch.sigmoid(y)) + F.l1_loss(x, y)
+
+
+def stacks(x, y):
+    parts = torch.chunk(x, 2, dim=0)
+    return torch.stack([parts[0] * y[:2], parts[1] + y[2:]]).max()
+
+
+class Mlp(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(4, 8)
+        self.fc2 = torch.nn.Linear(8, 4)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x))) + self.fc1.bias.sum()
+
+
+FUNCTIONS = [add_mul, matmul_chain, views, indexing, concat, softmax, layer_norm, shapes, where,
+             reductions, gelu_mlp, losses, stacks]
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+
+    def write(name, code):
+        with open(os.path.join(out, name + ".py"), "w") as f:
+            f.write(code)
+
+    for f in FUNCTIONS:
+        write("fx_" + f.__name__, torch.fx.symbolic_trace(f).code)
+        codes = []
+
+        def compiler(gm, inputs):
+            codes.append(gm.code)
+            return gm
+
+        g = aot_function(f, fw_compiler=compiler, bw_compiler=compiler)
+        x = torch.randn(4, 4, requires_grad=True)
+        y = torch.randn(4, 4, requires_grad=True)
+        g(x, y).sum().backward()
+        write("aot_" + f.__name__ + "_forward", codes[0])
+        write("aot_" + f.__name__ + "_backward", codes[1])
+    write("fx_module_mlp", torch.fx.symbolic_trace(Mlp()).code)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
