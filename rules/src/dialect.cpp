@@ -123,7 +123,8 @@ const DialectTraits &dialect_traits(Dialect d) {
       {"typed_parameter", "typed_default_parameter", "with_statement"},
       {}};
   // Thunder's executors name their regions and helpers so (nvFuser's nvFusion<n>, torch.compile's
-  // torchCompile<n> and TorchCompile<n>, the collection helpers of the "Delete Last Used" pass).
+  // torchCompile<n> and TorchCompile<n>, the collection helpers of the "Delete Last Used" pass),
+  // and so does tracelint's own cuda_fusion executor (cudaFusion<n>).
   // The torch executor's <prim>_prim_impl is not among them: Thunder's maintainers call a printed
   // trace that uses one without importing it a bug (issue #160, ../shared/corpus/thunder/bad).
   static const DialectTraits thunder{{},
@@ -131,8 +132,9 @@ const DialectTraits &dialect_traits(Dialect d) {
                                      true,
                                      false,
                                      {},
-                                     {"nvFusion[0-9]*", "torchCompile[0-9]*", "TorchCompile[0-9]*",
-                                      "clear_collection", "clear_mutable_collection"}};
+                                     {"nvFusion[0-9]*", "cudaFusion[0-9]*", "torchCompile[0-9]*",
+                                      "TorchCompile[0-9]*", "clear_collection",
+                                      "clear_mutable_collection"}};
   switch (d) {
   case Dialect::Fx:
     return fx;
