@@ -28,6 +28,7 @@ void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
   for (const TraceFacts &facts : ctx.analysis.traces) {
     for (const UndefinedUse &use : facts.undefined) {
       if (use.problem == UseProblem::NeverDefined) {
+        if (collection_explains(use, ctx.analysis.dialect)) continue; // TL006's
         out.push_back(kTL003.diagnostic(use.span, "`" + use.name + "` is used but never defined"));
       } else if (use.problem == UseProblem::ImplicitShapeSymbol) {
         Diagnostic d = kTL003.diagnostic(

@@ -1,5 +1,7 @@
 #include "tracelint/rules/rule.hpp"
 
+#include <cctype>
+
 namespace tracelint {
 
 namespace {
@@ -23,21 +25,41 @@ extern const Rule kTL006{
     check};
 
 namespace {
+// Thunder's generated proxy names: a letter and a number (i0, t12, C0).
+bool looks_like_proxy_name(const std::string &name) {
+  if (name.size() < 2 || !std::isalpha(static_cast<unsigned char>(name[0]))) return false;
+  for (std::size_t i = 1; i < name.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
+  return true;
+}
+} // namespace
+
+// A proxy-named use in a Thunder trace that has a collection it could have come from. Thunder's
+// collection inputs and their unpacking belong to its prologue: other dialects have neither.
+bool collection_explains(const UndefinedUse &use, Dialect dialect) {
+  return use.problem == UseProblem::NeverDefined && dialect_traits(dialect).thunder_checks &&
+         (use.placeholder_unpack || use.open_collection) && looks_like_proxy_name(use.name);
+}
+
+namespace {
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
   for (const TraceFacts &facts : ctx.analysis.traces)
     for (const UndefinedUse &use : facts.undefined) {
-      if (use.problem == UseProblem::DroppedByUnpack) {
+      if (!collection_explains(use, ctx.analysis.dialect)) continue;
+      if (use.placeholder_unpack) {
+        const NamedPlace &unpack = *use.placeholder_unpack;
         Diagnostic d = kTL006.diagnostic(
-            use.span, "`" + use.name + "` is never defined: `" + use.related_name +
+            use.span, "`" + use.name + "` is never defined: `" + unpack.name +
                           "` was unpacked with `_` placeholders, which dropped the element " +
                           "that holds it");
-        d.related.push_back({use.related, "`" + use.related_name + "` is unpacked here"});
+        d.related.push_back({unpack.span, "`" + unpack.name + "` is unpacked here"});
         out.push_back(std::move(d));
-      } else if (use.problem == UseProblem::CollectionNotUnpacked) {
+      } else {
+        const NamedPlace &collection = *use.open_collection;
         Diagnostic d = kTL006.diagnostic(
             use.span, "`" + use.name + "` is never defined: the collection input `" +
-                          use.related_name + "` is never unpacked");
-        d.related.push_back({use.related, "`" + use.related_name + "` is a collection"});
+                          collection.name + "` is never unpacked");
+        d.related.push_back({collection.span, "`" + collection.name + "` is a collection"});
         out.push_back(std::move(d));
       }
     }

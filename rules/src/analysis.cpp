@@ -40,14 +40,6 @@ bool looks_like_context_object(const std::string &name) {
   return true;
 }
 
-// Thunder's generated proxy names: a letter and a number (i0, t12, C0).
-bool looks_like_proxy_name(const std::string &name) {
-  if (name.size() < 2 || !std::isalpha(static_cast<unsigned char>(name[0]))) return false;
-  for (std::size_t i = 1; i < name.size(); ++i)
-    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
-  return true;
-}
-
 } // namespace
 
 // Follows one trace's names statement by statement.
@@ -346,8 +338,14 @@ private:
     const NameState *state = names_.find(name);
     if ((state && state->defined) || options_.is_context_name(name)) return;
     if (state && state->deleted) {
-      facts_.undefined.push_back({name, span, UseProblem::AfterDelete, this->span(state->deleted),
-                                  "", state->freed_by_none});
+      facts_.undefined.push_back({name,
+                                  span,
+                                  UseProblem::AfterDelete,
+                                  this->span(state->deleted),
+                                  "",
+                                  state->freed_by_none,
+                                  {},
+                                  {}});
       return;
     }
     if (is_python_builtin(name) || traits_.provides(name)) return;
@@ -366,22 +364,24 @@ private:
       return;
     }
     if (auto s = shape_symbols_.find(name); s != shape_symbols_.end()) {
-      facts_.undefined.push_back(
-          {name, span, UseProblem::ImplicitShapeSymbol, s->second.first, s->second.second});
+      facts_.undefined.push_back({name,
+                                  span,
+                                  UseProblem::ImplicitShapeSymbol,
+                                  s->second.first,
+                                  s->second.second,
+                                  false,
+                                  {},
+                                  {}});
       return;
     }
-    if (traits_.thunder_checks && dropping_unpack_ && looks_like_proxy_name(name)) {
-      facts_.undefined.push_back({name, span, UseProblem::DroppedByUnpack, dropping_unpack_->first,
-                                  dropping_unpack_->second});
-      return;
-    }
-    if (traits_.thunder_checks && !collections_.empty() && looks_like_proxy_name(name)) {
-      auto first = collections_.begin();
-      facts_.undefined.push_back(
-          {name, span, UseProblem::CollectionNotUnpacked, first->second, first->first});
-      return;
-    }
-    facts_.undefined.push_back({name, span, UseProblem::NeverDefined, {}, ""});
+    UndefinedUse use;
+    use.name = name;
+    use.span = span;
+    if (dropping_unpack_)
+      use.placeholder_unpack = NamedPlace{dropping_unpack_->first, dropping_unpack_->second};
+    if (!collections_.empty())
+      use.open_collection = NamedPlace{collections_.begin()->second, collections_.begin()->first};
+    facts_.undefined.push_back(std::move(use));
   }
 
   const SourceText &source_;

@@ -5,6 +5,7 @@
 #include "tracelint/rules/dialect.hpp"
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -20,21 +21,31 @@ struct AnalysisOptions {
   Dialect dialect = Dialect::Thunder;
 };
 
+// What is known about a use that nothing defines where it stands. These are facts, not
+// verdicts: which rule reports the use is each rule's own decision (TL003, TL005, TL006).
 enum class UseProblem {
-  NeverDefined,          // TL003
-  ImplicitShapeSymbol,   // TL003: only an input's annotation carries it
-  AfterDelete,           // TL005
-  DroppedByUnpack,       // TL006: a collection was unpacked with "_" placeholders
-  CollectionNotUnpacked, // TL006: a collection input was never unpacked
+  NeverDefined,        // no definition reaches it
+  ImplicitShapeSymbol, // no definition, but an input's annotation mentions it as a dim
+  AfterDelete,         // its definition was deleted (a del, or fx's `x = None`)
+};
+
+// A place and the name it concerns: an unpack line and its source, a collection input.
+struct NamedPlace {
+  Span span;
+  std::string name;
 };
 
 struct UndefinedUse {
   std::string name;
   Span span;
   UseProblem problem = UseProblem::NeverDefined;
-  Span related;               // the del, the unpack line, the input's annotation
-  std::string related_name;   // the collection, or the tensor whose shape carries the symbol
+  Span related;               // the del, the input's annotation
+  std::string related_name;   // the tensor whose shape carries the symbol
   bool freed_by_none = false; // AfterDelete: an fx-style `x = None` freed it, not a del
+  // NeverDefined: the first unpack before it that dropped elements with "_" placeholders, and
+  // a collection input not unpacked by then (TL006 decides whether they explain the use).
+  std::optional<NamedPlace> placeholder_unpack;
+  std::optional<NamedPlace> open_collection;
 };
 
 struct Redefinition {

@@ -54,6 +54,11 @@ struct Rule {
   }
 };
 
+// TL006's verdict on a use nothing defines (rules/src/TL006_unflattened_collection.cpp): whether
+// a collection that was never unpacked, or unpacked with placeholders, explains it. TL003 leaves
+// those uses to TL006.
+bool collection_explains(const UndefinedUse &use, Dialect dialect);
+
 // Every rule, ordered by code.
 const std::vector<const Rule *> &all_rules();
 const Rule *find_rule(std::string_view code);
