@@ -24,20 +24,29 @@ extern const Rule kTL003{
     check};
 
 namespace {
+// Fires on a read that nothing binds (no parameter, import, earlier assignment or unpack, no
+// builtin, runtime or declared context name: the analysis resolves those) unless another rule
+// explains it: a freed name (TL005), a module never imported (TL012), a python_ctx name
+// (TL011), a proxy a collection input should have bound (TL006).
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
+  const Dialect dialect = ctx.analysis.dialect;
   for (const TraceFacts &facts : ctx.analysis.traces) {
-    for (const UndefinedUse &use : facts.undefined) {
-      if (use.problem == UseProblem::NeverDefined) {
-        if (collection_explains(use, ctx.analysis.dialect)) continue; // TL006's
-        out.push_back(kTL003.diagnostic(use.span, "`" + use.name + "` is used but never defined"));
-      } else if (use.problem == UseProblem::ImplicitShapeSymbol) {
+    for (const UnresolvedRead &read : facts.unresolved) {
+      if (read.freed != UnresolvedRead::Freed::No || missing_module_import(read) ||
+          python_ctx_provides(read, dialect))
+        continue;
+      if (const NamedPlace *annotation = facts.place(read.shape_annotation)) {
+        // The input carries the dim, but a trace binds it only by unpacking the shape.
         Diagnostic d = kTL003.diagnostic(
-            use.span, "`" + use.name + "` is used but never defined: only the annotation of `" +
-                          use.related_name + "` mentions it; unpack it first, e.g. `(...) = " +
-                          "prims.shape(" + use.related_name + ")`");
-        d.related.push_back({use.related, "`" + use.name + "` appears in this annotation"});
+            read.span, "`" + read.name + "` is used but never defined: only the annotation of `" +
+                           annotation->name + "` mentions it; unpack it first, e.g. `(...) = " +
+                           "prims.shape(" + annotation->name + ")`");
+        d.related.push_back({annotation->span, "`" + read.name + "` appears in this annotation"});
         out.push_back(std::move(d));
+        continue;
       }
+      if (collection_explains(read, dialect)) continue;
+      out.push_back(kTL003.diagnostic(read.span, "`" + read.name + "` is used but never defined"));
     }
   }
 }

@@ -21,23 +21,30 @@ extern const Rule kTL004{
     check};
 
 namespace {
-void report(const std::vector<Redefinition> &redefinitions, std::vector<Diagnostic> &out) {
-  for (const Redefinition &r : redefinitions) {
+// Fires on every rebinding of a name, also after a `del`, except a rebinding after fx's
+// `x = None` (that is how fx frees a value and reuses its name) and, among the subsymbols of
+// one bound symbol, a rebinding of that bound symbol's own output (its decomposition may
+// produce it in steps). Among subsymbols (comments) it is a warning.
+void report(const std::vector<Rebinding> &rebindings, std::vector<Diagnostic> &out) {
+  for (const Rebinding &r : rebindings) {
+    if (r.previous_state == Rebinding::Previous::FreedByNoneAssignment) continue;
+    if (r.in_subsymbols && r.parent_output) continue;
+    bool after_delete = r.previous_state == Rebinding::Previous::Deleted;
     std::string message = r.in_subsymbols ? "subsymbol assigns `" + r.name + "` again"
                                           : "`" + r.name + "` is assigned again" +
-                                                std::string(r.after_delete ? " after `del`" : "") +
+                                                std::string(after_delete ? " after `del`" : "") +
                                                 "; traces are single-assignment";
     Diagnostic d = kTL004.diagnostic(r.span, message);
     if (r.in_subsymbols) d.severity = Severity::Warning;
-    d.related.push_back({r.previous, r.after_delete ? "deleted here" : "first assigned here"});
+    d.related.push_back({r.previous, after_delete ? "deleted here" : "first assigned here"});
     out.push_back(std::move(d));
   }
 }
 
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
   for (const TraceFacts &facts : ctx.analysis.traces)
-    report(facts.redefinitions, out);
-  report(ctx.analysis.orphans.redefinitions, out);
+    report(facts.rebindings, out);
+  report(ctx.analysis.orphans.rebindings, out);
 }
 } // namespace
 

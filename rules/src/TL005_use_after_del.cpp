@@ -23,16 +23,19 @@ extern const Rule kTL005{
     check};
 
 namespace {
+// Fires on every read of a name whose binding was freed before it: by a `del`, or (in the
+// dialects where that frees a value, DialectTraits::none_frees) by `x = None`.
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
   for (const TraceFacts &facts : ctx.analysis.traces)
-    for (const UndefinedUse &use : facts.undefined)
-      if (use.problem == UseProblem::AfterDelete) {
-        Diagnostic d = kTL005.diagnostic(
-            use.span, "`" + use.name + "` is used after " +
-                          (use.freed_by_none ? "`" + use.name + " = None` freed it" : "`del`"));
-        d.related.push_back({use.related, use.freed_by_none ? "freed here" : "deleted here"});
-        out.push_back(std::move(d));
-      }
+    for (const UnresolvedRead &read : facts.unresolved) {
+      if (read.freed == UnresolvedRead::Freed::No) continue;
+      bool by_none = read.freed == UnresolvedRead::Freed::ByNoneAssignment;
+      Diagnostic d = kTL005.diagnostic(
+          read.span, "`" + read.name + "` is used after " +
+                         (by_none ? "`" + read.name + " = None` freed it" : "`del`"));
+      d.related.push_back({read.freed_at, by_none ? "freed here" : "deleted here"});
+      out.push_back(std::move(d));
+    }
 }
 } // namespace
 

@@ -34,31 +34,35 @@ bool looks_like_proxy_name(const std::string &name) {
 }
 } // namespace
 
-// A proxy-named use in a Thunder trace that has a collection it could have come from. Thunder's
-// collection inputs and their unpacking belong to its prologue: other dialects have neither.
-bool collection_explains(const UndefinedUse &use, Dialect dialect) {
-  return use.problem == UseProblem::NeverDefined && dialect_traits(dialect).thunder_checks &&
-         (use.placeholder_unpack || use.open_collection) && looks_like_proxy_name(use.name);
+// Fires on a proxy-named read nothing binds (not freed, not a module, not a python_ctx name, not
+// a dim an input's annotation carries) in a Thunder trace that has a collection it could have
+// come from: one unpacked with placeholders before the read, or one never unpacked by then.
+// Thunder's collection inputs and their unpacking belong to its prologue: other dialects have
+// neither.
+bool collection_explains(const UnresolvedRead &read, Dialect dialect) {
+  return dialect_traits(dialect).thunder_checks && read.freed == UnresolvedRead::Freed::No &&
+         read.shape_annotation < 0 && (read.placeholder_unpack >= 0 || read.open_collection >= 0) &&
+         looks_like_proxy_name(read.name) && !missing_module_import(read) &&
+         !python_ctx_provides(read, dialect);
 }
 
 namespace {
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
   for (const TraceFacts &facts : ctx.analysis.traces)
-    for (const UndefinedUse &use : facts.undefined) {
-      if (!collection_explains(use, ctx.analysis.dialect)) continue;
-      if (use.placeholder_unpack) {
-        const NamedPlace &unpack = *use.placeholder_unpack;
+    for (const UnresolvedRead &read : facts.unresolved) {
+      if (!collection_explains(read, ctx.analysis.dialect)) continue;
+      if (const NamedPlace *unpack = facts.place(read.placeholder_unpack)) {
         Diagnostic d = kTL006.diagnostic(
-            use.span, "`" + use.name + "` is never defined: `" + unpack.name +
-                          "` was unpacked with `_` placeholders, which dropped the element " +
-                          "that holds it");
-        d.related.push_back({unpack.span, "`" + unpack.name + "` is unpacked here"});
+            read.span, "`" + read.name + "` is never defined: `" + unpack->name +
+                           "` was unpacked with `_` placeholders, which dropped the element " +
+                           "that holds it");
+        d.related.push_back({unpack->span, "`" + unpack->name + "` is unpacked here"});
         out.push_back(std::move(d));
       } else {
-        const NamedPlace &collection = *use.open_collection;
+        const NamedPlace &collection = *facts.place(read.open_collection);
         Diagnostic d = kTL006.diagnostic(
-            use.span, "`" + use.name + "` is never defined: the collection input `" +
-                          collection.name + "` is never unpacked");
+            read.span, "`" + read.name + "` is never defined: the collection input `" +
+                           collection.name + "` is never unpacked");
         d.related.push_back({collection.span, "`" + collection.name + "` is a collection"});
         out.push_back(std::move(d));
       }

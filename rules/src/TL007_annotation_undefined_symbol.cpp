@@ -22,11 +22,16 @@ extern const Rule kTL007{
     check};
 
 namespace {
+// Fires on a symbolic dim of a type comment that nothing binds before it, unless an input's
+// annotation carries it (TL003 asks for its unpack where it is read) or a subsymbol line (a
+// decomposition's `prims.shape`) produces it.
 void report(const TraceFacts &facts, std::vector<Diagnostic> &out) {
-  for (const UndefinedSymbol &s : facts.undefined_symbols)
-    out.push_back(kTL007.diagnostic(s.span, "the annotation of `" + s.annotated + "` mentions `" +
-                                                s.symbol +
+  for (const UnresolvedDim &d : facts.unresolved_dims) {
+    if (d.in_input_annotation || d.subsymbol_bound) continue;
+    out.push_back(kTL007.diagnostic(d.span, "the annotation of `" + d.annotated + "` mentions `" +
+                                                d.symbol +
                                                 "`, which nothing in the trace defines"));
+  }
 }
 
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {

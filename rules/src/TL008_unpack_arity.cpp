@@ -21,12 +21,15 @@ extern const Rule kTL008{
     check};
 
 namespace {
+// Fires on an unpack whose number of targets differs from the length the trace states for its
+// source.
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
   for (const TraceFacts &facts : ctx.analysis.traces)
-    for (const ArityMismatch &m : facts.arity) {
+    for (const KnownLengthUnpack &m : facts.unpacks) {
+      if (m.targets == m.source_length) continue;
       Diagnostic d = kTL008.diagnostic(m.span, "unpacks " + std::to_string(m.targets) +
                                                    " names from `" + m.source + "`, which has " +
-                                                   std::to_string(m.expected) + " elements");
+                                                   std::to_string(m.source_length) + " elements");
       d.related.push_back({m.source_span, "the length comes from here"});
       out.push_back(std::move(d));
     }

@@ -32,18 +32,35 @@ extern const Rule kTL011{
     check};
 
 namespace {
+bool is_context_object(const UnresolvedRead &read) {
+  return !read.callee && looks_like_context_object(read.name);
+}
+} // namespace
+
+// Only Thunder hands the printed program a python_ctx: a callee nothing binds, or a context
+// object (`_torch_memory_format_0`), comes from it. Elsewhere an undefined callee is TL003's.
+bool python_ctx_provides(const UnresolvedRead &read, Dialect dialect) {
+  return dialect_traits(dialect).thunder_checks && read.freed == UnresolvedRead::Freed::No &&
+         (read.callee || is_context_object(read)) && !missing_module_import(read);
+}
+
+namespace {
+// Fires once per name and trace on a python_ctx callee that follows no convention: what the
+// dialect's executors generate by name (nvFusion3), and context objects, are how the trace is
+// meant to run.
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
-  const DialectTraits &dialect = dialect_traits(ctx.analysis.dialect);
+  const Dialect dialect = ctx.analysis.dialect;
+  const DialectTraits &traits = dialect_traits(dialect);
   for (const TraceFacts &facts : ctx.analysis.traces) {
     std::set<std::string> seen;
-    for (const ContextName &c : facts.context) {
-      if (c.kind == ContextName::Kind::Module || !seen.insert(c.name).second) continue;
-      // What the dialect's executors generate by name is how the trace is meant to run.
-      if (c.kind == ContextName::Kind::Object || dialect.follows_context_convention(c.name))
+    for (const UnresolvedRead &read : facts.unresolved) {
+      if (!python_ctx_provides(read, dialect) || is_context_object(read) ||
+          traits.follows_context_convention(read.name) || !seen.insert(read.name).second)
         continue;
-      out.push_back(kTL011.diagnostic(c.span, "`" + c.name +
-                                                  "` is called but neither imported nor defined: "
-                                                  "only the trace's python_ctx can provide it"));
+      out.push_back(kTL011.diagnostic(read.span, "`" + read.name +
+                                                     "` is called but neither imported nor "
+                                                     "defined: only the trace's python_ctx can "
+                                                     "provide it"));
     }
   }
 }

@@ -47,13 +47,22 @@ std::size_t import_offset(const CheckContext &ctx, const Trace &t) {
   return offset;
 }
 
+} // namespace
+
+// A read nothing binds of a module Thunder's traces use (torch, ltorch, prims, ...).
+bool missing_module_import(const UnresolvedRead &read) {
+  return read.freed == UnresolvedRead::Freed::No && known_module_import(read.name) != nullptr;
+}
+
+namespace {
+// Fires once per module and trace; the fix adds the import Thunder prints.
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
   for (const TraceFacts &facts : ctx.analysis.traces) {
     std::set<std::string> seen;
-    for (const ContextName &c : facts.context) {
-      if (c.kind != ContextName::Kind::Module || !seen.insert(c.name).second) continue;
-      const std::string *import = known_module_import(c.name);
-      Diagnostic d = kTL012.diagnostic(c.span, "`" + c.name + "` is used but never imported");
+    for (const UnresolvedRead &read : facts.unresolved) {
+      if (!missing_module_import(read) || !seen.insert(read.name).second) continue;
+      const std::string *import = known_module_import(read.name);
+      Diagnostic d = kTL012.diagnostic(read.span, "`" + read.name + "` is used but never imported");
       if (import && facts.trace->kind != Trace::Kind::Fragment) {
         std::size_t at = import_offset(ctx, *facts.trace);
         d.fix = Fix{"add `" + *import + "`",

@@ -21,9 +21,11 @@ extern const Rule kTL014{
     check};
 
 namespace {
+// Fires on every input annotation comment for a name not bound where it stands (a name the
+// project declares as a context name is bound).
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {
   for (const TraceFacts &facts : ctx.analysis.traces)
-    for (const StrayAnnotation &a : facts.stray_annotations)
+    for (const UnboundAnnotation &a : facts.unbound_annotations)
       out.push_back(kTL014.diagnostic(a.span, "annotation for `" + a.name +
                                                   "`, which is not defined here: the " +
                                                   "signature and the body do not have it"));

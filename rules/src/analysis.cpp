@@ -30,16 +30,6 @@ const std::map<std::string, std::string> &module_imports() {
   return modules;
 }
 
-// Thunder names context objects <qualified type>_<n>: _torch_memory_format_0.
-bool looks_like_context_object(const std::string &name) {
-  if (name.size() < 4 || name[0] != '_') return false;
-  std::size_t underscore = name.rfind('_');
-  if (underscore == 0 || underscore + 1 == name.size()) return false;
-  for (std::size_t i = underscore + 1; i < name.size(); ++i)
-    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
-  return true;
-}
-
 } // namespace
 
 // Follows one trace's names statement by statement.
@@ -95,7 +85,7 @@ private:
       }
       use(s.value, false);
       if (s.target) {
-        arity(s);
+        unpack_length(s);
         unpack_source(s);
         define(*s.target);
       }
@@ -159,7 +149,7 @@ private:
   void annotation_comment(const Statement &s) {
     if (!s.annotation) return; // untyped old-style "# a": nothing to check
     if (!is_defined(s.annotated_name) && !options_.is_context_name(s.annotated_name))
-      facts_.stray_annotations.push_back({s.annotated_name, s.annotated_name_span});
+      facts_.unbound_annotations.push_back({s.annotated_name, s.annotated_name_span});
     annotate(s.annotated_name, *s.annotation);
   }
 
@@ -169,10 +159,11 @@ private:
     Result<ProxyType> type = parse_type_string(text.text);
     if (!type) return;
     remember_rank(name, *type);
-    if (type->kind == ProxyKind::Collection && is_defined(name)) collections_[name] = text.span;
+    if (type->kind == ProxyKind::Collection && is_defined(name))
+      collections_[name] = add_place(text.span, name);
     for (const Dim &d : type->shape)
-      if (d.symbolic && !is_defined(d.symbol))
-        shape_symbols_.emplace(d.symbol, std::make_pair(dim_span(text, d), name));
+      if (d.symbolic && !is_defined(d.symbol) && !shape_symbols_.count(d.symbol))
+        shape_symbols_.emplace(d.symbol, add_place(dim_span(text, d), name));
   }
 
   // A statement with the type its trailing type comment gives, when there is one that parses.
@@ -239,13 +230,13 @@ private:
     return tensor ? tensor->span : v.span;
   }
 
-  void arity(const Statement &s) {
+  void unpack_length(const Statement &s) {
     if (s.target->kind == Target::Kind::Name) return;
-    std::optional<std::size_t> expected = known_length(s.value);
-    if (expected && *expected != s.target->elements.size())
-      facts_.arity.push_back({s.target->span, s.target->elements.size(), *expected,
-                              s.value.kind == ValueKind::Name ? s.value.text : print_value(s.value),
-                              length_span(s.value)});
+    if (std::optional<std::size_t> length = known_length(s.value))
+      facts_.unpacks.push_back(
+          {s.target->span, s.target->elements.size(), *length,
+           s.value.kind == ValueKind::Name ? s.value.text : print_value(s.value),
+           length_span(s.value)});
   }
 
   void unpack_source(const Statement &s) {
@@ -254,24 +245,33 @@ private:
     bool placeholder = false;
     for (const Target &e : s.target->elements)
       placeholder |= e.is_placeholder();
-    if (placeholder && !dropping_unpack_) dropping_unpack_ = std::make_pair(s.span, s.value.text);
+    if (placeholder && dropping_unpack_ < 0) dropping_unpack_ = add_place(s.span, s.value.text);
+  }
+
+  int32_t add_place(Span span, const std::string &name) {
+    facts_.places.push_back({span, name});
+    return static_cast<int32_t>(facts_.places.size() - 1);
   }
 
   void define(const Target &t) {
     t.for_each_bound_name([&](const Target &n) {
       NameState &state = names_[n.name];
       if (state.defined)
-        facts_.redefinitions.push_back({n.name, n.span, span(state.defined), false, false});
-      else if (state.deleted && !state.freed_by_none)
-        facts_.redefinitions.push_back({n.name, n.span, span(state.deleted), false, true});
+        facts_.rebindings.push_back(
+            {n.name, n.span, span(state.defined), Rebinding::Previous::Bound, false, false});
+      else if (state.deleted)
+        facts_.rebindings.push_back({n.name, n.span, span(state.deleted),
+                                     state.freed_by_none
+                                         ? Rebinding::Previous::FreedByNoneAssignment
+                                         : Rebinding::Previous::Deleted,
+                                     false, false});
       state.defined = Where::of(n.span);
       state.deleted = {};
       state.freed_by_none = false;
     });
   }
 
-  // Subsymbols of one bound symbol assign each name once, except the parent's own outputs,
-  // which the decomposition may produce in steps.
+  // Names the subsymbols of one bound symbol assign more than once.
   void duplicate_siblings(const std::vector<Statement> &subs, const Target *parent = nullptr) {
     std::set<std::string> outputs;
     if (parent)
@@ -282,8 +282,9 @@ private:
       if (s.target)
         for (const Target *n : s.target->bound_names()) {
           auto [it, fresh] = seen.emplace(n->name, n->span);
-          if (!fresh && !outputs.count(n->name))
-            facts_.redefinitions.push_back({n->name, n->span, it->second, true, false});
+          if (!fresh)
+            facts_.rebindings.push_back({n->name, n->span, it->second, Rebinding::Previous::Bound,
+                                         true, outputs.count(n->name) > 0});
         }
       duplicate_siblings(s.subsymbols, s.target ? &*s.target : nullptr);
     }
@@ -307,11 +308,10 @@ private:
     if (!t.type) return;
     const Statement &s = *t.statement;
     for (const Dim &d : t.type->shape) {
-      if (!d.symbolic || is_defined(d.symbol) || shape_symbols_.count(d.symbol) ||
-          is_subsymbol_bound(d.symbol) || options_.is_context_name(d.symbol))
-        continue;
-      facts_.undefined_symbols.push_back(
-          {d.symbol, dim_span(*s.type_comment->type, d), s.type_comment->name});
+      if (!d.symbolic || is_defined(d.symbol) || options_.is_context_name(d.symbol)) continue;
+      facts_.unresolved_dims.push_back({d.symbol, dim_span(*s.type_comment->type, d),
+                                        s.type_comment->name, shape_symbols_.count(d.symbol) > 0,
+                                        is_subsymbol_bound(d.symbol)});
     }
   }
 
@@ -334,54 +334,29 @@ private:
     }
   }
 
+  // Resolves a read: a live binding, or one the environment provides (the project's context
+  // names, Python's builtins, the dialect's runtime names); else records what is known of it.
   void check(const std::string &name, Span span, bool callee) {
     const NameState *state = names_.find(name);
     if ((state && state->defined) || options_.is_context_name(name)) return;
+    UnresolvedRead read;
     if (state && state->deleted) {
-      facts_.undefined.push_back({name,
-                                  span,
-                                  UseProblem::AfterDelete,
-                                  this->span(state->deleted),
-                                  "",
-                                  state->freed_by_none,
-                                  {},
-                                  {}});
+      read.freed = state->freed_by_none ? UnresolvedRead::Freed::ByNoneAssignment
+                                        : UnresolvedRead::Freed::ByDel;
+      read.freed_at = this->span(state->deleted);
+    } else if (is_python_builtin(name) || traits_.provides(name)) {
       return;
     }
-    if (is_python_builtin(name) || traits_.provides(name)) return;
-    if (module_imports().count(name)) {
-      facts_.context.push_back({ContextName::Kind::Module, name, span});
-      return;
+    read.name = name;
+    read.span = span;
+    read.callee = callee;
+    if (read.freed == UnresolvedRead::Freed::No) {
+      if (auto s = shape_symbols_.find(name); s != shape_symbols_.end())
+        read.shape_annotation = s->second;
+      read.placeholder_unpack = dropping_unpack_;
+      if (!collections_.empty()) read.open_collection = collections_.begin()->second;
     }
-    // Only Thunder hands the printed program a python_ctx: elsewhere a callee nothing defines
-    // is an undefined name.
-    if (callee && traits_.thunder_checks) {
-      facts_.context.push_back({ContextName::Kind::Callable, name, span});
-      return;
-    }
-    if (traits_.thunder_checks && looks_like_context_object(name)) {
-      facts_.context.push_back({ContextName::Kind::Object, name, span});
-      return;
-    }
-    if (auto s = shape_symbols_.find(name); s != shape_symbols_.end()) {
-      facts_.undefined.push_back({name,
-                                  span,
-                                  UseProblem::ImplicitShapeSymbol,
-                                  s->second.first,
-                                  s->second.second,
-                                  false,
-                                  {},
-                                  {}});
-      return;
-    }
-    UndefinedUse use;
-    use.name = name;
-    use.span = span;
-    if (dropping_unpack_)
-      use.placeholder_unpack = NamedPlace{dropping_unpack_->first, dropping_unpack_->second};
-    if (!collections_.empty())
-      use.open_collection = NamedPlace{collections_.begin()->second, collections_.begin()->first};
-    facts_.undefined.push_back(std::move(use));
+    facts_.unresolved.push_back(std::move(read));
   }
 
   const SourceText &source_;
@@ -420,12 +395,23 @@ private:
     return state && state->subsymbol_bound;
   }
 
-  std::map<std::string, std::pair<Span, std::string>> shape_symbols_;
-  std::map<std::string, Span> collections_;
+  // Indexes into facts_.places: the dim of the first input annotation that mentions a symbol,
+  // and each collection input not yet unpacked.
+  std::map<std::string, int32_t> shape_symbols_;
+  std::map<std::string, int32_t> collections_;
   std::map<std::string, std::pair<std::size_t, Span>> lengths_;
   NameTable<NameState> names_;
-  std::optional<std::pair<Span, std::string>> dropping_unpack_;
+  int32_t dropping_unpack_ = -1; // in facts_.places
 };
+
+bool looks_like_context_object(const std::string &name) {
+  if (name.size() < 4 || name[0] != '_') return false;
+  std::size_t underscore = name.rfind('_');
+  if (underscore == 0 || underscore + 1 == name.size()) return false;
+  for (std::size_t i = underscore + 1; i < name.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
+  return true;
+}
 
 bool is_glob_pattern(std::string_view text) {
   return text.find_first_of("*?[") != std::string_view::npos;

@@ -1,9 +1,10 @@
 #pragma once
-// Facts about the names of each trace, computed once and read by the rules: what is used
-// before it is defined, what is defined twice, which names only the trace's context knows.
+// Facts about the names of each trace, computed once and read by the rules: what each read
+// resolves to, what is bound twice, what annotations and unpacks say.
 #include "tracelint/core/parser.hpp"
 #include "tracelint/rules/dialect.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <set>
@@ -21,76 +22,93 @@ struct AnalysisOptions {
   Dialect dialect = Dialect::Thunder;
 };
 
-// What is known about a use that nothing defines where it stands. These are facts, not
-// verdicts: which rule reports the use is each rule's own decision (TL003, TL005, TL006).
-enum class UseProblem {
-  NeverDefined,        // no definition reaches it
-  ImplicitShapeSymbol, // no definition, but an input's annotation mentions it as a dim
-  AfterDelete,         // its definition was deleted (a del, or fx's `x = None`)
-};
+// The name analysis is a semantic model, not a set of verdicts: it follows each trace's
+// bindings (parameters, imports, assignments, unpacks), frees (`del`, fx's `x = None`), reads
+// and annotations, and records the facts below. Which of them is a defect, and which rule says
+// so, is decided in each rule's own file (rules/src/TL0xx_*.cpp), as ruff's semantic model and
+// its rules split the work.
+//
+// Names the code's environment provides are bindings like any other, so a read of them is
+// resolved: Python's builtins, the dialect's runtime names (DialectTraits::runtime_names) and
+// the context names the project declares (`context-names`).
 
-// A place and the name it concerns: an unpack line and its source, a collection input.
+// A place and the name it concerns: an unpack line and its source, a collection input, the
+// dim of an input's annotation and that input.
 struct NamedPlace {
   Span span;
   std::string name;
 };
 
-struct UndefinedUse {
+// A read that no binding reaches where it stands.
+struct UnresolvedRead {
+  enum class Freed : uint8_t {
+    No,               // nothing bound it before
+    ByDel,            // its binding was deleted by a `del`
+    ByNoneAssignment, // its binding was dropped by rebinding it to None (fx's `x = None`)
+  };
   std::string name;
   Span span;
-  UseProblem problem = UseProblem::NeverDefined;
-  Span related;               // the del, the input's annotation
-  std::string related_name;   // the tensor whose shape carries the symbol
-  bool freed_by_none = false; // AfterDelete: an fx-style `x = None` freed it, not a del
-  // NeverDefined: the first unpack before it that dropped elements with "_" placeholders, and
-  // a collection input not unpacked by then (TL006 decides whether they explain the use).
-  std::optional<NamedPlace> placeholder_unpack;
-  std::optional<NamedPlace> open_collection;
+  bool callee = false; // the read is a call's callee (`f(x)`, `f.g(x)`)
+  Freed freed = Freed::No;
+  Span freed_at; // the del or the `x = None`
+  // Indexes into TraceFacts::places, or -1. An input's annotation mentions the name as a
+  // symbolic dim (the input carries it, nothing binds it); the first unpack before the read
+  // that dropped elements with "_" placeholders; a collection input not unpacked by then.
+  int32_t shape_annotation = -1;
+  int32_t placeholder_unpack = -1;
+  int32_t open_collection = -1;
 };
 
-struct Redefinition {
+// A binding of a name that was bound, or freed, before.
+struct Rebinding {
+  enum class Previous : uint8_t { Bound, Deleted, FreedByNoneAssignment };
   std::string name;
   Span span;
   Span previous;
+  Previous previous_state = Previous::Bound;
+  // Among the subsymbols (comments) of one bound symbol; `parent_output`: the name is one of
+  // that bound symbol's own outputs, which its decomposition may produce in steps.
   bool in_subsymbols = false;
-  bool after_delete = false;
+  bool parent_output = false;
 };
 
-// A name that only the trace's python_ctx can provide.
-struct ContextName {
-  enum class Kind { Module, Callable, Object };
-  Kind kind = Kind::Callable;
-  std::string name;
-  Span span;
-};
-
-struct UndefinedSymbol { // TL007
+// A symbolic dim of a type comment (`# t1: "f32[i0, i5]"`) that no binding reaches.
+struct UnresolvedDim {
   std::string symbol;
   Span span;
-  std::string annotated; // the name whose annotation mentions it
+  std::string annotated;            // the name whose type comment mentions it
+  bool in_input_annotation = false; // an input's annotation mentions it too (it carries it)
+  bool subsymbol_bound = false;     // a subsymbol line (a comment) assigns it
 };
 
-struct StrayAnnotation { // TL014
+// An input annotation comment (`# name: "type"`) for a name not bound where it stands.
+struct UnboundAnnotation {
   std::string name;
   Span span;
 };
 
-struct ArityMismatch { // TL008
+// An unpack line whose source has a length the trace states: a tuple or list literal, or a
+// tensor's shape whose rank its annotation gives.
+struct KnownLengthUnpack {
   Span span;
   std::size_t targets = 0;
-  std::size_t expected = 0;
+  std::size_t source_length = 0;
   std::string source;
-  Span source_span; // the annotation that gives the length
+  Span source_span; // what gives the length
 };
 
 struct TraceFacts {
   const Trace *trace = nullptr;
-  std::vector<UndefinedUse> undefined;
-  std::vector<Redefinition> redefinitions;
-  std::vector<ContextName> context;
-  std::vector<UndefinedSymbol> undefined_symbols;
-  std::vector<StrayAnnotation> stray_annotations;
-  std::vector<ArityMismatch> arity;
+  std::vector<UnresolvedRead> unresolved;
+  std::vector<NamedPlace> places; // what UnresolvedRead's indexes point to
+  std::vector<Rebinding> rebindings;
+  std::vector<UnresolvedDim> unresolved_dims;
+  std::vector<UnboundAnnotation> unbound_annotations;
+  std::vector<KnownLengthUnpack> unpacks;
+
+  const NamedPlace *place(int32_t index) const {
+    return index < 0 ? nullptr : &places[static_cast<std::size_t>(index)];
+  }
 };
 
 struct Analysis {
@@ -128,6 +146,8 @@ bool is_glob_pattern(std::string_view text);
 // Module names Thunder traces use, and the import that binds each.
 const std::string *known_module_import(const std::string &name);
 bool is_python_builtin(const std::string &name);
+// Thunder's name for a context object: `_<qualified type>_<n>` (`_torch_memory_format_0`).
+bool looks_like_context_object(const std::string &name);
 
 // Calls f(statement) for a statement or every statement of a body, and their subsymbols,
 // depth first.

@@ -54,10 +54,19 @@ struct Rule {
   }
 };
 
-// TL006's verdict on a use nothing defines (rules/src/TL006_unflattened_collection.cpp): whether
-// a collection that was never unpacked, or unpacked with placeholders, explains it. TL003 leaves
-// those uses to TL006.
-bool collection_explains(const UndefinedUse &use, Dialect dialect);
+// Rules' verdicts on a read nothing binds (analysis.hpp), each defined in its rule's file, so
+// that one read is reported by one rule: a freed name is TL005's; a module never imported is
+// TL012's; what only Thunder's python_ctx provides is TL011's; a proxy name a collection input
+// should have bound is TL006's; TL003 reports what none of them explains.
+//
+// TL012 (rules/src/TL012_missing_import.cpp): a module the trace uses without importing it.
+bool missing_module_import(const UnresolvedRead &read);
+// TL011 (rules/src/TL011_context_name.cpp): a callee, or a context object, that a Thunder
+// trace's python_ctx hands the program.
+bool python_ctx_provides(const UnresolvedRead &read, Dialect dialect);
+// TL006 (rules/src/TL006_unflattened_collection.cpp): a collection that was never unpacked, or
+// unpacked with placeholders, explains the read.
+bool collection_explains(const UnresolvedRead &read, Dialect dialect);
 
 // Every rule, ordered by code.
 const std::vector<const Rule *> &all_rules();
