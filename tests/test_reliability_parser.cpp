@@ -228,6 +228,23 @@ TEST_CASE("parser: spans and edits hold offsets past 4 GiB") {
   CHECK(edit.begin == past_4gib);
 }
 
+TEST_CASE("source: code-point columns at the end of a text whose size is a multiple of 4 KB") {
+  // fuzz_validator found it (a SARIF region ending at the end of a 20 KB non-ASCII file): the
+  // per-block counts had no entry for the block that starts at the text's end, and the column
+  // of a span ending there read past them (heap-buffer-overflow under ASan).
+  for (std::size_t blocks : {1, 2, 5}) {
+    // One line of "é" (2 bytes, 1 code point) filling `blocks` 4 KB blocks exactly.
+    std::string text;
+    for (std::size_t i = 0; i < blocks * 4096 / 2; ++i)
+      text += "\xC3\xA9";
+    REQUIRE(text.size() == blocks * 4096);
+    tracelint::SourceText source("e.py", text);
+    CHECK(source.codepoint_column(1, text.size() + 1) == blocks * 4096 / 2 + 1);
+    CHECK(source.codepoint_column(1, text.size() + 3) == blocks * 4096 / 2 + 3);
+    CHECK(source.codepoint_column(1, 4097) == 2049);
+  }
+}
+
 TEST_CASE("parser: an indented line that no block header opens is Python's IndentationError") {
   test::TempDir dir;
   // Before: tree-sitter took line 5 as more of the body and the check passed.

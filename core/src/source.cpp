@@ -24,6 +24,9 @@ std::string with_lone_cr_as_newline(std::string text) {
 
 std::size_t SourceText::continuations_before(std::size_t offset) const {
   if (continuations_before_block_.empty()) return 0;
+  // A span may end at the text's end: offset == size(), in a block of its own when the size is
+  // a multiple of kBlockBytes (the constructor records that block too).
+  offset = std::min(offset, text_.size());
   std::size_t block = offset / kBlockBytes;
   std::size_t count = continuations_before_block_[block];
   for (std::size_t i = block * kBlockBytes; i < offset; ++i)
@@ -53,6 +56,7 @@ SourceText::SourceText(std::string path, std::string text)
     if (i % kBlockBytes == 0) continuations_before_block_.push_back(continuations);
     if (is_continuation(text_[i])) ++continuations;
   }
+  if (text_.size() % kBlockBytes == 0) continuations_before_block_.push_back(continuations);
 }
 
 std::string_view SourceText::line(std::size_t line) const {
