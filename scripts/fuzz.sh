@@ -60,8 +60,8 @@ for i, part in enumerate(p for p in parts if p.startswith("def ")):
     open(f"{sys.argv[1]}/{i}.py", "w").write(header + part + "\n" + "\n".join(q for q in parts if q.startswith("def ") and q != part))
 PY
 python3 scripts/fuzz_seeds.py "$seeds/generated"
-# A smoke run's 12 s would go to running the 60 KB seeds once (about a second each under ASan
-# in the tracer): it keeps those up to 8 KB, which reach the same shapes less deep.
+# A smoke run's 12 s would go to running the 60 KB seeds once (the tracer takes about 27 s on
+# the 60 KB one under ASan): it keeps those up to 8 KB, which reach the same shapes less deep.
 [ "$mode" = smoke ] && find "$seeds/generated" -type f -size +10k -delete
 
 seeds_of() { # target: its seed directories
@@ -74,8 +74,18 @@ seeds_of() { # target: its seed directories
 max_len_of() { # fuzz_roundtrip hashes its input into a generator's seed: longer is no different
   if [ "$1" = fuzz_roundtrip ]; then echo 64; else echo 65536; fi
 }
+# The tracer's work is linear in its input but large per byte under ASan + UBSan: the generated
+# 15,000-term `x + 1 + ...` seed (60 KB) takes about 27 s there (0.6 s in a release build, which
+# traces 4000/8000/16000 terms in 0.16/0.31/0.59 s), so 10 s per input reported a slow seed as
+# a hang in the hour-long run. Its targets get 120 s; a real hang still fails.
+timeout_of() { # target: libFuzzer's -timeout, seconds per input
+  case $1 in
+  fuzz_tracer | fuzz_tracer_chunked) echo 120 ;;
+  *) echo 10 ;;
+  esac
+}
 common_flags() { # target
-  echo "-max_len=$(max_len_of "$1") -timeout=10 -rss_limit_mb=4096"
+  echo "-max_len=$(max_len_of "$1") -timeout=$(timeout_of "$1") -rss_limit_mb=4096"
 }
 
 mkdir -p "$build/artifacts" "$build/runs"
