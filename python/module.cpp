@@ -26,6 +26,17 @@ Severity severity_of(const std::string &name) {
   return *s;
 }
 
+Dialect dialect_of(const std::string &name) {
+  std::optional<Dialect> d = parse_dialect(name);
+  if (!d) {
+    std::string known;
+    for (const std::string &n : dialect_names())
+      known += (known.empty() ? "'" : ", '") + n + "'";
+    throw py::value_error("dialect must be one of " + known + "; not '" + name + "'");
+  }
+  return *d;
+}
+
 Format format_of(const std::string &name) {
   std::optional<Format> f = parse_format(name);
   if (!f)
@@ -78,6 +89,8 @@ py::dict related_dict(const RelatedLocation &r) {
 
 PYBIND11_MODULE(_tracelint, m) {
   m.doc() = "Checks Python traces printed by tracing JITs (Lightning Thunder, torch.fx).";
+  // The dialects check(dialect=...) and the pytest plugin's --tracelint-dialect take.
+  m.attr("DIALECTS") = py::tuple(py::cast(dialect_names()));
 
   py::class_<Diagnostic>(m, "Diagnostic")
       .def_readonly("code", &Diagnostic::code)
@@ -189,7 +202,7 @@ PYBIND11_MODULE(_tracelint, m) {
          std::optional<std::vector<std::string>> extend_select,
          std::optional<std::vector<std::string>> ignore,
          std::optional<std::vector<std::string>> context_names, std::optional<std::string> fail_on,
-         const LoadedConfig *config) {
+         std::optional<std::string> dialect, const LoadedConfig *config) {
         Overrides overrides;
         if (select) overrides.rules.select = rule_selectors("select", *select);
         if (extend_select)
@@ -197,6 +210,7 @@ PYBIND11_MODULE(_tracelint, m) {
         if (ignore) overrides.rules.ignore = rule_selectors("ignore", *ignore);
         if (context_names) overrides.context_names = *context_names;
         if (fail_on) overrides.fail_on = severity_of(*fail_on);
+        if (dialect) overrides.dialect = dialect_of(*dialect);
         Options options = resolve_options(config ? &config->config : nullptr, path, overrides);
         py::gil_scoped_release release; // checks are thread-safe
         return check(source, options, path);
@@ -204,11 +218,14 @@ PYBIND11_MODULE(_tracelint, m) {
       py::arg("source"), py::arg("path") = "<trace>", py::arg("select") = py::none(),
       py::arg("extend_select") = py::none(), py::arg("ignore") = py::none(),
       py::arg("context_names") = py::none(), py::arg("fail_on") = py::none(),
-      py::arg("config") = py::none(),
+      py::arg("dialect") = py::none(), py::arg("config") = py::none(),
       "Checks one trace. select/extend_select/ignore take rule codes or prefixes (TL003, TL0, "
       "any case) and apply over config (a tracelint.Config: its select, ignore, severity, "
       "fail-on, context-names and the per-file-ignores that match path), as the CLI's flags "
-      "over pyproject.toml. fail_on: 'error' (default), 'warning' or 'info'.");
+      "over pyproject.toml. fail_on: 'error' (default), 'warning' or 'info'. dialect: the printer "
+      "the trace comes from, 'thunder', 'fx', 'export' or 'nvfuser' (default: the config's "
+      "dialect or per-file-dialect for path, else detected from the text, as the CLI's "
+      "--dialect).");
 
   m.def(
       "trace",

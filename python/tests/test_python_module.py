@@ -62,6 +62,50 @@ def test_pytest_plugin_checks_each_trace_as_an_item(tmp_path):
     assert "error[TL002]" in result.stdout
 
 
+FX_GRAPH = textwrap.dedent("""\
+    def forward(self, x):
+        add = x + 1;  x = None
+        mul = add * 2;  add = None
+        return (mul,)
+    """)
+
+
+def test_check_takes_the_dialect_or_detects_it():
+    assert "fx" in tracelint.DIALECTS and "nvfuser" in tracelint.DIALECTS
+    # Detected from `def forward(self, ...)`: fx frees values by rebinding them to None.
+    assert tracelint.check(FX_GRAPH, "graph.py", fail_on="info").ok
+    assert tracelint.check(FX_GRAPH, "graph.py", dialect="FX", fail_on="info").ok
+    # Read as a Thunder trace, each `x = None` rebinds a name the trace already bound.
+    as_thunder = tracelint.check(FX_GRAPH, "graph.py", dialect="thunder")
+    assert "TL004" in [d.code for d in as_thunder.diagnostics], as_thunder.render()
+    # A read after fx's free is a use after del in the fx dialect.
+    read_after_free = FX_GRAPH.replace("return (mul,)", "return (mul, x)")
+    report = tracelint.check(read_after_free, "graph.py", dialect="fx")
+    assert [(d.code, d.line) for d in report.diagnostics if d.severity == "error"] == [("TL005", 4)]
+    with pytest.raises(ValueError, match="dialect must be one of"):
+        tracelint.check(FX_GRAPH, dialect="jax")
+
+
+def test_pytest_plugin_takes_the_dialect(tmp_path):
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    (traces / "graph.py").write_text(FX_GRAPH)
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(tracelint.__file__)))
+    env = dict(os.environ, PYTHONPATH=package_root)
+
+    def pytest_with(*flags):
+        return subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "tracelint.pytest_plugin", "--tracelint-traces",
+             str(traces), "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp_path), *flags],
+            capture_output=True, text=True, cwd=tmp_path, env=env)
+
+    detected = pytest_with()
+    assert detected.returncode == 0, detected.stdout + detected.stderr
+    as_thunder = pytest_with("--tracelint-dialect", "thunder")
+    assert as_thunder.returncode == 1, as_thunder.stdout + as_thunder.stderr
+    assert "error[TL004]" in as_thunder.stdout
+
+
 SEED = "def foo(a, key):\n    return a[..., : (a.shape[-1] // 2)][key]\n"
 
 

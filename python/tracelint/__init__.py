@@ -9,13 +9,15 @@
 A Report is a sequence of its Diagnostics: len(report), report[0], `for d in report`; bool(report)
 is "has findings" (it follows len), while report.ok says whether the check passes (nothing at or
 above fail_on). With config=tracelint.load_config("pyproject.toml"), check() applies that
-[tool.tracelint] as `tracelint check` does, select/ignore/fail_on overriding it as its flags.
+[tool.tracelint] as `tracelint check` does, select/ignore/fail_on/dialect overriding it as its
+flags. DIALECTS names the printers check(dialect=...) reads ('thunder', 'fx', 'export',
+'nvfuser'); without it each trace's dialect is detected from its text.
 """
-from ._tracelint import (Config, Diagnostic, Report, check, find_config, is_excluded, load_config,
-                         trace)
+from ._tracelint import (DIALECTS, Config, Diagnostic, Report, check, find_config, is_excluded,
+                         load_config, trace)
 
-__all__ = ["Config", "Diagnostic", "Report", "check", "assert_valid", "find_config", "is_excluded",
-           "load_config", "trace"]
+__all__ = ["DIALECTS", "Config", "Diagnostic", "Report", "check", "assert_valid", "find_config",
+           "is_excluded", "load_config", "trace"]
 
 
 def assert_valid(source, path="<trace>", **options):

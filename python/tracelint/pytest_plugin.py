@@ -4,9 +4,9 @@ with the paths given besides it: `pytest tests/ --tracelint-traces DIR`).
 Registered through the pytest11 entry point when tracelint is pip-installed (with the module
 only on PYTHONPATH: `pytest -p tracelint.pytest_plugin`). It reads [tool.tracelint] from the
 pyproject.toml of pytest's rootdir as `tracelint check` does (select, extend-select, ignore,
-per-file-ignores, exclude, extend-exclude, context-names, severity, fail-on);
---tracelint-select, --tracelint-ignore, --tracelint-fail-on and --tracelint-context-name
-override it as the CLI's flags do."""
+per-file-ignores, exclude, extend-exclude, context-names, severity, fail-on, dialect,
+per-file-dialect); --tracelint-select, --tracelint-ignore, --tracelint-fail-on,
+--tracelint-dialect and --tracelint-context-name override it as the CLI's flags do."""
 import pathlib
 
 import pytest
@@ -27,6 +27,10 @@ def pytest_addoption(parser):
                          "else error)")
     group.addoption("--tracelint-context-name", action="append", default=[], metavar="NAME",
                     help="a name the traces' python_ctx provides (nvFusion0, ...)")
+    group.addoption("--tracelint-dialect", default=None,
+                    choices=list(tracelint.DIALECTS),
+                    help="the printer the traces come from (default: the config's dialect, "
+                         "else detected from each file's text)")
 
 
 def _codes(values):
@@ -48,7 +52,8 @@ class _Settings:
                 select=_codes(config.getoption("--tracelint-select")),
                 ignore=_codes(config.getoption("--tracelint-ignore")),
                 fail_on=config.getoption("--tracelint-fail-on"),
-                context_names=config.getoption("--tracelint-context-name") or None)
+                context_names=config.getoption("--tracelint-context-name") or None,
+                dialect=config.getoption("--tracelint-dialect"))
             # Refuse a bad code before any test runs (as the CLI does), not once per trace.
             tracelint.check("", "<options>", config=self.config, **self.overrides)
         except ValueError as e:
