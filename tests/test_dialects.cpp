@@ -2,6 +2,8 @@
 // definitions and repros (../shared/corpus/nvfuser), detection and its overrides.
 #include "support.hpp"
 
+#include "tracelint/core/parser.hpp"
+#include "tracelint/core/printer.hpp"
 #include "tracelint/rules/dialect.hpp"
 #include "tracelint/validator/config.hpp"
 #include "tracelint/validator/validator.hpp"
@@ -51,13 +53,16 @@ std::size_t errors(const FileReport &r) {
 
 // Graph code that PyTorch prints (tests/dialects/generate_fx.py), written under dir: its files,
 // or nullopt when /usr/bin/python3 cannot import torch (the test then says it skips).
-std::optional<std::vector<std::string>> generate_fx_code(const test::TempDir &dir) {
+// readable: what GraphModule.print_readable prints (generate_fx.py --readable).
+std::optional<std::vector<std::string>> generate_fx_code(const test::TempDir &dir,
+                                                         bool readable = false) {
   struct {
     const test::TempDir &dir;
   } out{dir};
   std::string script = std::string(TRACELINT_SOURCE_DIR) + "/tests/dialects/generate_fx.py";
   std::string command = "/usr/bin/python3 " + test::shell_quote(script) + " " +
-                        test::shell_quote(out.dir.path + "/code") + " 2>" +
+                        test::shell_quote(out.dir.path + "/code") +
+                        (readable ? " --readable" : "") + " 2>" +
                         test::shell_quote(out.dir.path + "/stderr");
   int status = std::system(command.c_str());
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -249,6 +254,164 @@ TEST_CASE("dialects: mutated fx/AOT code gets the right code on the right line")
                           << " statements after return");
   CHECK(read_after_free >= 12);
   CHECK(deleted_definition >= 24);
+}
+
+TEST_CASE("dialects: print_readable's classes are read: their methods check with no findings, "
+          "and defects in them are found") {
+  test::TempDir dir;
+  std::optional<std::vector<std::string>> generated = generate_fx_code(dir, true);
+  if (!generated) return;
+  REQUIRE(generated->size() >= 14);
+  const std::regex frees(R"(^(\s+)(\w+) = .*;  (\w+) = None$)");
+  std::size_t methods = 0, nested = 0;
+  for (const std::string &path : *generated) {
+    std::string name = fs::path(path).filename().string();
+    std::string text = test::read_file(path);
+    REQUIRE_MESSAGE(text.rfind("class ", 0) == 0, name);
+    CHECK_MESSAGE(detect_dialect(text) == Dialect::Fx, name);
+    FileReport r = check_text(name, text);
+    CHECK_MESSAGE(r.diagnostics.empty(), name << describe(r) << "\n" << text);
+    ParsedFile parsed = parse_trace_source(name, text);
+    for (const Trace &t : parsed.file.traces) {
+      CHECK_MESSAGE(t.kind == Trace::Kind::Function, name);
+      CHECK_MESSAGE(t.name == "forward", name);
+      REQUIRE_MESSAGE(!t.classes.empty(), name);
+      CHECK(t.classes[0].bases.size() == 1);
+      nested += t.classes.size() > 1;
+      ++methods;
+    }
+    // The model prints back to what parses to it (the class lines included; fx's operators are
+    // valid Python the model holds as written, so not parse_trace's canonical text).
+    std::string printed = print_trace_file(parsed.file);
+    ParsedFile again = parse_trace_source(name, printed);
+    CHECK_MESSAGE(again.syntax.empty(), name << "\n" << printed);
+    CHECK_MESSAGE(again.file == parsed.file, name << "\n" << printed);
+
+    std::vector<std::string> lines = lines_of(text);
+    // A read after `x = None` in the last method: TL005 on that line.
+    for (std::size_t i = lines.size(); i-- > 0;) {
+      std::smatch m;
+      if (!std::regex_match(lines[i], m, frees)) continue;
+      std::vector<std::string> mutated = lines;
+      mutated.insert(mutated.begin() + static_cast<long>(i) + 1,
+                     m[1].str() + "late_read = torch.relu(" + m[3].str() + ")");
+      FileReport late = check_text(name, joined(mutated));
+      REQUIRE_MESSAGE(late.diagnostics.size() == 1, name << describe(late));
+      CHECK(late.diagnostics[0].code == "TL005");
+      CHECK(late.diagnostics[0].span.line == i + 2);
+      break;
+    }
+    // An undefined name in the first method, and a statement after its return.
+    auto ret = std::find_if(lines.begin(), lines.end(), [](const std::string &l) {
+      return l.find_first_not_of(' ') == 8 && l.rfind("        return ", 0) == 0;
+    });
+    REQUIRE_MESSAGE(ret != lines.end(), name);
+    std::size_t line = static_cast<std::size_t>(ret - lines.begin()) + 1;
+    std::vector<std::string> mutated = lines;
+    mutated.insert(mutated.begin() + static_cast<long>(line) - 1,
+                   "        unknown_read = torch.relu(never_bound)");
+    FileReport undefined = check_text(name, joined(mutated));
+    REQUIRE_MESSAGE(undefined.diagnostics.size() == 1, name << describe(undefined));
+    CHECK(undefined.diagnostics[0].code == "TL003");
+    CHECK(undefined.diagnostics[0].span.line == line);
+    mutated = lines;
+    mutated.insert(mutated.begin() + static_cast<long>(line), "        dead = torch.relu(self)");
+    FileReport dead = check_text(name, joined(mutated));
+    REQUIRE_MESSAGE(dead.diagnostics.size() == 1, name << describe(dead));
+    CHECK(dead.diagnostics[0].code == "TL017");
+    CHECK(dead.diagnostics[0].span.line == line + 1);
+  }
+  MESSAGE(generated->size() << " files, " << methods << " methods, " << nested
+                            << " in nested classes");
+  CHECK(nested >= 3);
+}
+
+// torch.export's print(exported_program), as torch 2.1-2.4 print it and as torch 2.5 prints the
+// signature (Debian's torch 1.13 has no torch.export to print one at test time).
+const char *const kExportPrintout =
+    "ExportedProgram:\n"
+    "    class GraphModule(torch.nn.Module):\n"
+    "        def forward(self, x: \"f32[3, 4]\", y: \"f32[3, 4]\"):\n"
+    "             # File: /tmp/m.py:5 in forward, code: return x.sin() + y\n"
+    "            sin: \"f32[3, 4]\" = torch.ops.aten.sin.default(x);  x = None\n"
+    "            add: \"f32[3, 4]\" = torch.ops.aten.add.Tensor(sin, y);  sin = y = None\n"
+    "            return (add,)\n"
+    "            \n"
+    "Graph signature: ExportGraphSignature(input_specs=[InputSpec(kind=<InputKind.USER_INPUT: "
+    "1>, arg=TensorArgument(name='x'), target=None, persistent=None)], output_specs=[])\n"
+    "Range constraints: {}\n";
+const char *const kExportPrintout25 =
+    "ExportedProgram:\n"
+    "    class GraphModule(torch.nn.Module):\n"
+    "        def forward(self, x: \"f32[3]\"):\n"
+    "            cos: \"f32[3]\" = torch.ops.aten.cos.default(x);  "
+    "x = None\n"
+    "            return (cos,)\n"
+    "            \n"
+    "Graph signature: \n"
+    "    # inputs\n"
+    "    x: USER_INPUT\n"
+    "    \n"
+    "    # outputs\n"
+    "    cos: USER_OUTPUT\n"
+    "    \n"
+    "Range constraints: {}\n";
+
+TEST_CASE("dialects: torch.export's printout: its graph module is checked, its framing is not "
+          "Python") {
+  for (const char *printout : {kExportPrintout, kExportPrintout25}) {
+    std::string text = printout;
+    CHECK(detect_dialect(text) == Dialect::Export);
+    FileReport r = check_text("ep.txt", text);
+    CHECK_MESSAGE(r.diagnostics.empty(), describe(r));
+    ParsedFile parsed = parse_trace_source("ep.txt", text);
+    REQUIRE(parsed.file.traces.size() == 1);
+    CHECK(parsed.file.traces[0].name == "forward");
+    REQUIRE(parsed.file.traces[0].classes.size() == 1);
+    CHECK(parsed.file.traces[0].classes[0].name == "GraphModule");
+    CHECK(parsed.file.traces[0].def_span.line == 3);
+    // A read after the free, and an undefined name, on their lines.
+    std::vector<std::string> lines = lines_of(text);
+    std::size_t ret = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      if (lines[i].rfind("            return ", 0) == 0) ret = i;
+    REQUIRE(ret > 0);
+    std::vector<std::string> mutated = lines;
+    mutated.insert(mutated.begin() + static_cast<long>(ret),
+                   "            late = torch.ops.aten.relu.default(x)");
+    FileReport late = check_text("ep.txt", joined(mutated));
+    REQUIRE_MESSAGE(late.diagnostics.size() == 1, describe(late));
+    CHECK(late.diagnostics[0].code == "TL005");
+    CHECK(late.diagnostics[0].span.line == ret + 1);
+    mutated = lines;
+    mutated.insert(mutated.begin() + static_cast<long>(ret),
+                   "            late = torch.ops.aten.relu.default(never_bound)");
+    FileReport undefined = check_text("ep.txt", joined(mutated));
+    REQUIRE_MESSAGE(undefined.diagnostics.size() == 1, describe(undefined));
+    CHECK(undefined.diagnostics[0].code == "TL003");
+    CHECK(undefined.diagnostics[0].span.line == ret + 1);
+    CHECK(undefined.diagnostics[0].span.column == 48);
+  }
+  // Without its `ExportedProgram:` line the indented class is a fragment, as before.
+  std::string headless =
+      std::string(kExportPrintout).substr(std::string("ExportedProgram:\n").size());
+  FileReport fragment = check_text("ep.txt", headless);
+  CHECK_MESSAGE(!fragment.diagnostics.empty(), describe(fragment));
+}
+
+TEST_CASE("dialects: a class body's own statements and a class of no methods stay unmodelled") {
+  FileReport r = check_text("g.py", "class GraphModule(torch.nn.Module):\n"
+                                    "    scale = 2\n"
+                                    "    def forward(self, x):\n"
+                                    "        mul = x * 2;  x = None\n"
+                                    "        return mul\n");
+  REQUIRE_MESSAGE(r.diagnostics.size() == 1, describe(r));
+  CHECK(r.diagnostics[0].code == "TL009");
+  CHECK(r.diagnostics[0].span.line == 2);
+  CHECK(r.diagnostics[0].message.find("class body") != std::string::npos);
+  FileReport empty = check_text("e.py", "class Empty:\n    pass\n");
+  REQUIRE_MESSAGE(!empty.diagnostics.empty(), describe(empty));
+  CHECK(empty.diagnostics[0].message.find("class_definition") != std::string::npos);
 }
 
 TEST_CASE("dialects: nvFuser's printed definitions and repros have no errors") {

@@ -177,6 +177,10 @@ public:
     t.preamble.push_back(from);
     t.preamble.push_back(PreambleItem{PreambleItem::Kind::Blank, {}, {}, {}});
     t.decorators = {Value::call("torch.no_grad", {}), Value::name("no_autocast")};
+    if (pick(4) == 0) { // a method, as print_readable prints graph code
+      t.classes.push_back({"GraphModule", {Value::dotted("torch.nn.Module")}, {}});
+      if (coin()) t.classes.push_back({"wrap_body_0", {Value::dotted("torch.nn.Module")}, {}});
+    }
     t.name = coin() ? "computation" : "prologue";
     for (int i = pick(3); i > 0; --i)
       t.parameters.push_back(

@@ -10,6 +10,7 @@
 #include "syntax_errors.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <condition_variable>
@@ -874,6 +875,9 @@ public:
   // was put, the text is parsed again with every own-line comment blank and their contents
   // parsed in a batch of their own (CommentStatements), so that a comment never changes how the
   // code around it is read.
+  // The indented text is a printout's classes (torch.export's), read as module-level ones.
+  void read_printed_classes() { printed_classes_ = true; }
+
   void parse_and_build(bool fragment_wrapper, uint32_t fragment_indent) {
     std::vector<chunking::CommentContext> contexts;
     std::vector<OwnLineComment> own_line = own_line_comments(parsed_, contexts);
@@ -1076,6 +1080,11 @@ private:
 
     if (fragment_wrapper) {
       NodeList top = statements_of(root);
+      if (printed_classes_ && !top.empty() && is(top[0], S.function_definition) &&
+          !ts_node_is_null(field(top[0], F.body))) {
+        module(field(top[0], F.body));
+        return;
+      }
       if (!top.empty() && is(top[0], S.function_definition)) {
         Trace t = function(top[0], {});
         t.kind = Trace::Kind::Fragment;
@@ -1167,6 +1176,28 @@ private:
         out_.file.traces.push_back(std::move(t));
         fragment = nullptr;
         last_row = last_body_row_;
+      } else if (type == S.class_definition && holds_methods(n)) {
+        // fx's print_readable, Dynamo's graph code: each method (of nested classes too) is a
+        // trace; a class line is a line of the file, not a gap.
+        uint32_t after = i + 1 < top.size() ? ts_node_start_byte(top[i + 1])
+                                            : static_cast<uint32_t>(parsed_.size());
+        std::vector<ClassMember> members = class_members(n);
+        for (std::size_t m = 0; m < members.size(); ++m) {
+          TSNode member = members[m].node;
+          flush_comments_before(ts_node_start_byte(member));
+          gap(ts_node_start_point(member).row);
+          if (members[m].opens_class) {
+            last_row = members[m].header_row;
+            continue;
+          }
+          uint32_t end = m + 1 < members.size() ? ts_node_start_byte(members[m + 1].node) : after;
+          Trace t = function(member, std::move(pending), end);
+          pending.clear();
+          t.classes = std::move(members[m].classes);
+          out_.file.traces.push_back(std::move(t));
+          last_row = last_body_row_;
+        }
+        fragment = nullptr;
       } else if (type == S.error) {
         last_row = ts_node_end_point(n).row;
       } else {
@@ -1190,6 +1221,95 @@ private:
     }
     flush_comments_before(static_cast<uint32_t>(parsed_.size()) + 1);
     out_.file.trailer = std::move(pending);
+  }
+
+  static bool is_def(TSNode n) {
+    return is(n, S.function_definition) ||
+           (is(n, S.decorated_definition) && is(field(n, F.definition), S.function_definition));
+  }
+
+  // A class statement whose body holds a def, or a class that does: printed graph code.
+  bool holds_methods(TSNode cls) {
+    std::vector<TSNode> pending{cls};
+    while (!pending.empty()) {
+      TSNode body = field(pending.back(), F.body);
+      pending.pop_back();
+      if (ts_node_is_null(body)) continue;
+      for (TSNode m : statements_of(body)) {
+        if (is_def(m)) return true;
+        if (is(m, S.class_definition)) pending.push_back(m);
+      }
+    }
+    return false;
+  }
+
+  // A class line, or a method, of a class statement; classes: the classes it is in (a class
+  // line's own class last).
+  struct ClassMember {
+    TSNode node;
+    bool opens_class = false;
+    std::vector<ClassHeader> classes;
+    uint32_t header_row = 0; // a class line's last row (of its bases' closing parenthesis)
+  };
+
+  ClassHeader class_header(TSNode cls) {
+    ClassHeader header;
+    header.name = view_.text(field(cls, F.name));
+    TSNode bases = field(cls, F.superclasses);
+    TSNode line_end = ts_node_is_null(bases) ? field(cls, F.name) : bases;
+    header.span = view_.span(ts_node_start_byte(cls), ts_node_end_byte(line_end) + 1);
+    if (!ts_node_is_null(bases))
+      for (TSNode b : view_.named_children(bases)) {
+        view_.reset_failure();
+        if (is(b, S.keyword_argument)) {
+          view_.unmodelled(b, "a class keyword (metaclass=...) is not part of the trace model");
+          continue;
+        }
+        if (std::optional<Value> v = view_.value(b)) header.bases.push_back(std::move(*v));
+      }
+    return header;
+  }
+
+  // The class lines and methods of a class statement in source order, nested classes' included
+  // (iteratively: nesting is bounded by the indentation limit, the stack is not). Other
+  // statements of a class body are not part of the trace model.
+  std::vector<ClassMember> class_members(TSNode cls) {
+    std::vector<ClassMember> out;
+    struct Level {
+      NodeList members;
+      std::size_t next = 0;
+      std::vector<ClassHeader> classes;
+    };
+    std::vector<Level> open;
+    auto enter = [&](TSNode c, std::vector<ClassHeader> classes) {
+      classes.push_back(class_header(c));
+      TSNode bases = field(c, F.superclasses);
+      TSNode line_end = ts_node_is_null(bases) ? field(c, F.name) : bases;
+      out.push_back({c, true, classes, ts_node_end_point(line_end).row});
+      TSNode body = field(c, F.body);
+      open.push_back(
+          {ts_node_is_null(body) ? NodeList{} : statements_of(body), 0, std::move(classes)});
+    };
+    enter(cls, {});
+    while (!open.empty()) {
+      Level &level = open.back();
+      if (level.next == level.members.size()) {
+        open.pop_back();
+        continue;
+      }
+      TSNode m = level.members[level.next++];
+      if (is(m, S.class_definition)) {
+        std::vector<ClassHeader> classes = level.classes;
+        enter(m, std::move(classes)); // level is not used after this
+      } else if (is_def(m)) {
+        out.push_back({m, false, level.classes});
+      } else {
+        view_.reset_failure();
+        view_.unmodelled(m, std::string("a ") + ts_node_type(m) +
+                                " in a class body is not a trace statement");
+      }
+    }
+    return out;
   }
 
   void imports(TSNode n, std::vector<PreambleItem> &items) {
@@ -1273,7 +1393,9 @@ private:
     uint32_t def_row = ts_node_start_point(def).row;
     uint32_t end = region_end == UINT32_MAX ? static_cast<uint32_t>(parsed_.size()) : region_end;
     std::optional<uint32_t> last_row = def_row;
-    body_items(t, statements, ts_node_end_byte(params), end, 1, last_row);
+    // Comments left of the def's body (a module's, a class body's) are not the trace's.
+    body_items(t, statements, ts_node_end_byte(params), end, ts_node_start_point(n).column + 1,
+               last_row);
     last_body_row_ = last_row.value_or(def_row);
     return t;
   }
@@ -1526,6 +1648,7 @@ private:
   std::vector<Injection> injections_; // in source order
   uint32_t last_body_row_ = 0;
   std::optional<uint32_t> fragment_last_row_;
+  bool printed_classes_ = false;
 };
 
 std::optional<std::size_t> first_invalid_utf8(const std::string &text) {
@@ -1550,6 +1673,41 @@ std::string hex_byte(char c) {
   static const char *digits = "0123456789abcdef";
   auto u = static_cast<unsigned char>(c);
   return {digits[u >> 4], digits[u & 0xF]};
+}
+
+// torch.export prints an ExportedProgram as `ExportedProgram:`, its graph module's class
+// indented under it, then labelled lines about it (`Graph signature: ...`, `Range constraints:
+// {}`, in torch 2.5 on an indented block of their own). Those lines are the printout's, not
+// Python: the lines to blank, first to last, or none when text is not such a printout.
+std::vector<std::pair<std::size_t, std::size_t>> export_printout_framing(const SourceText &source) {
+  std::vector<std::pair<std::size_t, std::size_t>> framing;
+  auto is_blank = [](std::string_view line) {
+    return line.find_first_not_of(" \t\f") == std::string_view::npos;
+  };
+  std::size_t line = 1, lines = source.line_count();
+  while (line <= lines && is_blank(source.line(line)))
+    ++line;
+  if (line > lines) return framing;
+  std::string_view header = source.line(line);
+  if (line == 1 && header.rfind("\xEF\xBB\xBF", 0) == 0) header.remove_prefix(3);
+  if (header.substr(0, header.find_last_not_of(" \t\f") + 1) != "ExportedProgram:") return framing;
+  std::size_t header_start = source.line_start(line) + (source.line(line).size() - header.size());
+  framing.emplace_back(header_start, header.size());
+  // The labels start at column 0 with words and a colon; the graph module is indented.
+  for (std::size_t l = line + 1; l <= lines; ++l) {
+    std::string_view text = source.line(l);
+    std::size_t colon = text.find(':');
+    bool label =
+        !text.empty() && std::isalpha(static_cast<unsigned char>(text[0])) &&
+        colon != std::string_view::npos &&
+        text.substr(0, colon).find_first_not_of(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_ ") == std::string_view::npos;
+    if (!label) continue;
+    for (std::size_t rest = l; rest <= lines; ++rest)
+      framing.emplace_back(source.line_start(rest), source.line(rest).size());
+    break;
+  }
+  return framing;
 }
 
 // Whether the first line of code is indented: body lines copied out of a trace.
@@ -1611,6 +1769,9 @@ ParsedFile detail::parse_trace_source(std::string path, std::string text, unsign
     bool line_end = after == original.size() || original[after] == '\n' || original[after] == '\r';
     if (line_start && line_end) edited.replace(at, kNoSignatureDef);
   }
+  std::vector<std::pair<std::size_t, std::size_t>> framing = export_printout_framing(out.source);
+  for (auto [at, length] : framing)
+    edited.replace(at, length, "");
   // Python source is UTF-8; CPython rejects a file with an invalid byte sequence.
   if (std::optional<std::size_t> bad = first_invalid_utf8(original)) {
     out.syntax.push_back(
@@ -1688,11 +1849,12 @@ ParsedFile detail::parse_trace_source(std::string path, std::string text, unsign
       if (fragment_indent) {
         parsed.insert(0, chunking::kChunkPrefix);
         prefix = static_cast<uint32_t>(chunking::kChunkPrefix.size());
-        out.fragment_was_indented = true;
+        out.fragment_was_indented = framing.empty();
       }
     }
     ParseState state;
     FileBuilder builder(options, state, out, out, parsed, prefix, skipped, hole_at, hole_len);
+    if (!framing.empty() && fragment_indent) builder.read_printed_classes();
     builder.parse_and_build(fragment_indent.has_value(), fragment_indent.value_or(0));
   }
 

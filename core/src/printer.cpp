@@ -185,19 +185,52 @@ namespace {
 // Below this many statements a body is printed on one thread: a thread costs more than it saves.
 constexpr std::size_t kStatementsPerThread = 2048;
 
-void print_trace_to(std::string &out, const Trace &trace, unsigned threads) {
+// Each level (a class, a def) indents what it holds by two spaces.
+constexpr unsigned kLevelIndent = 2;
+
+// The `class ...:` lines of trace's classes from the first one the previous trace was not in
+// (`open`: the previous trace's classes).
+void print_class_headers(std::string &out, const Trace &trace,
+                         const std::vector<ClassHeader> &open) {
+  std::size_t shared = 0;
+  while (shared < open.size() && shared < trace.classes.size() &&
+         open[shared] == trace.classes[shared])
+    ++shared;
+  for (std::size_t level = shared; level < trace.classes.size(); ++level) {
+    const ClassHeader &c = trace.classes[level];
+    out.append(level * kLevelIndent, ' ');
+    out += "class " + c.name;
+    if (!c.bases.empty()) {
+      out += "(";
+      for (std::size_t i = 0; i < c.bases.size(); ++i) {
+        if (i) out += ", ";
+        print_value_to(out, c.bases[i]);
+      }
+      out += ")";
+    }
+    out += ":\n";
+  }
+}
+
+void print_trace_to(std::string &out, const Trace &trace, unsigned threads,
+                    const std::vector<ClassHeader> &open_classes) {
   print_preamble(out, trace.preamble);
+  print_class_headers(out, trace, open_classes);
+  unsigned def_indent = static_cast<unsigned>(trace.classes.size()) * kLevelIndent;
   for (const Value &d : trace.decorators) {
+    out.append(def_indent, ' ');
     out += "@";
     print_value_to(out, d);
     out += "\n";
   }
-  unsigned indent = 2;
+  unsigned indent = def_indent + kLevelIndent;
   switch (trace.kind) {
   case Trace::Kind::Function:
+    out.append(def_indent, ' ');
     out += "def " + trace.name + "(" + print_parameters(trace.parameters) + "):\n";
     break;
   case Trace::Kind::NoSignature:
+    out.append(def_indent, ' ');
     out += "# No signature available\n";
     break;
   case Trace::Kind::Fragment:
@@ -228,7 +261,7 @@ void print_trace_to(std::string &out, const Trace &trace, unsigned threads) {
 
 std::string print_trace(const Trace &trace) {
   std::string out;
-  print_trace_to(out, trace, 1);
+  print_trace_to(out, trace, 1, {});
   return out;
 }
 
@@ -238,8 +271,12 @@ std::string print_trace_file(const TraceFile &file) {
 
 std::string print_trace_file(const TraceFile &file, unsigned threads) {
   std::string out;
-  for (const Trace &t : file.traces)
-    print_trace_to(out, t, threads);
+  const std::vector<ClassHeader> none;
+  const std::vector<ClassHeader> *open = &none;
+  for (const Trace &t : file.traces) {
+    print_trace_to(out, t, threads, *open);
+    open = &t.classes;
+  }
   print_preamble(out, file.trailer);
   return out;
 }

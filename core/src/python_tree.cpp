@@ -129,6 +129,7 @@ const Symbols &symbols() {
 const Fields &fields() {
   static const Fields f = [] {
     Fields f;
+    f.superclasses = field_id("superclasses");
     f.alias = field_id("alias");
     f.alternative = field_id("alternative");
     f.argument = field_id("argument");

@@ -1,7 +1,11 @@
 """Writes the graph code torch.fx and AOT Autograd print for a set of functions, one file each:
 fx_<name>.py (torch.fx.symbolic_trace(f).code) and aot_<name>_forward.py / _backward.py (the
-code of the graphs functorch.compile.aot_function hands its compilers). Used by
-tests/test_dialects.cpp; exits 77 when torch (or functorch) cannot be imported."""
+code of the graphs functorch.compile.aot_function hands its compilers). With --readable, writes
+what GraphModule.print_readable prints instead: the graph code as a method of
+`class GraphModule(torch.nn.Module):`, a split module's submodules as classes nested in it.
+Used by tests/test_dialects.cpp; exits 77 when torch (or functorch) cannot be imported."""
+import contextlib
+import io
 import os
 import sys
 import warnings
@@ -117,5 +121,47 @@ def main(out):
     write("fx_module_mlp", torch.fx.symbolic_trace(Mlp()).code)
 
 
+def readable(gm):
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        gm.print_readable()  # prints (torch 1.13 has no print_output=False)
+    return printed.getvalue()
+
+
+def readable_nested(gm, name="GraphModule"):
+    """print_readable of a module with GraphModule children: torch 1.13's calls a method it
+    lacks (`__nested_code`), so this composes it as torch 2's _print_readable does, from 1.13's
+    own graph code: each child a class named after it, nested in its parent's class."""
+    from torch.fx.graph_module import _addindent
+
+    code = gm._graph.python_code(root_module="self", verbose=True).src.lstrip("\n")
+    code = _addindent(f"class {name}(torch.nn.Module):\n" + code, 4)
+    children = [""] + [readable_nested(child, child_name) for child_name, child in gm.named_children()
+                       if isinstance(child, torch.fx.GraphModule)]
+    return code + _addindent("\n".join(children), 4)
+
+
+def main_readable(out):
+    from torch.fx.passes.split_module import split_module
+
+    os.makedirs(out, exist_ok=True)
+
+    def write(name, code):
+        with open(os.path.join(out, name + ".py"), "w") as f:
+            f.write(code)
+
+    for f in FUNCTIONS:
+        write("readable_" + f.__name__, readable(torch.fx.symbolic_trace(f)))
+    mlp = Mlp()
+    traced = torch.fx.symbolic_trace(mlp)
+    write("readable_module_mlp", readable(traced))
+    order = {node: i for i, node in enumerate(traced.graph.nodes)}
+    # Three nodes per submodule: each becomes `class submod_<n>(torch.nn.Module):` in the print.
+    write("readable_split_mlp", readable_nested(split_module(traced, mlp, lambda n: order[n] // 3)))
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if len(sys.argv) == 3 and sys.argv[2] == "--readable":
+        main_readable(sys.argv[1])
+    else:
+        main(sys.argv[1])

@@ -60,7 +60,7 @@ const Symbols &symbols();
 struct Fields {
   TSFieldId alias, alternative, argument, arguments, attribute, body, condition, consequence,
       definition, function, key, left, module_name, name, object, operator_, parameters, right,
-      subscript, type, value;
+      subscript, superclasses, type, value;
 };
 const Fields &fields();
 

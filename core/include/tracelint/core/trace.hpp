@@ -164,6 +164,18 @@ struct PreambleItem {
   }
 };
 
+// A class a trace is printed in as a method: fx's print_readable and Dynamo's graph code
+// (`class GraphModule(torch.nn.Module):` around `def forward(self, ...)`), and the classes of
+// the subgraphs Dynamo nests in it (`class wrap_body_0(torch.nn.Module):`).
+struct ClassHeader {
+  std::string name;
+  std::vector<Value> bases; // torch.nn.Module is an Attribute
+  Span span;                // the `class ...:` line
+  friend bool operator==(const ClassHeader &a, const ClassHeader &b) {
+    return a.name == b.name && a.bases == b.bases;
+  }
+};
+
 struct Trace {
   enum class Kind {
     Function,    // def name(params): body
@@ -172,6 +184,9 @@ struct Trace {
   };
   Kind kind = Kind::Function;
   std::vector<PreambleItem> preamble;
+  // The classes the def is a method of, outermost first; empty for a module-level def. Traces
+  // in a row with the same classes are methods of the same class statements.
+  std::vector<ClassHeader> classes;
   std::vector<Value> decorators; // @torch.no_grad() is a Call, @no_autocast a Name
   std::string name;
   std::vector<Parameter> parameters;
@@ -184,9 +199,9 @@ struct Trace {
   // The imports of the preamble.
   std::vector<const Import *> imports() const;
   friend bool operator==(const Trace &a, const Trace &b) {
-    return a.kind == b.kind && a.preamble == b.preamble && a.decorators == b.decorators &&
-           a.name == b.name && a.parameters == b.parameters && a.body == b.body &&
-           a.fragment_indent == b.fragment_indent;
+    return a.kind == b.kind && a.preamble == b.preamble && a.classes == b.classes &&
+           a.decorators == b.decorators && a.name == b.name && a.parameters == b.parameters &&
+           a.body == b.body && a.fragment_indent == b.fragment_indent;
   }
 };
 
