@@ -89,13 +89,29 @@ common_flags() { # target
 }
 
 mkdir -p "$build/artifacts" "$build/runs"
+# What the report names: the commit the targets were built from (and whether the tree had
+# changes), and how many targets ran at once.
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo "?")
+git diff --quiet HEAD -- . ':!fuzz/corpus' ':!docs/fuzzing.md' 2>/dev/null || commit+=" with local changes"
+echo "$commit" >"$build/runs/commit"
+echo "${FUZZ_PARALLEL:-1}" >"$build/runs/parallel"
 failed=()
 run() { # target
   local target=$1
   local work="$build/corpus-$target" kept="fuzz/corpus/$target" log="$build/runs/$target.log"
   mkdir -p "$work"
   local dirs=("$work")
-  [ -d "$kept" ] && dirs+=("$kept")
+  if [ "$mode" = smoke ] && [ -d "$kept" ]; then
+    # A smoke run replays the kept inputs of up to 2 KB: all of them would take minutes per
+    # target under ASan (the tracer targets keep about 10 MB each), more than make test spends.
+    local small="$build/smoke-corpus-$target"
+    rm -rf "$small"
+    mkdir -p "$small"
+    find "$kept" -type f -size -2049c -exec cp {} "$small/" +
+    dirs+=("$small")
+  elif [ -d "$kept" ]; then
+    dirs+=("$kept")
+  fi
   # shellcheck disable=SC2207
   dirs+=($(seeds_of "$target"))
   echo "fuzz: $target for ${seconds}s"
@@ -118,7 +134,8 @@ run() { # target
 
 # The kept corpus of a target: what it had and what this run found, minimised together
 # (libFuzzer's -merge=1 keeps an input only if it adds coverage to those before it, smallest
-# first), less what the seeds regenerated on each run already cover.
+# first), less what the seeds regenerated on each run already cover and inputs over 8 KB.
+keep_max_bytes=8192
 keep_corpus() { # target
   local target=$1 kept="fuzz/corpus/$1" merge="$build/merge-$1"
   rm -rf "$merge"
@@ -135,8 +152,10 @@ keep_corpus() { # target
   fi
   rm -rf "$merge/kept"
   mkdir -p "$merge/kept"
+  # Inputs over 8 KB are left out: the generated seeds (rebuilt on every run) reach the large
+  # shapes, and the kept corpus travels with every checkout (an hour's run kept 38 MB of them).
   comm -23 <(ls "$merge/into" | sort) <(sort "$merge/seed-names") | while read -r f; do
-    cp "$merge/into/$f" "$merge/kept/"
+    if [ "$(stat -c %s "$merge/into/$f")" -le "$keep_max_bytes" ]; then cp "$merge/into/$f" "$merge/kept/"; fi
   done
   rm -rf "$kept"
   cp -r "$merge/kept" "$kept"

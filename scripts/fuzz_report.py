@@ -11,7 +11,6 @@ RUNS_DIR holds <target>.log (libFuzzer's stderr) and <target>.status (its exit c
 import datetime
 import os
 import re
-import subprocess
 import sys
 
 BEGIN = "<!-- fuzz-long: begin (written by scripts/fuzz_report.py from a run's logs) -->"
@@ -75,8 +74,10 @@ def fmt(n):
 
 
 def table(runs, seconds, targets):
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip() or "?"
+    # Written by fuzz.sh when it built the targets: HEAD may have moved during a long run.
+    commit = read(os.path.join(runs, "commit")).strip() or "?"
+    parallel = read(os.path.join(runs, "parallel")).strip() or "1"
+    at_once = "one target at a time" if parallel == "1" else f"{parallel} targets at a time"
     cpu = "?"
     for line in read("/proc/cpuinfo").splitlines():
         if line.startswith("model name"):
@@ -85,7 +86,7 @@ def table(runs, seconds, targets):
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = [
         f"`make fuzz-long FUZZ_LONG_SECONDS={seconds}` on {when}, commit {commit}, "
-        f"{os.cpu_count()} cores ({cpu}); one target at a time, ASan and UBSan on.",
+        f"{os.cpu_count()} cores ({cpu}); {at_once}, ASan and UBSan on.",
         "",
         "| target | executions | exec/s | cov | ft | corpus at the end (inputs / size) "
         "| kept in fuzz/corpus (inputs / size) | peak RSS (MB) | result |",
