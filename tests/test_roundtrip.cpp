@@ -43,6 +43,33 @@ TEST_CASE("a trace file holding a prologue and a computation round-trips") {
   CHECK(print_trace_file(*f) == text);
 }
 
+TEST_CASE("a docstring's lines that look like subsymbol comments stay docstring text") {
+  // Own-line comments reach tree-sitter as blank text, also in a file with triple-quoted
+  // strings: a line inside one is string text, whatever it starts with.
+  std::string text = "\"\"\"Traces.\n# t7 = prims.mul(a, b)\n\"\"\"\nimport thunder.torch as "
+                     "ltorch\nimport thunder.core.prims as prims\n\n"
+                     "def computation(a, b):\n  '''Adds.\n  # t9 = prims.mul(a, b)\n  '''\n"
+                     "  t0 = ltorch.add(a, b)\n    # t0 = prims.add(a, b)\n  return t0\n";
+  Result<TraceFile> f = parse_trace(text);
+  REQUIRE(f.ok());
+  auto computation = std::find_if(f->traces.begin(), f->traces.end(),
+                                  [](const Trace &t) { return t.name == "computation"; });
+  REQUIRE(computation != f->traces.end());
+  std::size_t subsymbols = 0;
+  for (const Statement &s : computation->body) {
+    subsymbols += s.subsymbols.size();
+    for (const Statement &sub : s.subsymbols)
+      CHECK(sub.target->name == "t0");
+  }
+  CHECK(subsymbols == 1);
+  // The docstrings print as string literals of the same text (not in their triple quotes).
+  std::string printed = print_trace_file(*f);
+  CHECK(printed.find("'Adds.\\n  # t9 = prims.mul(a, b)\\n  '") != std::string::npos);
+  Result<TraceFile> again = parse_trace(printed);
+  REQUIRE(again.ok());
+  CHECK(print_trace_file(*again) == printed);
+}
+
 TEST_CASE("a large first trace is parsed in chunks and the blank line after it stays the next "
           "trace's") {
   // A prologue of a model with many inputs is the first body past the chunk size; its last

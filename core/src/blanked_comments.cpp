@@ -18,9 +18,9 @@ bool starts_with_word(std::string_view code, std::string_view word) {
 std::vector<OwnLineComment> find_own_line_comments(const std::string &text,
                                                    std::vector<CommentContext> *contexts) {
   std::vector<OwnLineComment> out;
-  if (has_triple_quote(text)) return out;
   int depth = 0;
   bool continued = false;
+  char triple = 0; // the quote of the triple-quoted string open at the line's start
   // The statement being read (from its first line to the one that ends it) and what follows.
   uint32_t statement_indent = 0, statement_line = 0;
   bool statement_is_def = false, statement_is_decorator = false;
@@ -37,9 +37,12 @@ std::vector<OwnLineComment> find_own_line_comments(const std::string &text,
                                                                                     : nl;
     std::string_view line(text.data() + begin, end - begin);
     std::size_t first = line.find_first_not_of(" \t\f\r");
+    // A line that starts inside a triple-quoted string (a docstring's) is neither a comment nor
+    // the start of a statement.
+    bool in_string = triple != 0;
     if (first != std::string_view::npos) {
-      if (line[first] != '#') {
-        if (contexts && depth == 0 && !continued) { // a statement starts on this line
+      if (in_string || line[first] != '#') {
+        if (contexts && depth == 0 && !continued && !in_string) { // a statement starts here
           statement_indent = static_cast<uint32_t>(first);
           statement_line = static_cast<uint32_t>(begin);
           std::string_view code = line.substr(first);
@@ -59,8 +62,8 @@ std::vector<OwnLineComment> find_own_line_comments(const std::string &text,
             awaiting_body = false;
           }
         }
-        track_brackets(line, depth, continued);
-        if (contexts && depth == 0 && !continued) { // and ends on it
+        track_brackets(line, depth, continued, triple);
+        if (contexts && depth == 0 && !continued && !triple) { // and ends on it
           std::string_view code = line.substr(0, lexing::code_end(line));
           code = code.substr(0, code.find_last_not_of(" \t\r\f") + 1);
           bool opens_block = !code.empty() && code.back() == ':';

@@ -23,7 +23,12 @@ bool continues_compound(std::string_view code) {
 } // namespace
 
 void track_brackets(std::string_view line, int &depth, bool &continued) {
-  lexing::walk_code(line, line.size(), [&](std::size_t, char c) {
+  char triple = 0;
+  track_brackets(line, depth, continued, triple);
+}
+
+void track_brackets(std::string_view line, int &depth, bool &continued, char &triple) {
+  lexing::walk_code_across_lines(line, triple, [&](std::size_t, char c) {
     if (c == '#') return false;
     if (c == '(' || c == '[' || c == '{')
       ++depth;

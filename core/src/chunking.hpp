@@ -75,6 +75,9 @@ inline bool has_triple_quote(std::string_view text) {
 // After a line of code: how deep in brackets the next line starts, and whether it continues
 // this one (a trailing backslash).
 void track_brackets(std::string_view line, int &depth, bool &continued);
+// The same for a line of a text read line by line: `triple` is the quote of the triple-quoted
+// string open where the line starts (0: none), left as the one open where it ends.
+void track_brackets(std::string_view line, int &depth, bool &continued, char &triple);
 
 // The chunks of the first def whose body is large enough to split, or none where no split is
 // safe (a triple-quoted string, an unterminated string, a dedent to no enclosing level).

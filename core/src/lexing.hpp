@@ -31,6 +31,40 @@ template <class F> char walk_code(std::string_view line, std::size_t limit, F &&
   return quote;
 }
 
+// Like walk_code, over one line of a text read line by line, knowing triple-quoted strings,
+// which run across lines (as Python's tokenizer does, three quotes open one before one quote
+// opens a short string; a backslash escapes the next character in either). `triple` is the quote
+// of the triple-quoted string open where the line starts (0: none) and is left as the one open
+// where it ends. A short string left open at the end of the line is closed there.
+template <class F> void walk_code_across_lines(std::string_view line, char &triple, F &&on_code) {
+  char quote = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (triple) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == triple && i + 2 < line.size() && line[i + 1] == c && line[i + 2] == c) {
+        triple = 0;
+        i += 2;
+      }
+    } else if (quote) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+    } else if (c == '\'' || c == '"') {
+      if (i + 2 < line.size() && line[i + 1] == c && line[i + 2] == c) {
+        triple = c;
+        i += 2;
+      } else {
+        quote = c;
+      }
+    } else if (!on_code(i, c)) {
+      return;
+    }
+  }
+}
+
 // Where the code part of a line ends: the first '#' outside a string literal.
 inline std::size_t code_end(std::string_view line) {
   std::size_t end = line.size();
