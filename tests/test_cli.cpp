@@ -89,7 +89,7 @@ TEST_CASE("cli: directories, stdin, binary files, broken links, warnings and --f
             .exit_code == 0);
 }
 
-TEST_CASE("cli: --fix rewrites atomically and keeps the mode; --diff writes nothing") {
+TEST_CASE("cli: --fix rewrites atomically and keeps the mode, --diff writes nothing") {
   test::TempDir dir;
   std::string path = dir.path + "/leak.py";
   test::write_file(path, kLeak);
@@ -276,7 +276,7 @@ TEST_CASE("cli: a 1M-line trace is checked to the end, its finding on the right 
   CHECK(diagnostics[0]["message"] == "`nowhere` is used but never defined");
 }
 
-TEST_CASE("cli: a file deleted during the run is an I/O error; the others are still checked") {
+TEST_CASE("cli: a file deleted during the run is an I/O error, the others are still checked") {
   // Standard input comes first, from a named pipe: once the run has read past what the pipe
   // holds, it is reading inputs, and the next file is deleted before the pipe is closed.
   // (A named pipe given as a path is refused: tests/test_reliability_input.cpp.)

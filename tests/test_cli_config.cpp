@@ -121,7 +121,7 @@ TEST_CASE("config: codes are case-insensitive in flags, pyproject.toml and noqa 
   CHECK(test::tracelint("check --isolated " + q(project.file("n.py", noqa))).exit_code == 0);
 }
 
-TEST_CASE("config: a noqa comment naming no rule is an error at its place; other tools' codes "
+TEST_CASE("config: a noqa comment naming no rule is an error at its place, other tools' codes "
           "are left alone") {
   test::TempDir dir;
   std::string typo = kUndefined;
@@ -188,7 +188,7 @@ TEST_CASE("config: per-file-ignores by file name and by path under the project")
         std::string::npos);
 }
 
-TEST_CASE("config: exclude and extend-exclude leave scanned paths out; named files are checked") {
+TEST_CASE("config: exclude and extend-exclude leave scanned paths out, named files are checked") {
   Project project("[tool.tracelint]\nextend-exclude = [\"generated\", \"traces/skip_*.py\"]\n");
   project.file("traces/a.py", kUndefined);
   project.file("traces/skip_me.py", kUndefined);

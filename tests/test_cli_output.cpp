@@ -52,7 +52,7 @@ TEST_CASE("output: concise prints one line per finding, [*] where --fix can fix 
   CHECK(test::tracelint("check --isolated --output-format yaml " + q(buggy())).exit_code == 2);
 }
 
-TEST_CASE("output: full is the default and text its old name; grouped lists findings by file") {
+TEST_CASE("output: full is the default and text its old name, grouped lists findings by file") {
   auto full = test::tracelint("check --isolated --output-format full " + q(buggy()));
   CHECK(full.out == test::tracelint("check --isolated " + q(buggy())).out);
   CHECK(full.out == test::tracelint("check --isolated --format text " + q(buggy())).out);

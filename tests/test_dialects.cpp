@@ -103,7 +103,7 @@ TEST_CASE("dialects: detected from what each printer writes") {
   CHECK(!parse_dialect("jax"));
 }
 
-TEST_CASE("dialects: fx frees by rebinding to None; a later read is TL005, a rebinding no TL004") {
+TEST_CASE("dialects: fx frees by rebinding to None, a later read is TL005, a rebinding no TL004") {
   std::string fx = "def forward(self, x, y):\n"
                    "    abs_1 = torch.abs(x);  x = None\n"
                    "    add = abs_1 + 1;  abs_1 = None\n"
@@ -445,7 +445,7 @@ TEST_CASE("dialects: nvFuser's printed definitions and repros have no errors") {
   }
 }
 
-TEST_CASE("dialects: an nvFuser repro's inputs must match its definition; outputs must exist") {
+TEST_CASE("dialects: an nvFuser repro's inputs must match its definition, outputs must exist") {
   std::optional<std::string> dir = test::shared_corpus("nvfuser");
   if (!dir) return;
   std::string path = *dir + "/n11_fuser_llama_inf_graph0_embedding_fwd_repro.py";

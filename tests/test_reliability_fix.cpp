@@ -55,7 +55,7 @@ struct stat stat_of(const std::string &path) {
 
 } // namespace
 
-TEST_CASE("reliability fix: --fix through a symbolic link fixes its target; the link stays") {
+TEST_CASE("reliability fix: --fix through a symbolic link fixes its target, the link stays") {
   test::TempDir dir;
   test::write_file(dir.path + "/real.py", kLeak);
   fs::create_symlink("real.py", dir.path + "/link.py");

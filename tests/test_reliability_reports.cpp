@@ -68,7 +68,7 @@ bool well_formed_xml(const std::string &xml) {
 } // namespace
 
 // Issue 15, item 3: Graphviz ran through std::system with a command line built from TMPDIR.
-TEST_CASE("reliability reports: a TMPDIR with quotes runs no shell command; the HTML is produced") {
+TEST_CASE("reliability reports: a TMPDIR with quotes runs no shell command, the HTML is produced") {
   test::TempDir dir;
   std::string pwned = dir.path + "/PWNED";
   // The temporary folder exists (else there is nothing to run dot on) and its name closes the
@@ -84,7 +84,7 @@ TEST_CASE("reliability reports: a TMPDIR with quotes runs no shell command; the 
   CHECK(run.out.find("<svg") != std::string::npos); // Graphviz drew it all the same
 }
 
-TEST_CASE("reliability reports: a `dot` first on PATH is not run; the system's draws the graph") {
+TEST_CASE("reliability reports: a `dot` first on PATH is not run, the system's draws the graph") {
   test::TempDir dir;
   fs::create_directory(dir.path + "/bin");
   std::string ran = dir.path + "/FAKE_DOT_RAN";
@@ -101,7 +101,7 @@ TEST_CASE("reliability reports: a `dot` first on PATH is not run; the system's d
   CHECK(run.out.find("<title>i2&#45;&gt;t1</title>") != std::string::npos); // the real dot's SVG
 }
 
-TEST_CASE("reliability reports: a dot that hangs is stopped at the timeout; the page shows DOT") {
+TEST_CASE("reliability reports: a dot that hangs is stopped at the timeout, the page shows DOT") {
   test::TempDir dir;
   std::string script = dir.path + "/dot";
   // A child of the script sleeps too: the whole process group goes.

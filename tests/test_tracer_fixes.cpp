@@ -166,7 +166,7 @@ TEST_CASE("fix: .contiguous() then .view() of a transposed tensor (nanoGPT's att
     }
 }
 
-TEST_CASE("nanoGPT with a symbolic T: another sequence length passes the prologue and computes; "
+TEST_CASE("nanoGPT with a symbolic T: another sequence length passes the prologue and computes, "
           "one over block_size is rejected by a guard") {
   std::string path = std::string(TRACELINT_SHARED_DIR) + "/models/nanogpt/model.py";
   if (!std::filesystem::exists(path)) {

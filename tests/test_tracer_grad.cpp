@@ -59,7 +59,7 @@ RunReport run_matches(const TraceRequest &r, const TracedProgram &p) {
 } // namespace
 
 TEST_CASE("grad: the seed programs' forward and backward pass tracelint check and match "
-          "autograd; the slice's backward binds its bound through saved_for_backward") {
+          "autograd, the slice's backward binds its bound through saved_for_backward") {
   struct Seed {
     std::string function;
     std::vector<ArgSpec> args;
@@ -174,7 +174,7 @@ TEST_CASE("grad: an input that requires grad updated in place is refused, as PyT
 }
 
 TEST_CASE("grad: nanoGPT with targets, forward and backward at both levels: zero findings, "
-          "parameter gradients match autograd and CPython's; a wrong gradient is caught") {
+          "parameter gradients match autograd and CPython's, a wrong gradient is caught") {
   std::string path = std::string(TRACELINT_SHARED_DIR) + "/models/nanogpt/model.py";
   if (!std::filesystem::exists(path)) {
     MESSAGE("skipped: ../shared/models/nanogpt/model.py is absent");

@@ -152,7 +152,7 @@ TEST_CASE("run: libtorch errors become messages naming the statement") {
   CHECK(report.error().message.find("creating the random inputs") != std::string::npos);
 }
 
-TEST_CASE("run: del lines free their names; a later read of one is an error at its line") {
+TEST_CASE("run: del lines free their names, a later read of one is an error at its line") {
   const std::string body = "  t0 = prims.neg(a)  # t0: \"cpu f32[2]\"\n"
                            "  t1 = prims.neg(t0)  # t1: \"cpu f32[2]\"\n"
                            "  del t0, a\n";
