@@ -399,6 +399,51 @@ TEST_CASE("dialects: torch.export's printout: its graph module is checked, its f
   CHECK_MESSAGE(!fragment.diagnostics.empty(), describe(fragment));
 }
 
+// As torch 2.1 printed an ExportedProgram: types unquoted (a parameter's is evaluated when the
+// def runs, an assignment's in a def body is not), `# code:` comments, statements ending in `;`,
+// and the labels indented as the class is, the signature running over several lines.
+const char *const kExportPrintout21 =
+    "ExportedProgram:\n"
+    "    class GraphModule(torch.nn.Module):\n"
+    "        def forward(self, arg0_1: f32[2, 3], arg1_1: f32[s0, 3]):\n"
+    "            # code: a = torch.sin(x)\n"
+    "            sin: f32[2, 3] = torch.ops.aten.sin.default(arg0_1);\n"
+    "\n"
+    "            # code: return a.sum() + y\n"
+    "            sum_1: f32[] = torch.ops.aten.sum.default(sin);\n"
+    "            add: f32[s0, 3] = torch.ops.aten.add.Tensor(arg1_1, sum_1);\n"
+    "            return (add,)\n"
+    "\n"
+    "    Graph signature: ExportGraphSignature(\n"
+    "        parameters=[],\n"
+    "        user_inputs=['arg0_1', 'arg1_1'],\n"
+    "        user_outputs=['add'],\n"
+    "    )\n"
+    "    Range constraints: {s0: RangeConstraint(min_val=2, max_val=9223372036854775806)}\n"
+    "    Equality constraints: []\n";
+
+TEST_CASE("dialects: torch 2.1's export printout: framing skipped, unquoted types, a 0-d one "
+          "is a syntax error TL019 quotes") {
+  std::string text = kExportPrintout21;
+  CHECK(detect_dialect(text) == Dialect::Export);
+  FileReport r = check_text("ep21.txt", text);
+  // The parameters' types (NameError when the def runs) and the empty subscript `f32[]`
+  // (CPython's SyntaxError); nothing from the framing, nothing from the other assignments.
+  std::vector<std::string> found;
+  for (const Diagnostic &d : r.diagnostics) {
+    found.push_back(d.code + "@" + std::to_string(d.span.line) + ":" +
+                    std::to_string(d.span.column));
+    if (d.code == "TL019") CHECK(d.fix.has_value());
+  }
+  std::vector<std::string> expected = {"TL019@3:35", "TL019@3:54", "TL001@8:20", "TL019@8:20"};
+  std::sort(found.begin(), found.end());
+  std::sort(expected.begin(), expected.end());
+  CHECK_MESSAGE(found == expected, describe(r));
+  // The 0-d type's statement still binds its name: no TL003 at `sum_1`'s read.
+  CHECK(std::none_of(r.diagnostics.begin(), r.diagnostics.end(),
+                     [](const Diagnostic &d) { return d.code == "TL003"; }));
+}
+
 TEST_CASE("dialects: a class body's own statements and a class of no methods stay unmodelled") {
   FileReport r = check_text("g.py", "class GraphModule(torch.nn.Module):\n"
                                     "    scale = 2\n"

@@ -1,6 +1,8 @@
 #include "tracelint/core/parser.hpp"
+#include "tracelint/core/message_text.hpp"
 #include "tracelint/core/printer.hpp"
 #include "tracelint/core/python_tree.hpp"
+#include "tracelint/core/type_string.hpp"
 
 #include "blanked_comments.hpp"
 #include "chunking.hpp"
@@ -545,6 +547,19 @@ std::optional<Statement> View::statement(TSNode n) const {
         TSNode str = is(annotation, S.type) && ts_node_named_child_count(annotation) == 1
                          ? ts_node_named_child(annotation, 0)
                          : annotation;
+        // Old graph printers wrote `sin: f32[10] = ...`: valid in a def body, where Python
+        // does not evaluate a variable's annotation, but not a type string the model holds. The
+        // statement is read without it (its reads and binding are what they are), and the
+        // annotation is a model problem of its own.
+        if (!is(str, S.string) && !is(str, S.concatenated_string)) {
+          out_.model.push_back({span(str),
+                                "an annotation that is not a string literal: `" +
+                                    shorten_quoted(std::string(text_view(str))) +
+                                    "` (the model holds type strings, quoted)",
+                                "", false, "unquoted_annotation"});
+          s.kind = Statement::Kind::BoundSymbol;
+          return s;
+        }
         std::optional<std::string> ann = string_literal(str);
         if (!ann) return std::nullopt;
         s.kind = Statement::Kind::AnnotatedAssign;
@@ -1185,7 +1200,10 @@ private:
         for (std::size_t m = 0; m < members.size(); ++m) {
           TSNode member = members[m].node;
           flush_comments_before(ts_node_start_byte(member));
-          gap(ts_node_start_point(member).row);
+          // Lines between a class line and its first member are inside the class: as the
+          // trace's preamble they would print above the class line. (print_readable puts fx's
+          // wrap lines, which the model does not hold, and a blank line there.)
+          if (m == 0 || !members[m - 1].opens_class) gap(ts_node_start_point(member).row);
           if (members[m].opens_class) {
             last_row = members[m].header_row;
             continue;
@@ -1303,6 +1321,12 @@ private:
         enter(m, std::move(classes)); // level is not used after this
       } else if (is_def(m)) {
         out.push_back({m, false, level.classes});
+      } else if (is(m, S.expression_statement) && ts_node_named_child_count(m) == 1 &&
+                 is(ts_node_named_child(m, 0), S.call)) {
+        // print_readable puts fx's wrap lines in the class: `torch.fx._symbolic_trace.wrap(...)`
+        view_.reset_failure();
+        view_.unmodelled(view_.span(m), "a call in a class body is not a trace statement",
+                         "call_in_class_body");
       } else {
         view_.reset_failure();
         view_.unmodelled(m, std::string("a ") + ts_node_type(m) +
@@ -1675,10 +1699,20 @@ std::string hex_byte(char c) {
   return {digits[u >> 4], digits[u & 0xF]};
 }
 
+// A keyword that can stand before words and a colon in Python (`if x:`, `class C:`).
+bool starts_compound_statement(std::string_view word) {
+  for (std::string_view keyword : {"if", "elif", "while", "for", "with", "except", "class", "def",
+                                   "async", "match", "case", "lambda"})
+    if (word == keyword) return true;
+  return false;
+}
+
 // torch.export prints an ExportedProgram as `ExportedProgram:`, its graph module's class
 // indented under it, then labelled lines about it (`Graph signature: ...`, `Range constraints:
-// {}`, in torch 2.5 on an indented block of their own). Those lines are the printout's, not
-// Python: the lines to blank, first to last, or none when text is not such a printout.
+// {}`, in torch 2.5 on an indented block of their own; in torch 2.1 indented as the class is,
+// `Graph signature: ExportGraphSignature(` running over several lines). Those lines are the
+// printout's, not Python: the lines to blank, first to last, or none when text is not such a
+// printout.
 std::vector<std::pair<std::size_t, std::size_t>> export_printout_framing(const SourceText &source) {
   std::vector<std::pair<std::size_t, std::size_t>> framing;
   auto is_blank = [](std::string_view line) {
@@ -1693,21 +1727,60 @@ std::vector<std::pair<std::size_t, std::size_t>> export_printout_framing(const S
   if (header.substr(0, header.find_last_not_of(" \t\f") + 1) != "ExportedProgram:") return framing;
   std::size_t header_start = source.line_start(line) + (source.line(line).size() - header.size());
   framing.emplace_back(header_start, header.size());
-  // The labels start at column 0 with words and a colon; the graph module is indented.
+  // The labels are words and a colon, at the indentation of the graph module's class or left of
+  // it (its body is indented deeper): `Graph signature:`, not a statement such as `class X:`.
+  std::size_t class_indent = std::string_view::npos;
   for (std::size_t l = line + 1; l <= lines; ++l) {
     std::string_view text = source.line(l);
-    std::size_t colon = text.find(':');
+    std::size_t first = text.find_first_not_of(" \t\f");
+    if (first == std::string_view::npos) continue;
+    if (class_indent == std::string_view::npos) class_indent = first;
+    if (first > class_indent) continue;
+    std::string_view words = text.substr(first);
+    std::size_t colon = words.find(':');
+    std::string_view first_word = words.substr(0, words.find_first_of(" :"));
     bool label =
-        !text.empty() && std::isalpha(static_cast<unsigned char>(text[0])) &&
-        colon != std::string_view::npos &&
-        text.substr(0, colon).find_first_not_of(
-            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_ ") == std::string_view::npos;
+        std::isalpha(static_cast<unsigned char>(words[0])) && colon != std::string_view::npos &&
+        words.substr(0, colon).find_first_not_of(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_ ") == std::string_view::npos &&
+        words.substr(0, colon).find(' ') != std::string_view::npos &&
+        !starts_compound_statement(first_word);
     if (!label) continue;
     for (std::size_t rest = l; rest <= lines; ++rest)
       framing.emplace_back(source.line_start(rest), source.line(rest).size());
     break;
   }
   return framing;
+}
+
+// Where an annotation is a tensor type with an empty subscript, unquoted (`x: i64[]`): the
+// offset of each such `[]`, outside strings and comments, in lines up to the line limit.
+std::vector<std::size_t> unquoted_empty_tensor_types(const SourceText &source) {
+  std::vector<std::size_t> out;
+  if (source.text().find("[]") == std::string::npos) return out;
+  char triple = 0; // the triple-quoted string open at the line's start
+  for (std::size_t line = 1; line <= source.line_count(); ++line) {
+    std::string_view text = source.line(line);
+    if (text.size() > kMaxLineBytes) continue;
+    // A line without triple quotes leaves `triple` as it was: only one with `[]` outside a
+    // triple-quoted string needs reading.
+    bool has_triple_quote = chunking::has_triple_quote(text);
+    if (!has_triple_quote && (triple || text.find("[]") == std::string_view::npos)) continue;
+    lexing::walk_code_across_lines(text, triple, [&](std::size_t i, char c) {
+      if (c == '#') return false;
+      if (c != ':') return true;
+      std::size_t word = text.find_first_not_of(" \t", i + 1);
+      if (word == std::string_view::npos) return true;
+      std::size_t end = word;
+      while (end < text.size() && lexing::is_word(text[end]))
+        ++end;
+      if (end == word || text.substr(end, 2) != "[]") return true;
+      if (is_unquoted_tensor_type(text.substr(word, end + 2 - word)))
+        out.push_back(source.line_start(line) + end);
+      return true;
+    });
+  }
+  return out;
 }
 
 // Whether the first line of code is indented: body lines copied out of a trace.
@@ -1798,6 +1871,21 @@ ParsedFile detail::parse_trace_source(std::string path, std::string text, unsign
         edited.replace(begin, text.size(), "");
       }
     }
+  }
+  // Old graph printers wrote tensor types unquoted (`arg0_1: i64[]`, `full: i64[] = ...`): a
+  // 0-d tensor's is an empty subscript, a SyntaxError from which tree-sitter recovers badly (the
+  // statement binds nothing, a parameter list breaks off). It is reported as CPython's error, and
+  // tree-sitter reads a name of the same length in its place (`i64__`), so the rest of the file
+  // is checked as it is meant; TL019 quotes it.
+  for (std::size_t at : unquoted_empty_tensor_types(out.source)) {
+    std::size_t begin = at;
+    while (begin > 0 && lexing::is_word(original[begin - 1]))
+      --begin;
+    std::string type = original.substr(begin, at + 2 - begin);
+    out.syntax.push_back(
+        {out.source.span(begin, at + 2),
+         "invalid syntax: `" + type + "`, an empty subscript (a tensor type without its quotes)"});
+    edited.replace(at, "__");
   }
   // A line longer than any trace prints (a generated or corrupted file) is not parsed: a model
   // of a 10 MB line of list items took 2 GB. It is reported and read as blank, so the rest of

@@ -56,6 +56,18 @@ std::vector<std::pair<std::string, std::size_t>> split_dims(const std::string &s
 
 } // namespace
 
+bool is_unquoted_tensor_type(std::string_view text) {
+  std::size_t bracket = text.find('[');
+  if (bracket == std::string_view::npos || bracket == 0 || text.back() != ']') return false;
+  std::string_view head = text.substr(0, bracket);
+  if (head == "bf16" || head == "b8") return true;
+  if (head[0] != 'f' && head[0] != 'i' && head[0] != 'u' && head[0] != 'c') return false;
+  if (head.size() < 2 || !std::isdigit(static_cast<unsigned char>(head[1]))) return false;
+  for (char c : head)
+    if (!std::isalnum(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
 Result<ProxyType> parse_type_string(const std::string &text) {
   ProxyType type;
   if (text == "Collection") {

@@ -1,6 +1,7 @@
 #include "tracelint/rules/rule.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
 
 namespace tracelint {
@@ -26,31 +27,53 @@ extern const Rule kTL013{
 
 namespace {
 // Reported once per fragment, at its first line of code.
+// The dialect's preamble calls before a definition (fx's wrap lines) are not fragments. The
+// statements are streamed: each fragment keeps its leading target-less calls (what the preamble
+// is made of) and the first other line of code, and the dialect decides at the end.
 class FragmentCheck : public StatementCheck {
+  struct Leading {
+    std::vector<std::pair<std::string, Span>> calls; // callee, line
+    std::optional<Span> other;
+  };
+
   void statement(const Trace &t, const Statement &s, std::vector<Diagnostic> &) override {
-    if (t.kind == Trace::Kind::Fragment && s.kind != Statement::Kind::Blank &&
-        s.kind != Statement::Kind::Comment)
-      first_code_.emplace(&t, s.span);
+    if (t.kind != Trace::Kind::Fragment || s.kind == Statement::Kind::Blank ||
+        s.kind == Statement::Kind::Comment)
+      return;
+    Leading &leading = leading_[&t];
+    if (leading.other) return;
+    if (s.kind == Statement::Kind::BoundSymbol && !s.target && s.value.kind == ValueKind::Call)
+      leading.calls.emplace_back(s.value.callee().qualified_name(), s.span);
+    else
+      leading.other = s.span;
   }
 
   void finish(const CheckContext &ctx, std::vector<Diagnostic> &out) override {
-    bool driver_ok = dialect_traits(ctx.analysis.dialect).driver_after_definition;
+    const DialectTraits &traits = dialect_traits(ctx.analysis.dialect);
     bool after_definition = false;
     for (const Trace &t : ctx.parsed.file.traces) {
       after_definition |= t.kind == Trace::Kind::Function;
-      if (driver_ok && after_definition) continue;
-      if (auto it = first_code_.find(&t); it != first_code_.end())
+      if (traits.driver_after_definition && after_definition) continue;
+      auto it = leading_.find(&t);
+      if (it == leading_.end()) continue;
+      const Leading &leading = it->second;
+      std::optional<Span> first = leading.other;
+      for (const auto &[callee, span] : leading.calls)
+        if (!traits.is_preamble_call(callee)) {
+          first = span;
+          break;
+        }
+      if (first)
         out.push_back(kTL013.diagnostic(
-            it->second,
-            std::string("a fragment of a trace: no def binds its inputs") +
-                (ctx.parsed.fragment_was_indented ? " (and its lines are indented)" : "")));
+            *first, std::string("a fragment of a trace: no def binds its inputs") +
+                        (ctx.parsed.fragment_was_indented ? " (and its lines are indented)" : "")));
     }
     if (ctx.parsed.file.traces.empty() && !ctx.parsed.orphan_subsymbols.empty())
       out.push_back(kTL013.diagnostic(ctx.parsed.orphan_subsymbols.front().span,
                                       "subsymbol lines without the trace they belong to"));
   }
 
-  std::map<const Trace *, Span> first_code_;
+  std::map<const Trace *, Leading> leading_;
 };
 
 std::unique_ptr<StatementCheck> statement_check() {

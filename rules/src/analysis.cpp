@@ -324,7 +324,10 @@ private:
       use(v.items.front(), callee);
       return;
     case ValueKind::Call:
-      use(v.callee(), true);
+      if (v.callee().kind == ValueKind::Name)
+        check(v.callee().text, v.callee().span, true, true);
+      else
+        use(v.callee(), true);
       for (std::size_t i = 1; i < v.items.size(); ++i)
         use(v.items[i], false);
       return;
@@ -336,7 +339,7 @@ private:
 
   // Resolves a read: a live binding, or one the environment provides (the project's context
   // names, Python's builtins, the dialect's runtime names); else records what is known of it.
-  void check(const std::string &name, Span span, bool callee) {
+  void check(const std::string &name, Span span, bool callee, bool called_by_name = false) {
     const NameState *state = names_.find(name);
     if ((state && state->defined) || options_.is_context_name(name)) return;
     UnresolvedRead read;
@@ -350,6 +353,7 @@ private:
     read.name = name;
     read.span = span;
     read.callee = callee;
+    read.called_by_name = called_by_name;
     if (read.freed == UnresolvedRead::Freed::No) {
       if (auto s = shape_symbols_.find(name); s != shape_symbols_.end())
         read.shape_annotation = s->second;

@@ -99,21 +99,29 @@ bool DialectTraits::is_normal_form(std::string_view form) const {
   return std::find(normal_forms.begin(), normal_forms.end(), form) != normal_forms.end();
 }
 
+bool DialectTraits::is_preamble_call(std::string_view callee) const {
+  return std::find(preamble_calls.begin(), preamble_calls.end(), callee) != preamble_calls.end();
+}
+
 const DialectTraits &dialect_traits(Dialect d) {
   // fx's codegen puts these in the globals of every GraphModule's forward (torch.fx.graph's
   // _custom_builtins and the modules its printed calls name).
-  static const DialectTraits fx{
-      {"torch", "operator", "_operator", "math", "builtins", "inf", "nan", "NoneType", "device",
-       "fx_pytree", "pytree", "annotations"},
-      true,
-      false,
-      false,
-      {"binary_operator", "unary_operator", "comparison_operator", "boolean_operator",
-       "not_operator", "conditional_expression", "subscript", "chained_assignment",
-       "annotation_only", "typed_parameter", "typed_default_parameter", "future_import_statement",
-       "augmented_assignment", "list_splat", "dictionary_splat"},
-      {}};
-  static const DialectTraits exported{fx.runtime_names, true, false, false, fx.normal_forms, {}};
+  static const DialectTraits fx{{"torch", "operator", "_operator", "math", "builtins", "inf", "nan",
+                                 "NoneType", "device", "fx_pytree", "pytree", "annotations"},
+                                true,
+                                false,
+                                false,
+                                {"binary_operator", "unary_operator", "comparison_operator",
+                                 "boolean_operator", "not_operator", "conditional_expression",
+                                 "subscript", "chained_assignment", "annotation_only",
+                                 "typed_parameter", "typed_default_parameter",
+                                 "future_import_statement", "augmented_assignment", "list_splat",
+                                 "dictionary_splat", "unquoted_annotation", "call_in_class_body"},
+                                {},
+                                true,
+                                {"torch.fx._symbolic_trace.wrap", "torch.fx.wrap"}};
+  static const DialectTraits exported{fx.runtime_names, true, false, false,
+                                      fx.normal_forms,  {},   true,  fx.preamble_calls};
   // A printed fusion definition names nvFuser's classes without the import a repro script has.
   static const DialectTraits nvfuser{
       {"FusionDefinition", "DataType"},
@@ -121,6 +129,8 @@ const DialectTraits &dialect_traits(Dialect d) {
       false,
       true,
       {"typed_parameter", "typed_default_parameter", "with_statement"},
+      {},
+      false,
       {}};
   // Thunder's executors name their regions and helpers so (nvFuser's nvFusion<n>, torch.compile's
   // torchCompile<n> and TorchCompile<n>, the collection helpers of the "Delete Last Used" pass),
@@ -134,7 +144,9 @@ const DialectTraits &dialect_traits(Dialect d) {
                                      {},
                                      {"nvFusion[0-9]*", "cudaFusion[0-9]*", "torchCompile[0-9]*",
                                       "TorchCompile[0-9]*", "clear_collection",
-                                      "clear_mutable_collection"}};
+                                      "clear_mutable_collection"},
+                                     false,
+                                     {}};
   switch (d) {
   case Dialect::Fx:
     return fx;

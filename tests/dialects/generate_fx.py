@@ -83,6 +83,19 @@ def stacks(x, y):
     return torch.stack([parts[0] * y[:2], parts[1] + y[2:]]).max()
 
 
+def scaled_sum(x, y):
+    return (x * y).sum() * 0.5
+
+
+# A leaf of symbolic tracing: fx records a call to it, by a global of the GraphModule's named
+# after its qualified name (`__main___scaled_sum`), and prints a wrap line above the def.
+torch.fx.wrap("scaled_sum")
+
+
+def wrapped(x, y):
+    return scaled_sum(x.relu(), y) + x.mean()
+
+
 class Mlp(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -94,7 +107,7 @@ class Mlp(torch.nn.Module):
 
 
 FUNCTIONS = [add_mul, matmul_chain, views, indexing, concat, softmax, layer_norm, shapes, where,
-             reductions, gelu_mlp, losses, stacks]
+             reductions, gelu_mlp, losses, stacks, wrapped]
 
 
 def main(out):

@@ -45,6 +45,10 @@ struct ProxyType {
 Result<ProxyType> parse_type_string(const std::string &text);
 std::string print_type_string(const ProxyType &type);
 
+// Whether text is a tensor type as graph printers write it outside quotes: a dtype abbreviation
+// subscripted, f32[4], bf16[2, 8], i64[], b8[3], c64[1], u8[2], f8e4m3fn[4].
+bool is_unquoted_tensor_type(std::string_view text);
+
 // One dim as a type string spells it: its symbol, or its size when there is none.
 struct DimSpelling {
   std::string_view symbol;

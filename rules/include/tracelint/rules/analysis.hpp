@@ -48,7 +48,8 @@ struct UnresolvedRead {
   };
   std::string name;
   Span span;
-  bool callee = false; // the read is a call's callee (`f(x)`, `f.g(x)`)
+  bool callee = false;         // the read is a call's callee (`f(x)`, `f.g(x)`)
+  bool called_by_name = false; // the callee itself, a plain name (`f(x)`, not `f.g(x)`)
   Freed freed = Freed::No;
   Span freed_at; // the del or the `x = None`
   // Indexes into TraceFacts::places, or -1. An input's annotation mentions the name as a

@@ -42,7 +42,8 @@ struct DialectTraits {
   // Module-level code after a definition is the script that runs it (an nvFuser repro's
   // `with FusionDefinition() as fd:` ... `fd.execute(inputs)`), not a trace fragment (TL013).
   bool driver_after_definition = false;
-  // Syntax forms (tree-sitter node kinds, or "chained_assignment" / "annotation_only") that the
+  // Syntax forms (tree-sitter node kinds, or "chained_assignment" / "annotation_only" /
+  // "unquoted_annotation" / "call_in_class_body": core/src/parser.cpp's names) that the
   // printer writes as a matter of course: the trace model does not hold them, but TL009 does
   // not warn about them.
   std::vector<std::string_view> normal_forms;
@@ -53,9 +54,20 @@ struct DialectTraits {
   // own `_<qualified type>_<n>` convention and are never reported either.
   std::vector<std::string_view> context_conventions;
 
+  // The code's globals hold every call target its printer could not spell through an import
+  // (torch.fx's codegen names a function by its mangled qualified name, `__main___my_helper`,
+  // `executorch_exir_dialects_edge__ops_aten_add_Tensor`, and puts it in the GraphModule's
+  // globals): a callee nothing binds is one of them.
+  bool callees_are_globals = false;
+  // Module-level calls the printer writes before the definition (fx's
+  // `torch.fx._symbolic_trace.wrap("__main___my_helper")` for each wrapped function): the
+  // program's own preamble, not a trace fragment (TL013).
+  std::vector<std::string_view> preamble_calls;
+
   bool provides(std::string_view name) const;
   bool follows_context_convention(const std::string &name) const;
   bool is_normal_form(std::string_view form) const;
+  bool is_preamble_call(std::string_view callee) const;
 };
 
 const DialectTraits &dialect_traits(Dialect d);
