@@ -107,7 +107,7 @@ run() { # target
     local small="$build/smoke-corpus-$target"
     rm -rf "$small"
     mkdir -p "$small"
-    find "$kept" -type f -size -2049c -exec cp {} "$small/" +
+    find "$kept" -type f -size -2049c -exec cp -t "$small/" {} +
     dirs+=("$small")
   elif [ -d "$kept" ]; then
     dirs+=("$kept")
