@@ -6,7 +6,8 @@ copy of the checkout, as a user would after `make demo`: a command fails the tes
     run_examples.py README.md BUILD_DIR
 
 Left out, each with the reason printed: `make` commands (the set-up; CI runs them itself), and
-commands naming ../shared when the shared corpus is not there. The copy gets ../shared as a link
+commands naming ../shared when the shared corpus is not there, and the commands that read what
+those would have written (`> gpt-trace.py`, `--save-io gpt-io`). The copy gets ../shared as a link
 when it exists, and `pip install` reuses BUILD_DIR (TRACELINT_BUILD_DIR). To add an example,
 add it to the README: nothing here names one."""
 import os
@@ -22,7 +23,15 @@ SKIPS = [
     ("the set-up command; CI runs `make test` itself", lambda c, ctx: c.startswith("make ")),
     ("needs ../shared, which is absent here",
      lambda c, ctx: "../shared" in c and not ctx["shared"].is_dir()),
+    ("reads what a skipped command would have written",
+     lambda c, ctx: any(re.search(r"(^|[\s/])" + re.escape(o) + r"(\s|$)", c)
+                        for o in ctx["not_written"])),
 ]
+
+
+def outputs(command):
+    """What a command writes: the file after `>` and the directory of --save-io."""
+    return re.findall(r"(?:>\s*|--save-io\s+)([\w.-]+)", command)
 
 
 def shell_examples(readme):
@@ -88,13 +97,14 @@ def main():
         env.update(PATH=str(shims) + os.pathsep + env.get("PATH", ""),
                    TRACELINT_BUILD_DIR=str(build), TRACELINT_PIP_WORK=str(Path(scratch) / "pip"),
                    PIP_NO_CACHE_DIR="1", PIP_DISABLE_PIP_VERSION_CHECK="1", NO_COLOR="1")
-        context = {"shared": Path(scratch) / "shared"}
+        context = {"shared": Path(scratch) / "shared", "not_written": []}
         script = ["set -u"]
         ran = 0
         for number, command in shell_examples(readme):
             why = next((why for why, skip in SKIPS if skip(command, context)), None)
             if why:
                 print(f"README.md:{number}: skipped ({why}): {command}")
+                context["not_written"] += outputs(command)
                 continue
             expected = expected_exit(command)
             check = (f'[ "$rc" -eq {expected} ]' if expected is not None else '[ "$rc" -lt 2 ]')
