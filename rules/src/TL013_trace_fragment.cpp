@@ -26,15 +26,21 @@ extern const Rule kTL013{
     statement_check};
 
 namespace {
-// Reported once per fragment, at its first line of code.
-// The dialect's preamble calls before a definition (fx's wrap lines) are not fragments. The
-// statements are streamed: each fragment keeps its leading target-less calls (what the preamble
-// is made of) and the first other line of code, and the dialect decides at the end.
+// Reported once per fragment, at its first line of code that is not one of the dialect's
+// preamble calls (fx's wrap lines). The statements are streamed before the file's dialect is
+// applied: each fragment keeps its leading calls that are some dialect's preamble calls and the
+// first other line of code, and finish() decides with the file's dialect.
 class FragmentCheck : public StatementCheck {
   struct Leading {
     std::vector<std::pair<std::string, Span>> calls; // callee, line
     std::optional<Span> other;
   };
+
+  static bool preamble_call_of_a_dialect(const std::string &callee) {
+    for (Dialect d : {Dialect::Thunder, Dialect::Fx, Dialect::Export, Dialect::Nvfuser})
+      if (dialect_traits(d).is_preamble_call(callee)) return true;
+    return false;
+  }
 
   void statement(const Trace &t, const Statement &s, std::vector<Diagnostic> &) override {
     if (t.kind != Trace::Kind::Fragment || s.kind == Statement::Kind::Blank ||
@@ -42,8 +48,12 @@ class FragmentCheck : public StatementCheck {
       return;
     Leading &leading = leading_[&t];
     if (leading.other) return;
-    if (s.kind == Statement::Kind::BoundSymbol && !s.target && s.value.kind == ValueKind::Call)
-      leading.calls.emplace_back(s.value.callee().qualified_name(), s.span);
+    std::string callee =
+        s.kind == Statement::Kind::BoundSymbol && !s.target && s.value.kind == ValueKind::Call
+            ? s.value.callee().qualified_name()
+            : "";
+    if (!callee.empty() && preamble_call_of_a_dialect(callee))
+      leading.calls.emplace_back(std::move(callee), s.span);
     else
       leading.other = s.span;
   }
