@@ -1,12 +1,15 @@
 // The cuda_fusion executor: fusion regions in the traces (seed programs, the Llama MLP,
 // nanoGPT forward and backward), each region's kernel compiled by NVRTC, and the fused traces
 // validated and run against the unfused ones.
+#include "host_kernels.hpp"
 #include "support.hpp"
 #include "tracer/clean.hpp"
 
 #include "tracelint/core/printer.hpp"
+#include "tracelint/tracer/cuda_driver.hpp"
 #include "tracelint/tracer/execute.hpp"
 #include "tracelint/tracer/nvrtc.hpp"
+#include "tracelint/tracer/regions.hpp"
 #include "tracelint/validator/validator.hpp"
 
 #include <doctest/doctest.h>
@@ -97,6 +100,22 @@ void check_regions(const TracedProgram &p) {
 
 using test::require_clean;
 
+// A module's state for the traces: seeded random tensors of the state's shapes.
+RtValue test_module(const TracedProgram &plain) {
+  RtValue module;
+  if (plain.state.empty()) return module;
+  module.kind = RtValue::Kind::Module;
+  at::manual_seed(12);
+  for (const StateTensor &s : plain.state) {
+    RtValue key;
+    key.kind = RtValue::Kind::Str;
+    key.text = s.path;
+    module.items.push_back(key);
+    module.items.push_back(RtValue::of_tensor(at::randn(s.shape) * 0.1));
+  }
+  return module;
+}
+
 // Fused and unfused: the same prims in the same order, so the same values, bit for bit.
 void runs_as_unfused(const TracedProgram &fused, const TracedProgram &plain) {
   std::vector<RtValue> inputs = make_inputs(plain.inputs, 11, "cpu");
@@ -107,18 +126,7 @@ void runs_as_unfused(const TracedProgram &fused, const TracedProgram &plain) {
     out.traces = {f.traces.at(0), f.traces.at(1)};
     return out;
   };
-  RtValue module;
-  if (!plain.state.empty()) {
-    module.kind = RtValue::Kind::Module;
-    at::manual_seed(12);
-    for (const StateTensor &s : plain.state) {
-      RtValue key;
-      key.kind = RtValue::Kind::Str;
-      key.text = s.path;
-      module.items.push_back(key);
-      module.items.push_back(RtValue::of_tensor(at::randn(s.shape) * 0.1));
-    }
-  }
+  RtValue module = test_module(plain);
   Result<RtValue> a = execute_program(forward(fused.file), inputs, options, module);
   Result<RtValue> b = execute_program(forward(plain.file), inputs, options, module);
   REQUIRE_MESSAGE(a.ok(), (a.ok() ? std::string() : a.error().message));
@@ -126,6 +134,68 @@ void runs_as_unfused(const TracedProgram &fused, const TracedProgram &plain) {
   Comparison c = compare(b.value(), a.value());
   CHECK_MESSAGE(c.equal, c.mismatch);
   CHECK(c.max_abs_diff == 0);
+}
+
+// A kernel computes f16 and bf16 in float and rounds once, at its outputs; libtorch's prims
+// round after each one. So low-precision results differ by a few of their ulps, not more: for
+// bf16 (8 significant bits) 2^-6 of the largest value is two ulps of it.
+void within_rounding(const Comparison &c) {
+  MESSAGE("kernels vs prims: max abs diff " << c.max_abs_diff << ", relative to the largest "
+                                            << c.max_rel_diff);
+  if (c.equal) return;
+  CHECK_MESSAGE(c.max_rel_diff <= 1.0 / 64, c.mismatch);
+}
+
+// The regions run as their kernels (built for the host: host_kernels.hpp), every other prim
+// with libtorch, against the unfused trace run with libtorch prim by prim: allclose, as a
+// kernel's float math is not libtorch's bit for bit. Forward, and for grad the backward.
+void kernels_run_as_unfused(const TracedProgram &fused, const TracedProgram &plain) {
+  test::TempDir dir;
+  auto kernels = test::HostKernels::build(fused.fusions, dir.path + "/kernels");
+  REQUIRE_MESSAGE(kernels.ok(), (kernels.ok() ? std::string() : kernels.error().message));
+  std::vector<RtValue> inputs = make_inputs(plain.inputs, 11, "cpu");
+  ExecOptions with_kernels, with_prims;
+  with_kernels.cuda_as_cpu = with_prims.cuda_as_cpu = true;
+  with_kernels.regions = kernels.value().get();
+  auto forward = [](const TraceFile &f) {
+    TraceFile out;
+    out.traces = {f.traces.at(0), f.traces.at(1)};
+    return out;
+  };
+  RtValue module = test_module(plain);
+  Result<RtValue> a = execute_program(forward(fused.file), inputs, with_kernels, module);
+  Result<RtValue> b = execute_program(forward(plain.file), inputs, with_prims, module);
+  REQUIRE_MESSAGE(a.ok(), (a.ok() ? std::string() : a.error().message));
+  REQUIRE_MESSAGE(b.ok(), (b.ok() ? std::string() : b.error().message));
+  Comparison c = compare(b.value(), a.value());
+  within_rounding(c);
+  std::size_t forward_launches = kernels.value()->launches();
+  if (fused.file.traces.size() < 3) {
+    CHECK(forward_launches >= fused.fusions.size());
+    return;
+  }
+  // The backward, on each forward's saved_for_backward and the same cotangents.
+  const RtValue &saved_a = a->items.at(1), &saved_b = b->items.at(1);
+  std::vector<at::Tensor> leaves;
+  std::function<void(const RtValue &)> collect = [&](const RtValue &v) {
+    if (v.kind == RtValue::Kind::Tensor) leaves.push_back(v.tensor);
+    for (const RtValue &item : v.items)
+      collect(item);
+  };
+  collect(b->items.at(0).items.at(1));
+  at::manual_seed(13);
+  std::vector<RtValue> cotangents;
+  for (std::size_t k : plain.gradients->cotangent_of)
+    cotangents.push_back(RtValue::of_tensor(at::randn_like(leaves.at(k))));
+  Result<RtValue> ga = execute_trace(fused.file.traces.at(2),
+                                     {saved_a, RtValue::of_tuple(cotangents)}, with_kernels);
+  Result<RtValue> gb =
+      execute_trace(plain.file.traces.at(2), {saved_b, RtValue::of_tuple(cotangents)}, with_prims);
+  REQUIRE_MESSAGE(ga.ok(), (ga.ok() ? std::string() : ga.error().message));
+  REQUIRE_MESSAGE(gb.ok(), (gb.ok() ? std::string() : gb.error().message));
+  Comparison g = compare(gb.value(), ga.value());
+  within_rounding(g);
+  CHECK(kernels.value()->launches() > forward_launches);
 }
 
 void fused_and_checked(const TraceRequest &plain_request, std::size_t at_least) {
@@ -141,12 +211,13 @@ void fused_and_checked(const TraceRequest &plain_request, std::size_t at_least) 
   check_regions(fused.value());
   require_clean(print_trace_file(fused->file));
   runs_as_unfused(fused.value(), plain.value());
+  kernels_run_as_unfused(fused.value(), plain.value());
   if (!have_nvrtc()) {
     MESSAGE("skipped: NVRTC (this build found no CUDA Toolkit)");
     return;
   }
-  bool gpu = false;
-  KernelCache kernels(target_architecture(gpu));
+  Result<std::shared_ptr<CudaDriver>> driver = CudaDriver::open();
+  KernelCache kernels(driver ? driver.value()->architecture() : kDefaultArchitecture);
   for (const FusionRegion &region : fused->fusions) {
     CAPTURE(region.cuda_source);
     Result<Ptx> ptx = kernels.get(region.name, region.cuda_source);
@@ -199,6 +270,11 @@ TEST_CASE("fusion: nanoGPT's forward and, traced for grad, its backward") {
   CHECK(in_backward > 0);
   check_regions(p.value());
   require_clean(print_trace_file(p->file));
+  TraceRequest plain_grad = nanogpt_request(true);
+  plain_grad.level = Level::Prims;
+  Result<TracedProgram> plain = trace(plain_grad);
+  REQUIRE(plain.ok());
+  kernels_run_as_unfused(p.value(), plain.value());
   Result<RunReport> run = run_and_compare(grad, p.value(), RunOptions{3, 0, ""});
   REQUIRE_MESSAGE(run.ok(), (run.ok() ? std::string() : run.error().message));
   CHECK_MESSAGE(run->ok(), run->summary());
@@ -224,4 +300,82 @@ TEST_CASE("fusion: --executors is checked, and --show-kernels prints the kernels
       test::tracelint("trace " + test::shell_quote(models()) +
                       " -f rms_norm -a 'x=f32[2, 8, 32]' -a 'weight=f32[32]' --show-kernels");
   CHECK(needs.exit_code == 2);
+}
+
+TEST_CASE("fusion: a kernel's launch reads each view through its strides, 0 where broadcast, and "
+          "refuses inputs it was not compiled for") {
+  test::TempDir dir;
+  std::string path = dir.path + "/f.py";
+  test::write_file(path, "import torch\n\ndef f(x, b):\n    return (x + b).exp()\n");
+  TraceRequest r = request_for(path, "f", {{"x", "f32[3, 4]"}, {"b", "f32[4]"}});
+  r.executors = {"cuda_fusion", "torch"};
+  Result<TracedProgram> p = trace(r);
+  REQUIRE(p.ok());
+  REQUIRE(p->fusions.size() == 1);
+  const FusionRegion &region = p->fusions[0];
+  // x transposed in memory (strides 1, 3), b of one element stretched over both dims.
+  at::Tensor x = at::randn({4, 3}).t(), b = at::randn({1});
+  auto plan = [&](const at::Tensor &xv, const at::Tensor &bv) {
+    std::vector<RtValue> values;
+    for (const std::string &name : region.inputs)
+      values.push_back(name == "x"    ? RtValue::of_tensor(xv)
+                       : name == "b"  ? RtValue::of_tensor(bv)
+                       : name == "i0" ? RtValue::of_int(3)
+                                      : RtValue::of_int(4));
+    std::vector<const RtValue *> inputs;
+    for (const RtValue &v : values)
+      inputs.push_back(&v);
+    return plan_launch(region, inputs);
+  };
+  Result<KernelLaunch> launch = plan(x, b);
+  REQUIRE_MESSAGE(launch.ok(), (launch.ok() ? std::string() : launch.error().message));
+  CHECK(launch->shape == std::vector<int64_t>{3, 4});
+  CHECK(launch->elements == 12);
+  // meta: the count, the sizes, then the views in the kernel's order (b broadcast, then x).
+  std::vector<int64_t> expected = {12, 3, 4};
+  for (const FusionRegion::KernelParam &param : region.params)
+    if (param.kind == FusionRegion::KernelParam::Kind::View) {
+      std::vector<int64_t> strides =
+          param.name == "x" ? std::vector<int64_t>{1, 3} : std::vector<int64_t>{0, 0};
+      expected.insert(expected.end(), strides.begin(), strides.end());
+    }
+  CHECK(launch->meta == expected);
+  // The kernel built for the host computes exp(x + b) from those strides.
+  auto kernels = test::HostKernels::build(p->fusions, dir.path + "/kernels");
+  REQUIRE(kernels.ok());
+  std::vector<RtValue> values;
+  for (const std::string &name : region.inputs)
+    values.push_back(name == "x"    ? RtValue::of_tensor(x)
+                     : name == "b"  ? RtValue::of_tensor(b)
+                     : name == "i0" ? RtValue::of_int(3)
+                                    : RtValue::of_int(4));
+  std::vector<const RtValue *> inputs;
+  for (const RtValue &v : values)
+    inputs.push_back(&v);
+  Result<std::vector<at::Tensor>> out = kernels.value()->run(region.name, inputs);
+  REQUIRE(out.ok());
+  CHECK(at::allclose(out->at(0), (x + b).exp()));
+
+  Result<KernelLaunch> wrong_dtype = plan(x.to(at::kDouble), b);
+  REQUIRE_FALSE(wrong_dtype.ok());
+  CHECK(wrong_dtype.error().message.find("`x` is float64; the kernel reads f32") !=
+        std::string::npos);
+  Result<KernelLaunch> wrong_shape = plan(x, at::randn({3}));
+  REQUIRE_FALSE(wrong_shape.ok());
+  CHECK(wrong_shape.error().message.find("does not broadcast to [3, 4]") != std::string::npos);
+}
+
+TEST_CASE("fusion: the CUDA driver is opened at run time, and a missing one or the toolkit's "
+          "stub is refused with the reason") {
+  Result<std::shared_ptr<CudaDriver>> missing = CudaDriver::open("/nonexistent/libcuda.so.1");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().message.find("no CUDA driver: cannot open /nonexistent/libcuda.so.1") !=
+        std::string::npos);
+#ifdef TRACELINT_CUDA_STUB_DRIVER
+  Result<std::shared_ptr<CudaDriver>> stub = CudaDriver::open(TRACELINT_CUDA_STUB_DRIVER);
+  REQUIRE_FALSE(stub.ok());
+  CHECK(stub.error().message.find("stub of the driver") != std::string::npos);
+#else
+  MESSAGE("skipped the stub driver: this build found no CUDA Toolkit");
+#endif
 }

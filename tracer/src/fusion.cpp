@@ -267,6 +267,8 @@ private:
     info.outputs = outputs;
     info.prims = region.prims.size();
     info.cuda_source = kernel(info, region);
+    for (const Dim &d : region.dims)
+      info.shape.push_back(d.symbolic ? d.symbol : std::to_string(d.size));
 
     for (Statement &c : region.comments)
       out.push_back(std::move(c));
@@ -296,7 +298,8 @@ private:
     region = Region{};
   }
 
-  std::string kernel(const FusionRegion &info, const Region &region) const {
+  // Also fills info.params: what a launch passes, in the kernel's order.
+  std::string kernel(FusionRegion &info, const Region &region) const {
     // Views: each input tensor read by an elementwise prim (through its own strides), or
     // broadcast by prims.broadcast_in_dim (through strides that are 0 on the new dims).
     struct View {
@@ -394,22 +397,34 @@ private:
     if (half) source += "#include <cuda_fp16.h>\n";
     if (bfloat) source += "#include <cuda_bf16.h>\n";
     source += "extern \"C\" __global__ void " + info.name + "(";
+    using Param = FusionRegion::KernelParam;
     std::vector<std::string> params;
-    for (std::size_t i = 0; i < views.size(); ++i)
-      params.push_back(std::string("const ") + cuda_type(type_of(views[i].tensor)->dtype).storage +
-                       " *__restrict__ in" + std::to_string(i) + " /* " + views[i].tensor +
+    info.params.clear();
+    for (std::size_t i = 0; i < views.size(); ++i) {
+      const std::string &dtype = type_of(views[i].tensor)->dtype;
+      std::string type = std::string("const ") + cuda_type(dtype).storage + " *";
+      params.push_back(type + "__restrict__ in" + std::to_string(i) + " /* " + views[i].tensor +
                        (views[i].broadcast ? ", broadcast" : "") + " */");
-    for (std::size_t i = 0; i < info.outputs.size(); ++i)
-      params.push_back(std::string(cuda_type(type_of(info.outputs[i])->dtype).storage) +
-                       " *__restrict__ out" + std::to_string(i) + " /* " + info.outputs[i] + " */");
+      info.params.push_back(Param{Param::Kind::View, views[i].tensor, type, dtype,
+                                  views[i].broadcast_dims, views[i].broadcast});
+    }
+    for (std::size_t i = 0; i < info.outputs.size(); ++i) {
+      const std::string &dtype = type_of(info.outputs[i])->dtype;
+      std::string type = std::string(cuda_type(dtype).storage) + " *";
+      params.push_back(type + "__restrict__ out" + std::to_string(i) + " /* " + info.outputs[i] +
+                       " */");
+      info.params.push_back(Param{Param::Kind::Output, info.outputs[i], type, dtype, {}, false});
+    }
     for (const std::string &s : scalars) {
       const ProxyType &t = *type_of(s);
-      params.push_back(std::string(t.kind == ProxyKind::Float     ? "double"
-                                   : t.kind == ProxyKind::Integer ? "long long"
-                                                                  : "bool") +
-                       " s_" + s);
+      std::string type = t.kind == ProxyKind::Float     ? "double"
+                         : t.kind == ProxyKind::Integer ? "long long"
+                                                        : "bool";
+      params.push_back(type + " s_" + s);
+      info.params.push_back(Param{Param::Kind::Number, s, type, "", {}, false});
     }
     params.push_back("const long long *__restrict__ meta");
+    info.params.push_back(Param{Param::Kind::Meta, "", "const long long *", "", {}, false});
     for (std::size_t i = 0; i < params.size(); ++i)
       source += (i ? ",\n    " : "\n    ") + params[i];
     source += ") {\n";

@@ -1,7 +1,5 @@
 #include "tracelint/tracer/nvrtc.hpp"
 
-#include <dlfcn.h>
-
 #include <functional>
 #include <vector>
 
@@ -17,28 +15,6 @@ bool have_nvrtc() {
 #else
   return false;
 #endif
-}
-
-std::string target_architecture(bool &gpu) {
-  gpu = false;
-  // The driver API by dlopen, as libtorch is loaded: a machine without a GPU has no libcuda.
-  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (driver) {
-    using Init = int (*)(unsigned);
-    using Count = int (*)(int *);
-    using Attribute = int (*)(int *, int, int);
-    auto init = reinterpret_cast<Init>(dlsym(driver, "cuInit"));
-    auto count = reinterpret_cast<Count>(dlsym(driver, "cuDeviceGetCount"));
-    auto attribute = reinterpret_cast<Attribute>(dlsym(driver, "cuDeviceGetAttribute"));
-    int devices = 0, major = 0, minor = 0;
-    // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75, _MINOR = 76 (cuda.h).
-    if (init && count && attribute && init(0) == 0 && count(&devices) == 0 && devices > 0 &&
-        attribute(&major, 75, 0) == 0 && attribute(&minor, 76, 0) == 0) {
-      gpu = true;
-      return "compute_" + std::to_string(major) + std::to_string(minor);
-    }
-  }
-  return "compute_90";
 }
 
 Result<Ptx> compile_kernel(const std::string &name, const std::string &source,

@@ -2,7 +2,9 @@
 // optionally the run written out for an independent check.
 #include "runtime.hpp"
 
+#include "tracelint/tracer/cuda_driver.hpp"
 #include "tracelint/tracer/nvrtc.hpp"
+#include "tracelint/tracer/regions.hpp"
 
 #include "tracelint/core/parser.hpp"
 #include "tracelint/core/printer.hpp"
@@ -324,20 +326,30 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
         "cuda annotations";
   }
   report.device = wants_cuda && have_cuda ? "cuda:0" : "cpu";
+  // With a GPU the regions run as their kernels; without one as their prims. Either way every
+  // region's kernel compiles before anything runs.
+  std::unique_ptr<GpuRegions> gpu_regions;
+  std::string no_gpu;
   if (!program.fusions.empty()) {
-    // Every region's kernel compiles before anything runs.
-    bool gpu = false;
-    KernelCache kernels(target_architecture(gpu));
-    for (const FusionRegion &region : program.fusions) {
-      Result<Ptx> ptx = kernels.get(region.name, region.cuda_source);
-      if (!ptx) return Error{ptx.error().message, request.path, 0, 0};
+    Result<std::shared_ptr<CudaDriver>> driver = CudaDriver::open();
+    KernelCache kernels(driver ? driver.value()->architecture() : kDefaultArchitecture);
+    if (driver) {
+      Result<std::unique_ptr<GpuRegions>> opened =
+          GpuRegions::open(program.fusions, driver.value(), kernels);
+      if (!opened) return Error{opened.error().message, request.path, 0, 0};
+      gpu_regions = std::move(opened.value());
+      exec.regions = gpu_regions.get();
+    } else {
+      no_gpu = driver.error().message;
+      for (const FusionRegion &region : program.fusions) {
+        Result<Ptx> ptx = kernels.get(region.name, region.cuda_source);
+        if (!ptx) return Error{ptx.error().message, request.path, 0, 0};
+      }
     }
-    report.fusion =
-        "cuda_fusion: " + std::to_string(program.fusions.size()) +
-        " regions, their kernels compiled by NVRTC to PTX for " + kernels.architecture() + " (" +
-        std::to_string(kernels.compiled()) + " compiled, " + std::to_string(kernels.hits()) +
-        " from the cache); the regions ran as their prims with libtorch on " + report.device +
-        (gpu ? " (running the kernels on the GPU is not implemented yet)" : " (no GPU here)");
+    report.fusion = "cuda_fusion: " + std::to_string(program.fusions.size()) +
+                    " regions, their kernels compiled by NVRTC to PTX for " +
+                    kernels.architecture() + " (" + std::to_string(kernels.compiled()) +
+                    " compiled, " + std::to_string(kernels.hits()) + " from the cache); ";
   }
   std::string device = wants_cuda && have_cuda ? "cuda" : "cpu";
 
@@ -474,6 +486,19 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
       return Error{std::string("the gradients: libtorch autograd: ") + e.what(), request.path, 0,
                    0};
     }
+  }
+  if (gpu_regions) {
+    std::size_t launches = gpu_regions->launches(), copied = gpu_regions->copied_launches();
+    report.fusion += "the regions ran as CUDA kernels on " + gpu_regions->device() + " (" +
+                     std::to_string(launches) + " launches)";
+    if (copied)
+      report.fusion += "; the other prims ran with libtorch on " + report.device +
+                       (report.device == "cpu" ? " (this libtorch has no CUDA)" : "") +
+                       ", so each region's tensors were copied to the GPU and back (" +
+                       std::to_string(copied) + " launches)";
+  } else if (!program.fusions.empty()) {
+    report.fusion +=
+        "the regions ran as their prims with libtorch on " + report.device + " (" + no_gpu + ")";
   }
   if (!options.save_io.empty()) {
     try {

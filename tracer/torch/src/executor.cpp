@@ -28,19 +28,22 @@ struct Operand {
     Attribute,
     Subscript,
     Call,
-    Module,     // globals()['__function_obj']
-    StateTensor // fn.get_parameter('path'), fn.get_buffer('path'), fn.a.b
+    Module,      // globals()['__function_obj']
+    StateTensor, // fn.get_parameter('path'), fn.get_buffer('path'), fn.a.b
+    Region       // a fusion region run by ExecOptions::regions: its name, its arguments
   };
   Kind kind = Kind::Constant;
   RtValue::Kind collection = RtValue::Kind::Tuple;
   Sym sym{};         // Call: the prim
   int slot = -1;     // Slot
   int constant = -1; // Constant: its index in CompiledTrace::constants
-  // Collection: elements; Attribute: base; Subscript: base, index; Call: arguments. They are
-  // CompiledTrace::operands[first_item, first_item + item_count): each step's next to the last's.
+  // Collection: elements; Attribute: base; Subscript: base, index; Call, Region: arguments. They
+  // are CompiledTrace::operands[first_item, first_item + item_count): each step's next to the
+  // last's.
   uint32_t first_item = 0;
   uint32_t item_count = 0;
-  std::string text; // Slot: the name; Attribute: the attribute; StateTensor: the path
+  // Slot: the name; Attribute: the attribute; StateTensor: the path; Region: its name
+  std::string text;
 };
 
 struct TargetSlots {
@@ -80,6 +83,8 @@ struct CompiledTrace {
 
 class Compiler {
 public:
+  explicit Compiler(const RegionRunner *regions) : regions_(regions) {}
+
   CompiledTrace compile(const Trace &trace) {
     out_.name = trace.name;
     for (const Parameter &p : trace.parameters)
@@ -146,6 +151,21 @@ private:
       case Statement::Kind::AnnotatedAssign: {
         std::string callee =
             s.value.kind == ValueKind::Call ? s.value.callee().qualified_name() : "";
+        if (regions_ && s.value.kind == ValueKind::Call &&
+            s.value.callee().kind == ValueKind::Name && regions_->runs(callee)) {
+          // A fusion region the runner launches as its kernel, not as its subsymbols.
+          Step step;
+          step.statement = &s;
+          step.value.kind = Operand::Kind::Region;
+          step.value.text = callee;
+          std::vector<Operand> args;
+          for (std::size_t i = 1; i < s.value.items.size(); ++i)
+            args.push_back(operand(s.value.items[i]));
+          set_items(step.value, std::move(args));
+          if (s.target) step.target = target(*s.target);
+          out_.steps.push_back(std::move(step));
+          return;
+        }
         if (!s.subsymbols.empty() && callee.rfind("prims.", 0) != 0) {
           // A composite symbol runs as its decomposition.
           for (const Statement &sub : s.subsymbols)
@@ -336,6 +356,7 @@ private:
     }
   }
 
+  const RegionRunner *regions_;
   CompiledTrace out_;
   std::unordered_map<std::string, int> slots_;
   std::unordered_set<int> module_slots_;
@@ -497,6 +518,19 @@ private:
         values[i] = &read(item(op, i), scratch[i]);
       return implement(op.sym, values, op.item_count, options_);
     }
+    case Operand::Kind::Region: {
+      std::vector<RtValue> scratch(op.item_count);
+      std::vector<const RtValue *> values(op.item_count);
+      for (uint32_t i = 0; i < op.item_count; ++i)
+        values[i] = &read(item(op, i), scratch[i]);
+      Result<std::vector<at::Tensor>> outputs = options_.regions->run(op.text, values);
+      if (!outputs) throw ExecError(outputs.error().message);
+      RtValue list;
+      list.kind = RtValue::Kind::List;
+      for (at::Tensor &t : outputs.value())
+        list.items.push_back(RtValue::of_tensor(std::move(t)));
+      return list;
+    }
     }
     throw ExecError("cannot evaluate this value");
   }
@@ -533,7 +567,7 @@ Result<CompiledProgram> CompiledProgram::compile(TraceFile file, const ExecOptio
   impl->source = std::move(file);
   try {
     for (const Trace &t : impl->source.traces)
-      impl->traces.push_back(Compiler().compile(t));
+      impl->traces.push_back(Compiler(options.regions).compile(t));
   } catch (const ExecError &e) {
     return Error{e.what(), "", 0, 0};
   }

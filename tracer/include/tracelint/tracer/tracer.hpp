@@ -107,6 +107,23 @@ struct FusionRegion {
   // input views, the outputs, the number inputs, then `meta`: the element count, the sizes and
   // each view's strides (the comment at its top says which).
   std::string cuda_source;
+  // The kernel's parameters in order, for whoever launches it: the input views, the outputs,
+  // the numbers, then meta.
+  struct KernelParam {
+    enum class Kind { View, Output, Number, Meta };
+    Kind kind = Kind::View;
+    std::string name;   // the trace's name it carries (a tensor or a number); "" for meta
+    std::string c_type; // its type in the kernel: "const float *", "double"
+    std::string dtype;  // View, Output: the tensor's dtype ("f32")
+    // View: the region dims the tensor's dims go to (prims.broadcast_in_dim's third
+    // argument); empty when it has the region's shape and is read through its own strides.
+    std::vector<int64_t> broadcast_dims;
+    bool broadcast = false;
+  };
+  std::vector<KernelParam> params;
+  // The region's shape as the trace spells it: sizes ("4") and the names of int proxies
+  // ("i0"), which a run finds among the inputs or in a view of the region's shape.
+  std::vector<std::string> shape;
 };
 
 // What the backward of a program traced with TraceRequest::grad takes and gives.

@@ -1,7 +1,7 @@
 #pragma once
 // Compiling the cuda_fusion executor's kernels with NVRTC, to PTX for the GPU of this machine
-// (its compute capability, read through the CUDA driver when one is installed) or for
-// compute_90 when there is none.
+// (its compute capability, read through the CUDA driver: cuda_driver.hpp) or for compute_90
+// when there is none.
 #include "tracelint/core/result.hpp"
 
 #include <cstddef>
@@ -14,9 +14,9 @@ namespace tracelint::tracer {
 // Whether this build has NVRTC (the CUDA Toolkit was found when it was configured).
 bool have_nvrtc();
 
-// The GPU architecture kernels are compiled for: "compute_XY" of device 0 when a CUDA driver
-// and a device are present, else "compute_90". `gpu` is set to whether one is.
-std::string target_architecture(bool &gpu);
+// What kernels are compiled for where there is no GPU (CudaDriver::architecture() where there
+// is one): the H100's.
+inline constexpr const char *kDefaultArchitecture = "compute_90";
 
 struct Ptx {
   std::string architecture;

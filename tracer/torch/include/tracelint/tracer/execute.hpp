@@ -51,9 +51,23 @@ struct RtValue {
   static RtValue of_tuple(std::vector<RtValue> items);
 };
 
+// Runs the cuda_fusion executor's regions (`[t8] = cudaFusion0(t5, i0)`) as their kernels
+// instead of their prims (regions.hpp: GpuRegions). Shared by the threads that run traces.
+class RegionRunner {
+public:
+  virtual ~RegionRunner() = default;
+  // Whether a call of this name is one of its regions.
+  virtual bool runs(const std::string &region) const = 0;
+  // The region's outputs, in order, from its inputs (the call's arguments).
+  virtual Result<std::vector<at::Tensor>> run(const std::string &region,
+                                              const std::vector<const RtValue *> &inputs) const = 0;
+};
+
 struct ExecOptions {
   // Inputs annotated cuda:N run on the CPU (no CUDA here): the device checks accept that.
   bool cuda_as_cpu = false;
+  // Fusion regions run by this runner (not owned); null: as their prims.
+  const RegionRunner *regions = nullptr;
 };
 
 // A trace (or a prologue and a computation) compiled once for the executor: names resolved to
