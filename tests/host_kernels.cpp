@@ -44,7 +44,8 @@ static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
 } // namespace
 
 tracelint::Result<std::unique_ptr<HostKernels>>
-HostKernels::build(const std::vector<tracelint::tracer::FusionRegion> &regions, const std::string &directory) {
+HostKernels::build(const std::vector<tracelint::tracer::FusionRegion> &regions,
+                   const std::string &directory) {
   std::filesystem::create_directories(directory);
   std::string source = kPrelude;
   for (const tracelint::tracer::FusionRegion &r : regions) {
@@ -92,10 +93,12 @@ bool HostKernels::runs(const std::string &region) const {
 }
 
 tracelint::Result<std::vector<at::Tensor>>
-HostKernels::run(const std::string &region, const std::vector<const tracelint::tracer::RtValue *> &inputs) const {
+HostKernels::run(const std::string &region,
+                 const std::vector<const tracelint::tracer::RtValue *> &inputs) const {
   const auto &[info, launch] = kernels_.at(region);
   // The tensors are read in place, through their own strides (a transposed view included).
-  tracelint::Result<tracelint::tracer::KernelLaunch> plan = tracelint::tracer::plan_launch(info, inputs);
+  tracelint::Result<tracelint::tracer::KernelLaunch> plan =
+      tracelint::tracer::plan_launch(info, inputs);
   if (!plan) return plan.error();
   std::vector<uint64_t> views, outputs;
   for (const at::Tensor &t : plan->views)
@@ -106,7 +109,7 @@ HostKernels::run(const std::string &region, const std::vector<const tracelint::t
     outputs.push_back(reinterpret_cast<uint64_t>(made.back().data_ptr()));
   }
   tracelint::tracer::KernelArguments arguments(info, views, outputs, plan->numbers,
-                                    reinterpret_cast<uint64_t>(plan->meta.data()));
+                                               reinterpret_cast<uint64_t>(plan->meta.data()));
   launch(arguments.get(), plan->elements);
   ++launches_;
   return made;

@@ -17,12 +17,13 @@ class HostKernels : public tracelint::tracer::RegionRunner {
 public:
   // Compiles every region's kernel into one library in `directory` (created): an Error with
   // the compiler's output when it fails.
-  static tracelint::Result<std::unique_ptr<HostKernels>> build(const std::vector<tracelint::tracer::FusionRegion> &regions,
-                                                    const std::string &directory);
+  static tracelint::Result<std::unique_ptr<HostKernels>>
+  build(const std::vector<tracelint::tracer::FusionRegion> &regions, const std::string &directory);
   ~HostKernels() override;
   bool runs(const std::string &region) const override;
-  tracelint::Result<std::vector<at::Tensor>> run(const std::string &region,
-                                      const std::vector<const tracelint::tracer::RtValue *> &inputs) const override;
+  tracelint::Result<std::vector<at::Tensor>>
+  run(const std::string &region,
+      const std::vector<const tracelint::tracer::RtValue *> &inputs) const override;
   std::size_t launches() const { return launches_; }
 
 private:

@@ -25,8 +25,8 @@ struct CudaDriver::Api {
   int (*memory_free)(uint64_t);
   int (*copy_to_device)(uint64_t, const void *, std::size_t);
   int (*copy_to_host)(void *, uint64_t, std::size_t);
-  int (*launch_kernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                       unsigned, void *, void **, void **);
+  int (*launch_kernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                       void *, void **, void **);
   int (*error_name)(int, const char **);
   int (*error_string)(int, const char **);
 };
@@ -51,7 +51,8 @@ Result<std::shared_ptr<CudaDriver>> CudaDriver::open(const std::string &library)
   void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *why = dlerror();
-    return Error{"no CUDA driver: cannot open " + library + (why ? std::string(" (") + why + ")" : "") +
+    return Error{"no CUDA driver: cannot open " + library +
+                     (why ? std::string(" (") + why + ")" : "") +
                      "; it comes with the GPU's driver",
                  "", 0, 0};
   }
@@ -84,8 +85,8 @@ Result<std::shared_ptr<CudaDriver>> CudaDriver::open(const std::string &library)
   need(a.error_name, "cuGetErrorName");
   need(a.error_string, "cuGetErrorString");
   if (missing)
-    return Error{library + " has no " + missing + ": not a CUDA driver of version 11 or later",
-                 "", 0, 0};
+    return Error{library + " has no " + missing + ": not a CUDA driver of version 11 or later", "",
+                 0, 0};
   int status = a.init(0);
   if (status == kStubLibrary)
     return Error{library + " is the toolkit's stub of the driver (lib64/stubs), for linking only: "
@@ -210,8 +211,9 @@ std::optional<Error> CudaDriver::launch(const std::string &kernel, const std::st
   if (threads <= 0) return std::nullopt;
   int64_t blocks = (threads + kThreadsPerBlock - 1) / kThreadsPerBlock;
   if (blocks > int64_t{0x7fffffff})
-    return Error{kernel + ": " + std::to_string(threads) + " elements are more than one launch "
-                                                            "of blocks of 256 covers",
+    return Error{kernel + ": " + std::to_string(threads) +
+                     " elements are more than one launch "
+                     "of blocks of 256 covers",
                  "", 0, 0};
   if (auto e = check(api_->launch_kernel(function, static_cast<unsigned>(blocks), 1, 1,
                                          kThreadsPerBlock, 1, 1, 0, nullptr, arguments, nullptr),

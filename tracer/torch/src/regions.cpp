@@ -36,9 +36,7 @@ std::optional<at::ScalarType> scalar_type_of(const std::string &short_name) {
 
 Result<KernelLaunch> plan_launch(const FusionRegion &region,
                                  const std::vector<const RtValue *> &inputs) {
-  auto fail = [&](const std::string &why) {
-    return Error{region.name + ": " + why, "", 0, 0};
-  };
+  auto fail = [&](const std::string &why) { return Error{region.name + ": " + why, "", 0, 0}; };
   if (inputs.size() != region.inputs.size())
     return fail("takes " + std::to_string(region.inputs.size()) + " inputs, got " +
                 std::to_string(inputs.size()));
@@ -92,7 +90,8 @@ Result<KernelLaunch> plan_launch(const FusionRegion &region,
     for (std::size_t k = 0; k < views.size() && size < 0; ++k)
       if (!views[k]->broadcast && launch.views[k].dim() == static_cast<int64_t>(rank))
         size = launch.views[k].size(static_cast<int64_t>(d));
-    if (size < 0) return fail("cannot tell the size of dim " + std::to_string(d) + " (" + spelled + ")");
+    if (size < 0)
+      return fail("cannot tell the size of dim " + std::to_string(d) + " (" + spelled + ")");
     launch.shape.push_back(size);
   }
   launch.elements = 1;
@@ -157,7 +156,7 @@ KernelArguments::KernelArguments(const FusionRegion &region,
         bool b = v.kind == RtValue::Kind::Bool ? v.boolean : as_double(v) != 0;
         std::memcpy(&slot, &b, sizeof b);
       } else {
-        int64_t i = v.kind == RtValue::Kind::Float ? static_cast<int64_t>(v.real)
+        int64_t i = v.kind == RtValue::Kind::Float  ? static_cast<int64_t>(v.real)
                     : v.kind == RtValue::Kind::Bool ? int64_t{v.boolean}
                                                     : v.integer;
         std::memcpy(&slot, &i, sizeof i);
@@ -206,8 +205,12 @@ std::string GpuRegions::device() const {
   const CudaDriver &d = *impl_->driver;
   return (d.device_name().empty() ? "GPU 0" : d.device_name()) + " (" + d.architecture() + ")";
 }
-std::size_t GpuRegions::launches() const { return impl_->launches; }
-std::size_t GpuRegions::copied_launches() const { return impl_->copied; }
+std::size_t GpuRegions::launches() const {
+  return impl_->launches;
+}
+std::size_t GpuRegions::copied_launches() const {
+  return impl_->copied;
+}
 
 Result<std::vector<at::Tensor>> GpuRegions::run(const std::string &name,
                                                 const std::vector<const RtValue *> &inputs) const {
@@ -271,8 +274,7 @@ Result<std::vector<at::Tensor>> GpuRegions::run(const std::string &name,
   }
   Result<uint64_t> meta = upload(launch.meta.data(), launch.meta.size() * sizeof(int64_t));
   if (!meta) return meta.error();
-  KernelArguments arguments(region, view_addresses, output_addresses, launch.numbers,
-                            meta.value());
+  KernelArguments arguments(region, view_addresses, output_addresses, launch.numbers, meta.value());
   if (auto e = driver.launch(region.name, found->second.ptx, launch.elements, arguments.get()))
     return *e;
   for (std::size_t o = 0; o < output_buffers.size(); ++o)

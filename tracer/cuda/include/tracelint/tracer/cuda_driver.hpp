@@ -53,7 +53,7 @@ public:
   // each parameter's value, as cuLaunchKernel takes them. Then waits for it: a kernel's fault is
   // this launch's error, not a later call's.
   std::optional<Error> launch(const std::string &kernel, const std::string &ptx, int64_t threads,
-                      void **arguments) const;
+                              void **arguments) const;
 
 private:
   CudaDriver() = default;

@@ -22,12 +22,12 @@ class KernelCache;
 // One launch of a region's kernel, from the region's inputs (the call's arguments, in the
 // order of FusionRegion::inputs).
 struct KernelLaunch {
-  std::vector<int64_t> shape;     // the region's sizes
-  int64_t elements = 0;           // threads: one per element of the shape
-  std::vector<int64_t> meta;      // the element count, the sizes, then each view's strides
-  std::vector<at::Tensor> views;  // per FusionRegion::KernelParam::Kind::View, in order
+  std::vector<int64_t> shape;    // the region's sizes
+  int64_t elements = 0;          // threads: one per element of the shape
+  std::vector<int64_t> meta;     // the element count, the sizes, then each view's strides
+  std::vector<at::Tensor> views; // per FusionRegion::KernelParam::Kind::View, in order
   std::vector<at::ScalarType> outputs;
-  std::vector<RtValue> numbers;   // per Kind::Number
+  std::vector<RtValue> numbers; // per Kind::Number
 };
 
 // The launch for these inputs: each view's strides in elements over the region's dims (0 where
@@ -41,8 +41,8 @@ Result<KernelLaunch> plan_launch(const FusionRegion &region,
 class KernelArguments {
 public:
   KernelArguments(const FusionRegion &region, const std::vector<uint64_t> &view_addresses,
-                  const std::vector<uint64_t> &output_addresses, const std::vector<RtValue> &numbers,
-                  uint64_t meta_address);
+                  const std::vector<uint64_t> &output_addresses,
+                  const std::vector<RtValue> &numbers, uint64_t meta_address);
   void **get() { return pointers_.data(); }
 
 private:
