@@ -155,8 +155,9 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
       "Thunder's executor list, comma-separated, last torch: cuda_fusion,torch groups each run of "
       "elementwise prims of one shape into a fusion region (`[t3, t5] = cudaFusion0(a, b)`, "
       "the prims as its subsymbols, then `del` of what dies), each one CUDA kernel (see "
-      "--show-kernels); the traces are then execution traces (prims and regions). Without a "
-      "GPU, --run runs each region as its prims with libtorch");
+      "--show-kernels); the traces are then execution traces (prims and regions). With a GPU, "
+      "--run launches each region's kernel (CPU tensors copied to the GPU and back); without "
+      "one, it runs each region as its prims with libtorch");
   if (!is_run)
     command.add_flag("--show-kernels", args.show_kernels,
                      "With --executors cuda_fusion,torch: print the fusion regions' CUDA C++ "
