@@ -50,7 +50,7 @@ fuzz-long: bootstrap
 # error libtorch reports, not ASan's abort. The Python module and the installed-package
 # consumer are left out: neither can load or link the sanitizer runtime.
 test-sanitize: bootstrap
-	cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTRACELINT_PYTHON=OFF \
+	cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTRACELINT_PYTHON=OFF -DTRACELINT_BENCH=OFF \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  -DCMAKE_C_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" > build-sanitize.configure.log

@@ -80,22 +80,6 @@ std::vector<Case> cases() {
   return out;
 }
 
-// The module's state for the traces: seeded random tensors on the device.
-RtValue state_of(const TracedProgram &p, const at::Device &device) {
-  RtValue module;
-  if (p.state.empty()) return module;
-  module.kind = RtValue::Kind::Module;
-  at::manual_seed(5);
-  for (const StateTensor &s : p.state) {
-    RtValue key;
-    key.kind = RtValue::Kind::Str;
-    key.text = s.path;
-    module.items.push_back(key);
-    module.items.push_back(RtValue::of_tensor((at::randn(s.shape) * 0.02).to(device)));
-  }
-  return module;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -148,7 +132,7 @@ int main(int argc, char **argv) {
       return 2;
     }
     std::vector<RtValue> inputs = make_inputs(p->inputs, 1, torch_cuda ? "cuda" : "cpu");
-    RtValue module = state_of(p.value(), device);
+    RtValue module = make_module_state(p->state, 5, device);
     Result<RtValue> a = fused->run(inputs, module), b = prims->run(inputs, module);
     if (!a || !b) {
       std::fprintf(stderr, "%s: %s\n", c.title.c_str(),

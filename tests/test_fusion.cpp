@@ -100,38 +100,23 @@ void check_regions(const TracedProgram &p) {
 
 using test::require_clean;
 
-// A module's state for the traces: seeded random tensors of the state's shapes.
-RtValue test_module(const TracedProgram &plain) {
-  RtValue module;
-  if (plain.state.empty()) return module;
-  module.kind = RtValue::Kind::Module;
-  at::manual_seed(12);
-  for (const StateTensor &s : plain.state) {
-    RtValue key;
-    key.kind = RtValue::Kind::Str;
-    key.text = s.path;
-    module.items.push_back(key);
-    module.items.push_back(RtValue::of_tensor(at::randn(s.shape) * 0.1));
-  }
-  return module;
+// Fused and unfused: the same prims in the same order, so the same values, bit for bit.
+// The program's forward (prologue and computation) on the inputs and module state the fusion
+// tests share (seeds 11 and 12, on the CPU).
+RtValue run_forward(const TracedProgram &program, const TracedProgram &plain,
+                    const ExecOptions &options) {
+  TraceFile forward;
+  forward.traces = {program.file.traces.at(0), program.file.traces.at(1)};
+  Result<RtValue> out = execute_program(forward, make_inputs(plain.inputs, 11, "cpu"), options,
+                                        make_module_state(plain.state, 12, at::kCPU));
+  REQUIRE_MESSAGE(out.ok(), (out.ok() ? std::string() : out.error().message));
+  return std::move(out.value());
 }
 
-// Fused and unfused: the same prims in the same order, so the same values, bit for bit.
 void runs_as_unfused(const TracedProgram &fused, const TracedProgram &plain) {
-  std::vector<RtValue> inputs = make_inputs(plain.inputs, 11, "cpu");
   ExecOptions options;
   options.cuda_as_cpu = true;
-  auto forward = [](const TraceFile &f) {
-    TraceFile out;
-    out.traces = {f.traces.at(0), f.traces.at(1)};
-    return out;
-  };
-  RtValue module = test_module(plain);
-  Result<RtValue> a = execute_program(forward(fused.file), inputs, options, module);
-  Result<RtValue> b = execute_program(forward(plain.file), inputs, options, module);
-  REQUIRE_MESSAGE(a.ok(), (a.ok() ? std::string() : a.error().message));
-  REQUIRE_MESSAGE(b.ok(), (b.ok() ? std::string() : b.error().message));
-  Comparison c = compare(b.value(), a.value());
+  Comparison c = compare(run_forward(plain, plain, options), run_forward(fused, plain, options));
   CHECK_MESSAGE(c.equal, c.mismatch);
   CHECK(c.max_abs_diff == 0);
 }
@@ -153,21 +138,12 @@ void kernels_run_as_unfused(const TracedProgram &fused, const TracedProgram &pla
   test::TempDir dir;
   auto kernels = test::HostKernels::build(fused.fusions, dir.path + "/kernels");
   REQUIRE_MESSAGE(kernels.ok(), (kernels.ok() ? std::string() : kernels.error().message));
-  std::vector<RtValue> inputs = make_inputs(plain.inputs, 11, "cpu");
   ExecOptions with_kernels, with_prims;
   with_kernels.cuda_as_cpu = with_prims.cuda_as_cpu = true;
   with_kernels.regions = kernels.value().get();
-  auto forward = [](const TraceFile &f) {
-    TraceFile out;
-    out.traces = {f.traces.at(0), f.traces.at(1)};
-    return out;
-  };
-  RtValue module = test_module(plain);
-  Result<RtValue> a = execute_program(forward(fused.file), inputs, with_kernels, module);
-  Result<RtValue> b = execute_program(forward(plain.file), inputs, with_prims, module);
-  REQUIRE_MESSAGE(a.ok(), (a.ok() ? std::string() : a.error().message));
-  REQUIRE_MESSAGE(b.ok(), (b.ok() ? std::string() : b.error().message));
-  Comparison c = compare(b.value(), a.value());
+  RtValue a = run_forward(fused, plain, with_kernels);
+  RtValue b = run_forward(plain, plain, with_prims);
+  Comparison c = compare(b, a);
   within_rounding(c);
   std::size_t forward_launches = kernels.value()->launches();
   if (fused.file.traces.size() < 3) {
@@ -175,14 +151,14 @@ void kernels_run_as_unfused(const TracedProgram &fused, const TracedProgram &pla
     return;
   }
   // The backward, on each forward's saved_for_backward and the same cotangents.
-  const RtValue &saved_a = a->items.at(1), &saved_b = b->items.at(1);
+  const RtValue &saved_a = a.items.at(1), &saved_b = b.items.at(1);
   std::vector<at::Tensor> leaves;
   std::function<void(const RtValue &)> collect = [&](const RtValue &v) {
     if (v.kind == RtValue::Kind::Tensor) leaves.push_back(v.tensor);
     for (const RtValue &item : v.items)
       collect(item);
   };
-  collect(b->items.at(0).items.at(1));
+  collect(b.items.at(0).items.at(1));
   at::manual_seed(13);
   std::vector<RtValue> cotangents;
   for (std::size_t k : plain.gradients->cotangent_of)

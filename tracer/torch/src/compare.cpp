@@ -305,6 +305,22 @@ std::vector<RtValue> make_inputs(const std::vector<InputSpec> &specs, uint64_t s
   return out;
 }
 
+RtValue make_module_state(const std::vector<StateTensor> &state, uint64_t seed,
+                          const at::Device &device) {
+  RtValue module;
+  if (state.empty()) return module;
+  module.kind = RtValue::Kind::Module;
+  at::manual_seed(seed);
+  for (const StateTensor &s : state) {
+    RtValue key;
+    key.kind = RtValue::Kind::Str;
+    key.text = s.path;
+    module.items.push_back(std::move(key));
+    module.items.push_back(RtValue::of_tensor((at::randn(s.shape) * 0.1).to(device)));
+  }
+  return module;
+}
+
 Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgram &program,
                                   const RunOptions &options) {
   if (std::optional<Error> too_large =

@@ -118,6 +118,12 @@ Result<EagerRun> run_eager(const TraceRequest &request, const std::vector<RtValu
 std::vector<RtValue> make_inputs(const std::vector<InputSpec> &specs, uint64_t seed,
                                  const std::string &device);
 
+// Seeded random values (randn * 0.1, float) for a module's tensors, as the traces take them
+// (RtValue::Kind::Module, path then tensor), on `device`: state for running a module's traces
+// without an eager run, as tests and benchmarks that compare two traces do. None without state.
+RtValue make_module_state(const std::vector<StateTensor> &state, uint64_t seed,
+                          const at::Device &device);
+
 // The libtorch implementation of a symbol of the op registry on runtime values (an ltorch
 // symbol runs as torch itself runs it, not as its decomposition): what the executor runs for
 // prims and the eager run for ltorch symbols.
