@@ -84,17 +84,19 @@ std::vector<Case> cases() {
 
 int main(int argc, char **argv) {
   int rounds = argc > 1 ? std::atoi(argv[1]) : 21;
+  // Traced and fused once: with no GPU, what the GPU would run is still listed.
+  std::vector<std::pair<std::string, TracedProgram>> programs;
+  for (const Case &c : cases()) {
+    Result<TracedProgram> p = trace(c.request);
+    if (!p) {
+      std::fprintf(stderr, "%s: trace failed: %s\n", c.title.c_str(), p.error().message.c_str());
+      return 2;
+    }
+    std::printf("%s: %zu regions\n", c.title.c_str(), p->fusions.size());
+    programs.emplace_back(c.title, std::move(p.value()));
+  }
   Result<std::shared_ptr<CudaDriver>> driver = CudaDriver::open();
   if (!driver) {
-    // The cases are still traced and fused: what the GPU would run.
-    for (const Case &c : cases()) {
-      Result<TracedProgram> p = trace(c.request);
-      if (!p) {
-        std::fprintf(stderr, "%s: trace failed: %s\n", c.title.c_str(), p.error().message.c_str());
-        return 2;
-      }
-      std::printf("%s: %zu regions\n", c.title.c_str(), p->fusions.size());
-    }
     std::printf("== cuda_fusion: no GPU here (%s): nothing measured\n",
                 driver.error().message.c_str());
     return 0;
@@ -109,17 +111,13 @@ int main(int argc, char **argv) {
     if (torch_cuda) torch::cuda::synchronize();
   };
   int status = 0;
-  for (const Case &c : cases()) {
-    Result<TracedProgram> p = trace(c.request);
-    if (!p) {
-      std::fprintf(stderr, "%s: trace failed: %s\n", c.title.c_str(), p.error().message.c_str());
-      return 2;
-    }
+  for (const auto &[title, program] : programs) {
+    const TracedProgram *p = &program;
     KernelCache kernels(driver.value()->architecture());
     Result<std::unique_ptr<GpuRegions>> regions =
         GpuRegions::open(p->fusions, driver.value(), kernels);
     if (!regions) {
-      std::fprintf(stderr, "%s: %s\n", c.title.c_str(), regions.error().message.c_str());
+      std::fprintf(stderr, "%s: %s\n", title.c_str(), regions.error().message.c_str());
       return 2;
     }
     ExecOptions fused_options, prims_options;
@@ -128,21 +126,20 @@ int main(int argc, char **argv) {
     Result<CompiledProgram> fused = CompiledProgram::compile(p->file, fused_options);
     Result<CompiledProgram> prims = CompiledProgram::compile(p->file, prims_options);
     if (!fused || !prims) {
-      std::fprintf(stderr, "%s: the trace does not compile for the executor\n", c.title.c_str());
+      std::fprintf(stderr, "%s: the trace does not compile for the executor\n", title.c_str());
       return 2;
     }
     std::vector<RtValue> inputs = make_inputs(p->inputs, 1, torch_cuda ? "cuda" : "cpu");
     RtValue module = make_module_state(p->state, 5, device);
     Result<RtValue> a = fused->run(inputs, module), b = prims->run(inputs, module);
     if (!a || !b) {
-      std::fprintf(stderr, "%s: %s\n", c.title.c_str(),
-                   (!a ? a.error() : b.error()).message.c_str());
+      std::fprintf(stderr, "%s: %s\n", title.c_str(), (!a ? a.error() : b.error()).message.c_str());
       return 2;
     }
     Comparison agree = compare(b.value(), a.value());
     // bf16 kernels round once, libtorch's prims after each prim (see tests/test_fusion.cpp).
     if (!agree.equal && agree.max_rel_diff > 1.0 / 64) {
-      std::fprintf(stderr, "%s: kernels and prims disagree: %s\n", c.title.c_str(),
+      std::fprintf(stderr, "%s: kernels and prims disagree: %s\n", title.c_str(),
                    agree.mismatch.c_str());
       status = 1;
       continue;
@@ -170,7 +167,7 @@ int main(int argc, char **argv) {
       ratios.push_back(f / q);
     }
     std::sort(ratios.begin(), ratios.end());
-    std::printf("%s: %zu regions\n", c.title.c_str(), p->fusions.size());
+    std::printf("%s\n", title.c_str());
     std::printf("  regions as kernels: %.3f ms (best round)\n", best_fused * 1e3);
     std::printf("  regions as prims:   %.3f ms (best round, libtorch)\n", best_prims * 1e3);
     std::printf("  fused / libtorch-only: %.2fx (median of %d paired rounds)\n",

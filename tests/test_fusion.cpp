@@ -100,7 +100,6 @@ void check_regions(const TracedProgram &p) {
 
 using test::require_clean;
 
-// Fused and unfused: the same prims in the same order, so the same values, bit for bit.
 // The program's forward (prologue and computation) on the inputs and module state the fusion
 // tests share (seeds 11 and 12, on the CPU).
 RtValue run_forward(const TracedProgram &program, const TracedProgram &plain,
@@ -113,6 +112,7 @@ RtValue run_forward(const TracedProgram &program, const TracedProgram &plain,
   return std::move(out.value());
 }
 
+// Fused and unfused: the same prims in the same order, so the same values, bit for bit.
 void runs_as_unfused(const TracedProgram &fused, const TracedProgram &plain) {
   ExecOptions options;
   options.cuda_as_cpu = true;
