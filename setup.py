@@ -62,14 +62,10 @@ def run(command, **kwargs):
 
 
 def ensure_tree_sitter_sources():
-    """The tree-sitter runtime and grammar are npm packages (package.json pins them): a fresh
-    checkout gets them as scripts/bootstrap.sh does, with npm."""
-    if (ROOT / "node_modules" / "tree-sitter-python" / "src" / "parser.c").is_file():
-        return
-    if shutil.which("npm") is None:
-        sys.exit("setup.py: node_modules/ is missing and npm is not installed: run "
-                 "scripts/bootstrap.sh (or `make demo`) first")
-    run(["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=ROOT)
+    """The tree-sitter runtime and grammar are compiled from PyPI source distributions pinned by
+    sha256 in deps/tree-sitter.txt: a fresh checkout fetches them with pip, as
+    scripts/bootstrap.sh does (a no-op when .deps/tree-sitter/ already holds the lock's pins)."""
+    run([sys.executable, ROOT / "scripts" / "tree_sitter_sources.py"], cwd=ROOT)
 
 
 def configure(build_dir):

@@ -6,12 +6,13 @@
 #   leak (reported separately): the same trace with one slice bound printed as its debug repr,
 #     a syntax error: ruff then reports only the syntax error (its lint rules do not run) and
 #     pyflakes stops at it, so their figures there are a parse, not a check.
-# Peers:
-#   ruff:     the WebAssembly build (npm @astral-sh/ruff-wasm-nodejs), F821 and F841, timed
-#             in-process (the first check of a fresh process, and the best later one, once V8
-#             has optimised the wasm code) and as a whole `node` process (start, load, one check)
-#   pyflakes: Debian python3-pyflakes (/usr/bin/python3 -m pyflakes), a whole process
-# tracelint is timed as a whole process at -j 1 and -j 2. Process times are the best of 3.
+# Peers, from the tools venv (deps/tools.txt; scripts/bootstrap.sh makes it, .venv-tools links it):
+#   ruff:     native ruff, `ruff check --isolated --select F821,F841`, a whole process: without
+#             its cache (--no-cache: it parses and checks the file) and with it (a warm cache of
+#             the unchanged file: ruff reads its cached result and checks nothing)
+#   pyflakes: `python -m pyflakes`, a whole process
+# tracelint is timed as a whole process at -j 1 and -j 2 (it has no cache). Times are the best
+# of 3 runs.
 # Usage: bench/run.sh [megabytes] [build dir]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,9 +22,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 "$here/generate_trace.py" "$work/valid.py" --megabytes "$mb" >/dev/null
 python3 "$here/generate_trace.py" "$work/leak.py" --megabytes "$mb" --leak >/dev/null
-if [ ! -d "$here/node_modules/@astral-sh/ruff-wasm-nodejs" ]; then
-  (cd "$here" && npm ci --ignore-scripts --no-audit --no-fund >/dev/null)
+tools=${TRACELINT_TOOLS_VENV:-$here/../.venv-tools}
+if [ ! -x "$tools/bin/ruff" ] || ! "$tools/bin/python" -c "import pyflakes" 2>/dev/null; then
+  echo "bench/run.sh: no ruff or pyflakes in the tools venv $tools: run scripts/bootstrap.sh (make does)" >&2
+  exit 2
 fi
+ruff=("$tools/bin/ruff" check --isolated --select F821,F841 --output-format concise)
 
 best_of_3() { # prints the best wall time of three runs of "$@", in seconds
   local best=""
@@ -40,17 +44,19 @@ best_of_3() { # prints the best wall time of three runs of "$@", in seconds
 
 measure() { # name file: prints one line of figures for the report below
   local name=$1 file=$2
-  local tl2 tl1 pf ruff_json ruff_proc rss tl_found pf_found
+  local tl2 tl1 pf ruff_cold ruff_cached rss tl_found pf_found ruff_found
   tl2=$(best_of_3 "$build/tracelint" check --isolated -j 2 "$file")
   tl1=$(best_of_3 "$build/tracelint" check --isolated -j 1 "$file")
-  pf=$(best_of_3 /usr/bin/python3 -m pyflakes "$file")
-  ruff_json=$(node "$here/ruff_wasm_check.js" "$file" 10)
-  ruff_proc=$(best_of_3 node "$here/ruff_wasm_check.js" "$file" 1)
+  pf=$(best_of_3 "$tools/bin/python" -m pyflakes "$file")
+  ruff_cold=$(best_of_3 "${ruff[@]}" --no-cache "$file")
+  "${ruff[@]}" --cache-dir "$work/ruff-cache" "$file" >/dev/null 2>&1 || true # fills the cache
+  ruff_cached=$(best_of_3 "${ruff[@]}" --cache-dir "$work/ruff-cache" "$file")
+  ruff_found=$({ "${ruff[@]}" --no-cache "$file" 2>&1 || true; } | grep -c -E ':[0-9]+:[0-9]+: ' || true)
   rss=$( { /usr/bin/time -f "%M" "$build/tracelint" check --isolated -j 2 "$file" >/dev/null || true; } 2>&1 | tail -1)
   tl_found=$({ "$build/tracelint" check --isolated --format json "$file" 2>/dev/null || true; } |
     python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(len(f["diagnostics"]) for f in d["files"]))')
-  pf_found=$({ /usr/bin/python3 -m pyflakes "$file" 2>&1 || true; } | grep -c . || true)
-  echo "$name $(stat -c %s "$file") $tl2 $tl1 $pf $ruff_proc $rss $tl_found $pf_found $ruff_json"
+  pf_found=$({ "$tools/bin/python" -m pyflakes "$file" 2>&1 || true; } | grep -c . || true)
+  echo "$name $(stat -c %s "$file") $tl2 $tl1 $pf $ruff_cold $ruff_cached $rss $tl_found $pf_found $ruff_found"
 }
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -58,14 +64,16 @@ valid=$(measure valid "$work/valid.py")
 leak=$(measure leak "$work/leak.py")
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
-python3 - "$load_before" "$load_after" "$(nproc)" "$valid" "$leak" <<'PY'
-import json, sys
-load_before, load_after, cores = sys.argv[1:4]
+versions="$("${ruff[0]}" --version), pyflakes $("$tools/bin/python" -m pyflakes --version | cut -d' ' -f1)"
+python3 - "$load_before" "$load_after" "$(nproc)" "$versions" "$valid" "$leak" <<'PY'
+import sys
+load_before, load_after, cores, versions = sys.argv[1:5]
 print(f"machine: {cores} cores; load average (1, 5, 15 min) {load_before} before, {load_after} after")
-for line in sys.argv[4:]:
-    name, size, tl2, tl1, pf, ruff_proc, rss, tl_found, pf_found, ruff_json = line.split(" ", 9)
-    size, tl2, tl1, pf, ruff_proc, rss = (float(x) for x in (size, tl2, tl1, pf, ruff_proc, rss))
-    ruff = json.loads(ruff_json)
+print(f"peers: {versions}")
+for line in sys.argv[5:]:
+    name, size, tl2, tl1, pf, ruff_cold, ruff_cached, rss, tl_found, pf_found, ruff_found = line.split()
+    size, tl2, tl1, pf, ruff_cold, ruff_cached, rss = (
+        float(x) for x in (size, tl2, tl1, pf, ruff_cold, ruff_cached, rss))
     mb = size / 1e6
     if name == "valid":
         print(f"\nvalid trace, {mb:.1f} MB (every tool does all its work; the targets are measured here)")
@@ -75,9 +83,8 @@ for line in sys.argv[4:]:
     rows = [
         ("tracelint check -j 2 (process)", tl2, f"{tl_found} findings"),
         ("tracelint check -j 1 (process)", tl1, ""),
-        ("ruff-wasm, first check in-process", ruff["first"], f"{ruff['diagnostics']} findings"),
-        ("ruff-wasm, best later check in-process", ruff["best"], ""),
-        ("ruff-wasm as a process (node)", ruff_proc, ""),
+        ("ruff check --no-cache (process)", ruff_cold, f"{ruff_found} findings"),
+        ("ruff check, warm cache (process)", ruff_cached, "reads its cached result"),
         ("pyflakes (process)", pf, f"{pf_found} lines of output"),
     ]
     print(f"| {'tool':40} | {'seconds':>8} | {'MB/s':>6} | notes |")
@@ -85,9 +92,8 @@ for line in sys.argv[4:]:
     for label, t, note in rows:
         print(f"| {label:40} | {t:8.3f} | {mb / t:6.1f} | {note} |")
     print("tracelint -j 2's speed against:")
-    print(f"  ruff-wasm's first in-process check   {ruff['first'] / tl2:5.2f}x  (target >= 1.0)")
-    print(f"  ruff-wasm's best in-process check    {ruff['best'] / tl2:5.2f}x  (target >= 1.0)")
-    print(f"  ruff-wasm as a process               {ruff_proc / tl2:5.2f}x")
+    print(f"  ruff check --no-cache                {ruff_cold / tl2:5.2f}x  (target >= 1.0)")
+    print(f"  ruff check with a warm cache         {ruff_cached / tl2:5.2f}x")
     print(f"  pyflakes                             {pf / tl2:5.2f}x  (target >= 10)")
     print(f"  tracelint -j 1                       {tl1 / tl2:5.2f}x")
     print(f"tracelint peak RSS (-j 2): {rss / 1024:.1f} MB = {rss * 1024 / size:.2f}x the trace (target <= 3x)")

@@ -21,7 +21,7 @@ fi
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   mapfile -t files < <(git ls-files '*.cpp' '*.hpp')
 else # a copy without its git metadata
-  mapfile -t files < <(find . \( -name 'build*' -o -name node_modules -o -name .git \) -prune \
+  mapfile -t files < <(find . \( -name 'build*' -o -name .deps -o -name '.venv*' -o -name .git \) -prune \
     -o -type f \( -name '*.cpp' -o -name '*.hpp' \) -print | sort)
 fi
 if "$tool" --dry-run -Werror "${files[@]}"; then

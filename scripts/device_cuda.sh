@@ -3,7 +3,7 @@
 # The cuda_fusion checks on a GPU machine whose image has the CUDA Toolkit (/usr/local/cuda,
 # nvcc 13) and a pip PyTorch with CUDA (/opt/torch/.venv) but none of our Debian packages and no
 # network. Run scripts/device_deps.sh here first, then, with the device tool:
-#   command: scripts/device_cuda.sh $OUT   carry: [".device", "node_modules"]   timeout_s: 540
+#   command: scripts/device_cuda.sh $OUT   carry: [".device", ".deps"]   timeout_s: 540
 # It unpacks the carried .debs into a prefix, builds the tracer against the pip PyTorch
 # (-DTorch_DIR from torch.utils.cmake_prefix_path, no analyzer, no Python module), then runs:
 # the fusion tests on the GPU, `tracelint trace --run` with cuda inputs, and bench/fusion_bench

@@ -5,7 +5,7 @@
 # against (no Clang: the analyzer is left out there; no libtorch: the image's pip PyTorch with
 # CUDA is used) into .device/debs, and ../shared's nanoGPT model into .device/shared. Both are
 # ignored by git and carried by the device tool:
-#   carry: [".device", "node_modules"]
+#   carry: [".device", ".deps"]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(libfmt-dev libfmt9 nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libtomlplusplus3
@@ -13,10 +13,10 @@ packages=(libfmt-dev libfmt9 nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
 rm -rf .device/debs
 mkdir -p .device/debs
 (cd .device/debs && apt-get download "${packages[@]}")
-# The tree-sitter sources (npm ci) are in node_modules/ once make has run.
-[ -f node_modules/tree-sitter-python/src/parser.c ] || scripts/bootstrap.sh
+# The tree-sitter sources (scripts/tree_sitter_sources.py) are in .deps/ once make has run.
+python3 scripts/tree_sitter_sources.py
 if [ -f ../shared/models/nanogpt/model.py ]; then
   mkdir -p .device/shared/models/nanogpt
   cp ../shared/models/nanogpt/model.py .device/shared/models/nanogpt/
 fi
-du -sh .device node_modules
+du -sh .device .deps
