@@ -16,7 +16,8 @@ from thunder.executors.torchex import no_autocast
 
 @torch.no_grad()
 @no_autocast
-def computation(x):
+def computation(x, i0):
+  # i0: "int 2"
   t0 = ltorch.getitem(x, slice(None, [IntegerProxy name=i0, value=2], None))
   return t0
 """
@@ -43,7 +44,7 @@ def test_isolated_pip_install_of_a_fresh_clone(fresh_clone, tmp_path):
     trace.parent.mkdir()
     trace.write_text(BROKEN_TRACE)
     check = run(["tracelint", "check", "--output-format", "concise", trace], tmp_path, env, expect=1)
-    assert "leak.py:7:38: TL002" in check.stdout, check.stdout
+    assert "leak.py:8:38: TL002" in check.stdout, check.stdout
     imported = run([bin_dir / "python", "-c",
                     "import tracelint; print(tracelint.__file__); "
                     "print([d.code for d in tracelint.check('x = [\\n')])"], tmp_path, env).stdout
@@ -72,7 +73,7 @@ def test_precommit_try_repo_runs_the_pip_installed_hook(fresh_clone, tmp_path):
                expect=1)
     output = hook.stdout + hook.stderr
     assert "tracelint" in output and "Failed" in output, output
-    assert "traces/leak.py:7:38" in output and "TL002" in output, output
+    assert "traces/leak.py:8:38" in output and "TL002" in output, output
     assert "model.py" not in output.replace("traces/leak.py", ""), output
 
     # The fixing hook rewrites the trace, and a second run passes.
