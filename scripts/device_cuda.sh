@@ -5,7 +5,7 @@
 # network. Run scripts/device_deps.sh here first, then, with the device tool:
 #   command: scripts/device_cuda.sh $OUT   carry: [".device", ".deps"]   timeout_s: 540
 # It unpacks the carried .debs into a prefix, builds the tracer against the pip PyTorch
-# (-DTorch_DIR from torch.utils.cmake_prefix_path, no analyzer, no Python module), then runs:
+# (-DTRACELINT_TORCH_PYTHON=python3, no analyzer, no Python module), then runs:
 # the fusion tests on the GPU, `tracelint trace --run` with cuda inputs, and bench/fusion_bench
 # (the regions as kernels against libtorch-only execution of the same trace, same device).
 # Everything it prints also goes to OUT_DIR/device.log.
@@ -36,15 +36,14 @@ if [ -d .device/shared ] && [ ! -e ../shared/models/nanogpt/model.py ]; then
 fi
 
 step "configure against the pip PyTorch"
-torch_cmake=$(python3 -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$prefix/usr;$torch_cmake" -DTorch_DIR="$torch_cmake/Torch" \
+  -DCMAKE_PREFIX_PATH="$prefix/usr" -DTRACELINT_TORCH_PYTHON="$(command -v python3)" \
   -DCUDAToolkit_ROOT=/usr/local/cuda -DTRACELINT_ANALYZER=OFF -DTRACELINT_PYTHON=OFF \
   -DTRACELINT_WERROR=OFF >"$out/configure.log" 2>&1 || {
   tail -40 "$out/configure.log"
   exit 2
 }
-grep -E "NVRTC|Torch|CUDA" "$out/configure.log" | head -10
+grep -E "NVRTC|Torch|CUDA|libtorch" "$out/configure.log" | head -10
 
 step "build"
 cmake --build build-device -j "$(nproc)" --target tracelint tracelint_torch tracer_run_tests \

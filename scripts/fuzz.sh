@@ -26,7 +26,7 @@ flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefin
 flags+=" -DTRACELINT_CHUNK_BYTES=1024"
 # No coverage for library code whose edges say nothing about the input (see the file).
 flags+=" -fsanitize-coverage-ignorelist=$PWD/fuzz/coverage-ignorelist.txt"
-cmake -S . -B "$build" -G Ninja -DTRACELINT_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S . -B "$build" -G Ninja -DTRACELINT_FUZZ=ON -DTRACELINT_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" >"$build.configure.log" 2>&1 ||
   {
