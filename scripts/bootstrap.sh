@@ -16,7 +16,7 @@ packages=(cmake ninja-build g++ pkg-config
   libclang-14-dev libclang-cpp14-dev llvm-14-dev libtorch-dev
   doctest-dev nlohmann-json3-dev libcli11-dev
   libfmt-dev libtomlplusplus-dev python3-pyflakes python3-dev pybind11-dev python3-pytest
-  graphviz chromium clang-14 libclang-rt-14-dev clang-format-14
+  graphviz chromium clang-14 libclang-rt-14-dev clang-format-14 strace
   python3-torch git
   python3-venv python3-pip python3-setuptools python3-wheel python3-yaml)
 

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <regex>
 #include <sstream>
 
@@ -27,14 +28,31 @@ void write_file(const std::string &path, const std::string &text) {
   out << text;
 }
 
+void skip_test(const std::string &reason) {
+  const char *ci = std::getenv("CI");
+  if (ci != nullptr && std::string(ci) == "true") {
+    FAIL_CHECK("CI=true and this cannot run: " << reason);
+    return;
+  }
+  std::cout << "TRACELINT-SKIP: " << reason << std::endl;
+}
+
 std::optional<std::string> shared_corpus(const std::string &sub) {
   fs::path dir = fs::path(TRACELINT_SHARED_DIR) / "corpus" / sub;
   if (!fs::is_directory(dir)) {
-    MESSAGE("skipping: " << dir.string()
-                         << " is absent (the shared corpus lies beside the checkout)");
+    skip_test(dir.string() + " is absent (the shared corpus lies beside the checkout)");
     return std::nullopt;
   }
   return dir.string();
+}
+
+std::optional<std::string> nanogpt_model() {
+  fs::path model = fs::path(TRACELINT_SHARED_DIR) / "models" / "nanogpt" / "model.py";
+  if (!fs::is_regular_file(model)) {
+    skip_test(model.string() + " is absent (the shared models lie beside the checkout)");
+    return std::nullopt;
+  }
+  return model.string();
 }
 
 std::vector<std::string> python_files(const std::string &dir) {
@@ -71,6 +89,39 @@ Run tracelint(const std::string &args, const std::string &stdin_text, const std:
   return r;
 }
 
+std::optional<Run> tracelint_as_nobody(const std::string &args, const std::string &stdin_text) {
+  // One copy per test process, in a 0755 folder; `check`, the only command run this way,
+  // loads none of the modules beside the binary.
+  static const TempDir copy_dir;
+  const std::string copy = copy_dir.path + "/tracelint";
+  std::error_code ec;
+  if (!fs::exists(copy)) {
+    fs::permissions(copy_dir.path,
+                    fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                        fs::perms::others_read | fs::perms::others_exec,
+                    ec);
+    fs::copy_file(TRACELINT_BINARY, copy, ec);
+  }
+  const std::string prefix = "setpriv --reuid=65534 --regid=65534 --clear-groups";
+  const std::string probe = prefix + " " + shell_quote(copy) + " --version >/dev/null 2>&1";
+  if (ec || std::system(probe.c_str()) != 0) {
+    skip_test("cannot run tracelint as the unprivileged user 65534 here (needs root and setpriv)");
+    return std::nullopt;
+  }
+  TempDir tmp;
+  std::string in = tmp.path + "/stdin", out = tmp.path + "/stdout", err = tmp.path + "/stderr";
+  write_file(in, stdin_text);
+  std::string command = "NO_COLOR=1 " + prefix + " " + shell_quote(copy) + " " + args + " < '" +
+                        in + "' > '" + out + "' 2> '" + err + "'";
+  // The output files are opened by this (root) shell, not by the unprivileged process.
+  int status = std::system(command.c_str());
+  Run r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
 std::vector<Expectation> parse_expectations(const std::string &text, const std::string &pattern) {
   std::regex expect(pattern);
   std::vector<Expectation> out;
@@ -91,9 +142,14 @@ std::vector<Expectation> parse_expectations(const std::string &text, const std::
 bool matches_snapshot(const std::string &name, const std::string &text) {
   std::string path = std::string(TRACELINT_SOURCE_DIR) + "/tests/snapshots/" + name;
   const char *update = std::getenv("TRACELINT_UPDATE_SNAPSHOTS");
+  const char *ci = std::getenv("CI");
   if (update && std::string(update) == "1") {
-    write_file(path, text);
-    return true;
+    // CI compares, never rewrites: an update there would pass whatever the code now prints.
+    if (!(ci && std::string(ci) == "true")) {
+      write_file(path, text);
+      return true;
+    }
+    MESSAGE("TRACELINT_UPDATE_SNAPSHOTS=1 is refused under CI=true: " << path << " is compared");
   }
   if (!fs::exists(path)) {
     MESSAGE("snapshot " << path << " is missing; run with TRACELINT_UPDATE_SNAPSHOTS=1");

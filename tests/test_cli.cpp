@@ -215,20 +215,16 @@ TEST_CASE("cli: awkward input gets a clear diagnostic, never a crash") {
 TEST_CASE(
     "cli: an unreadable file is exit 2, and --fix leaves a file it cannot replace untouched") {
   // Root reads everything: these run the binary as the unprivileged user 65534.
-  const std::string as_nobody = "setpriv --reuid=65534 --regid=65534 --clear-groups";
-  if (test::tracelint("--version", "", as_nobody).exit_code != 0) {
-    MESSAGE("skipped: cannot run the binary as an unprivileged user here (setpriv, or a path "
-            "that user cannot reach)");
-    return;
-  }
   test::TempDir dir;
   fs::permissions(dir.path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                 fs::perms::others_read | fs::perms::others_exec);
   test::write_file(dir.path + "/secret.py", kClean);
   fs::permissions(dir.path + "/secret.py", fs::perms::none);
-  auto unreadable = test::tracelint("check --isolated '" + dir.path + "/secret.py'", "", as_nobody);
-  CHECK(unreadable.exit_code == 2);
-  CHECK(unreadable.out.find("secret.py: error: cannot open: Permission denied") !=
+  std::optional<test::Run> unreadable =
+      test::tracelint_as_nobody("check --isolated '" + dir.path + "/secret.py'");
+  if (!unreadable) return;
+  CHECK(unreadable->exit_code == 2);
+  CHECK(unreadable->out.find("secret.py: error: cannot open: Permission denied") !=
         std::string::npos);
 
   // Readable, but its directory is not writable: the fix cannot be written, nothing is lost.
@@ -236,9 +232,11 @@ TEST_CASE(
   test::write_file(dir.path + "/leak.py", kLeak);
   fs::permissions(dir.path + "/leak.py", fs::perms::owner_all | fs::perms::others_read);
   REQUIRE(::chown((dir.path + "/leak.py").c_str(), 65534, 65534) == 0);
-  auto fix = test::tracelint("check --isolated --fix '" + dir.path + "/leak.py'", "", as_nobody);
-  CHECK(fix.exit_code == 2);
-  CHECK(fix.err.find("cannot create a temporary file") != std::string::npos);
+  std::optional<test::Run> fix =
+      test::tracelint_as_nobody("check --isolated --fix '" + dir.path + "/leak.py'");
+  REQUIRE(fix);
+  CHECK(fix->exit_code == 2);
+  CHECK(fix->err.find("cannot create a temporary file") != std::string::npos);
   CHECK(test::read_file(dir.path + "/leak.py") == kLeak);
   std::vector<std::string> left;
   for (const auto &entry : fs::directory_iterator(dir.path))

@@ -189,7 +189,7 @@ void fused_and_checked(const TraceRequest &plain_request, std::size_t at_least) 
   runs_as_unfused(fused.value(), plain.value());
   kernels_run_as_unfused(fused.value(), plain.value());
   if (!have_nvrtc()) {
-    MESSAGE("skipped: NVRTC (this build found no CUDA Toolkit)");
+    test::skip_test("NVRTC: this build found no CUDA Toolkit (/usr/local/cuda)");
     return;
   }
   Result<std::shared_ptr<CudaDriver>> driver = CudaDriver::open();
@@ -231,10 +231,7 @@ TEST_CASE("fusion: the seed programs and the Llama MLP, grouped, validated, comp
 }
 
 TEST_CASE("fusion: nanoGPT's forward and, traced for grad, its backward") {
-  if (!std::filesystem::exists(std::string(TRACELINT_SHARED_DIR) + "/models/nanogpt/model.py")) {
-    MESSAGE("skipped: ../shared/models/nanogpt/model.py is absent");
-    return;
-  }
+  if (!test::nanogpt_model()) return;
   fused_and_checked(nanogpt_request(false), 10);
   TraceRequest grad = nanogpt_request(true);
   grad.executors = {"cuda_fusion", "torch"};
@@ -352,6 +349,6 @@ TEST_CASE("fusion: the CUDA driver is opened at run time, and a missing one or t
   REQUIRE_FALSE(stub.ok());
   CHECK(stub.error().message.find("stub of the driver") != std::string::npos);
 #else
-  MESSAGE("skipped the stub driver: this build found no CUDA Toolkit");
+  test::skip_test("the stub driver: this build found no CUDA Toolkit (/usr/local/cuda)");
 #endif
 }

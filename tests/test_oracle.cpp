@@ -3,6 +3,7 @@
 // run by libtorch as traced and after print -> parse, and compared with CPython and PyTorch
 // running the original source on the same inputs and state (tracer/oracle/cpython_oracle.py).
 #include "support.hpp"
+#include "tracer/cases.hpp"
 
 #include "tracelint/core/printer.hpp"
 #include "tracelint/tracer/execute.hpp"
@@ -10,8 +11,11 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
+
 #include <cstdio>
 #include <filesystem>
+#include <regex>
 #include <sstream>
 
 // libtorch's headers bring glog's CHECK(cond); the tests mean doctest's.
@@ -179,10 +183,6 @@ Case with_grad(Case c) {
 // Every op case at both levels (and both cache modes at ltorch), traced (for training with
 // `grad`), validated, run, and compared with CPython.
 void all_op_cases(bool grad) {
-  if (!cpython_has_torch()) {
-    MESSAGE("skipped: /usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
-    return;
-  }
   test::TempDir dir;
   std::string path = std::string(TRACELINT_SOURCE_DIR) + "/tests/tracer/ops_cases.py";
   std::string source = test::read_file(path);
@@ -209,6 +209,12 @@ void all_op_cases(bool grad) {
         if (trace_validate_run(r, out)) (c.polyfill ? polyfilled : plain).push_back(out);
       }
   }
+  // Tracing, validating and running need no Python; only the comparison with CPython does.
+  if (!cpython_has_torch()) {
+    test::skip_test("/usr/bin/python3 has no torch: nothing compared with CPython "
+                    "(scripts/bootstrap.sh installs python3-torch)");
+    return;
+  }
   oracle(plain, false);
   oracle(polyfilled, true);
 }
@@ -224,15 +230,81 @@ TEST_CASE("oracle: the gradients of every op of the vocabulary, at both levels, 
   all_op_cases(true);
 }
 
-TEST_CASE("oracle: nanoGPT's GPT.forward, with and without targets, both cache modes, matches "
-          "CPython PyTorch") {
-  std::string path = std::string(TRACELINT_SHARED_DIR) + "/models/nanogpt/model.py";
-  if (!std::filesystem::exists(path)) {
-    MESSAGE("skipped: ../shared/models/nanogpt/model.py is absent");
+TEST_CASE("oracle: the README's model functions (examples/tracer/models.py), at both levels, "
+          "match CPython PyTorch") {
+  // tracelint run compares them with its own eager interpreter; here CPython runs the source.
+  test::TempDir dir;
+  std::string path = std::string(TRACELINT_SOURCE_DIR) + "/examples/tracer/models.py";
+  std::string source = test::read_file(path);
+  std::vector<std::string> dirs;
+  int n = 0;
+  for (const test::TracerCase &model : test::model_cases())
+    for (Level level : {Level::Ltorch, Level::Prims}) {
+      std::string name = model.function, level_name = to_string(level);
+      CAPTURE(name);
+      CAPTURE(level_name);
+      std::string out = dir.path + "/" + std::to_string(n++) + "-" + name;
+      TraceRequest r = request_of(Case(model.function, model.args), path, source, level,
+                                  CacheMode::SymbolicValues);
+      if (trace_validate_run(r, out)) dirs.push_back(out);
+    }
+  CHECK(dirs.size() == 2 * test::model_cases().size());
+  if (!cpython_has_torch()) {
+    test::skip_test("/usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
     return;
   }
+  oracle(dirs, false);
+}
+
+TEST_CASE("oracle: an output changed after the run is a DIFFERS from CPython, exit 1") {
+  // The oracle's negative case: the same run passes, then one value of the saved result of the
+  // traced run is replaced, and the oracle must say so.
+  test::TempDir dir;
+  std::string path = std::string(TRACELINT_SOURCE_DIR) + "/tests/tracer/ops_cases.py";
+  Case c = op_cases().front();
+  std::string out = dir.path + "/run";
+  REQUIRE(trace_validate_run(
+      request_of(c, path, test::read_file(path), Level::Ltorch, CacheMode::SymbolicValues), out));
   if (!cpython_has_torch()) {
-    MESSAGE("skipped: /usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
+    test::skip_test("/usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
+    return;
+  }
+  auto run_oracle = [&] {
+    std::string command = kPython + " " + test::shell_quote(oracle_script()) + " " +
+                          test::shell_quote(out) + " 2>/dev/null";
+    FILE *pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe);
+    std::string text;
+    char buffer[4096];
+    while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe))
+      text.append(buffer, n);
+    int status = pclose(pipe);
+    return std::pair{WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+  };
+  auto [clean_status, clean_text] = run_oracle();
+  CHECK_MESSAGE(clean_status == 0, clean_text);
+  std::smatch traced;
+  std::string manifest = test::read_file(out + "/manifest.json");
+  REQUIRE(std::regex_search(manifest, traced,
+                            std::regex(R"re("traced":\s*\{[^}]*"tensor":\s*"([^"]+)")re")));
+  std::string tensor = test::read_file(out + "/" + traced[1].str());
+  REQUIRE(tensor.size() >= sizeof(float));
+  const float wrong = 12345.0f;
+  tensor.replace(0, sizeof wrong, reinterpret_cast<const char *>(&wrong), sizeof wrong);
+  test::write_file(out + "/" + traced[1].str(), tensor);
+  auto [status, text] = run_oracle();
+  CHECK(status == 1);
+  CHECK_MESSAGE(text.find("DIFFERS from CPython") != std::string::npos, text);
+  CHECK_MESSAGE(text.find("traced") != std::string::npos, text);
+}
+
+TEST_CASE("oracle: nanoGPT's GPT.forward, with and without targets, both cache modes, matches "
+          "CPython PyTorch") {
+  std::optional<std::string> model = test::nanogpt_model();
+  if (!model) return;
+  std::string path = *model;
+  if (!cpython_has_torch()) {
+    test::skip_test("/usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
     return;
   }
   test::TempDir dir;

@@ -100,7 +100,7 @@ TEST_CASE("reliability fix: another user's file needs --force, which keeps its o
   const std::string path = dir.path + "/theirs.py";
   test::write_file(path, kLeak);
   if (::geteuid() != 0 || ::chown(path.c_str(), 65534, 65534) != 0) {
-    MESSAGE("skipped: giving a file to another user needs root");
+    test::skip_test("giving a file to another user needs root");
     return;
   }
   ::chmod(path.c_str(), 06755);
@@ -171,7 +171,7 @@ TEST_CASE("reliability fix: SIGTERM while --fix writes removes its temporary fil
   // strace holds the process in fsync(2), the one call between the temporary file's creation
   // and its rename, for 2 s: the signal comes while the temporary file exists.
   if (std::system("strace -f -qq -o /dev/null true >/dev/null 2>&1") != 0) {
-    MESSAGE("skipped: strace cannot trace here (not installed, or ptrace is not allowed)");
+    test::skip_test("strace cannot trace here (not installed, or ptrace is not allowed)");
     return;
   }
   test::TempDir dir;
@@ -278,7 +278,7 @@ TEST_CASE("reliability fix: an inserted import keeps a BOM first and the file's 
 
 TEST_CASE("reliability fix: a report, fixed text or diff that cannot be written is exit 2") {
   if (!fs::exists("/dev/full")) {
-    MESSAGE("skipped: no /dev/full");
+    test::skip_test("no /dev/full");
     return;
   }
   test::TempDir dir;

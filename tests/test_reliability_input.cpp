@@ -46,15 +46,6 @@ std::string stdin_from(const std::string &source) {
   return kBounded + " bash -c '" + cap + source + " | exec \"$0\" \"$@\"'";
 }
 
-const std::string kAsNobody = "setpriv --reuid=65534 --regid=65534 --clear-groups";
-
-bool can_run_as_nobody() {
-  if (test::tracelint("--version", "", kAsNobody).exit_code == 0) return true;
-  MESSAGE("skipped: cannot run the binary as an unprivileged user here (setpriv, or a path that "
-          "user cannot reach)");
-  return false;
-}
-
 // The temporary directory readable by the unprivileged user (mkdtemp makes it 0700).
 void open_to_others(const std::string &dir) {
   fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
@@ -162,7 +153,6 @@ TEST_CASE("input: -j 4294967295 on one large file is checked, not a deadlock") {
 // Item 7: nothing skipped or switched off without a word.
 
 TEST_CASE("input: an unreadable subdirectory is an error naming it, not a silent pass") {
-  if (!can_run_as_nobody()) return;
   test::TempDir dir;
   open_to_others(dir.path);
   fs::create_directories(dir.path + "/tree/closed");
@@ -170,13 +160,16 @@ TEST_CASE("input: an unreadable subdirectory is an error naming it, not a silent
   test::write_file(dir.path + "/tree/clean.py", kClean);
   test::write_file(dir.path + "/tree/closed/bad.py", kUndefined);
   fs::permissions(dir.path + "/tree/closed", fs::perms::owner_all); // root's, 0700
-  auto run = test::tracelint("check --isolated " + q(dir.path + "/tree"), "", kAsNobody);
-  CHECK(run.exit_code == 2);
-  CHECK(run.out.find("closed: error: cannot list directory: Permission denied") !=
+  std::optional<test::Run> run =
+      test::tracelint_as_nobody("check --isolated " + q(dir.path + "/tree"));
+  if (!run) return;
+  CHECK(run->exit_code == 2);
+  CHECK(run->out.find("closed: error: cannot list directory: Permission denied") !=
         std::string::npos);
-  auto json =
-      test::tracelint("check --isolated --format json " + q(dir.path + "/tree"), "", kAsNobody);
-  CHECK(json.out.find("tree/clean.py\"") != std::string::npos); // the rest is still checked
+  std::optional<test::Run> json =
+      test::tracelint_as_nobody("check --isolated --format json " + q(dir.path + "/tree"));
+  REQUIRE(json);
+  CHECK(json->out.find("tree/clean.py\"") != std::string::npos); // the rest is still checked
 }
 
 TEST_CASE("input: a deep tree under a low open-file limit is walked to the end") {
@@ -235,16 +228,16 @@ TEST_CASE("input: select or ignore in pyproject that names no rule is a configur
         std::string::npos);
 }
 
+// Built only where the build has the Python module (not in the sanitizer build).
+#ifdef TRACELINT_PYTHON_MODULE
 TEST_CASE("input: the Python module refuses select and ignore that name no rule") {
   fs::path module_dir = fs::path(TRACELINT_BINARY).parent_path() / "python";
   bool built = false;
   std::error_code ec;
   for (const auto &entry : fs::directory_iterator(module_dir / "tracelint", ec))
     built |= entry.path().filename().string().rfind("_tracelint", 0) == 0;
-  if (!built) {
-    MESSAGE("skipped: the Python module is not built here (sanitizer build)");
-    return;
-  }
+  REQUIRE_MESSAGE(built,
+                  "the build has the Python module but " << module_dir.string() << " holds none");
   test::TempDir dir;
   test::write_file(dir.path + "/probe.py",
                    "import tracelint\n"
@@ -268,6 +261,7 @@ TEST_CASE("input: the Python module refuses select and ignore that name no rule"
         std::string::npos);
   CHECK(printed.find("TL0 ok") != std::string::npos);
 }
+#endif
 
 TEST_CASE("input: a pyproject above the project root does not configure it") {
   // ignore = ["TL"] in /tmp or / turned every finding off; the search stops at the directory

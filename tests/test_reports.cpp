@@ -8,7 +8,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 using namespace tracelint;
 using nlohmann::json;
@@ -45,6 +48,26 @@ TEST_CASE("report snapshots: text, json, sarif, junit, github") {
                        << rendered);
     CHECK(render(reports, format) == rendered); // deterministic
   }
+}
+
+TEST_CASE("report snapshots: TRACELINT_UPDATE_SNAPSHOTS=1 is refused under CI=true") {
+  // Both variables are this process's: restored below, whatever they were.
+  auto saved = [](const char *name) {
+    const char *v = std::getenv(name);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  std::optional<std::string> ci = saved("CI"), update = saved("TRACELINT_UPDATE_SNAPSHOTS");
+  ::setenv("CI", "true", 1);
+  ::setenv("TRACELINT_UPDATE_SNAPSHOTS", "1", 1);
+  const std::string name = "no-such-snapshot-ci-refusal.txt";
+  const std::string path = std::string(TRACELINT_SOURCE_DIR) + "/tests/snapshots/" + name;
+  bool matched = test::matches_snapshot(name, "what the code prints now\n");
+  bool written = std::filesystem::exists(path);
+  std::filesystem::remove(path);
+  for (auto [var, value] : {std::pair{"CI", ci}, std::pair{"TRACELINT_UPDATE_SNAPSHOTS", update}})
+    value ? ::setenv(var, value->c_str(), 1) : ::unsetenv(var);
+  CHECK_FALSE(matched);
+  CHECK_FALSE(written);
 }
 
 TEST_CASE("text report: caret under the exact span, colors only when asked") {

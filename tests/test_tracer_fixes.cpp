@@ -168,11 +168,9 @@ TEST_CASE("fix: .contiguous() then .view() of a transposed tensor (nanoGPT's att
 
 TEST_CASE("nanoGPT with a symbolic T: another sequence length passes the prologue and computes, "
           "one over block_size is rejected by a guard") {
-  std::string path = std::string(TRACELINT_SHARED_DIR) + "/models/nanogpt/model.py";
-  if (!std::filesystem::exists(path)) {
-    MESSAGE("skipped: ../shared/models/nanogpt/model.py is absent");
-    return;
-  }
+  std::optional<std::string> model = test::nanogpt_model();
+  if (!model) return;
+  std::string path = *model;
   TraceRequest r;
   r.path = path;
   r.source = test::read_file(path);

@@ -175,13 +175,11 @@ TEST_CASE("grad: an input that requires grad updated in place is refused, as PyT
 
 TEST_CASE("grad: nanoGPT with targets, forward and backward at both levels: zero findings, "
           "parameter gradients match autograd and CPython's, a wrong gradient is caught") {
-  std::string path = std::string(TRACELINT_SHARED_DIR) + "/models/nanogpt/model.py";
-  if (!std::filesystem::exists(path)) {
-    MESSAGE("skipped: ../shared/models/nanogpt/model.py is absent");
-    return;
-  }
+  std::optional<std::string> model = test::nanogpt_model();
+  if (!model) return;
+  std::string path = *model;
   if (std::system("/usr/bin/python3 -c 'import torch' > /dev/null 2>&1") != 0) {
-    MESSAGE("skipped: /usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
+    test::skip_test("/usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
     return;
   }
   test::TempDir dir;

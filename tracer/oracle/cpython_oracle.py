@@ -17,6 +17,7 @@ Exit code 0 when every result matches, 1 when one differs, 2 on bad input.
 --polyfill installs, where the installed PyTorch lacks them, the functions as PyTorch documents
 them (torch.nn.functional.scaled_dot_product_attention and rms_norm appeared after 1.13).
 """
+import ast
 import contextlib
 import importlib.util
 import json
@@ -106,6 +107,13 @@ def load_value(directory, entry):
         return [load_value(directory, e) for e in entry["list"]]
     if "dict" in entry:
         return {load_value(directory, k): load_value(directory, v) for k, v in entry["dict"]}
+    if "repr" in entry:
+        # Any other value, saved as its Python repr (a str, say): a literal is read back with
+        # ast.literal_eval, which evaluates nothing else.
+        try:
+            return ast.literal_eval(entry["repr"])
+        except (ValueError, SyntaxError):
+            pass
     raise ValueError("cannot load " + json.dumps(entry))
 
 
