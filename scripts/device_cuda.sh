@@ -7,7 +7,8 @@
 # It unpacks the carried .debs into a prefix, builds the tracer against the pip PyTorch
 # (-DTRACELINT_TORCH_PYTHON=python3, no analyzer, no Python module), then runs:
 # the fusion tests on the GPU, `tracelint trace --run` with cuda inputs, and bench/fusion_bench
-# (the regions as kernels against libtorch-only execution of the same trace, same device).
+# (the regions as kernels against the same trace with its regions run as their prims by
+# tracelint's executor, a libtorch call per prim; same device).
 # Everything it prints also goes to OUT_DIR/device.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -68,7 +69,7 @@ if [ -f ../shared/models/nanogpt/model.py ]; then
     --executors cuda_fusion,torch --run | tail -n 8 || status=1
 fi
 
-step "bench: fused against libtorch-only, same trace, same GPU"
+step "bench: regions as kernels against regions as prims (tracelint's executor), same trace, same GPU"
 timeout 180 build-device/bench/fusion_bench 21 || status=1
 
 step "the rest of the executor's tests on this machine (written for a CPU libtorch: a failure here says what a CUDA libtorch changes)"

@@ -193,6 +193,10 @@ TEST_CASE("cli: tracelint run and trace --run compare with eager") {
   CHECK(run.exit_code == 0);
   CHECK(run.out.find("computation trace (printed, parsed back): matches eager") !=
         std::string::npos);
+  // The report says what eager is: not CPython's run of the source, and where that one is.
+  CHECK(run.out.find("reference: eager is tracelint's interpreter running the source on "
+                     "libtorch; CPython's PyTorch: --save-io DIR, then "
+                     "tracer/oracle/cpython_oracle.py DIR\n") != std::string::npos);
   auto both = test::tracelint("trace '" + path + "' -f slice_half -a 'a=f32[2, 6]@cuda' --run");
   CHECK(both.exit_code == 0);
   CHECK(both.out.find("def computation(") != std::string::npos);

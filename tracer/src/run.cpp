@@ -19,6 +19,10 @@ std::string RunReport::summary() const {
   const char *forward = gradients.empty() ? "computation" : "augmented forward";
   std::string out =
       (notice.empty() ? "" : notice + "\n") + "ran on " + device + "\n" +
+      // Which reference: eager is not PyTorch's own run of the source (issue 33).
+      "reference: eager is tracelint's interpreter running the source on libtorch" +
+      (gradients.empty() ? "" : ", autograd is libtorch's on that run") +
+      "; CPython's PyTorch: --save-io DIR, then tracer/oracle/cpython_oracle.py DIR\n" +
       (fusion.empty() ? "" : fusion + "\n") +
       line(std::string(forward) + " trace (as traced): ", from_model, "eager") +
       line(std::string(forward) + " trace (printed, parsed back): ", from_printed, "eager");
