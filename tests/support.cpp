@@ -75,11 +75,16 @@ TempDir::~TempDir() {
   fs::remove_all(path, ec);
 }
 
-Run tracelint(const std::string &args, const std::string &stdin_text, const std::string &prefix) {
+namespace {
+
+// The shell opens stdin, stdout and stderr's files (as the user running the tests), then runs
+// prefix and the binary.
+Run run_binary(const std::string &binary, const std::string &args, const std::string &stdin_text,
+               const std::string &prefix) {
   TempDir tmp;
   std::string in = tmp.path + "/stdin", out = tmp.path + "/stdout", err = tmp.path + "/stderr";
   write_file(in, stdin_text);
-  std::string command = "NO_COLOR=1 " + prefix + " '" + TRACELINT_BINARY + "' " + args + " < '" +
+  std::string command = "NO_COLOR=1 " + prefix + " " + shell_quote(binary) + " " + args + " < '" +
                         in + "' > '" + out + "' 2> '" + err + "'";
   int status = std::system(command.c_str());
   Run r;
@@ -87,6 +92,12 @@ Run tracelint(const std::string &args, const std::string &stdin_text, const std:
   r.out = read_file(out);
   r.err = read_file(err);
   return r;
+}
+
+} // namespace
+
+Run tracelint(const std::string &args, const std::string &stdin_text, const std::string &prefix) {
+  return run_binary(TRACELINT_BINARY, args, stdin_text, prefix);
 }
 
 std::optional<Run> tracelint_as_nobody(const std::string &args, const std::string &stdin_text) {
@@ -108,18 +119,7 @@ std::optional<Run> tracelint_as_nobody(const std::string &args, const std::strin
     skip_test("cannot run tracelint as the unprivileged user 65534 here (needs root and setpriv)");
     return std::nullopt;
   }
-  TempDir tmp;
-  std::string in = tmp.path + "/stdin", out = tmp.path + "/stdout", err = tmp.path + "/stderr";
-  write_file(in, stdin_text);
-  std::string command = "NO_COLOR=1 " + prefix + " " + shell_quote(copy) + " " + args + " < '" +
-                        in + "' > '" + out + "' 2> '" + err + "'";
-  // The output files are opened by this (root) shell, not by the unprivileged process.
-  int status = std::system(command.c_str());
-  Run r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
+  return run_binary(copy, args, stdin_text, prefix);
 }
 
 std::vector<Expectation> parse_expectations(const std::string &text, const std::string &pattern) {

@@ -147,8 +147,8 @@ bool trace_validate_run(const TraceRequest &r, const std::string &dir) {
 }
 
 // Runs the oracle on the directories; every one must match CPython.
-void oracle(const std::vector<std::string> &dirs, bool polyfill) {
-  if (dirs.empty()) return;
+// The oracle's exit status and its verdicts (stdout) on the run directories.
+std::pair<int, std::string> run_oracle(const std::vector<std::string> &dirs, bool polyfill) {
   std::string command =
       kPython + " " + test::shell_quote(oracle_script()) + (polyfill ? " --polyfill" : "");
   for (const std::string &d : dirs)
@@ -161,6 +161,12 @@ void oracle(const std::vector<std::string> &dirs, bool polyfill) {
   while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe))
     out.append(buffer, n);
   int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+void oracle(const std::vector<std::string> &dirs, bool polyfill) {
+  if (dirs.empty()) return;
+  auto [status, out] = run_oracle(dirs, polyfill);
   CAPTURE(out);
   CHECK(status == 0);
   std::istringstream lines(out);
@@ -269,19 +275,7 @@ TEST_CASE("oracle: an output changed after the run is a DIFFERS from CPython, ex
     test::skip_test("/usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
     return;
   }
-  auto run_oracle = [&] {
-    std::string command = kPython + " " + test::shell_quote(oracle_script()) + " " +
-                          test::shell_quote(out) + " 2>/dev/null";
-    FILE *pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe);
-    std::string text;
-    char buffer[4096];
-    while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe))
-      text.append(buffer, n);
-    int status = pclose(pipe);
-    return std::pair{WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
-  };
-  auto [clean_status, clean_text] = run_oracle();
+  auto [clean_status, clean_text] = run_oracle({out}, false);
   CHECK_MESSAGE(clean_status == 0, clean_text);
   std::smatch traced;
   std::string manifest = test::read_file(out + "/manifest.json");
@@ -292,7 +286,7 @@ TEST_CASE("oracle: an output changed after the run is a DIFFERS from CPython, ex
   const float wrong = 12345.0f;
   tensor.replace(0, sizeof wrong, reinterpret_cast<const char *>(&wrong), sizeof wrong);
   test::write_file(out + "/" + traced[1].str(), tensor);
-  auto [status, text] = run_oracle();
+  auto [status, text] = run_oracle({out}, false);
   CHECK(status == 1);
   CHECK_MESSAGE(text.find("DIFFERS from CPython") != std::string::npos, text);
   CHECK_MESSAGE(text.find("traced") != std::string::npos, text);
