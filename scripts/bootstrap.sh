@@ -39,7 +39,8 @@ fi
 # and of the tests), keyed by the lock's hash: a changed lock makes a new one.
 [ "${TRACELINT_NO_TOOLS:-0}" = 1 ] && exit 0
 lock_hash=$(sha256sum deps/tools.txt | cut -c1-12)
-venv=${TRACELINT_TOOLS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/tracelint/tools-$lock_hash}
+home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)} # a CI job may run without HOME
+venv=${TRACELINT_TOOLS_VENV:-${XDG_CACHE_HOME:-$home/.cache}/tracelint/tools-$lock_hash}
 if [ ! -f "$venv/.complete" ]; then
   echo "bootstrap: creating the tools venv $venv (deps/tools.txt: torch, Thunder, ruff; a few minutes once)"
   # Marked complete only at the end: an interrupted install is removed and made again.
