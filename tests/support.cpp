@@ -28,9 +28,13 @@ void write_file(const std::string &path, const std::string &text) {
   out << text;
 }
 
-void skip_test(const std::string &reason) {
+bool in_ci() {
   const char *ci = std::getenv("CI");
-  if (ci != nullptr && std::string(ci) == "true") {
+  return ci != nullptr && std::string(ci) == "true";
+}
+
+void skip_test(const std::string &reason) {
+  if (in_ci()) {
     FAIL_CHECK("CI=true and this cannot run: " << reason);
     return;
   }
@@ -142,10 +146,9 @@ std::vector<Expectation> parse_expectations(const std::string &text, const std::
 bool matches_snapshot(const std::string &name, const std::string &text) {
   std::string path = std::string(TRACELINT_SOURCE_DIR) + "/tests/snapshots/" + name;
   const char *update = std::getenv("TRACELINT_UPDATE_SNAPSHOTS");
-  const char *ci = std::getenv("CI");
   if (update && std::string(update) == "1") {
     // CI compares, never rewrites: an update there would pass whatever the code now prints.
-    if (!(ci && std::string(ci) == "true")) {
+    if (!in_ci()) {
       write_file(path, text);
       return true;
     }

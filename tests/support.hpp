@@ -15,6 +15,8 @@ void write_file(const std::string &path, const std::string &text);
 // Under CI=true, where scripts/bootstrap.sh has installed everything and ../shared lies beside
 // the clone, it fails the test instead: CI must not pass what it did not run.
 void skip_test(const std::string &reason);
+// CI=true: the tests run as CI runs them (skips fail, snapshots are never rewritten).
+bool in_ci();
 // The corpus folder under ../shared, or nullopt (after skip_test, which names the folder).
 std::optional<std::string> shared_corpus(const std::string &sub);
 // ../shared/models/nanogpt/model.py, or nullopt after skip_test.
