@@ -51,6 +51,10 @@ bool tools_have_torch() {
   return has;
 }
 
+const char *const kNoCPythonTorch =
+    "/usr/bin/python3 has no torch: nothing compared with CPython (scripts/bootstrap.sh installs "
+    "python3-torch)";
+
 const char *const kNoTools =
     "no PyTorch 2.x in the tools venv (.venv-tools; scripts/bootstrap.sh makes it)";
 
@@ -97,6 +101,7 @@ std::vector<Case> op_cases() {
       Case("layer_norm_without_affine", {{"x", "f32[2, 3, 8]"}}),
       Case("rms_norm", {{"x", "f32[2, 3, 8]"}, {"weight", "f32[8]"}}),
       Case("views", {{"x", "f32[2, 3, 8]"}}),
+      Case("transpose_contiguous_view", {{"x", "f32[2, 3, 8]"}}),
       Case("squeeze_flatten", {{"x", "f32[2, 1, 3]"}}),
       Case("expand_repeat", {{"x", "f32[4, 6]"}}),
       Case("transposes", {{"x", "f32[3, 5]"}}),
@@ -238,8 +243,7 @@ void all_op_cases(bool grad) {
   }
   // Tracing, validating and running need no Python; only the comparison with CPython does.
   if (!cpython_has_torch()) {
-    test::skip_test("/usr/bin/python3 has no torch: nothing compared with CPython "
-                    "(scripts/bootstrap.sh installs python3-torch)");
+    test::skip_test(kNoCPythonTorch);
     return;
   }
   oracle(plain, false);
@@ -283,7 +287,7 @@ TEST_CASE("oracle: the README's model functions (examples/tracer/models.py), at 
     }
   CHECK(dirs.size() == 2 * test::model_cases().size());
   if (!cpython_has_torch()) {
-    test::skip_test("/usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
+    test::skip_test(kNoCPythonTorch);
     return;
   }
   oracle(dirs, false);
@@ -299,7 +303,7 @@ TEST_CASE("oracle: an output changed after the run is a DIFFERS from CPython, ex
   REQUIRE(trace_validate_run(
       request_of(c, path, test::read_file(path), Level::Ltorch, CacheMode::SymbolicValues), out));
   if (!cpython_has_torch()) {
-    test::skip_test("/usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
+    test::skip_test(kNoCPythonTorch);
     return;
   }
   auto [clean_status, clean_text] = run_oracle({out}, false);
@@ -319,13 +323,43 @@ TEST_CASE("oracle: an output changed after the run is a DIFFERS from CPython, ex
   CHECK_MESSAGE(text.find("traced") != std::string::npos, text);
 }
 
+TEST_CASE("oracle: the printed trace runs with PyTorch's semantics: without its contiguous, "
+          "PyTorch's view of the transposed tensor fails it, exit 1") {
+  // What the tracer printed before contiguous() was recorded: our executor ran such a trace
+  // (its view reshapes any layout), PyTorch does not.
+  test::TempDir dir;
+  std::string path = std::string(TRACELINT_SOURCE_DIR) + "/tests/tracer/ops_cases.py";
+  std::string out = dir.path + "/run";
+  REQUIRE(trace_validate_run(request_of(Case("transpose_contiguous_view", {{"x", "f32[2, 3, 8]"}}),
+                                        path, test::read_file(path), Level::Ltorch,
+                                        CacheMode::SymbolicValues),
+                             out));
+  if (!cpython_has_torch()) {
+    test::skip_test(kNoCPythonTorch);
+    return;
+  }
+  auto [clean_status, clean_text] = run_oracle({out}, false);
+  CHECK_MESSAGE(clean_status == 0, clean_text);
+  std::string trace = test::read_file(out + "/trace.py");
+  std::regex contiguous(R"re((t\d+) = ltorch\.contiguous\((t\d+), memory_format=None\))re");
+  REQUIRE(std::regex_search(trace, contiguous));
+  test::write_file(out + "/trace.py", std::regex_replace(trace, contiguous, "$1 = $2"));
+  auto [status, text] = run_oracle({out}, false);
+  CHECK(status == 1);
+  CHECK_MESSAGE(text.find("the printed trace, run with PyTorch's semantics, fails") !=
+                    std::string::npos,
+                text);
+  CHECK_MESSAGE(text.find("ltorch.view") != std::string::npos, text);
+  CHECK_MESSAGE(text.find("view size is not compatible") != std::string::npos, text);
+}
+
 TEST_CASE("oracle: nanoGPT's GPT.forward, with and without targets, both cache modes, matches "
           "CPython PyTorch") {
   std::optional<std::string> model = test::nanogpt_model();
   if (!model) return;
   std::string path = *model;
   if (!cpython_has_torch()) {
-    test::skip_test("/usr/bin/python3 has no torch (scripts/bootstrap.sh installs python3-torch)");
+    test::skip_test(kNoCPythonTorch);
     return;
   }
   test::TempDir dir;

@@ -86,6 +86,15 @@ def views(x):
     return z, x.reshape(-1), x.view(*x.shape[:-1], 2, -1), x.permute(2, 0, 1)
 
 
+def transpose_contiguous_view(x):
+    # nanoGPT's attention output: laid out as (B, heads, T, head size), transposed, made
+    # contiguous, viewed. PyTorch's view refuses the transposed layout, so a printed trace
+    # without the contiguous fails when PyTorch runs it.
+    B, T, C = x.size()
+    y = x.view(B, 2, T, C // 2) * 2
+    return y.transpose(1, 2).contiguous().view(B, T, C)
+
+
 def squeeze_flatten(x):
     u = x.unsqueeze(0)
     return u.squeeze(0), u.squeeze(), x.flatten(), x.flatten(1), torch.flatten(x, 0, 1)

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """The tracer's independent oracle: runs the original Python source with CPython and PyTorch on
-the inputs (and module state) a `tracelint run --save-io DIR` used, and compares the results of
-the traces executed by libtorch with what CPython computes.
+the inputs (and module state) a `tracelint run --save-io DIR` used, and compares with what
+CPython computes (1) the results of the traces executed by tracelint's libtorch executor (saved
+in the manifest) and (2) the printed trace itself (DIR/trace.py) run here by trace_runner.py,
+which gives every ltorch symbol and prim PyTorch's semantics, independent of tracelint's C++.
 
     /usr/bin/python3 tracer/oracle/cpython_oracle.py [--polyfill] DIR [DIR ...]
 
@@ -15,7 +17,9 @@ gradients: CPython's autograd computes them from the same cotangents, and they a
 Exit code 0 when every result matches, 1 when one differs, 2 on bad input.
 
 --polyfill installs, where the installed PyTorch lacks them, the functions as PyTorch documents
-them (torch.nn.functional.scaled_dot_product_attention and rms_norm appeared after 1.13).
+them (torch.nn.functional.scaled_dot_product_attention and rms_norm appeared after 1.13), for the
+original source too. Without it the printed trace still runs them as documented, and the verdict
+says so.
 """
 import ast
 import contextlib
@@ -33,6 +37,8 @@ except ImportError:
           "(Debian's python3-torch; scripts/bootstrap.sh installs it)", file=sys.stderr)
     sys.exit(2)
 
+import trace_runner  # noqa: E402 (after the check that torch imports)
+
 DTYPES = {
     "float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16,
     "float64": torch.float64, "int64": torch.int64, "int32": torch.int32, "int16": torch.int16,
@@ -40,44 +46,10 @@ DTYPES = {
 }
 
 
-def reference_sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
-                   enable_gqa=False):
-    # The reference implementation in torch.nn.functional.scaled_dot_product_attention's docs.
-    L, S = query.size(-2), key.size(-2)
-    scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
-    attn_bias = torch.zeros(L, S, dtype=query.dtype, device=query.device)
-    if is_causal:
-        temp_mask = torch.ones(L, S, dtype=torch.bool, device=query.device).tril(diagonal=0)
-        attn_bias.masked_fill_(temp_mask.logical_not(), float("-inf"))
-    if attn_mask is not None:
-        if attn_mask.dtype == torch.bool:
-            attn_bias = attn_bias.masked_fill(attn_mask.logical_not(), float("-inf"))
-        else:
-            attn_bias = attn_mask + attn_bias
-    if enable_gqa:
-        key = key.repeat_interleave(query.size(-3) // key.size(-3), -3)
-        value = value.repeat_interleave(query.size(-3) // value.size(-3), -3)
-    attn_weight = query @ key.transpose(-2, -1) * scale_factor
-    attn_weight = attn_weight + attn_bias
-    attn_weight = torch.softmax(attn_weight, dim=-1)
-    attn_weight = torch.dropout(attn_weight, dropout_p, train=True)
-    return attn_weight @ value
-
-
-def reference_rms_norm(input, normalized_shape, weight=None, eps=None):
-    # torch.nn.functional.rms_norm as documented: x / sqrt(mean(x^2) + eps) * weight.
-    if eps is None:
-        eps = torch.finfo(input.dtype).eps
-    dims = tuple(range(-len(normalized_shape), 0))
-    out = input * torch.rsqrt(input.pow(2).mean(dims, keepdim=True) + eps)
-    return out * weight if weight is not None else out
-
-
 def polyfill():
-    if not hasattr(F, "scaled_dot_product_attention"):
-        F.scaled_dot_product_attention = reference_sdpa
-    if not hasattr(F, "rms_norm"):
-        F.rms_norm = reference_rms_norm
+    for name, reference in trace_runner.DOCUMENTED_REFERENCES.items():
+        if not hasattr(F, name):
+            setattr(F, name, reference)
 
 
 def load_tensor(directory, entry):
@@ -196,6 +168,108 @@ def tensors_of(value):
     return []
 
 
+def load_arguments(directory, manifest, namespace):
+    """The call's arguments by name: tensors from their files (requiring grad where the run's
+    did), the rest evaluated as given."""
+    kwargs = {}
+    for arg in manifest["args"]:
+        if "value" in arg:
+            kwargs[arg["name"]] = load_tensor(directory, arg["value"]).requires_grad_(
+                arg.get("requires_grad", False))
+        else:
+            kwargs[arg["name"]] = eval(arg["literal"], namespace)
+    return kwargs
+
+
+def build_instance(module, manifest, directory, namespace):
+    """The module CPython constructs, in eval mode, holding the state tensors the trace took."""
+    init = {e["name"]: eval(e["expr"], namespace) for e in manifest["init"]}
+    instance = getattr(module, manifest["module_class"])(**init)
+    instance.eval()
+    with torch.no_grad():
+        for entry in manifest["state"]:
+            target = state_tensor(instance, entry["path"])
+            value = load_tensor(directory, entry["value"])
+            if target.shape != value.shape or target.dtype != value.dtype:
+                raise ValueError(f"{entry['path']}: CPython's module has {target.dtype} "
+                                 f"{list(target.shape)}, the trace took {value.dtype} {list(value.shape)}")
+            target.copy_(value)
+    return instance
+
+
+def leaf_of(entry, instance, kwargs):
+    return state_tensor(instance, entry["name"]) if entry["state"] else kwargs[entry["name"]]
+
+
+def run_source(manifest, directory, target_fn, instance, kwargs):
+    """CPython runs the original source: its result and, traced for grad, autograd's gradients
+    (one per manifest gradient input, zeros where autograd finds it unused)."""
+    gradients = manifest.get("gradients")
+    leaves = [leaf_of(e, instance, kwargs).requires_grad_(True) for e in gradients["inputs"]] \
+        if gradients else []
+    with torch.set_grad_enabled(bool(gradients)):
+        result = target_fn(**kwargs)
+    grads = []
+    if gradients:
+        flat = tensors_of(result)
+        outputs = [flat[c["output"]] for c in gradients["cotangents"]]
+        grads = torch.autograd.grad(outputs, leaves, cotangents_of(directory, manifest),
+                                    allow_unused=True) if leaves else []
+        grads = [torch.zeros_like(leaf) if g is None else g.detach() for leaf, g in zip(leaves, grads)]
+    return detach_all(result), grads
+
+
+def cotangents_of(directory, manifest):
+    return [load_tensor(directory, c["value"]) for c in manifest["gradients"]["cotangents"]]
+
+
+def run_printed_trace(manifest, directory, instance, namespace):
+    """The printed trace (trace.py) run by trace_runner, PyTorch's semantics for every symbol,
+    on fresh inputs: its result, the inputs after it, and its gradients (as run_source's)."""
+    with open(os.path.join(directory, manifest["trace"])) as f:
+        functions = trace_runner.load(f.read(), function_obj=instance)
+    kwargs = load_arguments(directory, manifest, namespace)
+    gradients = manifest.get("gradients")
+    for entry in gradients["inputs"] if gradients else []:
+        leaf_of(entry, instance, kwargs).requires_grad_(True)
+    args = [kwargs[a["name"]] for a in manifest["args"]]
+    inputs, _ = functions["prologue"](*args)
+    if not gradients:
+        return functions["computation"](*inputs), kwargs, []
+    forward, saved = functions["augmented_forward_fn"](*inputs)
+    grads = functions["backward_fn"](saved, tuple(cotangents_of(directory, manifest)))
+    # The backward gives one value per argument, then one per state tensor in the order the
+    # prologue unpacked them: found by identity, not by the trace's names.
+    state = [v for v in inputs if isinstance(v, torch.Tensor) and not any(v is a for a in args)]
+    by_input = []
+    for entry in gradients["inputs"]:
+        leaf = leaf_of(entry, instance, kwargs)
+        position = next(i for i, a in enumerate(args) if a is leaf) if not entry["state"] else \
+            len(args) + next(k for k, s in enumerate(state) if s is leaf)
+        grad = grads[position] if position < len(grads) else None
+        by_input.append(torch.zeros_like(leaf) if grad is None else grad)
+    return forward["output"], kwargs, by_input
+
+
+def compare_run(expected, expected_grads, kwargs_after, manifest, directory, outcome, which,
+                problems):
+    """Compares one run of the trace (our executor's saved results, or the printed trace's)
+    with CPython's; returns the worst difference."""
+    result, inputs_after, grads = outcome
+    worst = compare(expected, detach_all(result), which, problems)
+    gradients = manifest.get("gradients")
+    for entry, want, got in zip(gradients["inputs"] if gradients else [], expected_grads, grads):
+        worst = max(worst, compare(want, detach_all(got), f"gradient of {entry['name']} ({which})",
+                                   problems))
+    for arg in manifest["args"]:
+        if "after" in arg:
+            # An input updated in place: the trace's copy back must leave what CPython left.
+            after = inputs_after(arg) if callable(inputs_after) else inputs_after[arg["name"]]
+            worst = max(worst, compare(kwargs_after[arg["name"]].detach(), detach_all(after),
+                                       f"input {arg['name']} after the call ({which})", problems))
+    return worst
+
+
 def check(directory):
     with open(os.path.join(directory, "manifest.json")) as f:
         manifest = json.load(f)
@@ -204,59 +278,49 @@ def check(directory):
     spec.loader.exec_module(module)
     namespace = dict(vars(module))
     namespace.setdefault("torch", torch)
-    kwargs = {}
-    for arg in manifest["args"]:
-        if "value" in arg:
-            kwargs[arg["name"]] = load_tensor(directory, arg["value"])
-        else:
-            kwargs[arg["name"]] = eval(arg["literal"], namespace)
-    if manifest["module_class"]:
-        init = {e["name"]: eval(e["expr"], namespace) for e in manifest["init"]}
-        instance = getattr(module, manifest["module_class"])(**init)
-        instance.eval()
-        with torch.no_grad():
-            for entry in manifest["state"]:
-                target = state_tensor(instance, entry["path"])
-                value = load_tensor(directory, entry["value"])
-                if target.shape != value.shape or target.dtype != value.dtype:
-                    raise ValueError(f"{entry['path']}: CPython's module has {target.dtype} "
-                                     f"{list(target.shape)}, the trace took {value.dtype} {list(value.shape)}")
-                target.copy_(value)
-        target_fn = getattr(instance, manifest["method"])
-    else:
-        instance = None
-        target_fn = getattr(module, manifest["function"])
-    gradients = manifest.get("gradients")
-    leaves = []
-    if gradients:
-        for entry in gradients["inputs"]:
-            leaf = state_tensor(instance, entry["name"]) if entry["state"] else kwargs[entry["name"]]
-            leaf.requires_grad_(True)
-            leaves.append(leaf)
-    with torch.set_grad_enabled(bool(gradients)):
-        result = target_fn(**kwargs)
+    kwargs = load_arguments(directory, manifest, namespace)
+    instance = build_instance(module, manifest, directory, namespace) if manifest["module_class"] else None
+    target_fn = getattr(instance, manifest["method"]) if instance else getattr(module, manifest["function"])
+    expected, expected_grads = run_source(manifest, directory, target_fn, instance, kwargs)
     problems = []
     worst = 0.0
-    if gradients:
-        flat = tensors_of(result)
-        outputs = [flat[c["output"]] for c in gradients["cotangents"]]
-        cotangents = [load_tensor(directory, c["value"]) for c in gradients["cotangents"]]
-        grads = torch.autograd.grad(outputs, leaves, cotangents, allow_unused=True) if leaves else []
-        for entry, leaf, grad in zip(gradients["inputs"], leaves, grads):
-            expected = torch.zeros_like(leaf) if grad is None else grad
-            for which in ("traced", "printed"):
-                worst = max(worst, compare(expected.detach(), load_value(directory, entry[which]),
-                                           f"gradient of {entry['name']} ({which})", problems))
-    result = detach_all(result)
+    gradients = manifest.get("gradients")
     for which in ("traced", "printed"):
-        worst = max(worst, compare(result, load_value(directory, manifest[which]), which, problems))
-    for arg in manifest["args"]:
-        if "after" in arg:
-            # An input updated in place: the trace's copy back must leave what CPython left.
-            worst = max(worst, compare(kwargs[arg["name"]].detach(), load_tensor(directory, arg["after"]),
-                                       f"input {arg['name']} after the call", problems))
+        # What tracelint's executor computed: saved in the manifest.
+        saved_grads = [load_value(directory, e[which]) for e in gradients["inputs"]] if gradients else []
+        saved = (load_value(directory, manifest[which]),
+                 lambda arg: load_tensor(directory, arg["after"]), saved_grads)
+        worst = max(worst, compare_run(expected, expected_grads, kwargs, manifest, directory, saved,
+                                       which, problems))
+    if "trace" in manifest:
+        try:
+            # A module built afresh: the first run may have changed its buffers.
+            fresh = build_instance(module, manifest, directory, namespace) if instance else None
+            printed = run_printed_trace(manifest, directory, fresh, namespace)
+        except trace_runner.TraceRunError as e:
+            problems.append(f"the printed trace, run with PyTorch's semantics, fails: {e}")
+        else:
+            worst = max(worst, compare_run(expected, expected_grads, kwargs, manifest, directory,
+                                           printed, "printed trace run by PyTorch", problems))
     name = manifest["module_class"] + "." + manifest["method"] if manifest["module_class"] else manifest["function"]
-    return name, problems, worst
+    return name, problems, worst, printed_trace_note(directory, manifest)
+
+
+def printed_trace_note(directory, manifest):
+    """What the verdict says of the printed trace's run: not run, or which documented references
+    stood in for functions this PyTorch lacks."""
+    if "trace" not in manifest:
+        return "; the printed trace was not saved (a tracelint older than trace.py in --save-io)"
+    with open(os.path.join(directory, manifest["trace"])) as f:
+        text = f.read()
+    note = ""
+    used = trace_runner.references_used(text)
+    if used:
+        note += (f"; the printed trace's {', '.join(used)} ran as PyTorch's documentation "
+                 f"defines it (PyTorch {torch.__version__} lacks it)")
+    if "'cuda" in text and not torch.cuda.is_available():
+        note += "; the printed trace's CUDA tensors ran on the CPU (no CUDA here)"
+    return note
 
 
 def main(argv):
@@ -271,7 +335,7 @@ def main(argv):
         try:
             # What the model prints (nanoGPT's parameter count) goes to stderr: stdout is the verdicts.
             with contextlib.redirect_stdout(sys.stderr):
-                name, problems, worst = check(directory)
+                name, problems, worst, note = check(directory)
         except Exception as e:  # the original source failed in CPython: a finding, not a pass
             print(f"{directory}: error: CPython could not run it: {type(e).__name__}: {e}")
             failed += 1
@@ -280,7 +344,7 @@ def main(argv):
             failed += 1
             print(f"{directory}: {name}: DIFFERS from CPython: " + "; ".join(problems))
         else:
-            print(f"{directory}: {name}: matches CPython (max abs diff {worst})")
+            print(f"{directory}: {name}: matches CPython (max abs diff {worst}){note}")
     return 1 if failed else 0
 
 

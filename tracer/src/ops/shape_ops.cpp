@@ -146,9 +146,14 @@ Obj view(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return reshape_to(r, a[0], size_arg(r, a[1], loc, "view"), "view", loc);
 }
 
-Obj contiguous(Recorder &, const std::vector<Obj> &a, const Loc &loc) {
+// A trace's tensors have no strides, but the traces run with PyTorch, whose view() needs a
+// layout it can view: so contiguous() is recorded, as Thunder records it, as a stride_order of
+// the row-major order (the last dim densest), which its later views rely on.
+Obj contiguous(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   require_tensor(a[0], "the input", "contiguous", loc);
-  return a[0]; // a trace's tensors have no strides: nothing to record
+  std::vector<int64_t> row_major(tensor(a[0]).shape.size());
+  std::iota(row_major.rbegin(), row_major.rend(), 0);
+  return r.prim(Sym::prims_stride_order, {a[0], int_tuple(row_major)}, loc);
 }
 
 Obj permute_by(Recorder &r, const Obj &a, const std::vector<int64_t> &perm, const Loc &loc) {
@@ -514,6 +519,12 @@ std::vector<Obj> flip_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, c
   return {r.prim(Sym::prims_flip, {g, a[1]}, loc), Obj::none()};
 }
 
+// The layout does not change the values: the gradient passes through.
+std::vector<Obj> stride_order_vjp(Recorder &, const std::vector<Obj> &, const Obj &, const Obj &g,
+                                  const Loc &) {
+  return {g, Obj::none()};
+}
+
 } // namespace
 
 void define_shape_ops(std::vector<OpSpec> &out) {
@@ -525,6 +536,8 @@ void define_shape_ops(std::vector<OpSpec> &out) {
   out.push_back(prim_spec(Sym::prims_squeeze, "a, dims, /", squeeze_meta, reshape_vjp));
   out.push_back(prim_spec(Sym::prims_cat, "tensors, dim, /", cat_meta, cat_vjp));
   out.push_back(prim_spec(Sym::prims_flip, "a, dims, /", same_shape_meta, flip_vjp));
+  out.push_back(
+      prim_spec(Sym::prims_stride_order, "a, order, /", same_shape_meta, stride_order_vjp));
 
   auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d,
                     bool is_view = false) {

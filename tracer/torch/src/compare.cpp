@@ -164,10 +164,18 @@ struct GradientRun {
 void save_io(const std::string &dir, const TraceRequest &request, const TracedProgram &program,
              const std::vector<RtValue> &inputs, const EagerRun &eager, const RtValue &traced,
              const std::vector<RtValue> &inputs_after, const RtValue &printed,
-             const GradientRun &gradients) {
+             const GradientRun &gradients, const std::string &printed_text) {
   std::filesystem::create_directories(dir);
   IoWriter w(dir);
   nlohmann::json m;
+  // The printed trace itself, for a runner that gives its symbols PyTorch's semantics
+  // (tracer/oracle/trace_runner.py): what a user would run, not what this executor ran.
+  {
+    std::ofstream trace_out(std::filesystem::path(dir) / "trace.py", std::ios::binary);
+    trace_out << printed_text;
+    if (!trace_out) throw ExecError("cannot write " + dir + "/trace.py");
+  }
+  m["trace"] = "trace.py";
   m["source"] = std::filesystem::absolute(request.path).string();
   m["function"] = request.function;
   m["module_class"] = request.module_class;
@@ -183,6 +191,7 @@ void save_io(const std::string &dir, const TraceRequest &request, const TracedPr
     if (spec.kind == InputSpec::Kind::Tensor) {
       a["value"] = w.value(inputs[i]);
       a["after"] = w.value(inputs_after[i]);
+      a["requires_grad"] = spec.requires_grad;
     } else {
       auto given = std::find_if(request.args.begin(), request.args.end(),
                                 [&](const ArgSpec &g) { return g.name == spec.name; });
@@ -519,7 +528,7 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
   if (!options.save_io.empty()) {
     try {
       save_io(options.save_io, request, program, inputs, eager.value(), traced_output,
-              traced_inputs, again_output, gradient_run);
+              traced_inputs, again_output, gradient_run, printed);
     } catch (const std::exception &e) {
       return Error{std::string("--save-io: ") + e.what(), options.save_io, 0, 0};
     }

@@ -10,9 +10,11 @@
 #include <ATen/ScalarOps.h>
 #include <c10/util/Exception.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <functional>
+#include <numeric>
 
 namespace tracelint::tracer {
 
@@ -278,6 +280,20 @@ at::Tensor binary_tensor(Sym s, const at::Tensor &a, const at::Tensor &b) {
   default:
     throw ExecError(qualified_name(s) + " is not binary");
   }
+}
+
+// prims.stride_order(a, order): a copy whose strides rank as `order` says (0 the densest dim):
+// laid out contiguously in the order's permutation, then permuted back.
+at::Tensor stride_ordered(const at::Tensor &t, const IntList &order) {
+  IntList densest_last(order.size());
+  std::iota(densest_last.begin(), densest_last.end(), 0);
+  std::sort(densest_last.begin(), densest_last.end(), [&](int64_t x, int64_t y) {
+    return order[static_cast<std::size_t>(x)] > order[static_cast<std::size_t>(y)];
+  });
+  IntList back(order.size());
+  for (std::size_t k = 0; k < densest_last.size(); ++k)
+    back[static_cast<std::size_t>(densest_last[k])] = static_cast<int64_t>(k);
+  return t.permute(densest_last).contiguous().permute(back);
 }
 
 at::Tensor reduce_all(const at::Tensor &t, const IntList &dims,
@@ -595,6 +611,8 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
     return tensor(at::cat(a.tensors(0), a.i(1)));
   case Sym::prims_flip:
     return tensor(at::flip(a.t(0), a.ints(1)));
+  case Sym::prims_stride_order:
+    return tensor(stride_ordered(a.t(0), a.ints(1)));
   case Sym::prims_sum:
     return tensor(at::sum(a.t(0), a.ints(1)));
   case Sym::prims_amax:
