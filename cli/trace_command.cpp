@@ -62,7 +62,9 @@ void print_vocabulary(std::ostream &out, bool markdown) {
            "in the trace), and its tags. An ltorch symbol decomposes into prims "
            "(`--level prims`); a prim has a shape and dtype rule, a libtorch "
            "implementation, and a VJP rule for `--grad` (tag `vjp`; `no-gradient` for one "
-           "whose inputs have no gradient through it).\n\n"
+           "whose inputs have no gradient through it). A `thunder-only` prim is one Thunder's "
+           "traces call and the tracer never records: declared so that those traces validate "
+           "and run.\n\n"
            "| Symbol | Schema | Spellings | Tags |\n|---|---|---|---|\n";
     for (const tracer::OpEntry &e : ops) {
       std::string spellings;

@@ -32,6 +32,12 @@ def arithmetic_differentiable(x, y):
     return (x + y) * 2 - y / 3 + x ** 2 - 1.5 / (y.abs() + 1) + (-x) % 3 + y.abs() ** 1.5 - x * y
 
 
+def more_pointwise(x, y):
+    return (torch.erf(x), torch.floor(x * 3), torch.minimum(x, y), torch.div(x, y.abs() + 1),
+            torch.div(x * 7, 2, rounding_mode="floor"), x.div(0.5, rounding_mode="trunc"),
+            torch.logical_and(x > 0, y > 0), (x < 0).logical_or(y > 0.5))
+
+
 def comparisons(x, y):
     return (x > y) & (x >= 0) | (y < 0.5), x == y, x != y, x <= y
 
@@ -60,6 +66,12 @@ def reductions(x):
     return x.sum(), x.sum(dim=-1), x.mean(1, keepdim=True), x.amax(0), torch.amax(x, dim=(0, 1)), x.argmax(-1)
 
 
+def more_reductions(x):
+    return (x.amin(1), torch.amin(x, dim=(0, 2), keepdim=True), x.argmin(-1), torch.argmin(x),
+            x.prod(1), torch.prod(x), x.var(1), torch.var(x, dim=(0, 1), unbiased=False),
+            x.var(-1, keepdim=True, correction=0))
+
+
 def softmaxes(x):
     return F.softmax(x, dim=-1), torch.log_softmax(x, -1), x.softmax(0)
 
@@ -70,6 +82,10 @@ def layer_norm(x, w, b):
 
 def layer_norm_without_affine(x):
     return F.layer_norm(x, x.shape[-2:])
+
+
+def functional_rms_norm(x, weight):
+    return F.rms_norm(x, (x.shape[-1],), weight, 1e-6), F.rms_norm(x, x.shape[-1:])
 
 
 def rms_norm(x, weight, eps=1e-6):
@@ -119,6 +135,10 @@ def cat_stack(x, y):
     return torch.cat((x, y), dim=0), torch.cat([x, y], -1), torch.stack([x, y], dim=1), torch.stack((x, y))
 
 
+def flips_and_outer(x, v):
+    return torch.flip(x, (0,)), x.flip(0, 1), torch.outer(v, v), v.outer(v[:2]), x.contiguous()
+
+
 def triangles(x):
     return torch.tril(x), torch.triu(x, diagonal=1), x.tril(-1)
 
@@ -159,6 +179,21 @@ def cross_entropy(logits, target):
 
 def cross_entropy_ignore_minus_one(logits, target):
     return F.cross_entropy(logits.view(-1, logits.size(-1)), target.view(-1), ignore_index=-1)
+
+
+def losses(x, y):
+    return F.mse_loss(x, y), F.mse_loss(x, y, reduction="sum"), F.mse_loss(x, y, reduction="none")
+
+
+def dropout_all(x):
+    # p = 1 in training drops everything, without drawing: what CPython computes is certain. (The
+    # tracer refuses 0 < p < 1 in training: random draws cannot be compared with eager.)
+    return F.dropout(x, p=1.0, training=True) + x
+
+
+def empty_of_no_elements(x):
+    # torch.empty's values are undefined: with no elements there are none to differ.
+    return torch.cat([torch.empty(0, x.shape[1]), x]), torch.empty(2, 0).sum(-1)
 
 
 def dropout_off(x):
@@ -221,6 +256,12 @@ def comprehensions(x):
 
 def math_module(x):
     return x * math.sqrt(x.shape[-1]) + math.pi - math.log(2.0) + math.exp(1.0) * math.floor(2.7)
+
+
+def number_math(x, n):
+    # Symbolic numbers (the cache's IntegerProxies): math.ceil and ^ on them are number prims.
+    k = math.ceil(x.shape[-1] / 3)
+    return x * k + (n ^ 1), x.shape[0] ^ n
 
 
 def strings_and_formatting(x, name="layer"):

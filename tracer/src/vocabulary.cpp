@@ -8,14 +8,15 @@ namespace tracelint::tracer {
 namespace {
 
 std::vector<std::string> tag_names(const OpDef &op) {
-  static const std::pair<uint8_t, const char *> names[] = {{tags::CHECK, "check"},
-                                                           {tags::NEVER_DCE, "never-dce"},
-                                                           {tags::ELEMENTWISE, "elementwise"},
-                                                           {tags::REDUCTION, "reduction"},
-                                                           {tags::SHAPE, "shape"},
-                                                           {tags::FACTORY, "factory"},
-                                                           {tags::RANDOM, "random"},
-                                                           {tags::METADATA, "metadata"}};
+  static const std::pair<uint16_t, const char *> names[] = {{tags::CHECK, "check"},
+                                                            {tags::NEVER_DCE, "never-dce"},
+                                                            {tags::ELEMENTWISE, "elementwise"},
+                                                            {tags::REDUCTION, "reduction"},
+                                                            {tags::SHAPE, "shape"},
+                                                            {tags::FACTORY, "factory"},
+                                                            {tags::RANDOM, "random"},
+                                                            {tags::METADATA, "metadata"},
+                                                            {tags::THUNDER_ONLY, "thunder-only"}};
   std::vector<std::string> out;
   for (auto [tag, name] : names)
     if (has_tag(op.sym, tag)) out.emplace_back(name);

@@ -10,7 +10,8 @@ namespace {
 using namespace tags;
 
 constexpr std::array<SymbolName, kSymbolCount> kNames = {{
-#define TRACELINT_SYMBOL(module, name, tags) {SymModule::module, #name, static_cast<uint8_t>(tags)},
+#define TRACELINT_SYMBOL(module, name, tags)                                                       \
+  {SymModule::module, #name, static_cast<uint16_t>(tags)},
 #include "tracelint/tracer/symbols.def"
 #undef TRACELINT_SYMBOL
 }};

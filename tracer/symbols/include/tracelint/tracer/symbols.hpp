@@ -24,20 +24,21 @@ inline constexpr std::size_t kSymbolCount = 0
 enum class SymModule : uint8_t { prims, ltorch };
 
 namespace tags {
-inline constexpr uint8_t CHECK = 1;
-inline constexpr uint8_t NEVER_DCE = 2;
-inline constexpr uint8_t ELEMENTWISE = 4;
-inline constexpr uint8_t REDUCTION = 8;
-inline constexpr uint8_t SHAPE = 16;
-inline constexpr uint8_t FACTORY = 32;
-inline constexpr uint8_t RANDOM = 64;
-inline constexpr uint8_t METADATA = 128;
+inline constexpr uint16_t CHECK = 1;
+inline constexpr uint16_t NEVER_DCE = 2;
+inline constexpr uint16_t ELEMENTWISE = 4;
+inline constexpr uint16_t REDUCTION = 8;
+inline constexpr uint16_t SHAPE = 16;
+inline constexpr uint16_t FACTORY = 32;
+inline constexpr uint16_t RANDOM = 64;
+inline constexpr uint16_t METADATA = 128;
+inline constexpr uint16_t THUNDER_ONLY = 256;
 } // namespace tags
 
 struct SymbolName {
   SymModule module;
   std::string_view name; // as printed after the module: add, gelu
-  uint8_t tags;
+  uint16_t tags;
 };
 
 const SymbolName &symbol_name(Sym s);
@@ -46,7 +47,7 @@ inline const char *module_name(SymModule m) {
 }
 // "prims.add"
 std::string qualified_name(Sym s);
-inline bool has_tag(Sym s, uint8_t tag) {
+inline bool has_tag(Sym s, uint16_t tag) {
   return (symbol_name(s).tags & tag) != 0;
 }
 inline bool is_prim(Sym s) {
