@@ -79,6 +79,55 @@ TEST_CASE("run: a wrong trace is caught by the comparison") {
   CHECK(report->summary().find("DIFFERS from eager") != std::string::npos);
 }
 
+TEST_CASE("run: an annotation the value does not have fails the run at its line") {
+  auto run = [](const std::string &body, ExecOptions options = {}) {
+    Result<TraceFile> file =
+        parse_trace("import thunder.core.prims as prims\n\ndef computation(a, i0):\n" + body);
+    REQUIRE(file.ok());
+    return execute_trace(file->traces[0],
+                         {RtValue::of_tensor(at::ones({2, 3})), RtValue::of_int(3)}, options);
+  };
+  auto fails = [](const Result<RtValue> &r, const std::string &part) {
+    REQUIRE_FALSE(r.ok());
+    CHECK_MESSAGE(r.error().message.find(part) != std::string::npos, r.error().message);
+  };
+  const std::string ret = "  return t0\n";
+  CHECK(run("  t0 = prims.neg(a)  # t0: \"cpu f32[2, i0]\"\n" + ret).ok());
+  fails(run("  t0 = prims.neg(a)  # t0: \"cpu f32[2, 4]\"\n" + ret),
+        "computation line 4 (`t0 = prims.neg(a)`): `t0` is annotated \"cpu f32[2, 4]\", but its "
+        "value is cpu float32[2, 3]");
+  fails(run("  t0 = prims.neg(a)  # t0: \"cpu bf16[2, 3]\"\n" + ret),
+        "but its value is cpu float32");
+  fails(run("  t0 = prims.neg(a)  # t0: \"cpu f32[i0, 3]\"\n" + ret),
+        "annotated \"cpu f32[i0, 3]\"");
+  // A parameter's `# a: ...` line, and numbers: their kind always, their value when the run's
+  // inputs are the traced ones.
+  fails(run("  # a: \"cpu f32[3, 3]\"\n  t0 = prims.neg(a)\n" + ret), "`a` is annotated");
+  fails(run("  # i0: \"float 3.0\"\n  t0 = prims.neg(a)\n" + ret), "but its value is int 3");
+  CHECK(run("  # i0: \"int 5\"\n  t0 = prims.neg(a)\n" + ret).ok());
+  ExecOptions as_traced;
+  as_traced.check_number_values = true;
+  fails(run("  # i0: \"int 5\"\n  t0 = prims.neg(a)\n" + ret, as_traced), "but its value is int 3");
+  CHECK(run("  # i0: \"int 3\"\n  t0 = prims.neg(a)\n" + ret, as_traced).ok());
+}
+
+TEST_CASE("run: a wrong annotation in a printed trace fails tracelint run's comparison") {
+  // What the tracer prints is parsed and run again: an annotation edited there must fail it.
+  TraceRequest r = request_for("swiglu_mlp");
+  TracedProgram p = traced(r);
+  std::string printed = print_trace_file(p.file);
+  std::size_t at = printed.find("\"cpu f32[", printed.find("def computation"));
+  REQUIRE(at != std::string::npos);
+  printed.replace(at, 9, "\"cpu f16[");
+  Result<TraceFile> edited = parse_trace(printed);
+  REQUIRE(edited.ok());
+  p.file = edited.value();
+  Result<RunReport> report = run_and_compare(r, p, RunOptions{0, 0, ""});
+  REQUIRE_FALSE(report.ok());
+  CHECK_MESSAGE(report.error().message.find("is annotated \"cpu f16[") != std::string::npos,
+                report.error().message);
+}
+
 TEST_CASE("run: the prologue rejects inputs the trace was not specialised for") {
   TraceRequest r = request_for("reshape_to", CacheMode::ConstantValues);
   TracedProgram p = traced(r);

@@ -344,6 +344,7 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
                                 [](const StateTensor &s) { return s.device != "cpu"; });
   bool have_cuda = at::hasCUDA() && at::getNumGPUs() > 0;
   ExecOptions exec;
+  exec.check_number_values = options.inputs_as_traced;
   if (wants_cuda && !have_cuda) {
     exec.cuda_as_cpu = true;
     report.notice =

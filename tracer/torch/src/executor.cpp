@@ -1,6 +1,7 @@
 // The trace executor: a trace compiled once (names to slots, constants evaluated, ltorch
 // symbols inlined as their prims, each prim resolved to its registry id), then run step by step
 // with the libtorch implementations, freeing each intermediate after its last use.
+#include "annotations.hpp"
 #include "runtime.hpp"
 
 #include "ops/registry.hpp" // tracer/src
@@ -61,8 +62,10 @@ struct SlotRange {
 struct Step {
   bool is_return = false;
   bool is_delete = false;
-  SlotRange deleted;   // in deleted_slots
-  SlotRange last_uses; // in freed_slots: slots no later step reads, freed after this one
+  bool is_annotation = false; // `# x: "..."`: only checks x (its value is the Slot operand)
+  int check = -1;             // CompiledTrace::checks: what the target's annotation claims
+  SlotRange deleted;          // in deleted_slots
+  SlotRange last_uses;        // in freed_slots: slots no later step reads, freed after this one
   std::optional<TargetSlots> target;
   Operand value;
   const Statement *statement = nullptr; // for messages
@@ -79,6 +82,7 @@ struct CompiledTrace {
   // another.
   std::vector<int> deleted_slots;
   std::vector<int> freed_slots;
+  std::vector<AnnotationCheck> checks; // Step::check
 };
 
 class Compiler {
@@ -87,6 +91,9 @@ public:
 
   CompiledTrace compile(const Trace &trace) {
     out_.name = trace.name;
+    // The prologue's annotations describe the inputs it then checks with its check prims,
+    // whose errors say what was expected; the other traces' annotations are asserted.
+    check_annotations_ = trace.name != "prologue";
     for (const Parameter &p : trace.parameters)
       out_.parameters.emplace_back(p.kind, slot(p.name));
     for (const Statement &s : trace.body)
@@ -174,6 +181,9 @@ private:
             for (const Target *t : s.target->bound_names())
               if (!slots_.count(t->name))
                 throw ExecError("the subsymbols of " + callee + " do not define " + t->name);
+          // The composite's own annotation: what its subsymbols left in its target.
+          if (int check = s.target ? check_of(s) : -1; check >= 0)
+            annotation_step(s, s.target->name, check);
           return;
         }
         Step step;
@@ -183,6 +193,7 @@ private:
           step.target = target(*s.target);
           if (step.value.kind == Operand::Kind::Module && s.target->kind == Target::Kind::Name)
             module_slots_.insert(step.target->slot);
+          step.check = check_of(s);
         }
         out_.steps.push_back(std::move(step));
         return;
@@ -207,6 +218,12 @@ private:
         out_.steps.push_back(std::move(step));
         return;
       }
+      case Statement::Kind::AnnotationComment:
+        // `# x: "cpu f32[i0]"` of a name already bound (a parameter, an unpacked value).
+        if (s.annotation && slots_.count(s.annotated_name))
+          if (int check = add_check(s.annotated_name, s.annotation->text); check >= 0)
+            annotation_step(s, s.annotated_name, check);
+        return;
       case Statement::Kind::Raw:
         throw ExecError("cannot execute a statement the model does not represent");
       default:
@@ -215,6 +232,40 @@ private:
     } catch (const ExecError &e) {
       throw ExecError(where(out_.name, s) + ": " + e.what());
     }
+  }
+
+  // The annotation of a statement's single-name target (annotated assignment or `# t1: ...`
+  // type comment) as a check, or -1.
+  int check_of(const Statement &s) {
+    if (!s.target || s.target->kind != Target::Kind::Name || s.target->name == "_") return -1;
+    if (s.kind == Statement::Kind::AnnotatedAssign && s.annotation)
+      return add_check(s.target->name, s.annotation->text);
+    if (s.type_comment && s.type_comment->type && s.type_comment->name == s.target->name)
+      return add_check(s.target->name, s.type_comment->type->text);
+    return -1;
+  }
+
+  int add_check(const std::string &name, const std::string &text) {
+    if (!check_annotations_) return -1;
+    std::optional<AnnotationCheck> check = annotation_check(name, text);
+    if (!check) return -1;
+    for (std::size_t d = 0; d < check->type.shape.size(); ++d)
+      if (const Dim &dim = check->type.shape[d]; dim.symbolic)
+        if (auto it = slots_.find(dim.symbol); it != slots_.end()) check->dim_slots[d] = it->second;
+    out_.checks.push_back(std::move(*check));
+    return static_cast<int>(out_.checks.size() - 1);
+  }
+
+  // A step that reads `name` (so it lives until then) and checks it.
+  void annotation_step(const Statement &s, const std::string &name, int check) {
+    Step step;
+    step.statement = &s;
+    step.is_annotation = true;
+    step.check = check;
+    step.value.kind = Operand::Kind::Slot;
+    step.value.slot = slot(name);
+    step.value.text = name;
+    out_.steps.push_back(std::move(step));
   }
 
   TargetSlots target(const Target &t) {
@@ -357,6 +408,7 @@ private:
   }
 
   const RegionRunner *regions_;
+  bool check_annotations_ = true;
   CompiledTrace out_;
   std::unordered_map<std::string, int> slots_;
   std::unordered_set<int> module_slots_;
@@ -404,9 +456,14 @@ public:
             defined_[static_cast<std::size_t>(trace.deleted_slots[k])] = 0;
           continue;
         }
+        if (step.is_annotation) {
+          verify(trace, step, slots_[static_cast<std::size_t>(step.value.slot)]);
+          free_last_uses(trace, step);
+          continue;
+        }
         RtValue value = eval(step.value);
-        for (uint32_t k = step.last_uses.begin; k < step.last_uses.end; ++k)
-          slots_[static_cast<std::size_t>(trace.freed_slots[k])] = RtValue{};
+        if (step.check >= 0) verify(trace, step, value);
+        free_last_uses(trace, step);
         if (step.target) assign(*step.target, std::move(value));
       } catch (const ExecError &e) {
         throw ExecError(where(trace.name, *step.statement) + ": " + e.what());
@@ -419,6 +476,22 @@ public:
   }
 
 private:
+  void free_last_uses(const CompiledTrace &trace, const Step &step) {
+    for (uint32_t k = step.last_uses.begin; k < step.last_uses.end; ++k)
+      slots_[static_cast<std::size_t>(trace.freed_slots[k])] = RtValue{};
+  }
+
+  // The value against what the step's annotation claims: a mismatch fails the run.
+  void verify(const CompiledTrace &trace, const Step &step, const RtValue &value) {
+    auto symbol = [&](int slot) -> const RtValue * {
+      return defined_[static_cast<std::size_t>(slot)] ? &slots_[static_cast<std::size_t>(slot)]
+                                                      : nullptr;
+    };
+    std::string why = annotation_mismatch(value, trace.checks[static_cast<std::size_t>(step.check)],
+                                          symbol, options_);
+    if (!why.empty()) throw ExecError(why);
+  }
+
   void set(int slot, RtValue v) {
     slots_[static_cast<std::size_t>(slot)] = std::move(v);
     defined_[static_cast<std::size_t>(slot)] = 1;

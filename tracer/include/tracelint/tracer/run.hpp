@@ -27,6 +27,10 @@ struct RunOptions {
   // Where to write the run's inputs, module state and results (manifest.json and raw tensor
   // files) for an independent check, such as tracer/oracle/cpython_oracle.py; "" for nowhere.
   std::string save_io;
+  // Whether the inputs are those the trace was made for, so that the numbers its annotations
+  // print ("int 8") are the run's: then they are checked too (false for a program whose inputs
+  // were changed to reuse a symbolic trace).
+  bool inputs_as_traced = true;
 };
 
 // The default limit of a run's memory: half of this machine's physical memory.

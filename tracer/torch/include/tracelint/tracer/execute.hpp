@@ -66,6 +66,11 @@ public:
 struct ExecOptions {
   // Inputs annotated cuda:N run on the CPU (no CUDA here): the device checks accept that.
   bool cuda_as_cpu = false;
+  // The annotations' numbers ("int 8", "float 0.5") are the values the trace was made with:
+  // checked only when the run's inputs are those (tracelint run, trace --run); a symbolic trace
+  // reused for other sizes computes other numbers. Kinds, shapes, dtypes and devices are always
+  // checked.
+  bool check_number_values = false;
   // Fusion regions run by this runner (not owned); null: as their prims.
   const RegionRunner *regions = nullptr;
 };
