@@ -55,9 +55,8 @@ std::string describe(const FileReport &report, const Diagnostic &d, const std::s
          "): " + why;
 }
 
-} // namespace
-
-FixPlan plan_fixes(const FileReport &report, const Recheck &recheck) {
+// One round: the report's safe fixes applied together.
+FixPlan plan_round(const FileReport &report, const Recheck &recheck) {
   const std::string &original = report.source.text();
   std::map<const Fix *, const Diagnostic *> owner;
   for (const Diagnostic &d : report.diagnostics)
@@ -100,6 +99,27 @@ FixPlan plan_fixes(const FileReport &report, const Recheck &recheck) {
         plan.not_applied.push_back(describe(report, d, it->second));
         owner.erase(it->first);
       }
+  }
+  return plan;
+}
+
+} // namespace
+
+FixPlan plan_fixes(const FileReport &report, const Recheck &recheck) {
+  // Rounds until one applies nothing, as ruff fixes: a fix can bring a finding to light (a
+  // debug repr nested in the one just replaced), so one round would leave a file that a second
+  // --fix changes again.
+  constexpr int kMaxRounds = 100;
+  FixPlan plan = plan_round(report, recheck);
+  for (int round = 1; round < kMaxRounds && plan.applied > 0; ++round) {
+    FileReport fixed = plan.report ? *plan.report : recheck.check(plan.text, false);
+    FixPlan next = plan_round(fixed, recheck);
+    // What is still not applied is what the last round saw, in the text it was given.
+    plan.not_applied = std::move(next.not_applied);
+    if (next.applied == 0) break;
+    plan.text = std::move(next.text);
+    plan.applied += next.applied;
+    plan.report = std::move(next.report);
   }
   return plan;
 }

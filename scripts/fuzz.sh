@@ -71,8 +71,8 @@ seeds_of() { # target: its seed directories
   fuzz_type_string) echo "$seeds/types $seeds/generated/types" ;;
   esac
 }
-max_len_of() { # fuzz_roundtrip hashes its input into a generator's seed: longer is no different
-  if [ "$1" = fuzz_roundtrip ]; then echo 64; else echo 65536; fi
+max_len_of() { # fuzz_roundtrip's bytes are its generator's choices: 4 KB is a large trace
+  if [ "$1" = fuzz_roundtrip ]; then echo 4096; else echo 65536; fi
 }
 # The tracer's work is linear in its input but large per byte under ASan + UBSan: the generated
 # 15,000-term `x + 1 + ...` seed (60 KB) takes about 27 s there (0.6 s in a release build, which

@@ -309,3 +309,28 @@ TEST_CASE("reliability fix: a report, fixed text or diff that cannot be written 
   CHECK(printed.exit_code == 2);
   CHECK(printed.err.find("cannot write to standard output") != std::string::npos);
 }
+
+TEST_CASE("reliability fix: --fix fixes until nothing is left to fix: a second --fix changes "
+          "nothing") {
+  // Fixing one debug repr can bring another to light (the fuzzer's input below: a repr cut off
+  // inside another); one round of fixes left a file that the next --fix changed again.
+  test::TempDir dir;
+  const std::string regressions = std::string(TRACELINT_SOURCE_DIR) + "/tests/regressions";
+  int files = 0;
+  for (const auto &entry : fs::directory_iterator(regressions)) {
+    std::string name = entry.path().filename().string();
+    CAPTURE(name);
+    const std::string path = dir.path + "/" + name;
+    fs::copy_file(entry.path(), path);
+    auto once = fix(q(path));
+    CHECK(once.exit_code != 124);
+    std::string fixed = test::read_file(path);
+    auto twice = fix(q(path));
+    CHECK(twice.err.find("applied") == std::string::npos);
+    CHECK(test::read_file(path) == fixed);
+    ++files;
+  }
+  CHECK(files >= 4);
+  const std::string nested = dir.path + "/fuzz_validator-fix-reveals-a-nested-repr.py";
+  CHECK(test::read_file(nested).find("[IntegerProxy") == std::string::npos);
+}

@@ -263,6 +263,19 @@ TEST_CASE("tracer: errors name the file, line, column and construct") {
   CHECK(e.column == 5);
   CHECK(e.message.find("unsupported construct: match statement") != std::string::npos);
 
+  // Generators and async code are not run: an error where they are reached.
+  e = trace_error("def g(x):\n    yield x\n\ndef f(x):\n    return list(g(x))[0]\n", "f",
+                  {{"x", "f32[2]"}});
+  CHECK(e.line == 5);
+  CHECK(e.message.find("calling `g`, a generator function (its def holds a yield)") !=
+        std::string::npos);
+  e = trace_error("async def f(x):\n    return x\n", "f", {{"x", "f32[2]"}});
+  CHECK(e.message.find("unsupported construct: async def") != std::string::npos);
+  e = trace_error("def f(x):\n    y = [v async for v in x]\n    return x\n", "f",
+                  {{"x", "f32[2]"}});
+  CHECK(e.line == 2);
+  CHECK(e.message.find("unsupported construct: an async comprehension") != std::string::npos);
+
   e = trace_error("def f(x):\n    return x.nonzero()\n", "f", {{"x", "f32[2]"}});
   CHECK(e.line == 2);
   CHECK(e.message.find("`Tensor.nonzero` is not in the tracer's vocabulary") != std::string::npos);

@@ -251,3 +251,50 @@ TEST_CASE("cli: tracelint run and trace --run compare with eager") {
   CHECK(both.out.find("def computation(") != std::string::npos);
   CHECK(both.err.find("matches eager") != std::string::npos);
 }
+
+TEST_CASE("run: the prologue checks each tensor input's dtype, device and requires_grad") {
+  TracedProgram p = traced(request_for("slice_half")); // a=f32[2, 6]@cuda
+  ExecOptions cpu_for_cuda;
+  cpu_for_cuda.cuda_as_cpu = true;
+  auto run = [&](at::Tensor a, const ExecOptions &options) {
+    return execute_program(p.file, {RtValue::of_tensor(std::move(a))}, options);
+  };
+  auto rejected = [](const Result<RtValue> &r, const std::string &part) {
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message.find("prologue line") != std::string::npos);
+    CHECK_MESSAGE(r.error().message.find(part) != std::string::npos, r.error().message);
+  };
+  CHECK(run(at::randn({2, 6}), cpu_for_cuda).ok());
+  rejected(run(at::randn({2, 6}, at::kDouble), cpu_for_cuda), "expected float32");
+  rejected(run(at::randn({2, 6}), ExecOptions{}), "on cpu, expected float32 of rank 2 on cuda:0");
+  rejected(run(at::randn({2, 6}).requires_grad_(), cpu_for_cuda),
+           "got a tensor with requires_grad=True, expected requires_grad=False");
+  // Traced for training, the input must require grad.
+  TraceRequest grad =
+      test::model_request({"slice_half", {{"a", "f32[2, 6]:grad"}}}, CacheMode::SymbolicValues,
+                          Level::Ltorch, test::models_source());
+  grad.grad = true;
+  TracedProgram g = traced(grad);
+  TraceFile forward;
+  forward.traces = {g.file.traces.at(0), g.file.traces.at(1)};
+  rejected(execute_program(forward, {RtValue::of_tensor(at::randn({2, 6}))}, {}),
+           "got a tensor with requires_grad=False, expected requires_grad=True");
+  CHECK(
+      execute_program(forward, {RtValue::of_tensor(at::randn({2, 6}).requires_grad_())}, {}).ok());
+}
+
+TEST_CASE("cli: --seed picks the run's random inputs: the same seed the same, another another") {
+  test::TempDir dir;
+  std::string path = std::string(TRACELINT_SOURCE_DIR) + "/examples/tracer/models.py";
+  auto inputs_with = [&](const std::string &seed, const std::string &name) {
+    std::string io = dir.path + "/" + name;
+    auto r = test::tracelint("run '" + path + "' -f rotate_half -a 'x=f32[2, 4, 8]' --seed " +
+                             seed + " --save-io '" + io + "'");
+    REQUIRE(r.exit_code == 0);
+    return test::read_file(io + "/tensor0.bin");
+  };
+  std::string a = inputs_with("3", "a"), b = inputs_with("3", "b"), c = inputs_with("4", "c");
+  CHECK(a.size() == 2 * 4 * 8 * sizeof(float));
+  CHECK(a == b);
+  CHECK(a != c);
+}

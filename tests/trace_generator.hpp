@@ -2,6 +2,7 @@
 #include "tracelint/core/trace.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -11,11 +12,18 @@ namespace test {
 using namespace tracelint;
 
 // Random traces built through the model API, for the round-trip property test and fuzzer.
+// Seeded, its choices come from a Mersenne twister; given bytes (the fuzzer's input), each
+// choice reads the next ones, so a mutation of the bytes is a mutation of the trace, and when
+// they run out every choice is the first (the smallest trace from there on).
 class TraceGenerator {
 public:
   explicit TraceGenerator(uint32_t seed) : rng_(seed) {}
+  TraceGenerator(const uint8_t *data, std::size_t size) : bytes_(data), left_(size) {}
 
-  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+  int pick(int n) {
+    if (!bytes_) return std::uniform_int_distribution<int>(0, n - 1)(rng_);
+    return n <= 1 ? 0 : static_cast<int>(take(n <= 256 ? 1 : 2) % static_cast<uint32_t>(n));
+  }
   bool coin() { return pick(2) == 0; }
 
   std::string proxy() {
@@ -40,9 +48,9 @@ public:
     case 2:
       return static_cast<double>(pick(1000)) / 8.0;
     case 3:
-      return std::ldexp(std::uniform_real_distribution<double>(-1, 1)(rng_), pick(120) - 60);
+      return std::ldexp(uniform(-1, 1), pick(120) - 60);
     default:
-      return std::uniform_real_distribution<double>(-1e6, 1e6)(rng_);
+      return uniform(-1e6, 1e6);
     }
   }
 
@@ -225,7 +233,22 @@ public:
   }
 
 private:
+  // The next `count` bytes, little-endian; zeros once they run out.
+  uint32_t take(int count) {
+    uint32_t v = 0;
+    for (int i = 0; i < count && left_ > 0; ++i, --left_)
+      v |= static_cast<uint32_t>(*bytes_++) << (8 * i);
+    return v;
+  }
+
+  double uniform(double lo, double hi) {
+    if (!bytes_) return std::uniform_real_distribution<double>(lo, hi)(rng_);
+    return lo + (hi - lo) * (static_cast<double>(take(4)) / 4294967296.0);
+  }
+
   std::mt19937 rng_;
+  const uint8_t *bytes_ = nullptr; // the fuzzer's input, when it drives the choices
+  std::size_t left_ = 0;
 };
 
 } // namespace test

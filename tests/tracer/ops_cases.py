@@ -185,6 +185,11 @@ def losses(x, y):
     return F.mse_loss(x, y), F.mse_loss(x, y, reduction="sum"), F.mse_loss(x, y, reduction="none")
 
 
+def nll_losses(logits, target):
+    logp = F.log_softmax(logits, dim=-1)
+    return F.nll_loss(logp, target), F.nll_loss(logp, target, reduction="sum", ignore_index=1)
+
+
 def dropout_all(x):
     # p = 1 in training drops everything, without drawing: what CPython computes is certain. (The
     # tracer refuses 0 < p < 1 in training: random draws cannot be compared with eager.)
@@ -269,6 +274,98 @@ def strings_and_formatting(x, name="layer"):
     if key.endswith(".weight") and "%s" % name == "layer":
         return x + len(key.split("."))
     raise RuntimeError(f"unexpected key {key}")
+
+
+def closures_and_lambdas(x):
+    scale = 2.0
+
+    def inner(y):
+        return y * scale
+
+    count = 0
+
+    def bump():
+        nonlocal count
+        count += 1
+        return count
+
+    bump()
+    bump()
+    shift = lambda t, k=3: t + k  # noqa: E731
+    doubled = list(map(lambda t: t * 2, [x, x]))
+    return inner(x) + count, shift(x), doubled[1]
+
+
+class Base:
+    def __init__(self, k):
+        self._k = k
+
+    @property
+    def k(self):
+        return self._k
+
+    def f(self, x):
+        return x * self.k
+
+
+class Left(Base):
+    def f(self, x):
+        return super().f(x) + 1
+
+
+class Right(Base):
+    def f(self, x):
+        return super().f(x) * 2
+
+
+class Diamond(Left, Right):
+    @staticmethod
+    def label():
+        return "diamond"
+
+    @classmethod
+    def make(cls, k):
+        return cls(k)
+
+    def f(self, x):
+        return super().f(x) - 3
+
+
+def classes_and_mro(x):
+    # C3 puts Right between Left and Base: ((x * 3) * 2 + 1) - 3; depth-first would skip Right.
+    d = Diamond.make(3)
+    return d.f(x), d.k, Diamond.label() == "diamond", isinstance(d, Right)
+
+
+def exceptions(x, n):
+    log = []
+    try:
+        if n > 2:
+            raise ValueError("big")
+        y = x
+    except ValueError as e:
+        y = x * 2
+        log.append(str(e))
+    finally:
+        log.append("done")
+    try:
+        z = x + 1
+    finally:
+        z = z * 3
+    return y + z, len(log)
+
+
+def star_args(x, *rest, scale=1.0, **options):
+    total = x
+    for r in rest:
+        total = total + r
+    return total * scale + options.get("shift", 0.0)
+
+
+def calls_with_star_args(x, y):
+    pair = (y, y)
+    return (star_args(x, *pair, scale=2.0, shift=0.5), star_args(x),
+            star_args(*[x, y], **{"scale": 3.0}))
 
 
 def in_place_alias(x, y):

@@ -161,6 +161,15 @@ struct GradientRun {
   std::vector<Input> inputs;
 };
 
+// The inputs as the caller gives them: those traced with :grad require grad (the prologue
+// checks it, as Thunder's does).
+std::vector<RtValue> as_given(std::vector<RtValue> inputs, const TracedProgram &program) {
+  for (std::size_t i = 0; i < inputs.size() && i < program.inputs.size(); ++i)
+    if (program.inputs[i].requires_grad && inputs[i].kind == RtValue::Kind::Tensor)
+      inputs[i].tensor.requires_grad_(true);
+  return inputs;
+}
+
 void save_io(const std::string &dir, const TraceRequest &request, const TracedProgram &program,
              const std::vector<RtValue> &inputs, const EagerRun &eager, const RtValue &traced,
              const std::vector<RtValue> &inputs_after, const RtValue &printed,
@@ -325,7 +334,9 @@ RtValue make_module_state(const std::vector<StateTensor> &state, uint64_t seed,
     key.kind = RtValue::Kind::Str;
     key.text = s.path;
     module.items.push_back(std::move(key));
-    module.items.push_back(RtValue::of_tensor((at::randn(s.shape) * 0.1).to(device)));
+    // Requiring grad as the trace's prologue checks (a parameter does).
+    module.items.push_back(RtValue::of_tensor(
+        (at::randn(s.shape) * 0.1).to(device).requires_grad_(s.requires_grad)));
   }
   return module;
 }
@@ -401,7 +412,7 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
   RtValue expected = detached(eager->result);
   TraceFile forward = program.gradients ? forward_of(program.file) : TraceFile{};
   const TraceFile &run_file = program.gradients ? forward : program.file;
-  std::vector<RtValue> traced_inputs = cloned(inputs);
+  std::vector<RtValue> traced_inputs = as_given(cloned(inputs), program);
   Result<RtValue> traced = execute_program(run_file, traced_inputs, exec, eager->module);
   if (!traced) return Error{"running the trace: " + traced.error().message, request.path, 0, 0};
   RtValue traced_output = traced.value(), saved;
@@ -421,7 +432,7 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
                  request.path, 0, 0};
   Result<RtValue> again =
       execute_program(program.gradients ? forward_of(reparsed.value()) : reparsed.value(),
-                      cloned(inputs), exec, eager->module);
+                      as_given(cloned(inputs), program), exec, eager->module);
   if (!again)
     return Error{"running the printed trace: " + again.error().message, request.path, 0, 0};
   RtValue again_output = again.value(), again_saved;

@@ -227,7 +227,9 @@ Result<EagerRun> run_eager(const TraceRequest &request, const std::vector<RtValu
           if (s.requires_grad) live.requires_grad_(true);
           out.state_leaves.push_back(live);
         }
-        out.module.items.push_back(RtValue::of_tensor(unwrap(it->tensor).detach().clone()));
+        // The state the traces run on: a copy, requiring grad as the trace's prologue checks.
+        out.module.items.push_back(RtValue::of_tensor(
+            unwrap(it->tensor).detach().clone().requires_grad_(s.requires_grad)));
       }
     }
     out.result = from_obj(in.call_top(target->callable, std::move(args), {}, def.loc), def.loc);

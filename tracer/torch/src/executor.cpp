@@ -648,6 +648,9 @@ Result<CompiledProgram> CompiledProgram::compile(TraceFile file, const ExecOptio
 }
 
 Result<RtValue> CompiledProgram::run(std::vector<RtValue> inputs, const RtValue &module) const {
+  // Traces run as Thunder's do, under @torch.no_grad(): inputs that require grad (the prologue
+  // checks that they do) record no autograd graph here.
+  at::NoGradGuard no_grad;
   try {
     Executor executor(impl_->options, module);
     if (impl_->traces.size() == 1) return executor.run(impl_->traces[0], std::move(inputs));
