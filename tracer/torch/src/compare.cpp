@@ -335,8 +335,8 @@ RtValue make_module_state(const std::vector<StateTensor> &state, uint64_t seed,
     key.text = s.path;
     module.items.push_back(std::move(key));
     // Requiring grad as the trace's prologue checks (a parameter does).
-    module.items.push_back(RtValue::of_tensor(
-        (at::randn(s.shape) * 0.1).to(device).requires_grad_(s.requires_grad)));
+    module.items.push_back(
+        RtValue::of_tensor((at::randn(s.shape) * 0.1).to(device).requires_grad_(s.requires_grad)));
   }
   return module;
 }

@@ -430,8 +430,8 @@ void check_metadata(const Args &a, const ExecOptions &options) {
                     a.s(3) + " of rank " + std::to_string(shape.size()) + " on " + a.s(2));
   if (!a.none(4) && t.requires_grad() != a.b(4))
     throw ExecError(std::string("check failed: got a tensor with requires_grad=") +
-                    (t.requires_grad() ? "True" : "False") + ", expected requires_grad=" +
-                    (a.b(4) ? "True" : "False"));
+                    (t.requires_grad() ? "True" : "False") +
+                    ", expected requires_grad=" + (a.b(4) ? "True" : "False"));
 }
 
 } // namespace
