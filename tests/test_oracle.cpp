@@ -233,24 +233,29 @@ TEST_CASE("oracle: the gradients of every op of the vocabulary, at both levels, 
 }
 
 TEST_CASE("oracle: the README's model functions (examples/tracer/models.py), at both levels, "
-          "match CPython PyTorch") {
-  // tracelint run compares them with its own eager interpreter; here CPython runs the source.
+          "forward and for training, match CPython PyTorch") {
+  // tracelint run compares them with its own eager interpreter; here CPython runs the source,
+  // and the printed traces run with PyTorch's semantics (tracer/oracle/trace_runner.py).
   test::TempDir dir;
   std::string path = std::string(TRACELINT_SOURCE_DIR) + "/examples/tracer/models.py";
   std::string source = test::read_file(path);
   std::vector<std::string> dirs;
   int n = 0;
-  for (const test::TracerCase &model : test::model_cases())
-    for (Level level : {Level::Ltorch, Level::Prims}) {
-      std::string name = model.function, level_name = to_string(level);
-      CAPTURE(name);
-      CAPTURE(level_name);
-      std::string out = dir.path + "/" + std::to_string(n++) + "-" + name;
-      TraceRequest r = request_of(Case(model.function, model.args), path, source, level,
-                                  CacheMode::SymbolicValues);
-      if (trace_validate_run(r, out)) dirs.push_back(out);
-    }
-  CHECK(dirs.size() == 2 * test::model_cases().size());
+  for (bool grad : {false, true})
+    for (const test::TracerCase &model : test::model_cases())
+      for (Level level : {Level::Ltorch, Level::Prims}) {
+        std::string name = model.function, level_name = to_string(level);
+        CAPTURE(name);
+        CAPTURE(level_name);
+        CAPTURE(grad);
+        std::string out = dir.path + "/" + std::to_string(n++) + "-" + name;
+        Case c(model.function, model.args);
+        TraceRequest r =
+            request_of(grad ? with_grad(c) : c, path, source, level, CacheMode::SymbolicValues);
+        r.grad = grad;
+        if (trace_validate_run(r, out)) dirs.push_back(out);
+      }
+  CHECK(dirs.size() == 4 * test::model_cases().size());
   if (!cpython_has_torch()) {
     test::skip_test(kNoCPythonTorch);
     return;
