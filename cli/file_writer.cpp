@@ -108,6 +108,21 @@ std::optional<std::string> rewrite_in_place(const std::string &target, const str
   return std::nullopt;
 }
 
+// Writes text to what path names without creating or replacing it (a device or a FIFO).
+std::optional<std::string> write_in_place(const std::string &path, const std::string &text) {
+  Fd out(::open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC));
+  if (out.get() < 0) return reason("cannot open");
+  // write, not pwrite: a FIFO has no offsets.
+  for (std::size_t done = 0; done < text.size();) {
+    ssize_t n = ::write(out.get(), text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return reason("write failed");
+    done += static_cast<std::size_t>(n);
+  }
+  if (!out.close()) return reason("cannot finish writing it");
+  return std::nullopt;
+}
+
 // The process's umask, read without setting it (umask(2) can only swap it, which would race
 // with anything else creating files).
 mode_t current_umask() {
@@ -123,10 +138,18 @@ mode_t current_umask() {
 std::optional<std::string> write_atomically(const std::string &path, const std::string &text) {
   struct stat st {};
   mode_t mode = 0644 & ~current_umask(); // a new file
-  if (::stat(path.c_str(), &st) == 0)
+  if (::lstat(path.c_str(), &st) == 0) {
+    // Renaming over a link would replace the link, and writing through it would change a file
+    // the command line does not name: neither happens silently.
+    if (S_ISLNK(st.st_mode))
+      return "it is a symbolic link; name the file it points to, or remove the link";
+    if (S_ISDIR(st.st_mode)) return "it is a directory";
+    // A device, FIFO or socket (/dev/null, /dev/stdout) is written to, never replaced.
+    if (!S_ISREG(st.st_mode)) return write_in_place(path, text);
     mode = st.st_mode & 07777 & ~mode_t(S_ISUID | S_ISGID);
-  else if (errno != ENOENT)
+  } else if (errno != ENOENT) {
     return reason("cannot stat");
+  }
   Result<std::unique_ptr<TempFile>> created = TempFile::create(path);
   if (!created) return created.error().message;
   TempFile &temp = **created;

@@ -34,7 +34,9 @@ private:
 
 // Writes a new version of a file the tool generates (`tracelint trace -o`): next to it, then
 // renamed over it, so a failure leaves the old one intact. An existing file keeps its mode
-// (less setuid/setgid); a new one gets 0644 less the umask. Returns the reason on failure.
+// (less setuid/setgid); a new one gets 0644 less the umask. What is not a regular file is never
+// replaced: a device or FIFO (/dev/null) is written to in place, a symbolic link or a directory
+// is refused. Returns the reason on failure.
 std::optional<std::string> write_atomically(const std::string &path, const std::string &text);
 
 // Writes a report to path, or to standard output when path is empty, and makes sure it got

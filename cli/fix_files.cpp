@@ -2,6 +2,7 @@
 
 #include "diff.hpp"
 #include "file_writer.hpp"
+#include "tracelint/core/escape.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -50,7 +51,7 @@ std::string why_unsafe(const AppliedFix &applied_fix, const Diagnostic &fixed,
 }
 
 std::string describe(const FileReport &report, const Diagnostic &d, const std::string &why) {
-  return report.source.path() + ":" + std::to_string(d.span.line) + ":" +
+  return printable(report.source.path()) + ":" + std::to_string(d.span.line) + ":" +
          std::to_string(d.span.column) + ": " + d.code + " fix not applied (" + d.fix->description +
          "): " + why;
 }
@@ -154,12 +155,12 @@ bool fix_files(const std::vector<std::string> &paths, std::vector<FileReport> &r
       continue;
     }
     if (std::optional<std::string> why = replacer.replace(paths[i], original, plan.text)) {
-      std::cerr << "tracelint: " << paths[i] << ": not fixed: " << *why << "\n";
+      std::cerr << "tracelint: " << printable(paths[i]) << ": not fixed: " << *why << "\n";
       failed = true;
       continue;
     }
     if (!settings.quiet)
-      std::cerr << "tracelint: " << paths[i] << ": applied " << plan.applied << " fix"
+      std::cerr << "tracelint: " << printable(paths[i]) << ": applied " << plan.applied << " fix"
                 << (plan.applied == 1 ? "" : "es") << "\n";
     reports[i] = plan.report ? std::move(*plan.report) : as_this_file.check(plan.text, false);
   }

@@ -1,5 +1,6 @@
 // tracelint: checks Python traces printed by tracing JITs before anyone runs them.
 #include "tracelint/analyzer/analyzer.hpp"
+#include "tracelint/core/escape.hpp"
 #include "tracelint/core/parser.hpp"
 #include "tracelint/core/printer.hpp"
 #include "tracelint/reports/reports.hpp"
@@ -305,14 +306,14 @@ int run_explain(const std::string &code) {
 int run_print(const std::string &path) {
   Result<std::string> text = read_input(path);
   if (!text) {
-    std::cerr << "tracelint: " << path << ": " << text.error().message << "\n";
+    std::cerr << "tracelint: " << printable(path) << ": " << text.error().message << "\n";
     return kUsage;
   }
   Result<TraceFile> parsed = parse_trace(text.value());
   if (!parsed) {
-    std::cerr << path << ":" << parsed.error().line << ":" << parsed.error().column
-              << ": cannot model the trace: " << parsed.error().message
-              << "\n(run `tracelint check " << path << "` for every finding)\n";
+    std::cerr << printable(path) << ":" << parsed.error().line << ":" << parsed.error().column
+              << ": cannot model the trace: " << printable(parsed.error().message)
+              << "\n(run `tracelint check " << printable(path) << "` for every finding)\n";
     return kFindings;
   }
   std::cout << print_trace_file(parsed.value());

@@ -1,5 +1,7 @@
 #include "trace_command.hpp"
 
+#include "tracelint/core/escape.hpp"
+
 #include "file_writer.hpp"
 #include "io.hpp"
 #include "modules.hpp"
@@ -27,13 +29,22 @@ constexpr int kFindings = 1;
 constexpr int kUsage = 2;
 
 void print_error(const Error &e, const std::string &fallback_path) {
-  std::string path = e.path.empty() ? fallback_path : e.path;
+  std::string path = printable(e.path.empty() ? fallback_path : e.path);
   std::cerr << "tracelint: ";
   if (!path.empty() && e.line)
     std::cerr << path << ":" << e.line << ":" << e.column << ": ";
   else if (!path.empty() && !e.message.starts_with("--arg"))
     std::cerr << path << ": ";
-  std::cerr << "error: " << e.message << "\n";
+  // A message names the file too (and quotes its lines): escaped, except its own line breaks
+  // (the calls an error came through).
+  std::string message;
+  for (std::size_t at = 0; at <= e.message.size();) {
+    std::size_t nl = std::min(e.message.find('\n', at), e.message.size());
+    message += printable(std::string_view(e.message).substr(at, nl - at));
+    if (nl < e.message.size()) message += "\n";
+    at = nl + 1;
+  }
+  std::cerr << "error: " << message << "\n";
 }
 
 // libtracelint_torch.so, next to the executable or in its lib/tracelint when installed.

@@ -1,4 +1,6 @@
 #include "tracelint/core/parser.hpp"
+
+#include "tracelint/core/escape.hpp"
 #include "tracelint/core/message_text.hpp"
 #include "tracelint/core/printer.hpp"
 #include "tracelint/core/python_tree.hpp"
@@ -1674,24 +1676,6 @@ private:
   std::optional<uint32_t> fragment_last_row_;
   bool printed_classes_ = false;
 };
-
-std::optional<std::size_t> first_invalid_utf8(const std::string &text) {
-  std::size_t i = 0, n = text.size();
-  while (i < n) {
-    auto c = static_cast<unsigned char>(text[i]);
-    std::size_t len = c < 0x80           ? 1
-                      : (c >> 5) == 0x6  ? 2
-                      : (c >> 4) == 0xE  ? 3
-                      : (c >> 3) == 0x1E ? 4
-                                         : 0;
-    if (len == 0 || i + len > n) return i;
-    for (std::size_t k = 1; k < len; ++k)
-      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return i;
-    if ((len == 2 && c < 0xC2) || (len == 4 && c > 0xF4)) return i; // overlong or beyond U+10FFFF
-    i += len;
-  }
-  return std::nullopt;
-}
 
 std::string hex_byte(char c) {
   static const char *digits = "0123456789abcdef";

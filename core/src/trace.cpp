@@ -1,5 +1,7 @@
 #include "tracelint/core/trace.hpp"
 
+#include "tracelint/core/escape.hpp"
+
 namespace tracelint {
 
 std::vector<const Target *> Target::bound_names() const {
@@ -77,7 +79,8 @@ Statement Statement::annotation_comment(std::string name, std::optional<std::str
 Statement Statement::comment(std::string text) {
   Statement s;
   s.kind = Kind::Comment;
-  s.text = std::move(text);
+  // What a comment quotes (a path, a source line) stays inside it: it can never become code.
+  s.text = one_line_comment(text);
   return s;
 }
 

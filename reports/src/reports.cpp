@@ -1,5 +1,7 @@
 #include "tracelint/reports/reports.hpp"
 
+#include "tracelint/core/escape.hpp"
+
 #include "html.hpp"
 
 #include "tracelint/rules/rule.hpp"
@@ -52,7 +54,7 @@ const char *severity_color(Severity s) {
 }
 
 std::string location(const FileReport &r, const Span &s) {
-  return fmt::format("{}:{}:{}", r.source.path(), s.line,
+  return fmt::format("{}:{}:{}", printable(r.source.path()), s.line,
                      r.source.codepoint_column(s.line, s.column));
 }
 
@@ -87,23 +89,29 @@ std::string excerpt(const FileReport &r, const Span &s, const Palette &p, Severi
   std::size_t end = s.end_line == s.line
                         ? std::min<std::size_t>(s.end_column - 1 - shift, line.size())
                         : line.size();
+  end = std::max(end, begin);
+  // Control characters shown escaped (an ESC must not reach the terminal), the carets under
+  // the escaped text.
+  std::string head = printable(line.substr(0, begin), true),
+              mid = printable(line.substr(begin, end - begin), true),
+              tail = printable(line.substr(end), true);
   std::string pad(before.size(), ' ');
-  for (std::size_t i = 0; i < begin; ++i)
-    if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) pad += line[i] == '\t' ? '\t' : ' ';
+  for (char c : head)
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) pad += c == '\t' ? '\t' : ' ';
   std::size_t width = 0;
-  for (std::size_t i = begin; i < end; ++i)
-    if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) ++width;
+  for (char c : mid)
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++width;
   std::string carets(std::max<std::size_t>(width, 1), '^');
   return fmt::format("{} {}\n{} {} {}\n{} {} {}{}\n", gutter, p.paint("|", "1;34"),
                      p.paint(number, "1;34"), p.paint("|", "1;34"),
-                     before + std::string(line) + after, gutter, p.paint("|", "1;34"), pad,
+                     before + head + mid + tail + after, gutter, p.paint("|", "1;34"), pad,
                      p.paint(carets, severity_color(severity)));
 }
 
 // Where a file's error stands: path, or path:line:col when the error is at a place in it.
 std::string error_location(const FileReport &r) {
-  if (!r.error || !r.error->line) return r.source.path();
-  return fmt::format("{}:{}:{}", r.source.path(), r.error->line, r.error->column);
+  if (!r.error || !r.error->line) return printable(r.source.path());
+  return fmt::format("{}:{}:{}", printable(r.source.path()), r.error->line, r.error->column);
 }
 
 // The closing lines of the text formats: the counts, and what --fix can fix.
@@ -136,21 +144,23 @@ std::string render_text(const std::vector<FileReport> &reports, const RenderOpti
   for (const FileReport &r : reports) {
     if (r.error) {
       out += fmt::format("{}: {}: {}\n", p.paint(error_location(r), "1"), p.paint("error", "1;31"),
-                         r.error->message);
+                         printable(r.error->message));
       continue;
     }
     for (const Diagnostic &d : r.diagnostics) {
       out += fmt::format("{}: {} {}\n", p.paint(location(r, d.span), "1"),
                          p.paint(fmt::format("{}[{}]", severity_name(d.severity), d.code),
                                  severity_color(d.severity)),
-                         d.message);
+                         printable(d.message));
       if (d.span.line >= 1 && d.span.line <= r.source.line_count())
         out += excerpt(r, d.span, p, d.severity);
       std::string gutter(std::to_string(d.span.line).size(), ' ');
       for (const RelatedLocation &rel : d.related)
-        out += fmt::format("{} = note: {}: {}\n", gutter, location(r, rel.span), rel.message);
+        out += fmt::format("{} = note: {}: {}\n", gutter, location(r, rel.span),
+                           printable(rel.message));
       if (d.fix)
-        out += fmt::format("{} = {}: {}\n", gutter, p.paint("help", "1;32"), d.fix->description);
+        out += fmt::format("{} = {}: {}\n", gutter, p.paint("help", "1;32"),
+                           printable(d.fix->description));
       out += "\n";
     }
   }
@@ -165,13 +175,13 @@ std::string render_concise(const std::vector<FileReport> &reports, const RenderO
   for (const FileReport &r : reports) {
     if (r.error) {
       out += fmt::format("{}: {}: {}\n", p.paint(error_location(r), "1"), p.paint("error", "1;31"),
-                         r.error->message);
+                         printable(r.error->message));
       continue;
     }
     for (const Diagnostic &d : r.diagnostics)
       out += fmt::format("{}: {}{} {}\n", p.paint(location(r, d.span), "1"),
                          p.paint(d.code, severity_color(d.severity)),
-                         d.fix ? " " + p.paint("[*]", "1;32") : "", d.message);
+                         d.fix ? " " + p.paint("[*]", "1;32") : "", printable(d.message));
   }
   if (options.summary) out += (out.empty() ? "" : "\n") + summary(reports, p);
   return out;
@@ -183,11 +193,12 @@ std::string render_grouped(const std::vector<FileReport> &reports, const RenderO
   std::string out;
   for (const FileReport &r : reports) {
     if (!r.error && r.diagnostics.empty()) continue;
-    out += p.paint(r.source.path(), "1") + ":\n";
+    out += p.paint(printable(r.source.path()), "1") + ":\n";
     if (r.error) {
       std::string where =
           r.error->line ? fmt::format("{}:{} ", r.error->line, r.error->column) : "";
-      out += fmt::format("  {}{}: {}\n\n", where, p.paint("error", "1;31"), r.error->message);
+      out += fmt::format("  {}{}: {}\n\n", where, p.paint("error", "1;31"),
+                         printable(r.error->message));
       continue;
     }
     std::size_t width = 0;
@@ -201,7 +212,7 @@ std::string render_grouped(const std::vector<FileReport> &reports, const RenderO
       const Diagnostic &d = r.diagnostics[i];
       out += fmt::format("  {:<{}} {}{} {}\n", places[i], width,
                          p.paint(d.code, severity_color(d.severity)),
-                         d.fix ? " " + p.paint("[*]", "1;32") : "", d.message);
+                         d.fix ? " " + p.paint("[*]", "1;32") : "", printable(d.message));
     }
     out += "\n";
   }

@@ -53,8 +53,8 @@ void compare_into(const RtValue &e, const RtValue &a, const std::string &where, 
         at::Tensor sx = flat_x.narrow(0, start, length), sy = flat_y.narrow(0, start, length);
         at::Tensor diff = (sx.to(at::kDouble) - sy.to(at::kDouble)).abs();
         // NaN where both are NaN (equal_nan), inf where both are the same inf: no difference.
-        diff = at::where(at::isnan(diff) & at::isnan(sx) & at::isnan(sy), at::zeros_like(diff),
-                         diff);
+        diff =
+            at::where(at::isnan(diff) & at::isnan(sx) & at::isnan(sy), at::zeros_like(diff), diff);
         diff = at::where(sx.to(at::kDouble) == sy.to(at::kDouble), at::zeros_like(diff), diff);
         worst = std::max(worst, diff.max().item<double>());
         largest = std::max(largest, sx.to(at::kDouble).abs().max().item<double>());
