@@ -198,12 +198,15 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
                      "function (report on stderr)");
     command.add_option("-o,--output", args.output, "Write the traces to this file (atomically)");
   }
-  command.add_option(
-      "--save-io", args.save_io,
-      "With --run: write the run's inputs, module state and results to this "
-      "directory (manifest.json and raw tensors), for an independent check such "
-      "as `/usr/bin/python3 tracer/oracle/cpython_oracle.py DIR`, which runs the original "
-      "source with CPython and PyTorch");
+  command
+      .add_option("--save-io", args.save_io,
+                  "With --run: write the run's inputs, module state, results and printed trace "
+                  "to this directory (manifest.json, raw tensors, trace.py), for an independent "
+                  "check such as `/usr/bin/python3 tracer/oracle/cpython_oracle.py DIR`, which "
+                  "runs the original source with CPython and PyTorch. The directory is made "
+                  "private (0700) if missing; an existing one must be yours and writable by you "
+                  "alone, and is never written through a link")
+      ->each([&args](const std::string &) { args.save_io_given = true; });
   command.footer(
       "Python: the tracer runs the whole file (imports, classes, dataclasses, functions) and the "
       "traced call with most of Python: classes and nn.Module (its own torch.nn: Linear, "
@@ -234,6 +237,16 @@ int run_trace(const TraceArgs &args, bool is_run) {
                      std::string(is_run ? "run" : "trace") +
                      " FILE -f FUNCTION -a NAME=VALUE (see --help)\n";
     return kUsage;
+  }
+  if (args.save_io_given) {
+    if (!is_run && !args.run) {
+      std::cerr << "tracelint: error: --save-io saves a run: add --run (or use tracelint run)\n";
+      return kUsage;
+    }
+    if (std::optional<Error> refused = tracer::save_io_folder_error(args.save_io)) {
+      std::cerr << "tracelint: error: " << printable(refused->message) << "\n";
+      return kUsage;
+    }
   }
   // Checked before reading where the file has a size, after where it has none (a pipe).
   auto too_large = [&](uint64_t size) {

@@ -27,6 +27,7 @@ struct TraceArgs {
   unsigned jobs = 0; // 0: all cores
   std::string output;
   std::string save_io;
+  bool save_io_given = false; // --save-io '' is refused, not ignored
   uint64_t max_file_size = 64ull << 20;
   uint64_t max_memory = 0; // 0: half of physical memory
   std::string list_ops;    // trace --list-ops: "text" or "markdown"; "" to trace

@@ -10,6 +10,8 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 // libtorch's headers bring glog's CHECK(cond), which aborts instead of reporting and is not
 // counted; whichever header came last would win, so the tests say which CHECK they mean.
 #undef CHECK
@@ -297,4 +299,50 @@ TEST_CASE("cli: --seed picks the run's random inputs: the same seed the same, an
   CHECK(a.size() == 2 * 4 * 8 * sizeof(float));
   CHECK(a == b);
   CHECK(a != c);
+}
+
+TEST_CASE("cli: --save-io never writes through a link planted in its folder, and refuses a "
+          "folder others could plant one in") {
+  test::TempDir dir;
+  const std::string f = dir.path + "/f.py", io = dir.path + "/io", victim = dir.path + "/victim";
+  test::write_file(f, "def f(a):\n    return a + 1\n");
+  test::write_file(victim, "precious\n");
+  std::filesystem::create_directory(io);
+  std::filesystem::create_symlink(victim, io + "/tensor0.bin");
+  std::filesystem::create_symlink(dir.path + "/new", io + "/manifest.json");
+  auto save = [&](const std::string &folder, const std::string &more = "--run") {
+    return test::tracelint("trace '" + f + "' -f f -a 'a=f32[3]' " + more + " --save-io '" +
+                           folder + "'");
+  };
+  auto r = save(io);
+  CHECK(r.exit_code == 0);
+  CHECK(test::read_file(victim) == "precious\n");
+  CHECK_FALSE(std::filesystem::exists(dir.path + "/new"));
+  CHECK_FALSE(std::filesystem::is_symlink(io + "/manifest.json"));
+  CHECK(test::read_file(io + "/manifest.json").find("\"trace\": \"trace.py\"") !=
+        std::string::npos);
+  // Refused, exit 2, with what is refused: a folder others can write, a link to a folder, an
+  // empty path, and a save without a run.
+  std::filesystem::permissions(io, std::filesystem::perms::others_write,
+                               std::filesystem::perm_options::add);
+  r = save(io);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("is writable by others") != std::string::npos);
+  std::filesystem::create_directory_symlink(io, dir.path + "/link");
+  r = save(dir.path + "/link");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("is a symbolic link") != std::string::npos);
+  r = save("");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("an empty path names no folder") != std::string::npos);
+  r = save(dir.path + "/other", "");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--save-io saves a run: add --run") != std::string::npos);
+  // A new folder is made private, and nothing is left beside it.
+  r = save(dir.path + "/fresh");
+  CHECK(r.exit_code == 0);
+  CHECK((std::filesystem::status(dir.path + "/fresh").permissions() &
+         std::filesystem::perms::all) == std::filesystem::perms::owner_all);
+  for (const auto &entry : std::filesystem::directory_iterator(dir.path))
+    CHECK(entry.path().filename().string().find(".tracelint-") == std::string::npos);
 }

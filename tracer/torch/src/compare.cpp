@@ -13,6 +13,11 @@
 #include <nlohmann/json.hpp>
 #include <torch/csrc/autograd/autograd.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -106,6 +111,24 @@ std::vector<RtValue> cloned(const std::vector<RtValue> &values) {
 
 // ---- the run written out: manifest.json and one raw little-endian file per tensor
 
+// A file of the run's folder, created new: never through a link, never over another file.
+void write_new_file(const std::filesystem::path &path, const char *data, std::size_t size) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) throw ExecError("cannot create " + path.string() + ": " + std::strerror(errno));
+  for (std::size_t done = 0; done < size;) {
+    ssize_t n = ::write(fd, data + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      int error = errno;
+      ::close(fd);
+      throw ExecError("cannot write " + path.string() + ": " + std::strerror(error));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0)
+    throw ExecError("cannot write " + path.string() + ": " + std::strerror(errno));
+}
+
 class IoWriter {
 public:
   explicit IoWriter(std::filesystem::path dir) : dir_(std::move(dir)) {}
@@ -116,9 +139,7 @@ public:
     case RtValue::Kind::Tensor: {
       at::Tensor t = v.tensor.detach().cpu().contiguous();
       std::string file = "tensor" + std::to_string(count_++) + ".bin";
-      std::ofstream out(dir_ / file, std::ios::binary);
-      out.write(static_cast<const char *>(t.data_ptr()), static_cast<std::streamsize>(t.nbytes()));
-      if (!out) throw ExecError("cannot write " + (dir_ / file).string());
+      write_new_file(dir_ / file, static_cast<const char *>(t.data_ptr()), t.nbytes());
       j["tensor"] = file;
       j["dtype"] = dtype_name(t.scalar_type());
       j["shape"] = std::vector<int64_t>(t.sizes().begin(), t.sizes().end());
@@ -182,20 +203,16 @@ std::vector<RtValue> as_given(std::vector<RtValue> inputs, const TracedProgram &
   return inputs;
 }
 
-void save_io(const std::string &dir, const TraceRequest &request, const TracedProgram &program,
-             const std::vector<RtValue> &inputs, const EagerRun &eager, const RtValue &traced,
-             const std::vector<RtValue> &inputs_after, const RtValue &printed,
-             const GradientRun &gradients, const std::string &printed_text) {
-  std::filesystem::create_directories(dir);
+void write_run_files(const std::string &dir, const TraceRequest &request,
+                     const TracedProgram &program, const std::vector<RtValue> &inputs,
+                     const EagerRun &eager, const RtValue &traced,
+                     const std::vector<RtValue> &inputs_after, const RtValue &printed,
+                     const GradientRun &gradients, const std::string &printed_text) {
   IoWriter w(dir);
   nlohmann::json m;
   // The printed trace itself, for a runner that gives its symbols PyTorch's semantics
   // (tracer/oracle/trace_runner.py): what a user would run, not what this executor ran.
-  {
-    std::ofstream trace_out(std::filesystem::path(dir) / "trace.py", std::ios::binary);
-    trace_out << printed_text;
-    if (!trace_out) throw ExecError("cannot write " + dir + "/trace.py");
-  }
+  write_new_file(std::filesystem::path(dir) / "trace.py", printed_text.data(), printed_text.size());
   m["trace"] = "trace.py";
   m["source"] = std::filesystem::absolute(request.path).string();
   m["function"] = request.function;
@@ -245,9 +262,8 @@ void save_io(const std::string &dir, const TraceRequest &request, const TracedPr
     g["inputs"] = of;
     m["gradients"] = g;
   }
-  std::ofstream out(std::filesystem::path(dir) / "manifest.json");
-  out << m.dump(2) << "\n";
-  if (!out) throw ExecError("cannot write " + dir + "/manifest.json");
+  std::string manifest = m.dump(2) + "\n";
+  write_new_file(std::filesystem::path(dir) / "manifest.json", manifest.data(), manifest.size());
 }
 
 // The tensors of a runtime value (tuples, lists, dict values), in order: a traced output's
@@ -551,8 +567,18 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
   }
   if (!options.save_io.empty()) {
     try {
-      save_io(options.save_io, request, program, inputs, eager.value(), traced_output,
-              traced_inputs, again_output, gradient_run, printed);
+      if (std::optional<Error> refused = save_io_folder_error(options.save_io)) return *refused;
+      Result<std::string> private_dir = private_folder_beside(options.save_io);
+      if (!private_dir) return private_dir.error();
+      try {
+        write_run_files(*private_dir, request, program, inputs, eager.value(), traced_output,
+                        traced_inputs, again_output, gradient_run, printed);
+      } catch (...) {
+        std::error_code ignored;
+        std::filesystem::remove_all(*private_dir, ignored);
+        throw;
+      }
+      if (std::optional<Error> failed = move_into(*private_dir, options.save_io)) return *failed;
     } catch (const std::exception &e) {
       return Error{std::string("--save-io: ") + e.what(), options.save_io, 0, 0};
     }

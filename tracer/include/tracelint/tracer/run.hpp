@@ -33,6 +33,16 @@ struct RunOptions {
   bool inputs_as_traced = true;
 };
 
+// --save-io DIR: why the folder cannot take a run's files (a symbolic link, not a folder,
+// another user's, writable by others: any of them could have links planted in it), or none.
+// A folder that does not exist yet is fine: the run makes it, private (0700).
+std::optional<Error> save_io_folder_error(const std::string &dir);
+// A new private folder (0700) beside dir: a run's files are written there first.
+Result<std::string> private_folder_beside(const std::string &dir);
+// Moves the private folder's files into dir (the folder itself when dir is not there yet),
+// each replacing the entry of its name without following it; removes the private folder.
+std::optional<Error> move_into(const std::string &private_dir, const std::string &dir);
+
 // The default limit of a run's memory: half of this machine's physical memory.
 uint64_t default_max_memory();
 // "512 MiB", "4.0 GiB".
