@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -27,6 +28,60 @@ namespace {
 constexpr int kClean = 0;
 constexpr int kFindings = 1;
 constexpr int kUsage = 2;
+
+// An unsigned 64-bit number written in decimal digits only: "-1" would wrap and a number past
+// 2^64 saturate, each silently another value.
+std::string check_unsigned(const std::string &text) {
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    return "`" + printable(text) + "` is not a number from 0 to 18446744073709551615";
+  return "";
+}
+
+// A size, SIZE[unit] with b, k, m, g, t (powers of 1024; kb, KiB, ... too), above 0 and at most
+// 2^64 - 1 bytes: 0, a sign or an overflow is refused, never read as "no limit".
+std::string parse_size(std::string &text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])))
+    ++digits;
+  uint64_t number = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + digits, number);
+  std::string unit = text.substr(digits);
+  std::transform(unit.begin(), unit.end(), unit.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (unit.size() > 1 && unit.back() == 'b') unit.pop_back();
+  if (unit.size() > 1 && unit.back() == 'i') unit.pop_back();
+  static const std::string kUnits = "bkmgt";
+  std::size_t power = unit.empty() ? 0 : kUnits.find(unit);
+  const std::string usage = "`" + printable(text) + "` is not a size above 0 such as 512M or 4G";
+  if (digits == 0 || ec != std::errc() || end != text.data() + digits || unit.size() > 1 ||
+      power == std::string::npos || number == 0)
+    return usage;
+  uint64_t bytes = number;
+  for (std::size_t k = 0; k < power; ++k) {
+    if (bytes > UINT64_MAX / 1024) return usage + " (it does not fit in 64 bits)";
+    bytes *= 1024;
+  }
+  text = std::to_string(bytes);
+  return "";
+}
+
+// --executors: known names, each once, torch last (Thunder's list, as the help says).
+std::optional<std::string> executors_problem(const std::vector<std::string> &names) {
+  static const std::vector<std::string> kKnown = {"cuda_fusion", "torch"};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (std::find(kKnown.begin(), kKnown.end(), names[i]) == kKnown.end())
+      return "unknown executor `" + printable(names[i]) + "` (known: cuda_fusion, torch)";
+    if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), names[i]) !=
+        names.begin() + static_cast<std::ptrdiff_t>(i))
+      return "`" + names[i] + "` is listed twice";
+  }
+  if (!names.empty() && names.back() != "torch")
+    return "the list must end with torch, which runs what the others do not claim "
+           "(cuda_fusion,torch)";
+  return std::nullopt;
+}
 
 void print_error(const Error &e, const std::string &fallback_path) {
   std::string path = printable(e.path.empty() ? fallback_path : e.path);
@@ -151,7 +206,8 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
                   "ltorch (torch-level symbols, prims as subsymbol comments) or prims (flattened)")
       ->check(CLI::IsMember({"ltorch", "prims"}))
       ->capture_default_str();
-  command.add_option("--seed", args.seed, "Seed of the random inputs of --run")
+  command.add_option("--seed", args.seed, "Seed of the random inputs of --run (0 to 2^64 - 1)")
+      ->check(CLI::Validator(check_unsigned, "UINT"))
       ->capture_default_str();
   command.add_option("-j,--jobs", args.jobs,
                      "Threads that parse a large function body while it is traced, and check "
@@ -182,7 +238,7 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
                   "Refuse a Python file larger than this (exit 2) instead of reading it: the "
                   "tracer holds the file and what it parses from it in memory. A size in bytes "
                   "or with a unit: 64M, 1G (powers of 1024)")
-      ->transform(CLI::AsSizeValue(false))
+      ->transform(CLI::Validator(parse_size, "SIZE"))
       ->default_str("64M");
   command
       .add_option("--max-memory", args.max_memory,
@@ -191,7 +247,7 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
                   "tensors live at once in the eager run and in the trace's, each freed after "
                   "its last use. A size such as 512M or 4G (powers of 1024); the default is half "
                   "of this machine's physical memory")
-      ->transform(CLI::AsSizeValue(false));
+      ->transform(CLI::Validator(parse_size, "SIZE"));
   if (!is_run) {
     command.add_flag("--run", args.run,
                      "Also execute the traces with libtorch and compare with an eager run of the "
@@ -301,6 +357,11 @@ int run_trace(const TraceArgs &args, bool is_run) {
     name.erase(name.find_last_not_of(' ') + 1);
     request.executors.push_back(name);
     begin = comma + 1;
+  }
+  if (std::optional<std::string> bad = executors_problem(request.executors)) {
+    std::cerr << "tracelint: error: --executors " << printable(args.executors) << ": " << *bad
+              << "\n";
+    return kUsage;
   }
   if (args.show_kernels && std::find(request.executors.begin(), request.executors.end(),
                                      "cuda_fusion") == request.executors.end()) {

@@ -346,3 +346,16 @@ TEST_CASE("cli: --save-io never writes through a link planted in its folder, and
   for (const auto &entry : std::filesystem::directory_iterator(dir.path))
     CHECK(entry.path().filename().string().find(".tracelint-") == std::string::npos);
 }
+
+TEST_CASE("cli: INT64_MIN in a traced function runs, with and without fusion regions") {
+  test::TempDir dir;
+  const std::string f = dir.path + "/f.py";
+  test::write_file(f, "def f(a):\n    return a + (-9223372036854775807 - 1)\n");
+  for (const char *more : {"", " --executors cuda_fusion,torch"}) {
+    CAPTURE(more);
+    auto r = test::tracelint("trace '" + f + "' -f f -a 'a=i64[2]' --run" + std::string(more));
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.find("computation trace (printed, parsed back): matches eager") !=
+          std::string::npos);
+  }
+}

@@ -292,7 +292,9 @@ int analyze_main(int argc, const char **argv) {
     std::string dir = std::filesystem::path(sources.front()).parent_path().string();
     if (std::optional<std::string> config = find_config(dir.empty() ? "." : dir)) {
       try {
-        toml::table table = toml::parse_file(*config);
+        Result<std::string> text = pyproject_text(*config);
+        if (!text) throw toml::parse_error(text.error().message.c_str(), toml::source_region{});
+        toml::table table = toml::parse(text.value(), *config);
         const toml::node_view<toml::node> section = table["tool"]["tracelint"]["analyzer"];
         for (auto [key, target, option] :
              {std::tuple<const char *, std::string *, llvm::cl::opt<std::string> *>{

@@ -264,6 +264,15 @@ std::optional<std::string> View::string_literal(TSNode n) const {
 }
 
 std::optional<Value> View::number(TSNode n, bool negative) const {
+  if (negative && is(n, S.integer) && !text_view(n).ends_with('j') &&
+      !text_view(n).ends_with('J')) {
+    std::optional<Value> v = parse_negated_integer(text_view(n));
+    if (!v)
+      return unmodelled(n, "the integer -" +
+                               (text(n).size() > 24 ? text(n).substr(0, 20) + "..." : text(n)) +
+                               " does not fit in 64 bits");
+    return v;
+  }
   std::optional<Value> v = parse_python_number(text_view(n), is(n, S.integer));
   if (!v)
     return unmodelled(n, "the integer " +

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <set>
 
 namespace tracelint {
@@ -196,6 +197,25 @@ std::optional<Value> parse_python_number(std::string_view literal, bool integer_
   }
   double d = std::strtod(raw.c_str(), nullptr);
   return imaginary ? Value::complex_value(0.0, d) : Value::float_value(d);
+}
+
+std::optional<Value> parse_negated_integer(std::string_view literal) {
+  std::string raw(literal);
+  raw.erase(std::remove(raw.begin(), raw.end(), '_'), raw.end());
+  int base = 10;
+  if (raw.size() > 2 && raw[0] == '0' && std::isalpha(static_cast<unsigned char>(raw[1]))) {
+    char b = static_cast<char>(std::tolower(raw[1]));
+    base = b == 'x' ? 16 : b == 'o' ? 8 : b == 'b' ? 2 : 10;
+    raw = raw.substr(2);
+  }
+  errno = 0;
+  char *end = nullptr;
+  unsigned long long magnitude = std::strtoull(raw.c_str(), &end, base);
+  // INT64_MIN's magnitude, 2^63, is one past INT64_MAX: -9223372036854775808 fits.
+  constexpr unsigned long long kLimit = 1ULL << 63;
+  if (errno == ERANGE || *end != '\0' || raw.empty() || magnitude > kLimit) return std::nullopt;
+  return Value::int_value(magnitude == kLimit ? std::numeric_limits<int64_t>::min()
+                                              : -static_cast<int64_t>(magnitude));
 }
 
 std::string python_float(double d) {

@@ -1,6 +1,8 @@
 // --arg values: a tensor spec DTYPE[DIMS][@DEVICE][:LO..HI][:grad] or a Python literal.
 #include "tracelint/tracer/tracer.hpp"
 
+#include "tracelint/core/escape.hpp"
+
 #include "excerpt.hpp"
 #include "frontend.hpp"
 #include "interpreter.hpp"
@@ -86,14 +88,35 @@ std::optional<TensorText> split_tensor_spec(std::string_view text) {
   return out;
 }
 
+// The values an integer dtype holds, [min, max]; none for a floating one.
+std::optional<std::pair<int64_t, int64_t>> integer_range(const std::string &dtype) {
+  if (dtype == "uint8") return std::make_pair(int64_t{0}, int64_t{255});
+  if (dtype == "int8") return std::make_pair(int64_t{-128}, int64_t{127});
+  if (dtype == "int16") return std::make_pair(int64_t{-32768}, int64_t{32767});
+  if (dtype == "int32") return std::make_pair(int64_t{INT32_MIN}, int64_t{INT32_MAX});
+  return std::nullopt; // int64 holds every LO..HI that parses; floats hold them as values
+}
+
 } // namespace
+
+std::optional<std::string> argument_text_problem(const std::string &text) {
+  if (text.find_first_not_of(kSpaces) == std::string::npos)
+    return "the value is empty (give a tensor such as f32[2, 3] or a Python expression such as 4)";
+  // Python source is UTF-8: a raw byte such as 0xff would reach the printed trace as one.
+  if (std::optional<std::size_t> at = first_invalid_utf8(text)) {
+    static const char *digits = "0123456789abcdef";
+    auto byte = static_cast<unsigned char>(text[*at]);
+    return std::string("the value is not valid UTF-8 (byte 0x") + digits[byte >> 4] +
+           digits[byte & 0xF] + " at offset " + std::to_string(*at) +
+           "); write the character as a Python escape, such as '\\xe9'";
+  }
+  return std::nullopt;
+}
 
 Result<InputSpec> parse_arg(const ArgSpec &arg) {
   InputSpec spec;
   spec.name = arg.name;
-  if (arg.text.find_first_not_of(kSpaces) == std::string::npos)
-    return arg_error(arg, "the value is empty (give a tensor such as f32[2, 3] or a Python "
-                          "literal such as 4)");
+  if (std::optional<std::string> bad = argument_text_problem(arg.text)) return arg_error(arg, *bad);
   std::optional<TensorText> tensor = split_tensor_spec(arg.text);
   if (tensor) {
     spec.kind = InputSpec::Kind::Tensor;
@@ -133,6 +156,9 @@ Result<InputSpec> parse_arg(const ArgSpec &arg) {
     if (device == "cuda") device = "cuda:0";
     if (device != "cpu" && device.rfind("cuda:", 0) != 0)
       return arg_error(arg, "unknown device `" + excerpt(device) + "` (use cpu, cuda or cuda:N)");
+    // A device index is a small number (CUDA's are below 2^31): no longer than 9 digits.
+    if (device.size() > std::string("cuda:").size() + kMaxDimDigits)
+      return arg_error(arg, "the device index of `" + excerpt(device) + "` is too large");
     spec.device = device;
     spec.requires_grad = tensor->requires_grad;
     if (spec.requires_grad && !spec.dtype.starts_with("float") && spec.dtype != "bfloat16")
@@ -155,6 +181,11 @@ Result<InputSpec> parse_arg(const ArgSpec &arg) {
         return arg_error(arg, "the value range " + excerpt(range) +
                                   " is empty (LO..HI takes LO <= x < HI)");
       if (spec.dtype == "bool") return arg_error(arg, "a bool tensor takes no value range");
+      if (std::optional<std::pair<int64_t, int64_t>> holds = integer_range(spec.dtype))
+        if (lo < holds->first || hi - 1 > holds->second)
+          return arg_error(arg, "the value range " + excerpt(range) + " does not fit in " +
+                                    spec.dtype + " (" + std::to_string(holds->first) + ".." +
+                                    std::to_string(holds->second + 1) + " does)");
       spec.range = std::make_pair(lo, hi);
     }
     return spec;

@@ -46,6 +46,8 @@ Result<TracedCallable> traced_callable(const TraceRequest &request, const Module
   Loc at = def ? def->loc : Loc{1, 1};
   Kwargs init;
   for (const ArgSpec &a : request.init) {
+    if (std::optional<std::string> bad = argument_text_problem(a.text))
+      return Error{"--init " + excerpt(a.name) + "=" + excerpt(a.text) + ": " + *bad, "", 0, 0};
     Result<Expr> e = parse_expression(a.text);
     if (!e)
       return Error{"--init " + excerpt(a.name) + "=" + excerpt(a.text) + ": " + e.error().message,

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <toml++/toml.h>
 
 namespace tracelint {
@@ -213,6 +215,61 @@ bool glob(const std::string &pattern, const std::string &text) {
   return at != std::string::npos && glob(pattern.substr(0, at) + pattern.substr(at + 3), text);
 }
 
+// toml++ parses a dotted key by recursion, a level per part: 40,000 parts overflow the stack.
+// No configuration nests this deep; a key past it is refused before parsing.
+constexpr std::size_t kMaxKeyParts = 128;
+
+// The most parts of a dotted key on any line of a TOML text: the header of a table (`[a.b]`,
+// `[[a.b]]`) or the key before a line's `=`, dots inside quotes not counted.
+std::size_t deepest_key(std::string_view text) {
+  std::size_t deepest = 0;
+  for (std::size_t begin = 0; begin < text.size();) {
+    std::size_t end = std::min(text.find('\n', begin), text.size());
+    std::string_view line = text.substr(begin, end - begin);
+    std::size_t first = line.find_first_not_of(" \t");
+    bool header = first != std::string_view::npos && line[first] == '[';
+    std::size_t parts = 1;
+    char quote = 0;
+    for (std::size_t i = first == std::string_view::npos ? line.size() : first; i < line.size();
+         ++i) {
+      char c = line[i];
+      if (quote) {
+        if (c == quote) quote = 0;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '.') {
+        ++parts;
+      } else if (c == '#' || (!header && c == '=') || (header && c == ']')) {
+        break;
+      }
+    }
+    deepest = std::max(deepest, parts);
+    begin = end + 1;
+  }
+  return deepest;
+}
+
+// The [tool.tracelint] tables of a pyproject, alone: the lines from a `[tool.tracelint...]`
+// header to the next header of another table.
+std::string tracelint_tables(std::string_view text) {
+  std::string out;
+  bool inside = false;
+  for (std::size_t begin = 0; begin < text.size();) {
+    std::size_t end = std::min(text.find('\n', begin), text.size());
+    std::string_view line = text.substr(begin, end - begin);
+    std::size_t first = line.find_first_not_of(" \t");
+    if (first != std::string_view::npos && line[first] == '[') {
+      std::string_view name = line.substr(first + (line.substr(first).starts_with("[[") ? 2 : 1));
+      name.remove_prefix(std::min(name.find_first_not_of(" \t"), name.size()));
+      inside = name.starts_with("tool.tracelint") &&
+               (name.size() == 14 || name[14] == ']' || name[14] == '.' || name[14] == ' ');
+    }
+    out += inside ? std::string(line) + "\n" : "\n"; // line numbers stay the file's
+    begin = end + 1;
+  }
+  return out;
+}
+
 } // namespace
 
 const std::vector<ConfigKey> &config_keys() {
@@ -225,14 +282,33 @@ const std::vector<ConfigKey> &config_keys() {
   return keys;
 }
 
+Result<std::string> pyproject_text(const std::string &path) {
+  std::error_code kind_error;
+  if (fs::is_directory(path, kind_error))
+    return Error{"is a folder, not a pyproject.toml", path, 0, 0};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{"cannot read the file", path, 0, 0};
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (deepest_key(text) <= kMaxKeyParts) return text;
+  // The deep key is another tool's: only tracelint's tables are read, which must not have one.
+  text = tracelint_tables(text);
+  if (deepest_key(text) > kMaxKeyParts)
+    return Error{"[tool.tracelint] has a dotted key of more than " + std::to_string(kMaxKeyParts) +
+                     " parts",
+                 path, 0, 0};
+  return text;
+}
+
 Result<Config> load_config(const std::string &pyproject_path) {
   Config config;
   config.path = pyproject_path;
   std::error_code ec;
   config.root = fs::absolute(pyproject_path, ec).parent_path().lexically_normal().string();
+  Result<std::string> text = pyproject_text(pyproject_path);
+  if (!text) return text.error();
   toml::table table;
   try {
-    table = toml::parse_file(pyproject_path);
+    table = toml::parse(text.value(), pyproject_path);
   } catch (const toml::parse_error &e) {
     return Error{std::string(e.description()), pyproject_path, e.source().begin.line,
                  e.source().begin.column};
@@ -265,7 +341,9 @@ std::optional<std::string> find_config(const std::string &dir) {
     fs::path candidate = at / "pyproject.toml";
     if (fs::is_regular_file(candidate, ec)) {
       try {
-        toml::table table = toml::parse_file(candidate.string());
+        Result<std::string> text = pyproject_text(candidate.string());
+        if (!text) return candidate.string(); // let load_config report the error
+        toml::table table = toml::parse(text.value(), candidate.string());
         if (table["tool"]["tracelint"]) return candidate.string();
       } catch (const toml::parse_error &) {
         return candidate.string(); // let load_config report the error

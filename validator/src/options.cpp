@@ -104,23 +104,38 @@ std::string normalize_selector(std::string_view selector) {
   return out;
 }
 
+// A selector as a message quotes it: a code is a few characters, a 10 MB one is cut.
+static std::string quoted_selector(std::string_view selector) {
+  constexpr std::size_t kLongest = 40;
+  if (selector.size() <= kLongest) return std::string(selector);
+  std::size_t cut = kLongest;
+  while (cut > 0 && (static_cast<unsigned char>(selector[cut]) & 0xC0) == 0x80)
+    --cut; // on a UTF-8 character boundary
+  return std::string(selector.substr(0, cut)) + "... (" + std::to_string(selector.size()) +
+         " bytes)";
+}
+
 std::optional<std::string> unknown_selector(std::string_view selector) {
   if (selector == "ALL") return std::nullopt;
   const std::vector<const Rule *> &rules = all_rules();
   if (std::any_of(rules.begin(), rules.end(),
                   [&](const Rule *rule) { return selects(selector, rule->code); }))
     return std::nullopt;
-  return with_suggestion("unknown rule code or prefix '" + std::string(selector) + "'", selector,
-                         codes_and_prefixes());
+  return with_suggestion("unknown rule code or prefix '" + quoted_selector(selector) + "'",
+                         selector, codes_and_prefixes());
 }
 
 std::optional<std::string> unknown_code(std::string_view code) {
   if (find_rule(code)) return std::nullopt;
-  return with_suggestion("unknown rule code '" + std::string(code) + "'", code, rule_codes());
+  return with_suggestion("unknown rule code '" + quoted_selector(code) + "'", code, rule_codes());
 }
 
 std::optional<std::string> did_you_mean(std::string_view word,
                                         const std::vector<std::string> &candidates) {
+  // No code is long: a long word is like none of them, and its edit distances would cost its
+  // length times theirs each.
+  constexpr std::size_t kLongestCompared = 32;
+  if (word.size() > kLongestCompared) return std::nullopt;
   std::size_t limit = std::max<std::size_t>(1, (word.size() + 2) / 3);
   std::optional<std::string> best;
   std::size_t best_distance = limit + 1;

@@ -190,8 +190,9 @@ std::optional<Error> CudaDriver::launch(const std::string &kernel, const std::st
   void *function = nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    // By name and code: two programs' regions may share a name (cudaFusion0), not a kernel.
-    std::string key = kernel + "\n" + std::to_string(std::hash<std::string>{}(ptx));
+    // By name and the whole code: two programs' regions may share a name (cudaFusion0), not a
+    // kernel, and a hash of the code could collide.
+    std::string key = kernel + "\n" + ptx;
     auto found = loaded_.find(key);
     if (found == loaded_.end()) {
       void *module = nullptr;

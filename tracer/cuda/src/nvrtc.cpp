@@ -60,11 +60,10 @@ Result<Ptx> compile_kernel(const std::string &name, const std::string &source,
 }
 
 Result<Ptx> KernelCache::get(const std::string &name, const std::string &source) {
-  std::size_t hash = std::hash<std::string>{}(source);
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto found = by_hash_.find(hash);
-    if (found != by_hash_.end()) {
+    auto found = by_source_.find(source);
+    if (found != by_source_.end()) {
       ++hits_;
       return found->second;
     }
@@ -72,7 +71,7 @@ Result<Ptx> KernelCache::get(const std::string &name, const std::string &source)
   Result<Ptx> ptx = compile_kernel(name, source, architecture_);
   if (!ptx) return ptx;
   std::lock_guard<std::mutex> lock(mutex_);
-  by_hash_.emplace(hash, ptx.value());
+  by_source_.emplace(source, ptx.value());
   ++compiled_;
   return ptx;
 }

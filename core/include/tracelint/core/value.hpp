@@ -99,6 +99,9 @@ std::string python_float(double d);
 // 0o17, 0b101, 2j; a `float` token: 1.5, 1e-05, 2.5j), without a sign, as an Int, Float or
 // Complex value; nullopt for an integer that does not fit in 64 bits.
 std::optional<Value> parse_python_number(std::string_view literal, bool integer_token);
+// -literal for an integer literal: its negation, when that fits in 64 bits (INT64_MIN, whose
+// magnitude does not fit alone, too).
+std::optional<Value> parse_negated_integer(std::string_view literal);
 // Python's repr of a str: single quotes unless only double quotes avoid escapes.
 std::string python_string(const std::string &s);
 // Python source for a value, never a debug repr.

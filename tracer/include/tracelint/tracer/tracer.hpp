@@ -158,6 +158,9 @@ struct TracedProgram {
 };
 
 Result<InputSpec> parse_arg(const ArgSpec &arg);
+// What is wrong with the text of an --arg or --init value before it is read (empty, not
+// UTF-8), or none.
+std::optional<std::string> argument_text_problem(const std::string &text);
 
 // What running the program's traces will hold at its peak (see RunMemoryEstimate).
 RunMemoryEstimate run_memory(const TracedProgram &program);

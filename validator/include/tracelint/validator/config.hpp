@@ -54,6 +54,11 @@ const std::vector<ConfigKey> &config_keys();
 // line and column: a TOML syntax error, an unknown key ("did you mean select?"), a value of the
 // wrong type, an unknown rule code or prefix, an unknown severity.
 Result<Config> load_config(const std::string &pyproject_path);
+// The text of a pyproject.toml as tracelint parses it: whole, or only its [tool.tracelint]
+// tables when another table has a dotted key too deep to parse (toml++ recurses once per part
+// of a key, and 40,000 parts overflow the stack). An error for a folder, an unreadable file,
+// or a [tool.tracelint] key that deep.
+Result<std::string> pyproject_text(const std::string &path);
 
 // The nearest pyproject.toml with a [tool.tracelint] table, from dir up to the project root
 // (the first directory holding .git, or that pyproject), never past it: a stray pyproject in

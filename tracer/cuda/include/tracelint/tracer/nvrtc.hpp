@@ -40,7 +40,8 @@ public:
 private:
   std::string architecture_;
   std::mutex mutex_;
-  std::map<std::size_t, Ptx> by_hash_;
+  // Keyed by the whole source: a hash alone could hand one kernel another's PTX.
+  std::map<std::string, Ptx> by_source_;
   std::size_t compiled_ = 0, hits_ = 0;
 };
 

@@ -1,0 +1,123 @@
+// Reliability round 4 (issue 34), what the tool accepts: values that would wrap, saturate or
+// be ignored are usage errors naming the option; text that is not UTF-8 is refused where it
+// enters; INT64_MIN prints as a literal both parsers read; the configuration reader survives a
+// key deeper than its parser's stack and answers for a folder.
+#include "support.hpp"
+
+#include "tracelint/core/parser.hpp"
+#include "tracelint/core/printer.hpp"
+#include "tracelint/validator/config.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <limits>
+
+namespace {
+
+const std::string kFunction = "def f(a):\n    return a + 1\n";
+
+struct Traced {
+  test::TempDir dir;
+  std::string file;
+  explicit Traced(const std::string &source = kFunction) : file(dir.path + "/f.py") {
+    test::write_file(file, source);
+  }
+  test::Run trace(const std::string &more) const {
+    return test::tracelint("trace " + test::shell_quote(file) + " -f f " + more);
+  }
+};
+
+void usage_error(const test::Run &r, const std::string &part) {
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(r.err.find(part) != std::string::npos, r.err);
+}
+
+} // namespace
+
+TEST_CASE("round 4: numbers and lists that would wrap, saturate or be ignored are usage errors") {
+  Traced t;
+  const std::string a = "-a 'a=f32[3]' ";
+  usage_error(t.trace(a + "--seed -1"), "--seed: `-1` is not a number from 0 to");
+  usage_error(t.trace(a + "--seed 99999999999999999999"), "is not a number from 0 to");
+  usage_error(t.trace(a + "--max-memory -1"), "--max-memory: `-1` is not a size above 0");
+  usage_error(t.trace(a + "--max-memory 0"), "--max-memory: `0` is not a size above 0");
+  usage_error(t.trace(a + "--max-memory 99999999999999999999"), "is not a size above 0");
+  usage_error(t.trace(a + "--max-memory 99999999999G"), "(it does not fit in 64 bits)");
+  usage_error(t.trace(a + "--max-file-size 0"), "--max-file-size: `0` is not a size above 0");
+  usage_error(t.trace(a + "--executors cuda_fusion"), "the list must end with torch");
+  usage_error(t.trace(a + "--executors cuda_fusion,cuda_fusion,torch"), "is listed twice");
+  usage_error(t.trace(a + "--executors cuda,torch"), "unknown executor `cuda`");
+  usage_error(t.trace("-a 'a=u8[8]:0..1000'"), "the value range 0..1000 does not fit in uint8");
+  usage_error(t.trace("-a 'a=i8[4]:-1000..1000'"), "does not fit in int8 (-128..128 does)");
+  usage_error(t.trace("-a 'a=f32[2]@cuda:99999999999999999999'"), "device index");
+  usage_error(t.trace(a + "--save-io io"), "--save-io saves a run: add --run");
+  // What stays accepted.
+  CHECK(t.trace(a + "--seed 18446744073709551615 --max-memory 1G").exit_code == 0);
+  CHECK(t.trace("-a 'a=u8[8]:0..256' --executors cuda_fusion,torch").exit_code == 0);
+}
+
+TEST_CASE("round 4: a value that is not UTF-8 is refused where it enters, naming it") {
+  Traced t("def f(a, s):\n    return a + len(s)\n");
+  auto r = t.trace("-a 'a=f32[3]' -a \"s='$(printf '\\377')'\"");
+  usage_error(r, "--arg s=");
+  CHECK(r.err.find("is not valid UTF-8 (byte 0xff at offset 1)") != std::string::npos);
+  CHECK(r.err.find("internal error") == std::string::npos);
+  Traced m("class M:\n    def __init__(self, width):\n        self.width = width\n\n"
+           "    def forward(self, a):\n        return a * self.width\n");
+  r = test::tracelint("trace " + test::shell_quote(m.file) +
+                      " --module M --init 'width=' -a 'a=f32[2]'");
+  usage_error(r, "--init width=: the value is empty");
+}
+
+TEST_CASE("round 4: INT64_MIN prints as a literal the parser reads back") {
+  // Python reads -9223372036854775808 as the negation of 2^63, which fits once negated.
+  tracelint::Result<tracelint::TraceFile> parsed =
+      tracelint::parse_trace("import thunder.core.prims as prims\n\ndef computation(a):\n"
+                             "  t0 = prims.add(a, -9223372036854775808)\n  return t0\n");
+  REQUIRE(parsed.ok());
+  const tracelint::Value &literal = parsed->traces[0].body[0].value.items[2];
+  CHECK(literal.integer == std::numeric_limits<int64_t>::min());
+  CHECK(tracelint::parse_trace(tracelint::print_trace_file(parsed.value())).ok());
+  CHECK_FALSE(tracelint::parse_trace("def computation(a):\n  return -9223372036854775809\n").ok());
+  Traced t("def f(a):\n    return a + (-9223372036854775807 - 1)\n");
+  auto r = t.trace("-a 'a=i64[2]'");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("-9223372036854775808") != std::string::npos);
+  CHECK(r.err.find("error") == std::string::npos);
+}
+
+TEST_CASE("round 4: a dotted key deeper than the TOML parser's stack does not crash check") {
+  test::TempDir dir;
+  std::string deep = "[";
+  for (int i = 0; i < 40000; ++i)
+    deep += i ? ".a" : "a";
+  deep += "]\n";
+  test::write_file(dir.path + "/t.py", "import torch\n\ndef computation(x):\n  return y\n");
+  // Another tool's key: ignored; tracelint's own tables are still read.
+  test::write_file(dir.path + "/pyproject.toml", deep + "[tool.tracelint]\nignore = [\"TL003\"]\n");
+  auto r = test::tracelint("check " + test::shell_quote(dir.path + "/t.py"));
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("All checks passed") != std::string::npos);
+  // tracelint's own: an error naming the configuration, exit 2.
+  test::write_file(dir.path + "/pyproject.toml", "[tool.tracelint." + deep.substr(1));
+  r = test::tracelint("check " + test::shell_quote(dir.path + "/t.py"));
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.find("[tool.tracelint] has a dotted key of more than 128 parts") !=
+        std::string::npos);
+  tracelint::Result<tracelint::Config> folder = tracelint::load_config("/");
+  REQUIRE_FALSE(folder.ok());
+  CHECK(folder.error().message == "is a folder, not a pyproject.toml");
+}
+
+TEST_CASE("round 4: a 10 MB rule code in select is quoted cut, not echoed whole") {
+  test::TempDir dir;
+  test::write_file(dir.path + "/t.py", "x = 1\n");
+  test::write_file(dir.path + "/pyproject.toml",
+                   "[tool.tracelint]\nselect = [\"" + std::string(10'000'000, 'X') + "\"]\n");
+  auto r = test::tracelint("check " + test::shell_quote(dir.path + "/t.py"));
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.find("unknown rule code or prefix 'XXXX") != std::string::npos);
+  CHECK(r.out.find("... (10000000 bytes)'") != std::string::npos);
+  CHECK(r.out.size() + r.err.size() < 2000);
+}
