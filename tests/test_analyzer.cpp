@@ -216,3 +216,40 @@ TEST_CASE("analyzer: Clang is a module that only `tracelint analyze` loads") {
                     std::string::npos,
                 test::read_file(err));
 }
+
+TEST_CASE("analyzer: a compilation database's flags cannot write files, load code or read "
+          "files outside the project") {
+  // The database belongs to the repository analysed: any flag in it may be hostile.
+  test::TempDir dir;
+  const std::string project = dir.path + "/project", outside = dir.path + "/outside";
+  std::filesystem::create_directories(project + "/build");
+  std::filesystem::create_directories(outside);
+  test::write_file(project + "/x.cpp", "int main() { return 0; }\n");
+  test::write_file(outside + "/secret.txt", "the secret line\n");
+  nlohmann::json command = {
+      {"directory", project + "/build"},
+      {"file", project + "/x.cpp"},
+      {"arguments",
+       {"clang++", "-std=c++17", "--serialize-diagnostics", project + "/written.dia", "-include",
+        outside + "/secret.txt", "-Xclang", "-load", "-Xclang", outside + "/plugin.so",
+        "-fplugin=" + outside + "/plugin2.so", "-c", project + "/x.cpp"}}};
+  test::write_file(project + "/build/compile_commands.json",
+                   nlohmann::json::array({command}).dump());
+  auto r = test::tracelint("analyze --verbose -p '" + project + "/build' '" + project + "/x.cpp'");
+  CHECK(r.exit_code == 0);
+  CHECK_FALSE(std::filesystem::exists(project + "/written.dia"));
+  CHECK(r.out.find("the secret line") == std::string::npos);
+  CHECK(r.err.find("the secret line") == std::string::npos);
+  for (const std::string &dropped :
+       {"dropped `--serialize-diagnostics " + project + "/written.dia`",
+        "dropped `-include " + outside +
+            "/secret.txt` from the compilation database: it reads a file outside the project",
+        "dropped `-Xclang -load -Xclang " + outside +
+            "/plugin.so` from the compilation database: it loads code",
+        "dropped `-fplugin=" + outside + "/plugin2.so`"})
+    CHECK_MESSAGE(r.err.find(dropped) != std::string::npos, r.err);
+  // Flags typed after `--` are the user's own: -include is kept (and fails on that file).
+  auto typed = test::tracelint("analyze '" + project + "/x.cpp' -- -std=c++17 -include '" +
+                               outside + "/secret.txt'");
+  CHECK(typed.exit_code == 2);
+}

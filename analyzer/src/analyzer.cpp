@@ -22,6 +22,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <set>
 #include <toml++/toml.h>
 #include <tuple>
 
@@ -125,7 +126,8 @@ private:
 
 // One file through Clang: its report, or a failed file with the compiler's first error.
 FileReport analyze_file(const clang::tooling::CompilationDatabase &compilations,
-                        const std::string &source, const PrinterSettings &settings) {
+                        const std::string &source, const PrinterSettings &settings,
+                        const clang::tooling::ArgumentsAdjuster &untrusted) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(source, ec)) {
     FileReport missing;
@@ -136,6 +138,7 @@ FileReport analyze_file(const clang::tooling::CompilationDatabase &compilations,
     return missing;
   }
   clang::tooling::ClangTool tool(compilations, {source});
+  if (untrusted) tool.appendArgumentsAdjuster(untrusted);
   FirstErrorKeeper diagnostics;
   tool.setDiagnosticConsumer(&diagnostics);
   std::map<std::string, FileReport> by_file;
@@ -155,7 +158,81 @@ FileReport analyze_file(const clang::tooling::CompilationDatabase &compilations,
   return report;
 }
 
+// A compilation database belongs to the repository analysed, which may be hostile: its flags
+// may not load code (-fplugin, -Xclang -load), write files (--serialize-diagnostics,
+// -save-temps, profiles; ClangTool already drops -o and -MF/-MD) or read files outside the
+// project (-include /etc/passwd, whose lines Clang would quote). Flags typed after `--` are
+// the user's own and pass untouched.
+struct DroppedFlag {
+  std::string flag; // as given, with its argument
+  const char *why;
+};
+
+// Whether arg (with the next argument, `*takes_next`) is a flag analysis must not run with.
+const char *untrusted_flag(llvm::StringRef arg, llvm::StringRef next, const std::string &root,
+                           bool *takes_next) {
+  *takes_next = false;
+  if (arg == "--serialize-diagnostics" || arg == "-serialize-diagnostic-file") {
+    *takes_next = true;
+    return "it writes a file";
+  }
+  if (arg.startswith("--serialize-diagnostics=") || arg.startswith("-save-temps") ||
+      arg.startswith("-fprofile-") || arg.startswith("-fcs-profile-") ||
+      arg.startswith("-fcoverage-") || arg.startswith("-fdebug-compilation-dir"))
+    return "it writes or reads files beside the compilation";
+  if (arg.startswith("-fplugin") || arg.startswith("-fpass-plugin"))
+    return "it loads code into the analyzer";
+  if (arg == "-include" || arg == "-imacros" || arg == "-include-pch") {
+    *takes_next = true;
+    std::string path = std::filesystem::path(next.str()).lexically_normal().string();
+    if (std::filesystem::path(path).is_absolute() && !root.empty() &&
+        path.rfind(root + "/", 0) != 0)
+      return "it reads a file outside the project";
+    *takes_next = false;
+  }
+  return nullptr;
+}
+
+// Drops the untrusted flags of database commands, noting each in dropped.
+clang::tooling::ArgumentsAdjuster untrusted_flags_dropper(std::string root,
+                                                          std::vector<DroppedFlag> &dropped) {
+  return [root = std::move(root), &dropped](const clang::tooling::CommandLineArguments &args,
+                                            llvm::StringRef) {
+    clang::tooling::CommandLineArguments kept;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      llvm::StringRef next = i + 1 < args.size() ? llvm::StringRef(args[i + 1]) : "";
+      if (args[i] == "-Xclang" && (next == "-load" || next == "-plugin" || next == "-add-plugin" ||
+                                   next == "-load-pass-plugin" || next.startswith("-plugin-arg"))) {
+        // -Xclang -load -Xclang PATH: the plugin's path is the next -Xclang's argument.
+        std::string flag = args[i] + " " + args[i + 1];
+        ++i;
+        if (i + 2 < args.size() && args[i + 1] == "-Xclang") {
+          flag += " -Xclang " + args[i + 2];
+          i += 2;
+        }
+        dropped.push_back({flag, "it loads code into the analyzer"});
+        continue;
+      }
+      bool takes_next = false;
+      const char *why = untrusted_flag(args[i], next, root, &takes_next);
+      if (!why) {
+        kept.push_back(args[i]);
+        continue;
+      }
+      std::string flag = args[i];
+      if (takes_next && i + 1 < args.size()) flag += " " + args[++i];
+      dropped.push_back({flag, why});
+    }
+    return kept;
+  };
+}
+
 llvm::cl::OptionCategory category("tracelint analyze options");
+llvm::cl::opt<bool> verbose_option(
+    "verbose",
+    llvm::cl::desc("Say which flags of the compilation database were dropped, and why (flags "
+                   "that load plugins, write files or read files outside the project)"),
+    llvm::cl::cat(category));
 llvm::cl::opt<std::string> format_option("format",
                                          llvm::cl::desc("text, json, sarif, junit, github or html"),
                                          llvm::cl::init("text"), llvm::cl::cat(category));
@@ -332,9 +409,27 @@ int analyze_main(int argc, const char **argv) {
     }
   std::vector<FileReport> reports;
   bool failed = false;
+  std::vector<DroppedFlag> dropped;
+  clang::tooling::ArgumentsAdjuster untrusted;
+  if (!flags.after_dashes) {
+    // The project: the folder of the database's build folder's parent, or the first file's.
+    std::error_code ec;
+    std::filesystem::path base =
+        flags.build
+            ? std::filesystem::absolute(*flags.build, ec).parent_path()
+            : std::filesystem::absolute(parser->getSourcePathList().front(), ec).parent_path();
+    untrusted = untrusted_flags_dropper(base.lexically_normal().string(), dropped);
+  }
   for (const std::string &source : parser->getSourcePathList()) {
-    reports.push_back(analyze_file(parser->getCompilations(), source, settings));
+    reports.push_back(analyze_file(parser->getCompilations(), source, settings, untrusted));
     failed |= reports.back().error.has_value();
+  }
+  if (verbose_option) {
+    std::set<std::string> said;
+    for (const DroppedFlag &d : dropped)
+      if (said.insert(d.flag).second)
+        llvm::errs() << "tracelint analyze: dropped `" << d.flag
+                     << "` from the compilation database: " << d.why << "\n";
   }
   std::cout << render(reports, *format);
   if (failed) {
