@@ -412,13 +412,23 @@ int analyze_main(int argc, const char **argv) {
   std::vector<DroppedFlag> dropped;
   clang::tooling::ArgumentsAdjuster untrusted;
   if (!flags.after_dashes) {
-    // The project: the folder of the database's build folder's parent, or the first file's.
+    // The project: the smallest folder holding the database and the first file.
     std::error_code ec;
-    std::filesystem::path base =
-        flags.build
-            ? std::filesystem::absolute(*flags.build, ec).parent_path()
-            : std::filesystem::absolute(parser->getSourcePathList().front(), ec).parent_path();
-    untrusted = untrusted_flags_dropper(base.lexically_normal().string(), dropped);
+    std::filesystem::path source =
+        std::filesystem::absolute(parser->getSourcePathList().front(), ec).lexically_normal();
+    std::filesystem::path database = source.parent_path();
+    if (flags.build) {
+      database = std::filesystem::absolute(*flags.build, ec).lexically_normal();
+    } else {
+      while (!std::filesystem::exists(database / "compile_commands.json", ec) &&
+             database.has_parent_path() && database.parent_path() != database)
+        database = database.parent_path();
+    }
+    std::filesystem::path root = database;
+    while (!root.empty() && root.has_parent_path() && root.parent_path() != root &&
+           source.string().rfind(root.string() + "/", 0) != 0)
+      root = root.parent_path();
+    untrusted = untrusted_flags_dropper(root.string(), dropped);
   }
   for (const std::string &source : parser->getSourcePathList()) {
     reports.push_back(analyze_file(parser->getCompilations(), source, settings, untrusted));

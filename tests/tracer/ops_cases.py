@@ -368,6 +368,72 @@ def calls_with_star_args(x, y):
             star_args(*[x, y], **{"scale": 3.0}))
 
 
+class Countdown:
+    # An iterator of its own: __iter__ returns self, __next__ raises StopIteration after 3.
+    def __init__(self, n=3):
+        self.n = n
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.n == 0:
+            raise StopIteration
+        self.n -= 1
+        return self.n
+
+
+class Squares:
+    # Only __getitem__: iterated as CPython does, index by index until IndexError.
+    def __getitem__(self, i):
+        if i >= 3:
+            raise IndexError(i)
+        return i * i
+
+
+def iterator_protocol(x):
+    total = 0
+    for v in Countdown():
+        total += v
+    a, b, c = Countdown()
+    pairs = list(zip(Countdown(), Squares()))
+    return (x * len(list(Countdown())) + total + sum(Countdown()) + max(Countdown()),
+            a - c, pairs[1][1], 1 in Countdown(), 5 in Countdown(), list(Squares()),
+            torch.stack([x * i for i in Squares()]), max(*Countdown()))
+
+
+def self_referential(x):
+    l = []
+    l.append(l)
+    d = {}
+    d["a"] = d
+    m = [1]
+    m.append(m)
+    try:
+        hash((l,))
+        unhashable = False
+    except TypeError:
+        unhashable = True
+    return x * len(str(l)) + len(repr(d)), str(l), repr(d), l == l, unhashable, str(m)
+
+
+def deeply_nested(x):
+    # Deeper than CPython's recursion limit: repr and == raise RecursionError there, as here.
+    l = []
+    for _ in range(5000):
+        l = [l]
+    m = []
+    for _ in range(5000):
+        m = [m]
+    errors = 0
+    for attempt in (lambda: repr(l), lambda: l == m):
+        try:
+            attempt()
+        except RecursionError:
+            errors += 1
+    return x + errors
+
+
 def in_place_alias(x, y):
     # z aliases x: the update changes x, which the function returns (and the caller sees).
     z = x

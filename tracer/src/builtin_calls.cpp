@@ -322,6 +322,16 @@ Obj Interpreter::call_builtin_class(const ClassObj &cls, std::vector<Obj> &args,
   raise("TypeError", "cannot create '" + name + "' instances", loc);
 }
 
+// CPython's unhashable builtins: a list, dict or set, alone or inside a tuple.
+void Interpreter::require_hashable(const Obj &o, const Loc &loc) {
+  if (o.kind == Obj::Kind::List || o.kind == Obj::Kind::Dict || o.kind == Obj::Kind::Set)
+    raise("TypeError", "unhashable type: '" + type_name(o) + "'", loc);
+  if (o.kind != Obj::Kind::Tuple) return;
+  ValueLevel level = enter_value("while calling a Python object", loc);
+  for (const Obj &item : items_of(o))
+    require_hashable(item, loc);
+}
+
 Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
                               const Loc &loc) {
   auto id = static_cast<Builtin>(fn.id);
@@ -804,6 +814,7 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     arity(*this, name, args, 1, 1, loc);
     if (args[0].kind == Obj::Kind::Int || args[0].kind == Obj::Kind::Bool)
       return Obj::int_of(concrete_int(args[0], loc, "hash()'s argument"));
+    require_hashable(args[0], loc);
     return Obj::int_of(static_cast<int64_t>(std::hash<std::string>{}(repr(args[0], loc)) >> 1));
   case Builtin::vars: {
     arity(*this, name, args, 1, 1, loc);

@@ -6,10 +6,55 @@
 
 #include "tracelint/core/value.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 namespace tracelint::tracer {
+
+Interpreter::ValueLevel Interpreter::enter_value(const char *what, const Loc &loc) {
+  // CPython's default recursion limit: deeper values raise there too.
+  constexpr int kMaxValueDepth = 1000;
+  if (value_depth_ >= kMaxValueDepth)
+    raise("RecursionError", std::string("maximum recursion depth exceeded ") + what, loc);
+  ++value_depth_;
+  return ValueLevel{*this};
+}
+
+// A tuple, list, set or dict: its items' reprs; one already being written (a list holding
+// itself) is [...] or {...}, as CPython's Py_ReprEnter makes it.
+std::string Interpreter::container_repr(const Obj &o, const Loc &loc) {
+  const void *self = o.ref.get();
+  if (std::find(in_repr_.begin(), in_repr_.end(), self) != in_repr_.end())
+    return o.kind == Obj::Kind::List ? "[...]" : o.kind == Obj::Kind::Tuple ? "(...)" : "{...}";
+  ValueLevel level = enter_value("while getting the repr of an object", loc);
+  in_repr_.push_back(self);
+  struct Leave {
+    std::vector<const void *> &active;
+    ~Leave() { active.pop_back(); }
+  } leave{in_repr_};
+  if (o.kind == Obj::Kind::Dict) {
+    const DictObj &d = o.as<DictObj>();
+    std::string out = "{";
+    for (std::size_t i = 0; i < d.keys.size(); ++i) {
+      step(loc);
+      if (i) out += ", ";
+      out += repr(d.keys[i], loc) + ": " + repr(d.values[i], loc);
+    }
+    return out + "}";
+  }
+  const auto &items = items_of(o);
+  if (o.kind == Obj::Kind::Set && items.empty()) return "set()";
+  std::string out = o.kind == Obj::Kind::Tuple ? "(" : o.kind == Obj::Kind::List ? "[" : "{";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    step(loc);
+    if (i) out += ", ";
+    out += repr(items[i], loc);
+  }
+  if (o.kind == Obj::Kind::Tuple && items.size() == 1) out += ",";
+  out += o.kind == Obj::Kind::Tuple ? ")" : o.kind == Obj::Kind::List ? "]" : "}";
+  return out;
+}
 
 std::string Interpreter::repr(const Obj &o, const Loc &loc) {
   switch (o.kind) {
@@ -33,29 +78,9 @@ std::string Interpreter::repr(const Obj &o, const Loc &loc) {
     return python_string(str_of(o));
   case Obj::Kind::Tuple:
   case Obj::Kind::List:
-  case Obj::Kind::Set: {
-    const auto &items = items_of(o);
-    if (o.kind == Obj::Kind::Set && items.empty()) return "set()";
-    std::string out = o.kind == Obj::Kind::Tuple ? "(" : o.kind == Obj::Kind::List ? "[" : "{";
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      step(loc);
-      if (i) out += ", ";
-      out += repr(items[i], loc);
-    }
-    if (o.kind == Obj::Kind::Tuple && items.size() == 1) out += ",";
-    out += o.kind == Obj::Kind::Tuple ? ")" : o.kind == Obj::Kind::List ? "]" : "}";
-    return out;
-  }
-  case Obj::Kind::Dict: {
-    const DictObj &d = o.as<DictObj>();
-    std::string out = "{";
-    for (std::size_t i = 0; i < d.keys.size(); ++i) {
-      step(loc);
-      if (i) out += ", ";
-      out += repr(d.keys[i], loc) + ": " + repr(d.values[i], loc);
-    }
-    return out + "}";
-  }
+  case Obj::Kind::Set:
+  case Obj::Kind::Dict:
+    return container_repr(o, loc);
   case Obj::Kind::Slice: {
     const SliceObj &s = o.as<SliceObj>();
     return "slice(" + repr(s.start, loc) + ", " + repr(s.stop, loc) + ", " + repr(s.step, loc) +

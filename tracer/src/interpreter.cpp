@@ -126,6 +126,7 @@ Interpreter::Interpreter(std::shared_ptr<const Module> module, Backend &backend,
   exception("KeyError", "LookupError");
   exception("ModuleNotFoundError", "ImportError");
   exception("NotImplementedError", "RuntimeError");
+  exception("RecursionError", "RuntimeError");
   exception("UnboundLocalError", "NameError");
   exception("UserWarning", "Warning");
   exception("DeprecationWarning", "Warning");

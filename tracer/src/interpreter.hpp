@@ -140,6 +140,18 @@ public:
   double concrete_float(const Obj &o, const Loc &loc, const std::string &what);
   // The items of an iterable (a list, tuple, dict's keys, str, set, an object's __iter__).
   std::vector<Obj> iterate(const Obj &o, const Loc &loc);
+  std::vector<Obj> iterate_instance(const Obj &o, const Loc &loc);
+  // Enters one level of a value for `what` ("getting the repr of an object"); RecursionError past
+  // CPython's default limit. The returned guard leaves it.
+  struct ValueLevel {
+    Interpreter &in;
+    ~ValueLevel() { --in.value_depth_; }
+  };
+  ValueLevel enter_value(const char *what, const Loc &loc);
+  std::string container_repr(const Obj &o, const Loc &loc);
+  void require_hashable(const Obj &o, const Loc &loc);
+  // Whether the Python exception is one of exception_class (a builtin's name) or a subclass.
+  bool raised(const PyError &e, const char *exception_class) const;
   std::string str(const Obj &o, const Loc &loc);
   std::string repr(const Obj &o, const Loc &loc);
   // Python's == (concrete: a proxy compared is guarded).
@@ -214,6 +226,11 @@ private:
   std::unique_ptr<Impl> impl_;
   std::vector<std::string> printed_;
   int depth_ = 0;
+  // How deep repr, == and hash are inside a value (a list in a list ...), and the containers
+  // whose repr is being written: a cycle prints [...], a value deeper than CPython's recursion
+  // limit raises RecursionError, as CPython does, instead of recursing on.
+  int value_depth_ = 0;
+  std::vector<const void *> in_repr_;
   std::vector<const Module *> call_modules_; // the module of each function being run
   int64_t steps_ = 0;
 };

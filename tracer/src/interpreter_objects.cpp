@@ -649,6 +649,10 @@ bool Interpreter::equal(const Obj &a, const Obj &b, const Loc &loc) {
                           "data-dependent control flow cannot be traced");
   }
   if (a.kind != b.kind) return false;
+  // The same container is equal to itself (CPython compares items by identity first), so a
+  // list holding itself equals itself; two such lists recurse into RecursionError.
+  if (a.ref && a.ref == b.ref) return true;
+  ValueLevel level = enter_value("in comparison", loc);
   switch (a.kind) {
   case Obj::Kind::None:
   case Obj::Kind::Ellipsis:
@@ -750,6 +754,51 @@ double Interpreter::concrete_float(const Obj &o, const Loc &loc, const std::stri
   return o.as_double();
 }
 
+bool Interpreter::raised(const PyError &e, const char *exception_class) const {
+  return e.exception.kind == Obj::Kind::Instance &&
+         e.exception.as<InstanceObj>().cls->is_subclass_of(
+             *impl_->exception_classes.at(exception_class));
+}
+
+// CPython's protocols for an instance: iter(o) is o.__iter__() (an iterator: an object with
+// __next__, often o itself), whose __next__ is called until StopIteration; without __iter__,
+// o.__getitem__(0, 1, ...) until IndexError. A loop, never a recursion on what __iter__ gives.
+std::vector<Obj> Interpreter::iterate_instance(const Obj &o, const Loc &loc) {
+  const ClassObj &cls = *o.as<InstanceObj>().cls;
+  std::vector<Obj> out;
+  if (!cls.lookup("__iter__")) {
+    if (!cls.lookup("__getitem__"))
+      raise("TypeError", "'" + type_name(o) + "' object is not iterable", loc);
+    for (int64_t i = 0;; ++i) {
+      step(loc);
+      try {
+        out.push_back(call(attribute(o, "__getitem__", loc), {Obj::int_of(i)}, {}, loc));
+      } catch (const PyError &e) {
+        if (!raised(e, "IndexError") && !raised(e, "StopIteration")) throw;
+        return out;
+      }
+    }
+  }
+  Obj it = call(attribute(o, "__iter__", loc), {}, {}, loc);
+  if (it.kind != Obj::Kind::Instance) {
+    // A builtin iterator (iter(list) is a list here): its items.
+    if (it.kind == Obj::Kind::List || it.kind == Obj::Kind::Tuple) return items_of(it);
+    raise("TypeError", "iter() returned non-iterator of type '" + type_name(it) + "'", loc);
+  }
+  if (!it.as<InstanceObj>().cls->lookup("__next__"))
+    raise("TypeError", "iter() returned non-iterator of type '" + type_name(it) + "'", loc);
+  Obj next = attribute(it, "__next__", loc);
+  while (true) {
+    step(loc);
+    try {
+      out.push_back(call(next, {}, {}, loc));
+    } catch (const PyError &e) {
+      if (!raised(e, "StopIteration")) throw;
+      return out;
+    }
+  }
+}
+
 std::vector<Obj> Interpreter::iterate(const Obj &o, const Loc &loc) {
   switch (o.kind) {
   case Obj::Kind::Tuple:
@@ -776,11 +825,8 @@ std::vector<Obj> Interpreter::iterate(const Obj &o, const Loc &loc) {
     }
     return out;
   }
-  case Obj::Kind::Instance: {
-    if (o.as<InstanceObj>().cls->lookup("__iter__"))
-      return iterate(call(attribute(o, "__iter__", loc), {}, {}, loc), loc);
-    break;
-  }
+  case Obj::Kind::Instance:
+    return iterate_instance(o, loc);
   case Obj::Kind::Unknown:
     unknown_used(o, loc, "iterating over");
   default:
