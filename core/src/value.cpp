@@ -176,19 +176,26 @@ bool operator==(const Value &a, const Value &b) {
   }
 }
 
+namespace {
+
+// An integer literal without underscores: its base (0x, 0o, 0b prefixes) and its digits.
+std::pair<int, std::string> integer_base_and_digits(const std::string &raw) {
+  if (raw.size() > 2 && raw[0] == '0' && std::isalpha(static_cast<unsigned char>(raw[1]))) {
+    char b = static_cast<char>(std::tolower(raw[1]));
+    return {b == 'x' ? 16 : b == 'o' ? 8 : b == 'b' ? 2 : 10, raw.substr(2)};
+  }
+  return {10, raw};
+}
+
+} // namespace
+
 std::optional<Value> parse_python_number(std::string_view literal, bool integer_token) {
   std::string raw(literal);
   raw.erase(std::remove(raw.begin(), raw.end(), '_'), raw.end());
   bool imaginary = !raw.empty() && (raw.back() == 'j' || raw.back() == 'J');
   if (imaginary) raw.pop_back();
   if (integer_token && !imaginary) {
-    int base = 10;
-    std::string digits = raw;
-    if (raw.size() > 2 && raw[0] == '0' && std::isalpha(static_cast<unsigned char>(raw[1]))) {
-      char b = static_cast<char>(std::tolower(raw[1]));
-      base = b == 'x' ? 16 : b == 'o' ? 8 : b == 'b' ? 2 : 10;
-      digits = raw.substr(2);
-    }
+    auto [base, digits] = integer_base_and_digits(raw);
     errno = 0;
     char *end = nullptr;
     long long v = std::strtoll(digits.c_str(), &end, base);
@@ -202,18 +209,13 @@ std::optional<Value> parse_python_number(std::string_view literal, bool integer_
 std::optional<Value> parse_negated_integer(std::string_view literal) {
   std::string raw(literal);
   raw.erase(std::remove(raw.begin(), raw.end(), '_'), raw.end());
-  int base = 10;
-  if (raw.size() > 2 && raw[0] == '0' && std::isalpha(static_cast<unsigned char>(raw[1]))) {
-    char b = static_cast<char>(std::tolower(raw[1]));
-    base = b == 'x' ? 16 : b == 'o' ? 8 : b == 'b' ? 2 : 10;
-    raw = raw.substr(2);
-  }
+  auto [base, digits] = integer_base_and_digits(raw);
   errno = 0;
   char *end = nullptr;
-  unsigned long long magnitude = std::strtoull(raw.c_str(), &end, base);
+  unsigned long long magnitude = std::strtoull(digits.c_str(), &end, base);
   // INT64_MIN's magnitude, 2^63, is one past INT64_MAX: -9223372036854775808 fits.
   constexpr unsigned long long kLimit = 1ULL << 63;
-  if (errno == ERANGE || *end != '\0' || raw.empty() || magnitude > kLimit) return std::nullopt;
+  if (errno == ERANGE || *end != '\0' || digits.empty() || magnitude > kLimit) return std::nullopt;
   return Value::int_value(magnitude == kLimit ? std::numeric_limits<int64_t>::min()
                                               : -static_cast<int64_t>(magnitude));
 }
