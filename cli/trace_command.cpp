@@ -248,6 +248,14 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
                   "its last use. A size such as 512M or 4G (powers of 1024); the default is half "
                   "of this machine's physical memory")
       ->transform(CLI::Validator(parse_size, "SIZE"));
+  command
+      .add_option("--max-python-memory", args.max_python_memory,
+                  "Stop tracing (exit 2, at the line) when the strings, lists, tuples and dicts "
+                  "the traced program makes add up to more than this, counted before each is "
+                  "made: a format width of 10**9 is refused, not allocated. What is made is "
+                  "counted, not what is still held. A size such as 256M or 2G")
+      ->transform(CLI::Validator(parse_size, "SIZE"))
+      ->default_str("512M");
   if (!is_run) {
     command.add_flag("--run", args.run,
                      "Also execute the traces with libtorch and compare with an eager run of the "
@@ -350,6 +358,7 @@ int run_trace(const TraceArgs &args, bool is_run) {
   request.level = args.level == "prims" ? tracer::Level::Prims : tracer::Level::Ltorch;
   request.provenance = !args.no_provenance;
   request.grad = args.grad;
+  request.max_python_memory = args.max_python_memory;
   for (std::size_t begin = 0; begin < args.executors.size();) {
     std::size_t comma = std::min(args.executors.find(',', begin), args.executors.size());
     std::string name = args.executors.substr(begin, comma - begin);

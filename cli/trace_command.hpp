@@ -1,6 +1,8 @@
 #pragma once
 // `tracelint trace` and `tracelint run`: trace a Python function or an nn.Module's forward into
 // Thunder-style traces, validate them, and (run) execute them against an eager run.
+#include "tracelint/tracer/tracer.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -30,7 +32,8 @@ struct TraceArgs {
   bool save_io_given = false; // --save-io '' is refused, not ignored
   uint64_t max_file_size = 64ull << 20;
   uint64_t max_memory = 0; // 0: half of physical memory
-  std::string list_ops;    // trace --list-ops: "text" or "markdown"; "" to trace
+  uint64_t max_python_memory = tracer::kDefaultMaxPythonMemory;
+  std::string list_ops; // trace --list-ops: "text" or "markdown"; "" to trace
 };
 
 // Adds the options of `trace` (and `run`, which executes and prints only the comparison).

@@ -10,8 +10,13 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -120,4 +125,94 @@ TEST_CASE("round 4: a 10 MB rule code in select is quoted cut, not echoed whole"
   CHECK(r.out.find("unknown rule code or prefix 'XXXX") != std::string::npos);
   CHECK(r.out.find("... (10000000 bytes)'") != std::string::npos);
   CHECK(r.out.size() + r.err.size() < 2000);
+}
+
+namespace {
+
+// Traces `def f(a):` with `body` before `return a + 1`; the result of the CLI.
+test::Run trace_body(const std::string &body, const std::string &more = "") {
+  Traced t("import torch\n\ndef f(a):\n" + body + "    return a + 1\n");
+  return t.trace("-a 'a=f32[2]' " + more);
+}
+
+} // namespace
+
+TEST_CASE("round 4: a value past the Python memory limit is refused at its line before it is "
+          "made") {
+  const std::string limit = "past the limit on the Python values a traced program makes (512 MiB";
+  for (const char *body :
+       {"    s = '{:>1000000000}'.format('x')\n", "    s = f'{1:>1000000000}'\n",
+        "    s = '%1000000000d' % 1\n", "    s = format(1.0, '.1000000000f')\n",
+        "    s = 'ab'.zfill(10**9)\n", "    s = 'ab'.rjust(10**9)\n", "    s = 'ab' * 10**9\n",
+        "    s = [0] * 10**9\n", "    s = 'a' * 100000\n    s = s.replace('a', s)\n",
+        "    s = ','.join(['x' * 1000000] * 1000)\n"}) {
+    INFO(body);
+    test::Run r = trace_body(body);
+    CHECK(r.exit_code == 2);
+    // At the body's last line (the file's line 3 + the body's lines).
+    auto line = 3 + std::count(body, body + std::strlen(body), '\n');
+    CHECK_MESSAGE(r.err.find("f.py:" + std::to_string(line) + ":") != std::string::npos, r.err);
+    CHECK_MESSAGE(r.err.find(limit) != std::string::npos, r.err);
+    CHECK(r.err.find("bad_alloc") == std::string::npos);
+  }
+  // A width CPython refuses is its ValueError, not a wrapped int.
+  test::Run r = trace_body("    s = '{:>99999999999999999999}'.format('x')\n");
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(r.err.find("ValueError: Too many decimal digits in format string") !=
+                    std::string::npos,
+                r.err);
+  // The limit is the user's: lower, a 1 MB padding is refused; raised, a 600 MB one is made.
+  const std::string pad = "    s = '{:>1000000}'.format('x')\n    assert len(s) == 1000000\n";
+  CHECK(trace_body(pad).exit_code == 0);
+  CHECK(trace_body(pad, "--max-python-memory 512K").exit_code == 2);
+  usage_error(trace_body(pad, "--max-python-memory 0"), "--max-python-memory");
+  // The same limit holds for --init, evaluated by the same interpreter.
+  Traced m("class M:\n    def __init__(self, width):\n        self.width = len(width)\n\n"
+           "    def forward(self, a):\n        return a * self.width\n");
+  r = test::tracelint("trace " + test::shell_quote(m.file) +
+                      " --module M --init \"width='x' * 10**9\" -a 'a=f32[2]'");
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(r.err.find(limit) != std::string::npos, r.err);
+}
+
+TEST_CASE("round 4: steps are charged by the work done, so a loop of large operations stops "
+          "near the step limit") {
+  for (const char *body :
+       {"    l = list(range(100000))\n    for i in range(100000):\n        x = l == list(l)\n",
+        "    s = 'x' * 1000000\n    for i in range(100000):\n        h = hash(s + str(i))\n",
+        "    l = list(range(100000))\n    for i in range(100000):\n        x = sorted(l)\n",
+        "    s = 'x' * 1000000\n    for i in range(100000):\n        x = s.count('y')\n",
+        "    d = {}\n    for i in range(10**7):\n        d[i] = i\n",
+        "    l = ['x' * 1000000] * 1000\n    for i in range(1000):\n        s = repr(l)\n"}) {
+    INFO(body);
+    auto start = std::chrono::steady_clock::now();
+    test::Run r = trace_body(body);
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(r.err.find("the program runs more than 2000000 steps") != std::string::npos,
+                  r.err);
+    // Seconds, not hours (the sanitizer build is several times slower than a release one).
+    CHECK(seconds < 60);
+  }
+}
+
+TEST_CASE("round 4: a call the tracer does not model is an error at its line, not a silent "
+          "no-op") {
+  for (const auto &[body, name] : std::vector<std::pair<std::string, std::string>>{
+           {"    import os\n    os.system('id')\n", "os.system"},
+           {"    from os import system\n    system('id')\n", "os.system"},
+           {"    import pathlib\n    pathlib.Path('x').write_text('y')\n", "pathlib.Path"},
+           {"    torch.load('x.pt')\n", "torch.load"},
+           {"    import subprocess\n    r = subprocess.run(['id'])\n", "subprocess.run"}}) {
+    INFO(body);
+    test::Run r = trace_body(body);
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(r.err.find("`" + name + "(...)` is not run by the tracer") != std::string::npos,
+                  r.err);
+  }
+  // Logging and warnings only write messages: skipped.
+  CHECK(trace_body("    import logging\n    logging.getLogger(__name__).info('x')\n").exit_code ==
+        0);
+  CHECK(trace_body("    import warnings\n    warnings.warn('x')\n").exit_code == 0);
 }

@@ -493,3 +493,50 @@ class Stack(nn.Module):
         if targets is None:
             return logits, None
         return logits, F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+
+
+class Key:
+    def __init__(self, v):
+        self.v = v
+
+    def __hash__(self):
+        return hash(self.v)
+
+    def __eq__(self, other):
+        return isinstance(other, Key) and self.v == other.v
+
+
+class EqualToAll:  # __eq__ without __hash__: unhashable, as CPython makes it
+    def __eq__(self, other):
+        return True
+
+
+def user_dict_keys(x):
+    d = {Key(1): 2}
+    d[Key(3)] = 4
+    d[Key(1)] += 10
+    try:
+        {EqualToAll(): 1}
+        refused = False
+    except TypeError:
+        refused = True
+    merged = {Key(2): 1, Key(2): 2}
+    return (x * d[Key(1)] + d.get(Key(3), 0), len(d), Key(3) in d, Key(5) in d, refused,
+            d.pop(Key(3)), len(d), len(merged), merged[Key(2)], hash(Key(7)))
+
+
+def numeric_edges(x):
+    raised = []
+    for thunk in (lambda: math.pow(10, 10**6), lambda: 2.0 ** 10000, lambda: math.exp(1000),
+                  lambda: 1 / 0, lambda: 7.0 // 0.0, lambda: 0.0 ** -1, lambda: math.sqrt(-1),
+                  lambda: math.log(0), lambda: pow(2, 3, 0), lambda: pow(2, -1, 4),
+                  lambda: pow(2.0, 3, 5), lambda: int(float("nan")), lambda: int(float("inf"))):
+        try:
+            thunk()
+            raised.append("nothing")
+        except (OverflowError, ZeroDivisionError, ValueError, TypeError) as e:
+            raised.append(type(e).__name__ + ": " + str(e))
+    return (x * round(1.5, 10**9) + pow(3, 4, 5), round(2.675, 2), round(1234, -2),
+            round(1250, -2), round(-0.5), round(0.125, 2), round(123.456, -1), round(7, 3),
+            pow(3, -1, 7), pow(-3, 3, -7), pow(5, 0, 1), len(format(1e300, ".20f")),
+            format(2.5, ".30f"), "|".join(raised))

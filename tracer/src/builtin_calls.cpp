@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
 
 namespace tracelint::tracer {
 
@@ -128,6 +131,76 @@ Obj strings(const std::vector<std::string> &parts) {
   for (const std::string &p : parts)
     out.push_back(Obj::str(p));
   return Obj::list(std::move(out));
+}
+
+// round(x, n) of a float as CPython's: the nearest of the decimals with n digits, ties to even,
+// from x's exact binary value (printf's %.*f rounds that way); x itself past 323 digits, a zero
+// of x's sign before -308.
+double round_float(double x, int64_t n) {
+  if (!std::isfinite(x) || n > 323) return x;
+  if (n < -308) return std::copysign(0.0, x);
+  if (n >= 0) {
+    std::vector<char> text(
+        static_cast<std::size_t>(std::snprintf(nullptr, 0, "%.*f", static_cast<int>(n), x)) + 1);
+    std::snprintf(text.data(), text.size(), "%.*f", static_cast<int>(n), x);
+    return std::strtod(text.data(), nullptr);
+  }
+  double scale = std::pow(10.0, static_cast<double>(-n));
+  double r = std::nearbyint(x / scale) * scale;
+  return r == 0 ? std::copysign(0.0, x) : r;
+}
+
+// round(i, n) of an int: i for n >= 0, else to a multiple of 10**-n, ties to even.
+Obj round_int(Interpreter &in, const Obj &value, int64_t n, const Loc &loc) {
+  int64_t i = in.concrete_int(value, loc, "round()'s argument");
+  if (n >= 0) return value.kind == Obj::Kind::Bool ? Obj::int_of(i) : value;
+  if (n < -18) return Obj::int_of(0);
+  int64_t unit = 1;
+  for (int64_t k = 0; k < -n; ++k)
+    unit *= 10;
+  int64_t q = i / unit, r = i % unit;
+  if (r < 0) {
+    r += unit;
+    --q;
+  }
+  if (2 * static_cast<__int128>(r) > unit || (2 * static_cast<__int128>(r) == unit && q % 2 != 0))
+    ++q;
+  __int128 out = static_cast<__int128>(q) * unit;
+  if (out > INT64_MAX || out < INT64_MIN)
+    throw TraceError(loc, "round() of an int outside the 64-bit range that the tracer supports");
+  return Obj::int_of(static_cast<int64_t>(out));
+}
+
+// pow(base, exp, mod) on ints, as CPython's: exp < 0 takes base's inverse modulo mod.
+Obj modular_pow(Interpreter &in, const std::vector<Obj> &args, const Loc &loc) {
+  for (const Obj &a : args)
+    if (a.kind != Obj::Kind::Int && a.kind != Obj::Kind::Bool)
+      in.raise("TypeError", "pow() 3rd argument not allowed unless all arguments are integers",
+               loc);
+  int64_t base = in.concrete_int(args[0], loc, "pow()'s base");
+  int64_t exp = in.concrete_int(args[1], loc, "pow()'s exponent");
+  int64_t mod = in.concrete_int(args[2], loc, "pow()'s modulus");
+  if (mod == 0) in.raise("ValueError", "pow() 3rd argument cannot be 0", loc);
+  __int128 m = mod < 0 ? -static_cast<__int128>(mod) : mod;
+  auto reduce = [&](__int128 v) { return ((v % m) + m) % m; };
+  __int128 b = reduce(base);
+  if (exp < 0) { // the inverse of b modulo m, by the extended Euclidean algorithm
+    __int128 r0 = m, r1 = b, t0 = 0, t1 = 1;
+    while (r1 != 0) {
+      __int128 q = r0 / r1, r2 = r0 - q * r1, t2 = t0 - q * t1;
+      r0 = r1, r1 = r2, t0 = t1, t1 = t2;
+    }
+    if (r0 != 1) in.raise("ValueError", "base is not invertible for the given modulus", loc);
+    b = reduce(t0);
+  }
+  __int128 acc = 1 % m;
+  for (unsigned __int128 e = exp < 0 ? -static_cast<__int128>(exp) : exp; e; e >>= 1) {
+    if (e & 1) acc = acc * b % m;
+    b = b * b % m;
+  }
+  // The result has the sign of mod, as Python's %.
+  if (mod < 0 && acc != 0) acc -= m;
+  return Obj::int_of(static_cast<int64_t>(acc));
 }
 
 int64_t parse_int(Interpreter &in, const std::string &text, int base, const Loc &loc) {
@@ -263,12 +336,12 @@ Obj Interpreter::call_builtin_class(const ClassObj &cls, std::vector<Obj> &args,
                   "dictionary update sequence element has length " + std::to_string(kv.size()) +
                       "; 2 is required",
                   loc);
-          out.set(kv[0], kv[1]);
+          dict_set(out, kv[0], kv[1], loc);
         }
       }
     }
     for (auto &[k, v] : kwargs)
-      out.set(Obj::str(k), std::move(v));
+      dict_set(out, Obj::str(k), std::move(v), loc);
     return d;
   }
   case Builtin::object:
@@ -332,12 +405,35 @@ void Interpreter::require_hashable(const Obj &o, const Loc &loc) {
     require_hashable(item, loc);
 }
 
+namespace {
+
+// The work a builtin does on its operands, at most: one step per 64 characters of a string and
+// per 16 items of a collection (find, count, split, sum, extend read them all).
+int64_t operand_work(const Obj &self, const std::vector<Obj> &args) {
+  uint64_t work = 0;
+  auto add = [&](const Obj &o) {
+    if (o.kind == Obj::Kind::Str)
+      work += str_of(o).size() / 64;
+    else if (o.kind == Obj::Kind::Tuple || o.kind == Obj::Kind::List || o.kind == Obj::Kind::Set)
+      work += items_of(o).size() / 16;
+    else if (o.kind == Obj::Kind::Dict)
+      work += o.as<DictObj>().keys.size() / 16;
+  };
+  add(self);
+  for (const Obj &o : args)
+    add(o);
+  return static_cast<int64_t>(std::min<uint64_t>(work, std::numeric_limits<int64_t>::max()));
+}
+
+} // namespace
+
 Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
                               const Loc &loc) {
   auto id = static_cast<Builtin>(fn.id);
   const std::string &name = fn.name;
   // A bound method of a builtin type: its receiver.
   const Obj &self = fn.self;
+  charge(1 + operand_work(self, args), loc);
   switch (id) {
   case Builtin::torch_symbol:
   case Builtin::tensor_symbol:
@@ -534,10 +630,12 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     for (std::size_t i = 0; i < order.size(); ++i)
       order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+      step(loc); // a comparison is one step (n log n in all)
       return truth(compare("<", keys[x], keys[y], loc), loc);
     });
     if (reverse && truth(*reverse, loc)) {
       std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+        step(loc);
         return truth(compare(">", keys[x], keys[y], loc), loc);
       });
     }
@@ -728,13 +826,13 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
       return Obj::int_of(*r);
     }
     int64_t n = concrete_int(*digits, loc, "ndigits");
-    if (args[0].kind != Obj::Kind::Float) return args[0];
-    double scale = std::pow(10.0, static_cast<double>(n));
-    return Obj::float_of(std::nearbyint(x * scale) / scale);
+    if (args[0].kind != Obj::Kind::Float) return round_int(*this, args[0], n, loc);
+    return Obj::float_of(round_float(x, n));
   }
   case Builtin::pow:
     no_keywords(*this, name, kwargs, loc);
-    arity(*this, name, args, 2, 2, loc);
+    arity(*this, name, args, 2, 3, loc);
+    if (args.size() == 3 && args[2].kind != Obj::Kind::None) return modular_pow(*this, args, loc);
     return binary("**", args[0], args[1], loc);
   case Builtin::divmod:
     no_keywords(*this, name, kwargs, loc);
@@ -815,6 +913,18 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     if (args[0].kind == Obj::Kind::Int || args[0].kind == Obj::Kind::Bool)
       return Obj::int_of(concrete_int(args[0], loc, "hash()'s argument"));
     require_hashable(args[0], loc);
+    if (args[0].kind == Obj::Kind::Instance) {
+      const ClassObj &cls = *args[0].as<InstanceObj>().cls;
+      if (cls.lookup("__hash__")) {
+        Obj h = call(attribute(args[0], "__hash__", loc), {}, {}, loc);
+        if (h.kind != Obj::Kind::Int && h.kind != Obj::Kind::Bool)
+          raise("TypeError", "__hash__ method should return an integer", loc);
+        return h;
+      }
+      if (cls.lookup("__eq__")) raise("TypeError", "unhashable type: '" + cls.name + "'", loc);
+      // object.__hash__: by identity.
+      return Obj::int_of(static_cast<int64_t>(reinterpret_cast<uintptr_t>(args[0].ref.get()) >> 4));
+    }
     return Obj::int_of(static_cast<int64_t>(std::hash<std::string>{}(repr(args[0], loc)) >> 1));
   case Builtin::vars: {
     arity(*this, name, args, 1, 1, loc);
@@ -869,9 +979,14 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   // ---- str
   case Builtin::str_join: {
     arity(*this, name, args, 1, 1, loc);
+    std::vector<Obj> parts = iterate(args[0], loc);
+    uint64_t size = 0;
+    for (const Obj &o : parts)
+      if (o.kind == Obj::Kind::Str) size += str_of(o).size() + str_of(self).size();
+    make_room(size, loc);
     std::string out;
     bool first = true;
-    for (const Obj &o : iterate(args[0], loc)) {
+    for (const Obj &o : parts) {
       if (o.kind != Obj::Kind::Str)
         raise("TypeError", "sequence item: expected str instance, " + type_name(o) + " found", loc);
       if (!first) out += str_of(self);
@@ -922,7 +1037,19 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     arity(*this, name, args, 2, 3, loc);
     const std::string &from = str_of(args[0]), &to = str_of(args[1]);
     int64_t count = args.size() > 2 ? concrete_int(args[2], loc, "count") : -1;
-    std::string s = str_of(self), out;
+    const std::string &s = str_of(self);
+    // The result's size before it is made: `s` with each replaced occurrence grown.
+    uint64_t replaced = 0;
+    if (from.empty())
+      replaced = s.size() + 1;
+    else
+      for (std::size_t at = s.find(from); at != std::string::npos;
+           at = s.find(from, at + from.size()))
+        ++replaced;
+    if (count >= 0) replaced = std::min(replaced, static_cast<uint64_t>(count));
+    make_room(s.size(), loc);
+    if (to.size() > from.size()) make_room(replaced, to.size() - from.size(), loc);
+    std::string out;
     std::size_t at = 0;
     int64_t done = 0;
     while (count < 0 || done < count) {
@@ -1023,6 +1150,7 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
         static_cast<std::size_t>(std::max<int64_t>(0, concrete_int(args[0], loc, "width")));
     char fill = id == Builtin::str_zfill ? '0' : args.size() > 1 ? str_of(args[1]).at(0) : ' ';
     if (s.size() >= width) return self;
+    make_room(width, loc);
     std::string pad(width - s.size(), fill);
     if (id == Builtin::str_ljust) return Obj::str(s + pad);
     if (id == Builtin::str_zfill && !s.empty() && (s[0] == '-' || s[0] == '+'))
@@ -1127,7 +1255,7 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   case Builtin::dict_get: {
     arity(*this, name, args, 1, 2, loc);
     if (args[0].is_proxy()) backend_->guard(args[0], loc);
-    if (const Obj *v = self.as<DictObj>().get(args[0])) return *v;
+    if (const Obj *v = dict_get(self.as<DictObj>(), args[0], loc)) return *v;
     return args.size() > 1 ? args[1] : Obj::none();
   }
   case Builtin::dict_keys:
@@ -1144,9 +1272,11 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   case Builtin::dict_pop: {
     arity(*this, name, args, 1, 2, loc);
     DictObj &d = self.as<DictObj>();
-    if (const Obj *v = d.get(args[0])) {
-      Obj out = *v;
-      d.erase(args[0]);
+    std::ptrdiff_t at = dict_find(d, args[0], loc);
+    if (at >= 0) {
+      Obj out = d.values[static_cast<std::size_t>(at)];
+      d.keys.erase(d.keys.begin() + at);
+      d.values.erase(d.values.begin() + at);
       return out;
     }
     if (args.size() > 1) return args[1];
@@ -1155,9 +1285,9 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   case Builtin::dict_setdefault: {
     arity(*this, name, args, 1, 2, loc);
     DictObj &d = self.as<DictObj>();
-    if (const Obj *v = d.get(args[0])) return *v;
+    if (const Obj *v = dict_get(d, args[0], loc)) return *v;
     Obj value = args.size() > 1 ? args[1] : Obj::none();
-    d.set(args[0], value);
+    dict_set(d, args[0], value, loc);
     return value;
   }
   case Builtin::dict_update: {
@@ -1167,18 +1297,18 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
       if (args[0].kind == Obj::Kind::Dict) {
         const DictObj &src = args[0].as<DictObj>();
         for (std::size_t i = 0; i < src.keys.size(); ++i)
-          d.set(src.keys[i], src.values[i]);
+          dict_set(d, src.keys[i], src.values[i], loc);
       } else {
         for (const Obj &pair : iterate(args[0], loc)) {
           std::vector<Obj> kv = iterate(pair, loc);
           if (kv.size() != 2)
             raise("ValueError", "dictionary update sequence element has the wrong length", loc);
-          d.set(kv[0], kv[1]);
+          dict_set(d, kv[0], kv[1], loc);
         }
       }
     }
     for (auto &[k, v] : kwargs)
-      d.set(Obj::str(k), std::move(v));
+      dict_set(d, Obj::str(k), std::move(v), loc);
     return Obj::none();
   }
   case Builtin::dict_clear:

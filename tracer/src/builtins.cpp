@@ -22,6 +22,9 @@ std::optional<int64_t> truncate_to_int64(double x) {
 Obj compute_number(NumOp op, const std::vector<Obj> &args, const Loc &loc) {
   const Obj &a = args[0];
   auto fail = [&](const std::string &m) -> Obj { throw TraceError(loc, m); };
+  auto python_error = [&](const char *cls, const std::string &m) -> Obj {
+    throw PythonNumberError(loc, cls, m);
+  };
   auto float_result = [&](double r) { return Obj::float_of(r); };
   switch (op) {
   case NumOp::neg:
@@ -36,25 +39,30 @@ Obj compute_number(NumOp op, const std::vector<Obj> &args, const Loc &loc) {
     if (a.kind != Obj::Kind::Float) return Obj::int_of(a.integer);
     std::optional<int64_t> truncated = truncate_to_int64(a.real);
     if (!truncated)
-      return fail(std::isnan(a.real)   ? "cannot convert float NaN to integer"
-                  : std::isinf(a.real) ? "cannot convert float infinity to integer"
-                                       : "int(" + python_float(a.real) +
-                                             ") is outside the 64-bit integer range that the "
-                                             "tracer supports");
+      return std::isnan(a.real) ? python_error("ValueError", "cannot convert float NaN to integer")
+             : std::isinf(a.real)
+                 ? python_error("OverflowError", "cannot convert float infinity to integer")
+                 : fail("int(" + python_float(a.real) +
+                        ") is outside the 64-bit integer range that the "
+                        "tracer supports");
     return Obj::int_of(*truncated);
   }
   case NumOp::to_float:
     return Obj::float_of(a.as_double());
   case NumOp::exact_div:
-    if (args[1].integer == 0) return fail("division by zero");
+    if (args[1].integer == 0) return python_error("ZeroDivisionError", "division by zero");
     return Obj::int_of(a.integer / args[1].integer);
   case NumOp::sqrt:
-    if (a.as_double() < 0) return fail("math domain error (sqrt of a negative number)");
+    if (a.as_double() < 0) return python_error("ValueError", "math domain error");
     return float_result(std::sqrt(a.as_double()));
-  case NumOp::exp:
-    return float_result(std::exp(a.as_double()));
+  case NumOp::exp: {
+    double r = std::exp(a.as_double());
+    if (std::isinf(r) && std::isfinite(a.as_double()))
+      return python_error("OverflowError", "math range error");
+    return float_result(r);
+  }
   case NumOp::log:
-    if (a.as_double() <= 0) return fail("math domain error (log of a number <= 0)");
+    if (a.as_double() <= 0) return python_error("ValueError", "math domain error");
     return float_result(std::log(a.as_double()));
   case NumOp::sin:
     return float_result(std::sin(a.as_double()));
@@ -105,7 +113,9 @@ Obj compute_number(NumOp op, const std::vector<Obj> &args, const Loc &loc) {
   }
   if ((op == NumOp::truediv || op == NumOp::floordiv || op == NumOp::mod) &&
       (floats ? y == 0.0 : j == 0))
-    return fail(op == NumOp::truediv ? "division by zero" : "integer division or modulo by zero");
+    return python_error("ZeroDivisionError", op == NumOp::truediv ? "division by zero"
+                                             : floats             ? "float floor division by zero"
+                                                      : "integer division or modulo by zero");
   if (op == NumOp::truediv) return Obj::float_of(x / y);
   if (floats) {
     switch (op) {
@@ -121,9 +131,16 @@ Obj compute_number(NumOp op, const std::vector<Obj> &args, const Loc &loc) {
       double m = std::fmod(x, y);
       return Obj::float_of(m != 0 && ((m < 0) != (y < 0)) ? m + y : m);
     }
-    case NumOp::pow:
-      if (x < 0 && y != std::floor(y)) return fail("a negative number to a fractional power");
-      return Obj::float_of(std::pow(x, y));
+    case NumOp::pow: {
+      if (x < 0 && y != std::floor(y) && std::isfinite(y))
+        return fail("a negative number to a fractional power (a complex number in Python)");
+      if (x == 0 && y < 0)
+        return python_error("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+      double r = std::pow(x, y);
+      if (std::isinf(r) && std::isfinite(x) && std::isfinite(y))
+        return python_error("OverflowError", "(34, 'Numerical result out of range')");
+      return Obj::float_of(r);
+    }
     default:
       break;
     }
@@ -151,6 +168,8 @@ Obj compute_number(NumOp op, const std::vector<Obj> &args, const Loc &loc) {
       return Obj::int_of(m != 0 && ((m < 0) != (j < 0)) ? m + j : m);
     }
     case NumOp::pow: {
+      if (j < 0 && i == 0)
+        return python_error("ZeroDivisionError", "0.0 cannot be raised to a negative power");
       if (j < 0) return Obj::float_of(std::pow(x, y));
       // By squaring: j steps of a loop would run for ever on 1 ** 10**18.
       int64_t acc = 1, base = i;

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <vector>
 
 namespace tracelint::tracer {
 
@@ -75,6 +77,7 @@ std::string Interpreter::repr(const Obj &o, const Loc &loc) {
     if (std::isnan(o.real)) return "nan";
     return python_float(o.real);
   case Obj::Kind::Str:
+    make_room(str_of(o).size() + 2, loc); // a 1 MB string's repr in a list of 1,000 of it
     return python_string(str_of(o));
   case Obj::Kind::Tuple:
   case Obj::Kind::List:
@@ -177,11 +180,24 @@ struct Spec {
   char sign = '-';
   bool alternate = false;
   bool zero = false;
-  int width = -1;
+  int64_t width = -1;
   char grouping = 0;
-  int precision = -1;
+  int64_t precision = -1;
   char type = 0;
 };
+
+// The decimal number at s[i] (advancing i), or -1 where there is none; a number past int64_t
+// is CPython's ValueError.
+int64_t spec_number(Interpreter &in, const std::string &s, std::size_t &i, const Loc &loc) {
+  int64_t n = -1;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+    int digit = s[i++] - '0';
+    if (n > (std::numeric_limits<int64_t>::max() - digit) / 10)
+      in.raise("ValueError", "Too many decimal digits in format string", loc);
+    n = std::max<int64_t>(n, 0) * 10 + digit;
+  }
+  return n;
+}
 
 Spec parse_spec(Interpreter &in, const std::string &s, const Loc &loc) {
   Spec spec;
@@ -204,24 +220,14 @@ Spec parse_spec(Interpreter &in, const std::string &s, const Loc &loc) {
     spec.zero = true;
     ++i;
   }
-  int width = 0;
-  bool has_width = false;
-  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
-    width = width * 10 + (s[i++] - '0');
-    has_width = true;
-  }
-  if (has_width) spec.width = width;
+  spec.width = spec_number(in, s, i, loc);
+  // The result is at least this wide: refused here when that is past the memory limit.
+  if (spec.width > 0) in.make_room(static_cast<uint64_t>(spec.width), loc);
   if (i < s.size() && (s[i] == ',' || s[i] == '_')) spec.grouping = s[i++];
   if (i < s.size() && s[i] == '.') {
     ++i;
-    int p = 0;
-    bool digits = false;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
-      p = p * 10 + (s[i++] - '0');
-      digits = true;
-    }
-    if (!digits) in.raise("ValueError", "Format specifier missing precision", loc);
-    spec.precision = p;
+    spec.precision = spec_number(in, s, i, loc);
+    if (spec.precision < 0) in.raise("ValueError", "Format specifier missing precision", loc);
   }
   if (i < s.size()) spec.type = s[i++];
   if (i != s.size()) in.raise("ValueError", "Invalid format specifier '" + excerpt(s) + "'", loc);
@@ -270,7 +276,7 @@ std::string float_text(double d) {
 
 std::string format_float(double x, const Spec &spec) {
   char type = spec.type;
-  int precision = spec.precision;
+  int64_t precision = spec.precision;
   std::string body;
   bool negative = std::signbit(x) && !std::isnan(x);
   double a = std::fabs(x);
@@ -284,13 +290,16 @@ std::string format_float(double x, const Spec &spec) {
   } else {
     char c = type == 0 ? 'g' : type == '%' ? 'f' : type == 'n' ? 'g' : type;
     if (type == '%') a *= 100;
-    int p = precision < 0 ? 6 : precision;
+    int64_t p = precision < 0 ? 6 : precision;
     if (type == 0 && precision >= 0) c = 'g';
-    char format[16];
-    std::snprintf(format, sizeof format, "%%%s.%d%c", spec.alternate ? "#" : "", p, c);
-    char buffer[512];
-    std::snprintf(buffer, sizeof buffer, format, a);
-    body = buffer;
+    char format[32];
+    std::snprintf(format, sizeof format, "%%%s.%lld%c", spec.alternate ? "#" : "",
+                  static_cast<long long>(p), c);
+    // As long as the number needs (1e300 with 20 decimals is over 300 characters).
+    int length = std::snprintf(nullptr, 0, format, a);
+    std::vector<char> buffer(static_cast<std::size_t>(std::max(length, 0)) + 1);
+    std::snprintf(buffer.data(), buffer.size(), format, a);
+    body = buffer.data();
     // No type but a precision ("{:.3}") is 'g' that keeps a ".0" on whole numbers, as repr.
     if (type == 0 && body.find_first_of(".e") == std::string::npos) body += ".0";
     if (type == '%') body += '%';
@@ -349,6 +358,10 @@ Obj Interpreter::format_value(const Obj &value, const std::string &spec_text, co
         raise("ValueError",
               std::string("Unknown format code '") + spec.type + "' for object of type 'float'",
               loc);
+      // Fixed or exponent notation writes `precision` digits.
+      if (spec.precision > std::numeric_limits<int>::max())
+        raise("ValueError", "precision too big", loc);
+      if (spec.precision > 0) make_room(static_cast<uint64_t>(spec.precision), loc);
       return Obj::str(format_float(value.as_double(), spec));
     }
     if (spec.type && std::string("dxXobcn").find(spec.type) == std::string::npos)

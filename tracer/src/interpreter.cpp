@@ -60,6 +60,12 @@ void add_class(Interpreter::Impl &impl, const std::string &name, Builtin id,
 
 } // namespace
 
+InterpreterLimits limits_of(const TraceRequest &request) {
+  InterpreterLimits limits;
+  limits.max_python_memory = request.max_python_memory;
+  return limits;
+}
+
 Interpreter::Interpreter(std::shared_ptr<const Module> module, Backend &backend,
                          InterpreterLimits limits)
     : module_(std::move(module)), backend_(&backend), limits_(limits),
@@ -160,6 +166,33 @@ void Interpreter::charge(int64_t work, const Loc &loc) {
   if (steps_ > limits_.max_steps)
     throw TraceError(loc, "the program runs more than " + std::to_string(limits_.max_steps) +
                               " steps; the tracer stops here");
+}
+
+namespace {
+
+TraceError python_memory_error(const Loc &loc, const std::string &size, uint64_t limit) {
+  return TraceError(loc, "this makes a value of " + size +
+                             ", past the limit on the Python values a traced program makes (" +
+                             std::to_string(limit >> 20) +
+                             " MiB in all; --max-python-memory raises it)");
+}
+
+} // namespace
+
+void Interpreter::make_room(uint64_t bytes, const Loc &loc) {
+  uint64_t limit = limits_.max_python_memory;
+  if (bytes > limit - std::min(made_bytes_, limit))
+    throw python_memory_error(loc, std::to_string(bytes) + " bytes", limit);
+  made_bytes_ += bytes;
+  charge(static_cast<int64_t>(bytes / 64), loc);
+}
+
+void Interpreter::make_room(uint64_t count, uint64_t each, const Loc &loc) {
+  if (each && count > limits_.max_python_memory / each)
+    throw python_memory_error(
+        loc, std::to_string(count) + " parts of " + std::to_string(each) + " bytes",
+        limits_.max_python_memory);
+  make_room(count * each, loc);
 }
 
 Obj Interpreter::make_exception(const std::string &cls, const std::string &message) {
@@ -486,6 +519,18 @@ Interpreter::Flow Interpreter::run_try(const Stmt &s, Frame &frame) {
   finally();
   return flow;
 }
+
+namespace {
+
+// Whether a placeholder (UnknownObj::what: "module logging.getLogger(...).info") comes from a
+// module whose functions only log or warn, which the tracer may skip.
+bool only_logs(std::string_view what) {
+  if (what.starts_with("module ")) what.remove_prefix(7);
+  std::string_view root = what.substr(0, what.find_first_of(".("));
+  return root == "logging" || root == "warnings";
+}
+
+} // namespace
 
 void Interpreter::do_import(const Stmt &s, Frame &frame) {
   auto module_object = [&](const std::string &dotted) -> Obj {
@@ -864,12 +909,13 @@ Obj Interpreter::eval(const Expr &e, Frame &frame) {
           raise("TypeError", "'" + type_name(other) + "' object is not a mapping", e.items[i].loc);
         const DictObj &o = other.as<DictObj>();
         for (std::size_t k = 0; k < o.keys.size(); ++k)
-          dict.set(o.keys[k], o.values[k]);
+          dict_set(dict, o.keys[k], o.values[k], e.items[i].loc);
         continue;
       }
       Obj key = eval(e.items[i], frame);
       if (key.is_proxy()) backend_->guard(key, e.items[i].loc);
-      dict.set(std::move(key), eval(e.items[i + 1], frame));
+      Obj value = eval(e.items[i + 1], frame);
+      dict_set(dict, std::move(key), std::move(value), e.items[i].loc);
     }
     return d;
   }
@@ -979,9 +1025,11 @@ Obj Interpreter::eval_comprehension(const Expr &e, Frame &frame) {
       at[level] = 0;
       continue;
     }
-    if (e.kind == Expr::Kind::DictComp)
-      dict.as<DictObj>().set(eval(e.items[0], inner), eval(e.items[1], inner));
-    else
+    if (e.kind == Expr::Kind::DictComp) {
+      Obj key = eval(e.items[0], inner);
+      Obj value = eval(e.items[1], inner);
+      dict_set(dict.as<DictObj>(), std::move(key), std::move(value), e.items[0].loc);
+    } else
       out.push_back(eval(e.items[0], inner));
   }
   switch (e.kind) {
@@ -1081,7 +1129,19 @@ Obj Interpreter::call(const Obj &callee, std::vector<Obj> args, Kwargs kwargs, c
       if (is_tensor(a)) unknown_used(callee, loc, "calling with a tensor");
     for (const auto &[k, a] : kwargs)
       if (is_tensor(a)) unknown_used(callee, loc, "calling with a tensor");
-    return make_unknown(callee.as<UnknownObj>().what + "(...)", loc);
+    const std::string &what = callee.as<UnknownObj>().what;
+    // A call the tracer does not model could write a file or run a command: stopping is
+    // right, skipping it is not. Calls into logging and warnings only write messages.
+    if (!only_logs(what)) {
+      std::string name(what.starts_with("module ") ? what.substr(7) : what);
+      throw TraceError(loc, "`" + excerpt(name) +
+                                "(...)` is not run by the tracer: it does "
+                                "not model `" +
+                                excerpt(name) +
+                                "`, and skipping the call could change what "
+                                "the program does");
+    }
+    return make_unknown(what + "(...)", loc);
   }
   default:
     raise("TypeError", "'" + type_name(callee) + "' object is not callable", loc);

@@ -7,6 +7,7 @@
 #include "frontend.hpp"
 #include "tracelint/tracer/object.hpp"
 #include "tracelint/tracer/symbols.hpp"
+#include "tracelint/tracer/tracer.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -95,9 +96,18 @@ public:
 };
 
 struct InterpreterLimits {
-  int max_depth = 200;           // Python calls nested (recursion is not traced)
-  int64_t max_steps = 2'000'000; // statements and loop iterations, all calls together
+  int max_depth = 200; // Python calls nested (recursion is not traced)
+  // Work, all calls together: a statement or loop iteration is one step; an operation on a
+  // value costs by its size (an item compared, copied or hashed, 64 characters), so that the
+  // limit bounds time, not only statements.
+  int64_t max_steps = 2'000'000;
+  // Bytes of the strings, lists, tuples and dicts the program makes, summed over the run: what
+  // is made, not what is still held, so a bound on what it can hold. Checked before a value is
+  // made, so a format width of 10**9 is refused instead of allocated.
+  uint64_t max_python_memory = kDefaultMaxPythonMemory;
 };
+// The limits a request asks for (its max_python_memory; the others as default).
+InterpreterLimits limits_of(const TraceRequest &request);
 
 class Interpreter {
 public:
@@ -150,6 +160,12 @@ public:
   ValueLevel enter_value(const char *what, const Loc &loc);
   std::string container_repr(const Obj &o, const Loc &loc);
   void require_hashable(const Obj &o, const Loc &loc);
+  // A dict's lookups as CPython's: the key must be hashable; a key of a class that defines
+  // __hash__ or __eq__ is found by its __hash__ and the stored key's __eq__. Charged by the
+  // keys scanned.
+  std::ptrdiff_t dict_find(const DictObj &d, const Obj &key, const Loc &loc);
+  const Obj *dict_get(const DictObj &d, const Obj &key, const Loc &loc);
+  void dict_set(DictObj &d, Obj key, Obj value, const Loc &loc);
   // Whether the Python exception is one of exception_class (a builtin's name) or a subclass.
   bool raised(const PyError &e, const char *exception_class) const;
   std::string str(const Obj &o, const Loc &loc);
@@ -165,6 +181,12 @@ public:
                           const Loc &loc);
   void step(const Loc &loc) { charge(1, loc); }
   void charge(int64_t work, const Loc &loc);
+  // A value of `bytes` (a string's characters, a collection's items at 16 bytes each) is about
+  // to be made: a TraceError at loc when it takes the run past max_python_memory; else counted
+  // and charged as work (one step per 64 bytes).
+  void make_room(uint64_t bytes, const Loc &loc);
+  // make_room for `count` parts of `each` bytes (a repeat, a padding), without overflowing.
+  void make_room(uint64_t count, uint64_t each, const Loc &loc);
   // The provided module of a dotted name (torch, torch.nn.functional, math), or none.
   std::optional<Obj> provided_module(const std::string &dotted);
   // The module of the tracer's own torch.nn (Python source run by this interpreter).
@@ -233,9 +255,22 @@ private:
   std::vector<const void *> in_repr_;
   std::vector<const Module *> call_modules_; // the module of each function being run
   int64_t steps_ = 0;
+  uint64_t made_bytes_ = 0; // see InterpreterLimits::max_python_memory
 };
 
-// Python's result of a number operation on concrete values (errors are TraceErrors).
+// A number operation that raises a Python exception in CPython too (ZeroDivisionError,
+// OverflowError, ValueError "math domain error"): Interpreter::number raises it as that
+// exception, so `except` sees it; elsewhere it is the TraceError it derives from.
+struct PythonNumberError : TraceError {
+  std::string exception_class;
+  PythonNumberError(Loc where, std::string cls, const std::string &message)
+      : TraceError(where, cls + ": " + message), exception_class(std::move(cls)),
+        python_message(message) {}
+  std::string python_message;
+};
+
+// Python's result of a number operation on concrete values (errors are TraceErrors; those
+// CPython raises too are PythonNumberErrors).
 Obj compute_number(NumOp op, const std::vector<Obj> &args, const Loc &loc);
 
 // Python's int() of a float: truncated toward zero; none where no int64_t holds it (NaN,

@@ -336,7 +336,7 @@ Obj Interpreter::subscript(const Obj &base, const Obj &index, const Loc &loc) {
   }
   case Obj::Kind::Dict: {
     if (index.is_proxy()) backend_->guard(index, loc);
-    if (const Obj *v = base.as<DictObj>().get(index)) return *v;
+    if (const Obj *v = dict_get(base.as<DictObj>(), index, loc)) return *v;
     raise("KeyError", repr(index, loc), loc);
   }
   case Obj::Kind::Instance:
@@ -387,7 +387,7 @@ void Interpreter::set_item(const Obj &base, const Obj &index, Obj value, const L
   }
   case Obj::Kind::Dict:
     if (index.is_proxy()) backend_->guard(index, loc);
-    base.as<DictObj>().set(index, std::move(value));
+    dict_set(base.as<DictObj>(), index, std::move(value), loc);
     return;
   case Obj::Kind::Instance:
     if (base.as<InstanceObj>().cls->lookup("__setitem__")) {
@@ -469,14 +469,14 @@ Obj Interpreter::binary(const std::string &op, Obj a, Obj b, const Loc &loc) {
     return number(name->num, {a, b}, loc);
   }
   if (op == "+" && a.kind == b.kind && (a.kind == Obj::Kind::Tuple || a.kind == Obj::Kind::List)) {
+    make_room(items_of(a).size() + items_of(b).size(), sizeof(Obj), loc);
     std::vector<Obj> items = items_of(a);
     const auto &more = items_of(b);
     items.insert(items.end(), more.begin(), more.end());
-    charge(static_cast<int64_t>(items.size()), loc);
     return a.kind == Obj::Kind::Tuple ? Obj::tuple(std::move(items)) : Obj::list(std::move(items));
   }
   if (op == "+" && a.kind == Obj::Kind::Str && b.kind == Obj::Kind::Str) {
-    charge(static_cast<int64_t>((str_of(a).size() + str_of(b).size()) / 64), loc);
+    make_room(str_of(a).size() + str_of(b).size(), loc);
     return Obj::str(str_of(a) + str_of(b));
   }
   if (op == "*" && (a.is_sequence() || a.kind == Obj::Kind::Str || b.is_sequence() ||
@@ -488,13 +488,15 @@ Obj Interpreter::binary(const std::string &op, Obj a, Obj b, const Loc &loc) {
             loc);
     int64_t n = std::max<int64_t>(0, concrete_int(count, loc, "a repeat count"));
     if (seq.kind == Obj::Kind::Str) {
-      charge(static_cast<int64_t>(str_of(seq).size()) * n / 64 + 1, loc);
+      make_room(static_cast<uint64_t>(n), str_of(seq).size(), loc);
+      step(loc);
       std::string out;
       for (int64_t i = 0; i < n; ++i)
         out += str_of(seq);
       return Obj::str(std::move(out));
     }
-    charge(static_cast<int64_t>(items_of(seq).size()) * n + 1, loc);
+    make_room(static_cast<uint64_t>(n), items_of(seq).size() * sizeof(Obj), loc);
+    step(loc);
     std::vector<Obj> items;
     for (int64_t i = 0; i < n; ++i)
       items.insert(items.end(), items_of(seq).begin(), items_of(seq).end());
@@ -507,7 +509,7 @@ Obj Interpreter::binary(const std::string &op, Obj a, Obj b, const Loc &loc) {
     for (const Obj *d : {&a, &b}) {
       const DictObj &src = d->as<DictObj>();
       for (std::size_t i = 0; i < src.keys.size(); ++i)
-        out.as<DictObj>().set(src.keys[i], src.values[i]);
+        dict_set(out.as<DictObj>(), src.keys[i], src.values[i], loc);
     }
     return out;
   }
@@ -530,7 +532,12 @@ Obj Interpreter::number(NumOp op, const std::vector<Obj> &args, const Loc &loc) 
     proxy = proxy || a.is_proxy();
     a.ref.reset();
   }
-  Obj result = compute_number(op, plain, loc);
+  Obj result;
+  try {
+    result = compute_number(op, plain, loc);
+  } catch (const PythonNumberError &e) {
+    raise(e.exception_class, e.python_message, loc);
+  }
   if (proxy) return backend_->number_op(op, args, std::move(result), loc);
   return result;
 }
@@ -576,11 +583,12 @@ Obj Interpreter::compare(const std::string &op, const Obj &a, const Obj &b, cons
     case Obj::Kind::Str:
       if (a.kind != Obj::Kind::Str)
         raise("TypeError", "'in <string>' requires string as left operand", loc);
+      charge(static_cast<int64_t>(str_of(b).size() / 64), loc);
       found = str_of(b).find(str_of(a)) != std::string::npos;
       break;
     case Obj::Kind::Dict:
       if (a.is_proxy()) backend_->guard(a, loc);
-      found = b.as<DictObj>().find(a) >= 0;
+      found = dict_find(b.as<DictObj>(), a, loc) >= 0;
       break;
     case Obj::Kind::Instance:
       if (b.as<InstanceObj>().cls->lookup("__contains__")) {
@@ -624,8 +632,10 @@ Obj Interpreter::compare(const std::string &op, const Obj &a, const Obj &b, cons
       return c >= 0;
     }
   };
-  if (a.kind == Obj::Kind::Str && b.kind == Obj::Kind::Str)
+  if (a.kind == Obj::Kind::Str && b.kind == Obj::Kind::Str) {
+    charge(static_cast<int64_t>(std::min(str_of(a).size(), str_of(b).size()) / 64), loc);
     return Obj::boolean_of(ordered(str_of(a).compare(str_of(b))));
+  }
   if (a.is_sequence() && a.kind == b.kind) {
     const auto &x = items_of(a), &y = items_of(b);
     for (std::size_t i = 0; i < x.size() && i < y.size(); ++i)
@@ -636,6 +646,55 @@ Obj Interpreter::compare(const std::string &op, const Obj &a, const Obj &b, cons
         "'" + op + "' not supported between instances of '" + type_name(a) + "' and '" +
             type_name(b) + "'",
         loc);
+}
+
+namespace {
+
+// Whether dict lookups of this key go through its class's __hash__ and __eq__.
+bool has_user_key_methods(const Obj &key) {
+  if (key.kind != Obj::Kind::Instance) return false;
+  const ClassObj &cls = *key.as<InstanceObj>().cls;
+  return cls.lookup("__hash__") || cls.lookup("__eq__");
+}
+
+} // namespace
+
+std::ptrdiff_t Interpreter::dict_find(const DictObj &d, const Obj &key, const Loc &loc) {
+  charge(1 + static_cast<int64_t>(d.keys.size() / 16), loc);
+  require_hashable(key, loc);
+  if (!has_user_key_methods(key)) return d.find(key);
+  auto hash_of = [&](const Obj &k) -> int64_t {
+    const ClassObj &cls = *k.as<InstanceObj>().cls;
+    if (!cls.lookup("__hash__"))
+      raise("TypeError", "unhashable type: '" + cls.name + "'", loc); // __eq__ without __hash__
+    Obj h = call(attribute(k, "__hash__", loc), {}, {}, loc);
+    if (h.kind != Obj::Kind::Int && h.kind != Obj::Kind::Bool)
+      raise("TypeError", "__hash__ method should return an integer", loc);
+    return concrete_int(h, loc, "a hash");
+  };
+  int64_t hash = hash_of(key);
+  for (std::size_t i = 0; i < d.keys.size(); ++i) {
+    const Obj &stored = d.keys[i];
+    if (stored.ref == key.ref) return static_cast<std::ptrdiff_t>(i);
+    if (!has_user_key_methods(stored) || hash_of(stored) != hash) continue;
+    if (truth(compare("==", stored, key, loc), loc)) return static_cast<std::ptrdiff_t>(i);
+  }
+  return -1;
+}
+
+const Obj *Interpreter::dict_get(const DictObj &d, const Obj &key, const Loc &loc) {
+  std::ptrdiff_t i = dict_find(d, key, loc);
+  return i < 0 ? nullptr : &d.values[static_cast<std::size_t>(i)];
+}
+
+void Interpreter::dict_set(DictObj &d, Obj key, Obj value, const Loc &loc) {
+  std::ptrdiff_t i = dict_find(d, key, loc);
+  if (i >= 0) {
+    d.values[static_cast<std::size_t>(i)] = std::move(value);
+    return;
+  }
+  d.keys.push_back(std::move(key));
+  d.values.push_back(std::move(value));
 }
 
 bool Interpreter::equal(const Obj &a, const Obj &b, const Loc &loc) {
@@ -659,6 +718,7 @@ bool Interpreter::equal(const Obj &a, const Obj &b, const Loc &loc) {
   case Obj::Kind::NotImplemented:
     return true;
   case Obj::Kind::Str:
+    charge(static_cast<int64_t>(str_of(a).size() / 64), loc);
     return str_of(a) == str_of(b);
   case Obj::Kind::DType:
     return a.integer == b.integer;
@@ -668,6 +728,7 @@ bool Interpreter::equal(const Obj &a, const Obj &b, const Loc &loc) {
   case Obj::Kind::List: {
     const auto &x = items_of(a), &y = items_of(b);
     if (x.size() != y.size()) return false;
+    charge(1 + static_cast<int64_t>(x.size() / 16), loc);
     for (std::size_t i = 0; i < x.size(); ++i)
       if (!equal(x[i], y[i], loc)) return false;
     return true;
@@ -675,6 +736,7 @@ bool Interpreter::equal(const Obj &a, const Obj &b, const Loc &loc) {
   case Obj::Kind::Set: {
     const auto &x = items_of(a), &y = items_of(b);
     if (x.size() != y.size()) return false;
+    charge(1 + static_cast<int64_t>(x.size() * y.size() / 16), loc);
     for (const Obj &o : x) {
       bool found = false;
       for (const Obj &p : y)

@@ -856,10 +856,19 @@ Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwar
       auto op = static_cast<NumOp>(fn.index);
       if (op == NumOp::pow) {
         if (args.size() != 2) raise("TypeError", "math.pow takes two arguments", loc);
-        return number(
-            NumOp::pow,
-            {number(NumOp::to_float, {args[0]}, loc), number(NumOp::to_float, {args[1]}, loc)},
-            loc);
+        Obj x = number(NumOp::to_float, {args[0]}, loc);
+        Obj y = number(NumOp::to_float, {args[1]}, loc);
+        // CPython's math.pow: a finite result out of range is "math range error", 0.0 to a
+        // negative power "math domain error" (not the ZeroDivisionError of `**`).
+        if (!x.is_proxy() && !y.is_proxy()) {
+          double r = std::pow(x.real, y.real);
+          if (x.real == 0 && y.real < 0) raise("ValueError", "math domain error", loc);
+          if (std::isinf(r) && std::isfinite(x.real) && std::isfinite(y.real))
+            raise("OverflowError", "math range error", loc);
+          if (x.real < 0 && std::isfinite(y.real) && y.real != std::floor(y.real))
+            raise("ValueError", "math domain error", loc);
+        }
+        return number(NumOp::pow, {x, y}, loc);
       }
       if (args.size() != 1) raise("TypeError", fn.name + "() takes exactly one argument", loc);
       if (args[0].kind == Obj::Kind::Tensor)

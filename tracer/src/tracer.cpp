@@ -143,7 +143,7 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
   Recorder recorder(request.cache, *module, request.provenance);
   for (const std::string &r : kReserved)
     recorder.reserve(r);
-  Interpreter in(module, recorder);
+  Interpreter in(module, recorder, limits_of(request));
   Binder binder(request.cache, recorder);
   recorder.set_recording(false);
   try {

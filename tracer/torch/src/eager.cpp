@@ -183,7 +183,7 @@ Result<EagerRun> run_eager(const TraceRequest &request, const std::vector<RtValu
   bool have_cuda = at::hasCUDA() && at::getNumGPUs() > 0;
   options.cuda_as_cpu = !have_cuda;
   EagerBackend eager(options);
-  Interpreter in(module, eager);
+  Interpreter in(module, eager, limits_of(request));
   EagerRun out;
   try {
     // The module's parameters are drawn from the seed, after the inputs were.

@@ -14,6 +14,10 @@
 
 namespace tracelint::tracer {
 
+// The default bound on the Python values (strings, lists, tuples, dicts) a traced program
+// makes, summed over the run (TraceRequest::max_python_memory).
+inline constexpr uint64_t kDefaultMaxPythonMemory = uint64_t{512} << 20;
+
 enum class CacheMode {
   ConstantValues, // ints are specialised: the prologue checks their values
   SymbolicValues, // int inputs and tensor dims become IntegerProxy names
@@ -54,6 +58,10 @@ struct TraceRequest {
   std::vector<std::string> executors;
   // A large function body is parsed in chunks on this many threads while it is traced.
   unsigned threads = 1;
+  // Bytes of strings, lists, tuples and dicts the traced program may make, summed over the
+  // run (module construction and --init included): past it, tracing stops with an error at
+  // the line that would have made the value.
+  uint64_t max_python_memory = kDefaultMaxPythonMemory;
 };
 
 // What an input is, as given: the tracer builds proxies from it, the executor random data.
