@@ -192,9 +192,49 @@ def types():
     return seeds
 
 
+def configs():
+    """fuzz_config: a file path line, then a pyproject.toml with every [tool.tracelint] key, the
+    TOML forms tomllib and toml++ must agree on, and the deep dotted key of issue 34."""
+    table = (
+        '[tool.tracelint]\nselect = ["TL0", "tl1"]\nextend-select = ["TL2"]\nignore = ["TL005"]\n'
+        'exclude = ["build"]\nextend-exclude = ["gen/*.py"]\ncontext-names = ["ctx"]\n'
+        'dialect = "thunder"\nfail-on = "warning"\n'
+        '[tool.tracelint.per-file-ignores]\n"tests/**" = ["TL003"]\n'
+        '[tool.tracelint.per-file-dialect]\n"fx/*.py" = "fx"\n'
+        '[tool.tracelint.severity]\nTL001 = "warning"\n')
+    other = ('[project]\nname = "x"\nversion = "1.0"\n[tool.ruff]\nline-length = 100\n'
+             'a.b."c d" = 1\ndates = [1979-05-27T07:32:00Z, 1979-05-27]\n'
+             "s = \'\'\'\nraw\\n\'\'\'\nm = \"\"\"\\\n  folded\"\"\"\n"
+             'n = [0x1F, 0o7, 0b1, 1_000, +inf, nan, -0.0, 1e3]\ninline = { x = 1, y = [1, 2] }\n'
+             '[[arr]]\nk = 1\n[[arr]]\nk = 2\n')
+    return {
+        "full": "t.py\n" + table,
+        "other-tables": "src/m.py\n" + other + table,
+        "no-table": "t.py\n" + other,
+        "inline-table": 'a/b.py\n[tool]\ntracelint = { select = ["TL001"] }\n',
+        "dotted": 't.py\ntool.tracelint.select = ["TL001"]\n',
+        "deep-key": "t.py\n[" + ".".join(["a"] * 2000) + "]\nx = 1\n" + table,
+        "bad-key": 't.py\n[tool.tracelint]\nselectt = ["TL001"]\n',
+        "empty": "t.py\n",
+    }
+
+
+def programs():
+    """fuzz_interpreter: bytes that its generator reads as choices (fuzz/program_generator.hpp)."""
+    import random
+    rng = random.Random(34)
+    return {f"choices-{n}-{i}": bytes(rng.randrange(256) for _ in range(n))
+            for n in (16, 64, 256, 1024) for i in range(4)}
+
+
 def main():
     out = sys.argv[1]
-    for kind, seeds in (("traces", traces()), ("python", python()), ("types", types())):
+    os.makedirs(os.path.join(out, "programs"), exist_ok=True)
+    for name, data in programs().items():
+        with open(os.path.join(out, "programs", name), "wb") as f:
+            f.write(data)
+    for kind, seeds in (("traces", traces()), ("python", python()), ("types", types()),
+                        ("configs", configs())):
         os.makedirs(os.path.join(out, kind), exist_ok=True)
         for name, text in seeds.items():
             data = text.encode("utf-8")[:MAX]

@@ -259,6 +259,53 @@ std::string python_float(double d) {
   return negative ? "-" + out : out;
 }
 
+namespace {
+
+// Whether repr() escapes this code point (outside ASCII): CPython's str.isprintable() is false
+// for controls (C1), format characters, separators other than ' ' and private use. The ranges
+// are those of the Unicode database that text meets in practice; other code points are kept.
+bool unprintable(uint32_t cp) {
+  static const std::pair<uint32_t, uint32_t> ranges[] = {
+      {0x80, 0xA0},     {0xAD, 0xAD},     {0x600, 0x605},     {0x61C, 0x61C},     {0x6DD, 0x6DD},
+      {0x70F, 0x70F},   {0x1680, 0x1680}, {0x180E, 0x180E},   {0x2000, 0x200F},   {0x2028, 0x202F},
+      {0x205F, 0x2064}, {0x2066, 0x206F}, {0x3000, 0x3000},   {0xD800, 0xF8FF},   {0xFEFF, 0xFEFF},
+      {0xFFF9, 0xFFFB}, {0xFFFE, 0xFFFF}, {0xE0000, 0xE0FFF}, {0xF0000, 0x10FFFF}};
+  for (const auto &[lo, hi] : ranges)
+    if (cp >= lo && cp <= hi) return true;
+  return false;
+}
+
+// A repr's text with the code points CPython escapes as \xNN, \uNNNN or \UNNNNNNNN.
+std::string escape_unprintable(const std::string &text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    std::size_t n = c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    if (c < 0x80 || i + n > text.size()) {
+      out += text[i++];
+      continue;
+    }
+    uint32_t cp = n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+    for (std::size_t k = 1; k < n; ++k)
+      cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+    if (unprintable(cp)) {
+      char buf[16];
+      std::snprintf(buf, sizeof buf,
+                    cp <= 0xFF     ? "\\x%02x"
+                    : cp <= 0xFFFF ? "\\u%04x"
+                                   : "\\U%08x",
+                    cp);
+      out += buf;
+    } else {
+      out.append(text, i, n);
+    }
+    i += n;
+  }
+  return out;
+}
+
+} // namespace
+
 std::string python_string(const std::string &s) {
   bool has_single = s.find('\'') != std::string::npos;
   bool has_double = s.find('"') != std::string::npos;
@@ -292,7 +339,7 @@ std::string python_string(const std::string &s) {
     }
   }
   out += quote;
-  return out;
+  return escape_unprintable(out);
 }
 
 bool is_python_identifier(std::string_view s) {

@@ -50,18 +50,46 @@ bool is_callable(const Obj &o) {
   }
 }
 
+// The bytes of the code point at s[i] (UTF-8), and where the one that ends at e begins.
+std::size_t point_length(const std::string &s, std::size_t i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  std::size_t n = c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+  return std::min(n, s.size() - i);
+}
+std::size_t point_start(const std::string &s, std::size_t e) {
+  std::size_t b = e - 1;
+  while (b > 0 && (static_cast<unsigned char>(s[b]) & 0xC0) == 0x80)
+    --b;
+  return b;
+}
+
+// str.isspace() of one code point: ASCII's, the separators \x1c-\x1f, and Unicode's spaces.
+bool python_space(std::string_view cp) {
+  if (cp.size() == 1) {
+    char c = cp[0];
+    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= '\x1c' && c <= '\x1f');
+  }
+  static const std::string_view spaces[] = {
+      "\xc2\x85",     "\xc2\xa0",     "\xe1\x9a\x80", "\xe2\x80\x80", "\xe2\x80\x81",
+      "\xe2\x80\x82", "\xe2\x80\x83", "\xe2\x80\x84", "\xe2\x80\x85", "\xe2\x80\x86",
+      "\xe2\x80\x87", "\xe2\x80\x88", "\xe2\x80\x89", "\xe2\x80\x8a", "\xe2\x80\xa8",
+      "\xe2\x80\xa9", "\xe2\x80\xaf", "\xe2\x81\x9f", "\xe3\x80\x80"};
+  return std::find(std::begin(spaces), std::end(spaces), cp) != std::end(spaces);
+}
+
+// str.strip: whole code points, white space (str.isspace) or those of chars.
 std::string strip(const std::string &s, const std::string *chars, bool left, bool right) {
-  auto is_strip = [&](char c) {
-    return chars ? chars->find(c) != std::string::npos
-                 : (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v');
+  auto is_strip = [&](std::size_t at, std::size_t n) {
+    std::string_view cp(s.data() + at, n);
+    return chars ? chars->find(cp) != std::string::npos : python_space(cp);
   };
   std::size_t b = 0, e = s.size();
   if (left)
-    while (b < e && is_strip(s[b]))
-      ++b;
+    while (b < e && is_strip(b, point_length(s, b)))
+      b += point_length(s, b);
   if (right)
-    while (e > b && is_strip(s[e - 1]))
-      --e;
+    while (e > b && is_strip(point_start(s, e), e - point_start(s, e)))
+      e = point_start(s, e);
   return s.substr(b, e - b);
 }
 
@@ -70,14 +98,17 @@ std::vector<std::string> split(const std::string &s, const std::string *sep, int
   std::vector<std::string> out;
   if (!sep) {
     std::vector<std::pair<std::size_t, std::size_t>> words;
+    auto space = [&](std::size_t at) {
+      return python_space(std::string_view(s.data() + at, point_length(s, at)));
+    };
     std::size_t i = 0;
     while (i < s.size()) {
-      while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i])))
-        ++i;
+      while (i < s.size() && space(i))
+        i += point_length(s, i);
       if (i >= s.size()) break;
       std::size_t j = i;
-      while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j])))
-        ++j;
+      while (j < s.size() && !space(j))
+        j += point_length(s, j);
       words.emplace_back(i, j);
       i = j;
     }
@@ -87,10 +118,10 @@ std::vector<std::string> split(const std::string &s, const std::string *sep, int
       if (!from_right) {
         for (std::size_t k = 0; k < m; ++k)
           out.push_back(s.substr(words[k].first, words[k].second - words[k].first));
-        out.push_back(strip(s.substr(words[m].first), nullptr, false, true));
+        out.push_back(s.substr(words[m].first)); // the rest as it is, its end's spaces kept
       } else {
         std::size_t keep = n - m;
-        out.push_back(strip(s.substr(0, words[keep - 1].second), nullptr, true, false));
+        out.push_back(s.substr(0, words[keep - 1].second));
         for (std::size_t k = keep; k < n; ++k)
           out.push_back(s.substr(words[k].first, words[k].second - words[k].first));
       }
@@ -131,6 +162,99 @@ Obj strings(const std::vector<std::string> &parts) {
   for (const std::string &p : parts)
     out.push_back(Obj::str(p));
   return Obj::list(std::move(out));
+}
+
+// Latin-1's letters (str.isalpha() for the code points below 256).
+bool latin1_letter(uint32_t cp) {
+  return (cp < 0x80 && std::isalpha(static_cast<int>(cp))) || cp == 0xAA || cp == 0xB5 ||
+         cp == 0xBA || (cp >= 0xC0 && cp <= 0xFF && cp != 0xD7 && cp != 0xF7);
+}
+
+// One code point (below 256) in upper case, lower case, or title case (str.title's first letter).
+std::string case_of(uint32_t cp, int to /* 1 upper, 0 lower, 2 title */) {
+  auto utf8 = [](uint32_t c) {
+    std::string out;
+    if (c < 0x80) return std::string(1, static_cast<char>(c));
+    if (c < 0x800)
+      return out + static_cast<char>(0xC0 | (c >> 6)) + static_cast<char>(0x80 | (c & 0x3F));
+    return out + static_cast<char>(0xE0 | (c >> 12)) + static_cast<char>(0x80 | ((c >> 6) & 0x3F)) +
+           static_cast<char>(0x80 | (c & 0x3F));
+  };
+  if (to == 0) {
+    if (cp < 0x80) return utf8(static_cast<uint32_t>(std::tolower(static_cast<int>(cp))));
+    return utf8(cp >= 0xC0 && cp <= 0xDE && cp != 0xD7 ? cp + 0x20 : cp);
+  }
+  if (cp < 0x80) return utf8(static_cast<uint32_t>(std::toupper(static_cast<int>(cp))));
+  if (cp == 0xDF) return to == 1 ? "SS" : "Ss"; // sharp s
+  if (cp == 0xB5) return utf8(0x39C);           // micro sign: Greek capital mu
+  if (cp == 0xFF) return utf8(0x178);
+  return utf8(cp >= 0xE0 && cp <= 0xFE && cp != 0xF7 ? cp - 0x20 : cp);
+}
+
+// str.lower, upper, title and capitalize, as CPython's for Latin-1; past U+00FF the tracer
+// has no case tables and says so.
+std::string change_case(const std::string &s, Builtin id, const Loc &loc) {
+  std::string out;
+  bool start = true;
+  for (std::size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    std::size_t n = c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+    for (std::size_t k = 1; k < n && i + k < s.size(); ++k)
+      cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    if (cp > 0xFF)
+      throw TraceError(loc, "str case conversion of a character past U+00FF: the tracer does not "
+                            "model Unicode's case tables beyond Latin-1");
+    int to = 0;
+    if (id == Builtin::str_upper)
+      to = 1;
+    else if (id == Builtin::str_title)
+      to = start ? 2 : 0;
+    else if (id == Builtin::str_capitalize)
+      to = i == 0 ? 2 : 0;
+    out += case_of(cp, to);
+    start = !latin1_letter(cp);
+    i += n;
+  }
+  return out;
+}
+
+// CPython's hash of numbers (Python/pyhash.c): modulo the prime 2**61 - 1, the sign kept, and
+// -1 (the C API's error value) made -2, so that hash(-1) == -2 and an integral float hashes as
+// its int.
+constexpr uint64_t kHashModulus = (uint64_t{1} << 61) - 1;
+
+int64_t python_int_hash(int64_t n) {
+  uint64_t magnitude = n < 0 ? 0 - static_cast<uint64_t>(n) : static_cast<uint64_t>(n);
+  auto h = static_cast<int64_t>(magnitude % kHashModulus);
+  if (n < 0) h = -h;
+  return h == -1 ? -2 : h;
+}
+
+int64_t python_float_hash(double v) {
+  if (std::isinf(v)) return v > 0 ? 314159 : -314159;
+  if (std::isnan(v)) return 0; // CPython hashes a NaN by its identity
+  int e = 0;
+  double m = std::frexp(v, &e);
+  int sign = 1;
+  if (m < 0) {
+    sign = -1;
+    m = -m;
+  }
+  uint64_t x = 0;
+  while (m != 0) {
+    x = ((x << 28) & kHashModulus) | x >> (61 - 28);
+    m *= 268435456.0;
+    e -= 28;
+    auto y = static_cast<uint64_t>(m);
+    m -= static_cast<double>(y);
+    x += y;
+    if (x >= kHashModulus) x -= kHashModulus;
+  }
+  e = e >= 0 ? e % 61 : 61 - 1 - ((-1 - e) % 61);
+  x = ((x << e) & kHashModulus) | x >> (61 - e);
+  int64_t h = static_cast<int64_t>(x) * sign;
+  return h == -1 ? -2 : h;
 }
 
 // round(x, n) of a float as CPython's: the nearest of the decimals with n digits, ties to even,
@@ -472,7 +596,7 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
       if (x.as<TensorObj>().shape.empty()) raise("TypeError", "len() of a 0-d tensor", loc);
       return x.as<TensorObj>().shape[0];
     case Obj::Kind::Str:
-      return Obj::int_of(static_cast<int64_t>(iterate(x, loc).size()));
+      return Obj::int_of(static_cast<int64_t>(code_points(str_of(x))));
     case Obj::Kind::Tuple:
     case Obj::Kind::List:
     case Obj::Kind::Set:
@@ -821,8 +945,12 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     const Obj *digits = args.size() > 1 ? &args[1] : digits_kw ? &*digits_kw : nullptr;
     if (!digits || digits->kind == Obj::Kind::None) {
       if (args[0].kind != Obj::Kind::Float) return args[0];
+      if (std::isnan(x)) raise("ValueError", "cannot convert float NaN to integer", loc);
+      if (std::isinf(x)) raise("OverflowError", "cannot convert float infinity to integer", loc);
       std::optional<int64_t> r = truncate_to_int64(std::nearbyint(x));
-      if (!r) raise("OverflowError", "cannot convert float to integer", loc);
+      if (!r)
+        throw TraceError(loc, "round(" + python_float(x) +
+                                  ") is outside the 64-bit integer range that the tracer supports");
       return Obj::int_of(*r);
     }
     int64_t n = concrete_int(*digits, loc, "ndigits");
@@ -911,7 +1039,9 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   case Builtin::hash:
     arity(*this, name, args, 1, 1, loc);
     if (args[0].kind == Obj::Kind::Int || args[0].kind == Obj::Kind::Bool)
-      return Obj::int_of(concrete_int(args[0], loc, "hash()'s argument"));
+      return Obj::int_of(python_int_hash(concrete_int(args[0], loc, "hash()'s argument")));
+    if (args[0].kind == Obj::Kind::Float)
+      return Obj::int_of(python_float_hash(concrete_float(args[0], loc, "hash()'s argument")));
     require_hashable(args[0], loc);
     if (args[0].kind == Obj::Kind::Instance) {
       const ClassObj &cls = *args[0].as<InstanceObj>().cls;
@@ -1041,7 +1171,7 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     // The result's size before it is made: `s` with each replaced occurrence grown.
     uint64_t replaced = 0;
     if (from.empty())
-      replaced = s.size() + 1;
+      replaced = code_points(s) + 1;
     else
       for (std::size_t at = s.find(from); at != std::string::npos;
            at = s.find(from, at + from.size()))
@@ -1058,9 +1188,12 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
       if (found == std::string::npos) break;
       out.append(s, at, found - at);
       out += to;
-      if (from.empty()) {
-        if (found < s.size()) out += s[found];
-        at = found + 1;
+      if (from.empty()) { // between code points, not bytes
+        std::size_t next = found + 1;
+        while (next < s.size() && (static_cast<unsigned char>(s[next]) & 0xC0) == 0x80)
+          ++next;
+        if (found < s.size()) out.append(s, found, next - found);
+        at = next;
       } else {
         at = found + from.size();
       }
@@ -1074,24 +1207,8 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   case Builtin::str_lower:
   case Builtin::str_upper:
   case Builtin::str_title:
-  case Builtin::str_capitalize: {
-    std::string s = str_of(self);
-    bool start = true;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      unsigned char c = static_cast<unsigned char>(s[i]);
-      if (id == Builtin::str_lower)
-        s[i] = static_cast<char>(std::tolower(c));
-      else if (id == Builtin::str_upper)
-        s[i] = static_cast<char>(std::toupper(c));
-      else if (id == Builtin::str_title) {
-        s[i] = static_cast<char>(start ? std::toupper(c) : std::tolower(c));
-        start = !std::isalpha(c);
-      } else {
-        s[i] = static_cast<char>(i == 0 ? std::toupper(c) : std::tolower(c));
-      }
-    }
-    return Obj::str(std::move(s));
-  }
+  case Builtin::str_capitalize:
+    return Obj::str(change_case(str_of(self), id, loc));
   case Builtin::str_find:
   case Builtin::str_rfind:
   case Builtin::str_index:
@@ -1100,7 +1217,7 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     const std::string &s = str_of(self), &sub = str_of(args[0]);
     if (id == Builtin::str_count) {
       int64_t n = 0;
-      if (sub.empty()) return Obj::int_of(static_cast<int64_t>(s.size()) + 1);
+      if (sub.empty()) return Obj::int_of(static_cast<int64_t>(code_points(s)) + 1);
       for (std::size_t at = s.find(sub); at != std::string::npos; at = s.find(sub, at + sub.size()))
         ++n;
       return Obj::int_of(n);
@@ -1110,7 +1227,7 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
       if (id == Builtin::str_index) raise("ValueError", "substring not found", loc);
       return Obj::int_of(-1);
     }
-    return Obj::int_of(static_cast<int64_t>(at));
+    return Obj::int_of(static_cast<int64_t>(code_points(std::string_view(s).substr(0, at))));
   }
   case Builtin::str_isdigit:
   case Builtin::str_isnumeric:
@@ -1148,10 +1265,18 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     std::string s = str_of(self);
     std::size_t width =
         static_cast<std::size_t>(std::max<int64_t>(0, concrete_int(args[0], loc, "width")));
-    char fill = id == Builtin::str_zfill ? '0' : args.size() > 1 ? str_of(args[1]).at(0) : ' ';
-    if (s.size() >= width) return self;
-    make_room(width, loc);
-    std::string pad(width - s.size(), fill);
+    std::string fill = id == Builtin::str_zfill ? "0" : " ";
+    if (args.size() > 1) {
+      if (args[1].kind != Obj::Kind::Str || code_points(str_of(args[1])) != 1)
+        raise("TypeError", "The fill character must be exactly one character long", loc);
+      fill = str_of(args[1]);
+    }
+    std::size_t length = code_points(s);
+    if (length >= width) return self;
+    make_room(width - length, fill.size(), loc);
+    std::string pad;
+    for (std::size_t i = length; i < width; ++i)
+      pad += fill;
     if (id == Builtin::str_ljust) return Obj::str(s + pad);
     if (id == Builtin::str_zfill && !s.empty() && (s[0] == '-' || s[0] == '+'))
       return Obj::str(s.substr(0, 1) + pad + s.substr(1));

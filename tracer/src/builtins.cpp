@@ -78,7 +78,13 @@ Obj compute_number(NumOp op, const std::vector<Obj> &args, const Loc &loc) {
                : op == NumOp::ceil ? std::ceil(a.real)
                                    : std::trunc(a.real);
     std::optional<int64_t> i = truncate_to_int64(r);
-    if (!i) return fail("cannot convert " + python_float(a.real) + " to an integer");
+    if (std::isnan(a.real))
+      return python_error("ValueError", "cannot convert float NaN to integer");
+    if (std::isinf(a.real))
+      return python_error("OverflowError", "cannot convert float infinity to integer");
+    if (!i)
+      return fail(std::string(num_op_symbol(op)) + "(" + python_float(a.real) +
+                  ") is outside the 64-bit integer range that the tracer supports");
     return Obj::int_of(*i);
   }
   default:
@@ -125,11 +131,19 @@ Obj compute_number(NumOp op, const std::vector<Obj> &args, const Loc &loc) {
       return Obj::float_of(x - y);
     case NumOp::mul:
       return Obj::float_of(x * y);
-    case NumOp::floordiv:
-      return Obj::float_of(std::floor(x / y));
+    case NumOp::floordiv: { // CPython's float_floor_div: from fmod, so 2.0 // 0.1 is 19.0
+      double mod = std::fmod(x, y);
+      double div = (x - mod) / y;
+      if (mod != 0 && ((y < 0) != (mod < 0))) div -= 1.0;
+      if (div == 0) return Obj::float_of(std::copysign(0.0, x / y));
+      double floored = std::floor(div);
+      if (div - floored > 0.5) floored += 1.0;
+      return Obj::float_of(floored);
+    }
     case NumOp::mod: {
       double m = std::fmod(x, y);
-      return Obj::float_of(m != 0 && ((m < 0) != (y < 0)) ? m + y : m);
+      if (m == 0) return Obj::float_of(std::copysign(0.0, y)); // CPython: a zero of y's sign
+      return Obj::float_of((m < 0) != (y < 0) ? m + y : m);
     }
     case NumOp::pow: {
       if (x < 0 && y != std::floor(y) && std::isfinite(y))

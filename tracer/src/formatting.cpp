@@ -367,6 +367,8 @@ Obj Interpreter::format_value(const Obj &value, const std::string &spec_text, co
     if (spec.type && std::string("dxXobcn").find(spec.type) == std::string::npos)
       raise("ValueError",
             std::string("Unknown format code '") + spec.type + "' for object of type 'int'", loc);
+    if (spec.precision >= 0)
+      raise("ValueError", "Precision not allowed in integer format specifier", loc);
     return Obj::str(format_int(value.integer, spec));
   }
   if (spec.type && spec.type != 's')
@@ -375,8 +377,12 @@ Obj Interpreter::format_value(const Obj &value, const std::string &spec_text, co
               type_name(value) + "'",
           loc);
   std::string text = str(value, loc);
-  if (spec.precision >= 0 && text.size() > static_cast<std::size_t>(spec.precision))
-    text = text.substr(0, static_cast<std::size_t>(spec.precision));
+  if (spec.precision >= 0) { // at most `precision` code points
+    std::size_t end = 0;
+    for (int64_t kept = 0; end < text.size(); ++end)
+      if ((static_cast<unsigned char>(text[end]) & 0xC0) != 0x80 && kept++ == spec.precision) break;
+    text.resize(end);
+  }
   return Obj::str(pad(text, spec, false));
 }
 

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace tracelint::tracer {
@@ -82,6 +83,13 @@ inline Obj make_unknown(std::string what, const Loc &loc) {
 
 inline const std::string &str_of(const Obj &o) {
   return o.as<StrObj>().value;
+}
+// Python's length of a str (UTF-8 inside): its code points, the bytes that do not continue one.
+inline std::size_t code_points(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char c : s)
+    n += (c & 0xC0) != 0x80;
+  return n;
 }
 inline std::vector<Obj> &items_of(const Obj &o) {
   return o.as<SeqObj>().items;

@@ -263,7 +263,8 @@ std::vector<int64_t> slice_indices(Interpreter &in, const SliceObj &s, int64_t n
   int64_t stride = bound(s.step, 1);
   if (stride == 0) in.raise("ValueError", "slice step cannot be zero", loc);
   int64_t start = bound(s.start, stride > 0 ? 0 : n - 1);
-  int64_t stop = bound(s.stop, stride > 0 ? n : -n - 1);
+  // A reverse slice without a stop runs through index 0: -1 is "before 0" after clamping.
+  int64_t stop = bound(s.stop, stride > 0 ? n : -1);
   // Python's rule: a negative bound counts from the end, then both are clamped.
   auto clamp = [&](int64_t v) {
     if (v < 0) v += n;
