@@ -265,3 +265,21 @@ TEST_CASE("config: --show-settings says where each value came from") {
                      "(18 of 20)\n") != std::string::npos);
   CHECK(run.out.find("  dialect: detected from each file's text [default]\n") != std::string::npos);
 }
+
+TEST_CASE("config: a number past 64 bits in another tool's table is read as tomllib reads it; "
+          "in [tool.tracelint] it is an error") {
+  // toml++ refuses such numbers; tomllib (Python's tools' reader) reads them: found by
+  // fuzz_config against tomllib.
+  Project other("[tool.other]\nx = 666666666666666666666666666666\ny = -99999999999999999999\n"
+                "z = 0x1ffffffffffffffffff\n\n[tool.tracelint]\nselect = [\"TL003\"]\n");
+  std::string file = other.file("t.py", "x = 1\n");
+  test::Run r = test::tracelint("check " + q(file));
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  Project ours("[tool.tracelint]\nselect = 99999999999999999999999\n");
+  r = test::tracelint("check " + q(ours.file("t.py", "x = 1\n")));
+  CHECK(r.exit_code == 2);
+  const std::string said = r.out + r.err;
+  CHECK_MESSAGE(said.find("pyproject.toml:5:10: [tool.tracelint] select must be an array of "
+                          "strings") != std::string::npos,
+                said);
+}

@@ -20,10 +20,7 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
 }
 
 void append_hex(std::string &out, unsigned char c) {
-  static const char *digits = "0123456789abcdef";
-  out += "\\x";
-  out += digits[c >> 4];
-  out += digits[c & 0xF];
+  out += "\\x" + hex_byte(c);
 }
 
 // Escapes text, byte by byte where `escaped` says (and every invalid byte).
@@ -60,6 +57,11 @@ template <class Escaped> std::string escape(std::string_view text, Escaped escap
 }
 
 } // namespace
+
+std::string hex_byte(unsigned char byte) {
+  static const char *digits = "0123456789abcdef";
+  return {digits[byte >> 4], digits[byte & 0xF]};
+}
 
 std::optional<std::size_t> first_invalid_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {

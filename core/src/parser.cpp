@@ -1686,12 +1686,6 @@ private:
   bool printed_classes_ = false;
 };
 
-std::string hex_byte(char c) {
-  static const char *digits = "0123456789abcdef";
-  auto u = static_cast<unsigned char>(c);
-  return {digits[u >> 4], digits[u & 0xF]};
-}
-
 // A keyword that can stand before words and a colon in Python (`if x:`, `class C:`).
 bool starts_compound_statement(std::string_view word) {
   for (std::string_view keyword : {"if", "elif", "while", "for", "with", "except", "class", "def",
@@ -1842,7 +1836,7 @@ ParsedFile detail::parse_trace_source(std::string path, std::string text, unsign
   if (std::optional<std::size_t> bad = first_invalid_utf8(original)) {
     out.syntax.push_back(
         {out.source.span(*bad, *bad + 1),
-         "invalid UTF-8 byte 0x" + hex_byte(original[*bad]) + " (Python source must be UTF-8)"});
+         "invalid UTF-8 byte 0x" + hex_byte(static_cast<unsigned char>(original[*bad])) + " (Python source must be UTF-8)"});
   }
   // tree-sitter recovers badly from an unterminated string (a pasted, wrapped line): report
   // it here and blank the line, so the rest of the file is still checked.

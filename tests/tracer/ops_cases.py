@@ -540,3 +540,24 @@ def numeric_edges(x):
             round(1250, -2), round(-0.5), round(0.125, 2), round(123.456, -1), round(7, 3),
             pow(3, -1, 7), pow(-3, 3, -7), pow(5, 0, 1), len(format(1e300, ".20f")),
             format(2.5, ".30f"), "|".join(raised))
+
+
+def fuzz_found(x):
+    # What fuzz_interpreter found against CPython (docs/fuzzing.md), each as CPython runs it.
+    s = "\xa0 é a\x1cb\x85 "
+    l = [1, 2, 3, 4]
+    return (x * len("é12") + "é12".find("1"), l[::-1], l[::-2], "abé"[::-1], l[-2::-1],
+            "ç".ljust(5, "*"), "é".zfill(4), "abé".replace("", "-"), "abé".count(""),
+            "{:.2}".format("é,é"), "{:>4}".format("é"), 2.0 // 0.1, -7.5 // 2, 1e300 % -2.5,
+            7.0 % 0.5, hash(-1), hash(1.5), hash(-0.5), hash(2.0), hash(1e300),
+            repr(chr(132)), repr(chr(160) + chr(173)), s.split(), s.strip(), "éaé".strip("é"),
+            " a b c ".split(None, 1), "  a b c ".rsplit(None, 1), "éaß µ ÿx Àb".upper(),
+            "ÉASS ÀB".lower(), "éaß µ".title(), "ßa".capitalize(), "{:,}".format(15486.3),
+            "ab" % [], "ab" % {}, not_all_converted("ab", 2), not_all_converted("ab", "x"))
+
+
+def not_all_converted(text, value):
+    try:
+        return text % value
+    except TypeError as e:
+        return str(e)

@@ -104,10 +104,8 @@ std::optional<std::string> argument_text_problem(const std::string &text) {
     return "the value is empty (give a tensor such as f32[2, 3] or a Python expression such as 4)";
   // Python source is UTF-8: a raw byte such as 0xff would reach the printed trace as one.
   if (std::optional<std::size_t> at = first_invalid_utf8(text)) {
-    static const char *digits = "0123456789abcdef";
-    auto byte = static_cast<unsigned char>(text[*at]);
-    return std::string("the value is not valid UTF-8 (byte 0x") + digits[byte >> 4] +
-           digits[byte & 0xF] + " at offset " + std::to_string(*at) +
+    return "the value is not valid UTF-8 (byte 0x" +
+           hex_byte(static_cast<unsigned char>(text[*at])) + " at offset " + std::to_string(*at) +
            "); write the character as a Python escape, such as '\\xe9'";
   }
   return std::nullopt;

@@ -303,11 +303,11 @@ std::string format_float(double x, const Spec &spec) {
     // No type but a precision ("{:.3}") is 'g' that keeps a ".0" on whole numbers, as repr.
     if (type == 0 && body.find_first_of(".e") == std::string::npos) body += ".0";
     if (type == '%') body += '%';
-    if (spec.grouping) {
-      std::size_t end = body.find_first_not_of("0123456789");
-      body = group(body.substr(0, end), spec.grouping) +
-             (end == std::string::npos ? "" : body.substr(end));
-    }
+  }
+  if (spec.grouping) { // the integer part, in every form ('{:,}'.format(15486.3) too)
+    std::size_t end = body.find_first_not_of("0123456789");
+    body = group(body.substr(0, end), spec.grouping) +
+           (end == std::string::npos ? "" : body.substr(end));
   }
   std::string sign = negative ? "-" : spec.sign == '+' ? "+" : spec.sign == ' ' ? " " : "";
   return pad(sign + body, spec, true);
@@ -491,7 +491,12 @@ std::string Interpreter::percent_format(const std::string &format, const Obj &ar
       raise("ValueError", std::string("unsupported format character '") + type + "'", loc);
     }
   }
-  if (next < values.size() && args.kind == Obj::Kind::Tuple)
+  // CPython's rule: arguments left over are an error, unless they are a mapping (anything with
+  // __getitem__ but a tuple or str: 'ab' % [] is 'ab', 'ab' % 2 is the TypeError).
+  bool mapping = args.kind == Obj::Kind::Dict || args.kind == Obj::Kind::List ||
+                 (args.kind == Obj::Kind::Instance &&
+                  args.as<InstanceObj>().cls->lookup("__getitem__"));
+  if (next < values.size() && !mapping)
     raise("TypeError", "not all arguments converted during string formatting", loc);
   return out;
 }

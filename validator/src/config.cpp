@@ -3,10 +3,12 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <toml++/toml.h>
 
 namespace tracelint {
@@ -282,6 +284,80 @@ const std::vector<ConfigKey> &config_keys() {
   return keys;
 }
 
+namespace {
+
+// The token between begin and end that spells `literal` (a number as toml++ quotes it in an
+// error: without underscores, perhaps without its sign): its start and end.
+std::optional<std::pair<std::size_t, std::size_t>> number_token(const std::string &text,
+                                                                std::size_t begin, std::size_t end,
+                                                                std::string_view literal) {
+  auto part = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '+' || c == '-' ||
+           c == '.';
+  };
+  auto digits = [](std::string_view v) {
+    std::string out;
+    for (char c : v)
+      if (c != '_') out += c;
+    return out;
+  };
+  std::string want = digits(literal);
+  for (std::size_t i = begin; i < end;) {
+    if (!part(text[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < end && part(text[j]))
+      ++j;
+    std::string spelled = digits(std::string_view(text).substr(i, j - i));
+    bool signed_token = !spelled.empty() && (spelled[0] == '+' || spelled[0] == '-');
+    if (!want.empty() && (spelled == want || (signed_token && spelled.substr(1) == want)))
+      return std::pair{i, j};
+    i = j;
+  }
+  return std::nullopt;
+}
+
+// toml++ refuses a number past 64 bits (TOML's spec lets a reader refuse it); tomllib, which
+// Python's tools read pyproject.toml with, reads it as a Python int. So that another tool's
+// `x = 10**30` does not stop tracelint, such a number is read as 0: tracelint's own keys take
+// no numbers, so one there is still an error (of type). Other errors are the file's.
+toml::table parse_pyproject(std::string text, const std::string &path) {
+  std::string last_error; // the same error again: the number replaced was not the one refused
+  for (int replaced = 0;; ++replaced) {
+    try {
+      return toml::parse(text, path);
+    } catch (const toml::parse_error &e) {
+      std::string_view why = e.description();
+      std::size_t open = why.find('\''), close = why.find('\'', open + 1);
+      if (replaced >= 10000 || open == std::string_view::npos ||
+          why.find("not representable") == std::string_view::npos ||
+          close == std::string_view::npos)
+        throw;
+      std::string literal(why.substr(open + 1, close - open - 1));
+      std::string error = std::to_string(e.source().begin.line) + ":" + literal;
+      if (error == last_error) throw;
+      last_error = error;
+      // The literal on the error's line (a column counts characters, not bytes).
+      std::size_t line_start = 0;
+      for (uint32_t line = 1; line < e.source().begin.line; ++line) {
+        std::size_t newline = text.find('\n', line_start);
+        if (newline == std::string::npos) throw;
+        line_start = newline + 1;
+      }
+      // The token spelling it there (toml++ quotes it without its underscores).
+      std::size_t line_end = std::min(text.find('\n', line_start), text.size());
+      std::optional<std::pair<std::size_t, std::size_t>> token =
+          number_token(text, line_start, line_end, literal);
+      if (!token) throw;
+      text.replace(token->first, token->second - token->first, "0");
+    }
+  }
+}
+
+} // namespace
+
 Result<std::string> pyproject_text(const std::string &path) {
   std::error_code kind_error;
   if (fs::is_directory(path, kind_error))
@@ -308,7 +384,7 @@ Result<Config> load_config(const std::string &pyproject_path) {
   if (!text) return text.error();
   toml::table table;
   try {
-    table = toml::parse(text.value(), pyproject_path);
+    table = parse_pyproject(text.value(), pyproject_path);
   } catch (const toml::parse_error &e) {
     return Error{std::string(e.description()), pyproject_path, e.source().begin.line,
                  e.source().begin.column};
@@ -343,7 +419,7 @@ std::optional<std::string> find_config(const std::string &dir) {
       try {
         Result<std::string> text = pyproject_text(candidate.string());
         if (!text) return candidate.string(); // let load_config report the error
-        toml::table table = toml::parse(text.value(), candidate.string());
+        toml::table table = parse_pyproject(text.value(), candidate.string());
         if (table["tool"]["tracelint"]) return candidate.string();
       } catch (const toml::parse_error &) {
         return candidate.string(); // let load_config report the error

@@ -369,58 +369,224 @@ RtValue make_module_state(const std::vector<StateTensor> &state, uint64_t seed,
   return module;
 }
 
+namespace {
+
+// The fusion regions' kernels: with a GPU, opened to run as kernels (exec.regions); without one,
+// compiled all the same, and the regions run as their prims. Says which in report.fusion.
+struct Regions {
+  std::unique_ptr<GpuRegions> gpu;
+  std::string no_gpu; // why they run as prims
+};
+
+Result<Regions> prepare_regions(const TraceRequest &request, const TracedProgram &program,
+                                ExecOptions &exec, RunReport &report) {
+  Regions regions;
+  if (program.fusions.empty()) return regions;
+  Result<std::shared_ptr<CudaDriver>> driver = CudaDriver::open();
+  KernelCache kernels(driver ? driver.value()->architecture() : kDefaultArchitecture);
+  if (driver) {
+    Result<std::unique_ptr<GpuRegions>> opened =
+        GpuRegions::open(program.fusions, driver.value(), kernels);
+    if (!opened) return Error{opened.error().message, request.path, 0, 0};
+    regions.gpu = std::move(opened.value());
+    exec.regions = regions.gpu.get();
+  } else {
+    regions.no_gpu = driver.error().message;
+    for (const FusionRegion &region : program.fusions) {
+      Result<Ptx> ptx = kernels.get(region.name, region.cuda_source);
+      if (!ptx) return Error{ptx.error().message, request.path, 0, 0};
+    }
+  }
+  report.fusion = "cuda_fusion: " + std::to_string(program.fusions.size()) +
+                  " regions, their kernels compiled by NVRTC to PTX for " + kernels.architecture() +
+                  " (" + std::to_string(kernels.compiled()) + " compiled, " +
+                  std::to_string(kernels.hits()) + " from the cache); ";
+  return regions;
+}
+
+// How the regions ran, after the run: as kernels (and what was copied), or as their prims.
+std::string regions_ran(const Regions &regions, const TracedProgram &program,
+                        const std::string &device) {
+  if (regions.gpu) {
+    std::size_t launches = regions.gpu->launches(), copied = regions.gpu->copied_launches();
+    std::string text = "the regions ran as CUDA kernels on " + regions.gpu->device() + " (" +
+                       std::to_string(launches) + " launches)";
+    if (copied)
+      text += "; the other prims ran with libtorch on " + device +
+              (device == "cpu" ? " (this libtorch has no CUDA)" : "") +
+              ", so each region's tensors were copied to the GPU and back (" +
+              std::to_string(copied) + " launches)";
+    return text;
+  }
+  if (program.fusions.empty()) return "";
+  return "the regions ran as their prims with libtorch on " + device + " (" + regions.no_gpu + ")";
+}
+
+// A trace's output, and for a forward traced for grad what it saved for the backward.
+struct ForwardRun {
+  RtValue output, saved;
+};
+
+Result<ForwardRun> run_forward(const TraceFile &file, const TracedProgram &program,
+                               std::vector<RtValue> inputs, const ExecOptions &exec,
+                               const RtValue &module, const std::string &what,
+                               const std::string &path) {
+  Result<RtValue> ran =
+      execute_program(program.gradients ? forward_of(file) : file, std::move(inputs), exec, module);
+  if (!ran) return Error{what + ": " + ran.error().message, path, 0, 0};
+  if (!program.gradients) return ForwardRun{ran.value(), {}};
+  Result<std::pair<RtValue, RtValue>> parts = split_augmented(ran.value());
+  if (!parts) return Error{parts.error().message, path, 0, 0};
+  return ForwardRun{parts->first, parts->second};
+}
+
+// What autograd is asked for: each input with a gradient, its leaf in the eager run, by name.
+struct Leaves {
+  std::vector<at::Tensor> tensors;
+  std::vector<std::string> names;
+};
+
+Result<Leaves> gradient_leaves(const TracedProgram &program, const EagerRun &eager,
+                               const std::vector<RtValue> &eager_inputs, const std::string &path) {
+  Leaves leaves;
+  const std::vector<bool> &has = program.gradients->has_gradient;
+  for (std::size_t i = 0; i < has.size(); ++i) {
+    if (!has[i]) continue;
+    if (i < program.inputs.size()) {
+      leaves.tensors.push_back(eager_inputs[i].tensor);
+      leaves.names.push_back(program.inputs[i].name);
+      continue;
+    }
+    std::size_t j = i - program.inputs.size();
+    if (j >= eager.state_leaves.size())
+      return Error{"the eager run has no tensor for " + program.state[j].path, path, 0, 0};
+    leaves.tensors.push_back(eager.state_leaves[j]);
+    leaves.names.push_back(program.state[j].path);
+  }
+  return leaves;
+}
+
+// The backward, of the trace and of the printed trace, against autograd on the eager run with
+// the same seeded cotangents; each gradient's comparison goes into report.
+Result<GradientRun> compare_gradients(const TracedProgram &program, const TraceFile &reparsed,
+                                      const EagerRun &eager,
+                                      const std::vector<RtValue> &eager_inputs,
+                                      const ForwardRun &traced, const ForwardRun &again,
+                                      const ExecOptions &exec, uint64_t seed,
+                                      const std::string &path, RunReport &report) {
+  GradientRun run;
+  std::vector<at::Tensor> eager_outputs;
+  tensor_leaves(eager.result, eager_outputs);
+  at::manual_seed(seed + 2);
+  std::vector<at::Tensor> outputs, cotangents;
+  for (std::size_t k : program.gradients->cotangent_of) {
+    if (k >= eager_outputs.size())
+      return Error{"the eager run returned fewer tensors than the trace", path, 0, 0};
+    outputs.push_back(eager_outputs[k]);
+    cotangents.push_back(at::randn_like(eager_outputs[k].detach()));
+  }
+  Result<Leaves> leaves = gradient_leaves(program, eager, eager_inputs, path);
+  if (!leaves) return leaves.error();
+  run.cotangents = cotangents;
+  std::vector<at::Tensor> autograd_grads;
+  if (!leaves->tensors.empty()) {
+    for (const at::Tensor &o : outputs)
+      if (!o.requires_grad())
+        return Error{"the eager run's output does not require grad, though the trace "
+                     "differentiates it",
+                     path, 0, 0};
+    autograd_grads = torch::autograd::grad(outputs, leaves->tensors, cotangents,
+                                           /*retain_graph=*/false, /*create_graph=*/false,
+                                           /*allow_unused=*/true);
+  }
+  Result<RtValue> grads = run_backward(program.backward(), traced.saved, cotangents, exec);
+  if (!grads) return Error{"running the backward: " + grads.error().message, path, 0, 0};
+  Result<RtValue> grads_again = run_backward(reparsed.traces.at(2), again.saved, cotangents, exec);
+  if (!grads_again)
+    return Error{"running the printed backward: " + grads_again.error().message, path, 0, 0};
+  const std::vector<bool> &has = program.gradients->has_gradient;
+  for (const RtValue *g : {&grads.value(), &grads_again.value()})
+    if (g->kind != RtValue::Kind::Tuple || g->items.size() != has.size())
+      return Error{"the backward returned " + describe(*g) + ", not one value per input", path, 0,
+                   0};
+  for (std::size_t i = 0, n = 0; i < has.size(); ++i) {
+    if (!has[i]) continue;
+    // An input autograd finds unused has a zero gradient.
+    at::Tensor reference = autograd_grads[n].defined()
+                               ? autograd_grads[n].detach()
+                               : at::zeros_like(leaves->tensors[n].detach());
+    RtValue expected_grad = RtValue::of_tensor(reference);
+    GradientComparison c;
+    c.input = leaves->names[n];
+    c.from_model = compare(expected_grad, grads->items[i]);
+    c.from_printed = compare(expected_grad, grads_again->items[i]);
+    report.gradients.push_back(std::move(c));
+    run.inputs.push_back(
+        {leaves->names[n], i >= program.inputs.size(), grads->items[i], grads_again->items[i]});
+    ++n;
+  }
+  return run;
+}
+
+// --save-io: the run's files, written in a private folder beside the one asked for and moved
+// into it (nothing planted there is followed).
+std::optional<Error> save_run_io(const RunOptions &options, const TraceRequest &request,
+                                 const TracedProgram &program, const std::vector<RtValue> &inputs,
+                                 const EagerRun &eager, const ForwardRun &traced,
+                                 const std::vector<RtValue> &traced_inputs, const ForwardRun &again,
+                                 const GradientRun &gradient_run, const std::string &printed) {
+  try {
+    if (std::optional<Error> refused = save_io_folder_error(options.save_io)) return refused;
+    Result<std::string> private_dir = private_folder_beside(options.save_io);
+    if (!private_dir) return private_dir.error();
+    try {
+      write_run_files(*private_dir, request, program, inputs, eager, traced.output, traced_inputs,
+                      again.output, gradient_run, printed);
+    } catch (...) {
+      std::error_code ignored;
+      std::filesystem::remove_all(*private_dir, ignored);
+      throw;
+    }
+    return move_into(*private_dir, options.save_io);
+  } catch (const std::exception &e) {
+    return Error{std::string("--save-io: ") + e.what(), options.save_io, 0, 0};
+  }
+}
+
+bool wants_cuda(const TracedProgram &program) {
+  return std::any_of(program.inputs.begin(), program.inputs.end(),
+                     [](const InputSpec &s) {
+                       return s.kind == InputSpec::Kind::Tensor && s.device != "cpu";
+                     }) ||
+         std::any_of(program.state.begin(), program.state.end(),
+                     [](const StateTensor &s) { return s.device != "cpu"; });
+}
+
+} // namespace
+
 Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgram &program,
                                   const RunOptions &options) {
   if (std::optional<Error> too_large =
           run_memory_error(program, options.max_memory, "RunOptions::max_memory"))
     return *too_large;
   RunReport report;
-  bool wants_cuda = std::any_of(program.inputs.begin(), program.inputs.end(),
-                                [](const InputSpec &s) {
-                                  return s.kind == InputSpec::Kind::Tensor && s.device != "cpu";
-                                }) ||
-                    std::any_of(program.state.begin(), program.state.end(),
-                                [](const StateTensor &s) { return s.device != "cpu"; });
-  bool have_cuda = at::hasCUDA() && at::getNumGPUs() > 0;
+  bool cuda = wants_cuda(program), have_cuda = at::hasCUDA() && at::getNumGPUs() > 0;
   ExecOptions exec;
   exec.check_number_values = options.inputs_as_traced;
-  if (wants_cuda && !have_cuda) {
+  if (cuda && !have_cuda) {
     exec.cuda_as_cpu = true;
     report.notice =
         "note: no CUDA in this libtorch or no GPU: running on cpu; the traces keep their "
         "cuda annotations";
   }
-  report.device = wants_cuda && have_cuda ? "cuda:0" : "cpu";
-  // With a GPU the regions run as their kernels; without one as their prims. Either way every
-  // region's kernel compiles before anything runs.
-  std::unique_ptr<GpuRegions> gpu_regions;
-  std::string no_gpu;
-  if (!program.fusions.empty()) {
-    Result<std::shared_ptr<CudaDriver>> driver = CudaDriver::open();
-    KernelCache kernels(driver ? driver.value()->architecture() : kDefaultArchitecture);
-    if (driver) {
-      Result<std::unique_ptr<GpuRegions>> opened =
-          GpuRegions::open(program.fusions, driver.value(), kernels);
-      if (!opened) return Error{opened.error().message, request.path, 0, 0};
-      gpu_regions = std::move(opened.value());
-      exec.regions = gpu_regions.get();
-    } else {
-      no_gpu = driver.error().message;
-      for (const FusionRegion &region : program.fusions) {
-        Result<Ptx> ptx = kernels.get(region.name, region.cuda_source);
-        if (!ptx) return Error{ptx.error().message, request.path, 0, 0};
-      }
-    }
-    report.fusion = "cuda_fusion: " + std::to_string(program.fusions.size()) +
-                    " regions, their kernels compiled by NVRTC to PTX for " +
-                    kernels.architecture() + " (" + std::to_string(kernels.compiled()) +
-                    " compiled, " + std::to_string(kernels.hits()) + " from the cache); ";
-  }
-  std::string device = wants_cuda && have_cuda ? "cuda" : "cpu";
+  report.device = cuda && have_cuda ? "cuda:0" : "cpu";
+  // Every region's kernel compiles before anything runs.
+  Result<Regions> regions = prepare_regions(request, program, exec, report);
+  if (!regions) return regions.error();
 
   std::vector<RtValue> inputs;
   try {
-    inputs = make_inputs(program.inputs, options.seed, device);
+    inputs = make_inputs(program.inputs, options.seed, cuda && have_cuda ? "cuda" : "cpu");
   } catch (const c10::Error &e) {
     return Error{std::string("creating the random inputs: libtorch: ") + e.what_without_backtrace(),
                  request.path, 0, 0};
@@ -438,19 +604,11 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
     return Error{"eager run: " + eager.error().message, eager.error().path, eager.error().line,
                  eager.error().column};
   RtValue expected = detached(eager->result);
-  TraceFile forward = program.gradients ? forward_of(program.file) : TraceFile{};
-  const TraceFile &run_file = program.gradients ? forward : program.file;
   std::vector<RtValue> traced_inputs = as_given(cloned(inputs), program);
-  Result<RtValue> traced = execute_program(run_file, traced_inputs, exec, eager->module);
-  if (!traced) return Error{"running the trace: " + traced.error().message, request.path, 0, 0};
-  RtValue traced_output = traced.value(), saved;
-  if (program.gradients) {
-    Result<std::pair<RtValue, RtValue>> parts = split_augmented(traced.value());
-    if (!parts) return Error{parts.error().message, request.path, 0, 0};
-    traced_output = parts->first;
-    saved = parts->second;
-  }
-  report.from_model = compare(expected, traced_output);
+  Result<ForwardRun> traced = run_forward(program.file, program, traced_inputs, exec, eager->module,
+                                          "running the trace", request.path);
+  if (!traced) return traced.error();
+  report.from_model = compare(expected, traced->output);
 
   std::string printed = print_trace_file(program.file);
   Result<TraceFile> reparsed = parse_trace(printed);
@@ -458,91 +616,20 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
     return Error{"the printed trace does not parse back: " + reparsed.error().message +
                      " at line " + std::to_string(reparsed.error().line),
                  request.path, 0, 0};
-  Result<RtValue> again =
-      execute_program(program.gradients ? forward_of(reparsed.value()) : reparsed.value(),
-                      as_given(cloned(inputs), program), exec, eager->module);
-  if (!again)
-    return Error{"running the printed trace: " + again.error().message, request.path, 0, 0};
-  RtValue again_output = again.value(), again_saved;
-  if (program.gradients) {
-    Result<std::pair<RtValue, RtValue>> parts = split_augmented(again.value());
-    if (!parts) return Error{parts.error().message, request.path, 0, 0};
-    again_output = parts->first;
-    again_saved = parts->second;
-  }
-  report.from_printed = compare(expected, again_output);
+  Result<ForwardRun> again =
+      run_forward(reparsed.value(), program, as_given(cloned(inputs), program), exec, eager->module,
+                  "running the printed trace", request.path);
+  if (!again) return again.error();
+  report.from_printed = compare(expected, again->output);
 
   GradientRun gradient_run;
   if (program.gradients) {
     try {
-      // Seeded cotangents, one per output tensor with a gradient.
-      std::vector<at::Tensor> eager_leaves;
-      tensor_leaves(eager->result, eager_leaves);
-      at::manual_seed(options.seed + 2);
-      std::vector<at::Tensor> outputs, cotangents;
-      for (std::size_t k : program.gradients->cotangent_of) {
-        if (k >= eager_leaves.size())
-          return Error{"the eager run returned fewer tensors than the trace", request.path, 0, 0};
-        outputs.push_back(eager_leaves[k]);
-        cotangents.push_back(at::randn_like(eager_leaves[k].detach()));
-      }
-      // What autograd is asked for: each input with a gradient, its leaf in the eager run.
-      std::vector<at::Tensor> leaves;
-      std::vector<std::string> names;
-      const std::vector<bool> &has = program.gradients->has_gradient;
-      for (std::size_t i = 0; i < has.size(); ++i) {
-        if (!has[i]) continue;
-        if (i < program.inputs.size()) {
-          leaves.push_back(eager_inputs[i].tensor);
-          names.push_back(program.inputs[i].name);
-        } else {
-          std::size_t j = i - program.inputs.size();
-          if (j >= eager->state_leaves.size())
-            return Error{"the eager run has no tensor for " + program.state[j].path, request.path,
-                         0, 0};
-          leaves.push_back(eager->state_leaves[j]);
-          names.push_back(program.state[j].path);
-        }
-      }
-      gradient_run.cotangents = cotangents;
-      std::vector<at::Tensor> autograd_grads;
-      if (!leaves.empty()) {
-        for (const at::Tensor &o : outputs)
-          if (!o.requires_grad())
-            return Error{"the eager run's output does not require grad, though the trace "
-                         "differentiates it",
-                         request.path, 0, 0};
-        autograd_grads = torch::autograd::grad(outputs, leaves, cotangents,
-                                               /*retain_graph=*/false, /*create_graph=*/false,
-                                               /*allow_unused=*/true);
-      }
-      Result<RtValue> grads = run_backward(program.backward(), saved, cotangents, exec);
-      if (!grads)
-        return Error{"running the backward: " + grads.error().message, request.path, 0, 0};
-      Result<RtValue> grads_again =
-          run_backward(reparsed->traces.at(2), again_saved, cotangents, exec);
-      if (!grads_again)
-        return Error{"running the printed backward: " + grads_again.error().message, request.path,
-                     0, 0};
-      for (const RtValue *g : {&grads.value(), &grads_again.value()})
-        if (g->kind != RtValue::Kind::Tuple || g->items.size() != has.size())
-          return Error{"the backward returned " + describe(*g) + ", not one value per input",
-                       request.path, 0, 0};
-      for (std::size_t i = 0, n = 0; i < has.size(); ++i) {
-        if (!has[i]) continue;
-        // An input autograd finds unused has a zero gradient.
-        at::Tensor reference = autograd_grads[n].defined() ? autograd_grads[n].detach()
-                                                           : at::zeros_like(leaves[n].detach());
-        RtValue expected_grad = RtValue::of_tensor(reference);
-        GradientComparison c;
-        c.input = names[n];
-        c.from_model = compare(expected_grad, grads->items[i]);
-        c.from_printed = compare(expected_grad, grads_again->items[i]);
-        report.gradients.push_back(std::move(c));
-        gradient_run.inputs.push_back(
-            {names[n], i >= program.inputs.size(), grads->items[i], grads_again->items[i]});
-        ++n;
-      }
+      Result<GradientRun> ran =
+          compare_gradients(program, reparsed.value(), eager.value(), eager_inputs, traced.value(),
+                            again.value(), exec, options.seed, request.path, report);
+      if (!ran) return ran.error();
+      gradient_run = std::move(ran.value());
     } catch (const c10::Error &e) {
       return Error{std::string("the gradients: libtorch: ") + e.what_without_backtrace(),
                    request.path, 0, 0};
@@ -552,37 +639,12 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
                    0};
     }
   }
-  if (gpu_regions) {
-    std::size_t launches = gpu_regions->launches(), copied = gpu_regions->copied_launches();
-    report.fusion += "the regions ran as CUDA kernels on " + gpu_regions->device() + " (" +
-                     std::to_string(launches) + " launches)";
-    if (copied)
-      report.fusion += "; the other prims ran with libtorch on " + report.device +
-                       (report.device == "cpu" ? " (this libtorch has no CUDA)" : "") +
-                       ", so each region's tensors were copied to the GPU and back (" +
-                       std::to_string(copied) + " launches)";
-  } else if (!program.fusions.empty()) {
-    report.fusion +=
-        "the regions ran as their prims with libtorch on " + report.device + " (" + no_gpu + ")";
-  }
-  if (!options.save_io.empty()) {
-    try {
-      if (std::optional<Error> refused = save_io_folder_error(options.save_io)) return *refused;
-      Result<std::string> private_dir = private_folder_beside(options.save_io);
-      if (!private_dir) return private_dir.error();
-      try {
-        write_run_files(*private_dir, request, program, inputs, eager.value(), traced_output,
-                        traced_inputs, again_output, gradient_run, printed);
-      } catch (...) {
-        std::error_code ignored;
-        std::filesystem::remove_all(*private_dir, ignored);
-        throw;
-      }
-      if (std::optional<Error> failed = move_into(*private_dir, options.save_io)) return *failed;
-    } catch (const std::exception &e) {
-      return Error{std::string("--save-io: ") + e.what(), options.save_io, 0, 0};
-    }
-  }
+  report.fusion += regions_ran(regions.value(), program, report.device);
+  if (!options.save_io.empty())
+    if (std::optional<Error> failed =
+            save_run_io(options, request, program, inputs, eager.value(), traced.value(),
+                        traced_inputs, again.value(), gradient_run, printed))
+      return *failed;
   return report;
 }
 

@@ -10,6 +10,9 @@
 
 namespace tracelint {
 
+// A byte as two lower-case hex digits ("e9"), for messages and escapes.
+std::string hex_byte(unsigned char byte);
+
 // The offset of the first byte that does not begin or continue a valid UTF-8 sequence.
 std::optional<std::size_t> first_invalid_utf8(std::string_view text);
 
