@@ -437,6 +437,7 @@ Obj Interpreter::call_builtin_class(const ClassObj &cls, std::vector<Obj> &args,
     std::vector<Obj> unique;
     for (Obj &o : items) {
       bool seen = false;
+      charge(static_cast<int64_t>(unique.size() / 16), loc); // a set is searched item by item
       for (const Obj &u : unique)
         seen = seen || equal(u, o, loc);
       if (!seen) unique.push_back(std::move(o));
@@ -1301,6 +1302,7 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     for (Obj &o : iterate(args[0], loc)) {
       if (id == Builtin::set_update) {
         bool seen = false;
+        charge(static_cast<int64_t>(items_of(self).size() / 16), loc);
         for (const Obj &u : items_of(self))
           seen = seen || equal(u, o, loc);
         if (seen) continue;

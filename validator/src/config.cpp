@@ -319,8 +319,9 @@ std::optional<std::pair<std::size_t, std::size_t>> number_token(const std::strin
   return std::nullopt;
 }
 
-// toml++ refuses a number past 64 bits (TOML's spec lets a reader refuse it); tomllib, which
-// Python's tools read pyproject.toml with, reads it as a Python int. So that another tool's
+// toml++ refuses a number past 64 bits or a float past a double's range (TOML's spec lets a
+// reader refuse them); tomllib, which Python's tools read pyproject.toml with, reads them as a
+// Python int and as inf. So that another tool's
 // `x = 10**30` does not stop tracelint, such a number is read as 0: tracelint's own keys take
 // no numbers, so one there is still an error (of type). Other errors are the file's.
 toml::table parse_pyproject(std::string text, const std::string &path) {
@@ -331,8 +332,10 @@ toml::table parse_pyproject(std::string text, const std::string &path) {
     } catch (const toml::parse_error &e) {
       std::string_view why = e.description();
       std::size_t open = why.find('\''), close = why.find('\'', open + 1);
-      if (replaced >= 10000 || open == std::string_view::npos ||
-          why.find("not representable") == std::string_view::npos ||
+      bool out_of_range = why.find("not representable") != std::string_view::npos ||
+                          (why.starts_with("Error while parsing floating-point") &&
+                           why.find("could not be interpreted") != std::string_view::npos);
+      if (replaced >= 10000 || open == std::string_view::npos || !out_of_range ||
           close == std::string_view::npos)
         throw;
       std::string literal(why.substr(open + 1, close - open - 1));
