@@ -10,10 +10,13 @@ Which CMake build directory:
   when that build is for the same interpreter;
 - otherwise build-python/cmake-<interpreter tag>/ (TRACELINT_PIP_WORK replaces build-python),
   configured Release for sys.executable.
+CMAKE_ARGS (as scikit-build reads it: `CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug" pip install .`) is
+added to that configure, after tracelint's own arguments, so it can replace them.
 Setuptools' own scratch files go to build-python/setuptools, not into CMake's ./build.
 """
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -70,7 +73,9 @@ def ensure_tree_sitter_sources():
 
 def configure(build_dir):
     cache = cmake_cache(build_dir)
-    if cache.get("CMAKE_PROJECT_NAME") == "tracelint" and same_interpreter(cache):
+    # Configured already: done, unless CMAKE_ARGS asks for something (a configure applies it).
+    if (cache.get("CMAKE_PROJECT_NAME") == "tracelint" and same_interpreter(cache)
+            and not os.environ.get("CMAKE_ARGS")):
         return
     ensure_tree_sitter_sources()
     command = ["cmake", "-S", ROOT, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
@@ -82,6 +87,7 @@ def configure(build_dir):
         command.append("-Dpybind11_DIR=" + pybind11.get_cmake_dir())
     except ImportError:
         pass  # Debian's pybind11-dev: CMake finds it
+    command += shlex.split(os.environ.get("CMAKE_ARGS", ""))
     run(command)
 
 
@@ -138,11 +144,14 @@ class CMakeBuild(build_ext):
             copy(executables_dir / name, package / "bin" / name, executable=(name == "tracelint"))
 
 
-WORK.mkdir(parents=True, exist_ok=True)
-setup(
-    version=version(),
-    ext_modules=[Extension("tracelint._tracelint", sources=[])],
-    cmdclass={"build_ext": CMakeBuild},
-    options={"build": {"build_base": str(WORK / "setuptools")},
-             "egg_info": {"egg_base": str(WORK)}},
-)
+# setuptools runs this file as __main__ (pip, `python setup.py`); tests import it to check its
+# parts (tests/package/test_setup_configure.py).
+if __name__ == "__main__":
+    WORK.mkdir(parents=True, exist_ok=True)
+    setup(
+        version=version(),
+        ext_modules=[Extension("tracelint._tracelint", sources=[])],
+        cmdclass={"build_ext": CMakeBuild},
+        options={"build": {"build_base": str(WORK / "setuptools")},
+                 "egg_info": {"egg_base": str(WORK)}},
+    )

@@ -365,10 +365,10 @@ private:
     case 4:
       return "(" + text(depth) + one_of(compare) + text(depth) + ")";
     case 5:
-      return "(not " + any(depth) + ")";
+      return "(not " + any(depth - 1) + ")";
     case 6:
-      return "isinstance(" + any(depth) + ", " + one_of({"int", "str", "list", "dict", "float"}) +
-             ")";
+      return "isinstance(" + any(depth - 1) + ", " +
+             one_of({"int", "str", "list", "dict", "float"}) + ")";
     default:
       return "(" + real(depth) + one_of(compare) + real(depth) + ")";
     }

@@ -217,3 +217,26 @@ TEST_CASE("round 4: a call the tracer does not model is an error at its line, no
         0);
   CHECK(trace_body("    import warnings\n    warnings.warn('x')\n").exit_code == 0);
 }
+
+TEST_CASE("round 4: numbers, hashes and dict keys as CPython has them (its answers written "
+          "here; tests/tracer/ops_cases.py runs the same against CPython)") {
+  const std::string body =
+      "    import math\n"
+      "    class Key:\n"
+      "        def __init__(self, v):\n            self.v = v\n"
+      "        def __hash__(self):\n            return hash(self.v)\n"
+      "        def __eq__(self, other):\n            return self.v == other.v\n"
+      "    for thunk in (lambda: math.pow(10, 10**6), lambda: 1 / 0, lambda: pow(2, -1, 4)):\n"
+      "        try:\n            thunk()\n"
+      "        except (OverflowError, ZeroDivisionError, ValueError) as e:\n"
+      "            print(type(e).__name__, e)\n"
+      "    d = {Key(1): 'one'}\n"
+      "    print(round(1.5, 10**9), pow(3, -1, 7), d[Key(1)], hash(-1), 2.0 // 0.1)\n";
+  test::Run r = trace_body(body);
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  for (const char *line : {"printed: OverflowError math range error",
+                           "printed: ZeroDivisionError division by zero",
+                           "printed: ValueError base is not invertible for the given modulus",
+                           "printed: 1.5 5 one -2 19.0"})
+    CHECK_MESSAGE(r.err.find(line) != std::string::npos, r.err);
+}

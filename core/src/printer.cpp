@@ -60,7 +60,10 @@ std::string print_parameters(const std::vector<Parameter> &params) {
       out += "**" + p.name;
       break;
     }
-    if (p.default_value) out += "=" + print_value(*p.default_value);
+    if (p.default_value) { // two appends: GCC 12's -Wrestrict misreads "=" + string (PR105329)
+      out += '=';
+      out += print_value(*p.default_value);
+    }
   }
   return out;
 }

@@ -45,8 +45,11 @@ Result<std::string> private_folder_beside(const std::string &dir) {
   std::filesystem::path target = std::filesystem::path(dir).lexically_normal();
   if (target.has_filename() == false) target = target.parent_path();
   std::filesystem::path parent = target.parent_path().empty() ? "." : target.parent_path();
-  std::string pattern =
-      (parent / ("." + target.filename().string() + ".tracelint-XXXXXX")).string();
+  // Appended, not "." + name: GCC 12's -Wrestrict misreads the latter (PR105329).
+  std::string hidden = ".";
+  hidden += target.filename().string();
+  hidden += ".tracelint-XXXXXX";
+  std::string pattern = (parent / hidden).string();
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
   if (!::mkdtemp(name.data())) // 0700: nobody else can put anything in it

@@ -287,7 +287,8 @@ const std::vector<ConfigKey> &config_keys() {
 namespace {
 
 // The token between begin and end that spells `literal` (a number as toml++ quotes it in an
-// error: without underscores, perhaps without its sign): its start and end.
+// error: without underscores, perhaps without its sign), or with no literal the first number
+// spelled in over 126 characters: its start and end.
 std::optional<std::pair<std::size_t, std::size_t>> number_token(const std::string &text,
                                                                 std::size_t begin, std::size_t end,
                                                                 std::string_view literal) {
@@ -301,7 +302,7 @@ std::optional<std::pair<std::size_t, std::size_t>> number_token(const std::strin
       if (c != '_') out += c;
     return out;
   };
-  std::string want = digits(literal);
+  std::string want = digits(literal); // empty: the first number spelled in over 126 characters
   for (std::size_t i = begin; i < end;) {
     if (!part(text[i])) {
       ++i;
@@ -312,7 +313,10 @@ std::optional<std::pair<std::size_t, std::size_t>> number_token(const std::strin
       ++j;
     std::string spelled = digits(std::string_view(text).substr(i, j - i));
     bool signed_token = !spelled.empty() && (spelled[0] == '+' || spelled[0] == '-');
-    if (!want.empty() && (spelled == want || (signed_token && spelled.substr(1) == want)))
+    bool numeric =
+        std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '+' || text[i] == '-';
+    if (want.empty() ? numeric && j - i > 126
+                     : spelled == want || (signed_token && spelled.substr(1) == want))
       return std::pair{i, j};
     i = j;
   }
@@ -332,13 +336,15 @@ toml::table parse_pyproject(std::string text, const std::string &path) {
     } catch (const toml::parse_error &e) {
       std::string_view why = e.description();
       std::size_t open = why.find('\''), close = why.find('\'', open + 1);
+      // toml++ also refuses a number spelled in over 126 characters, and does not quote it.
+      bool too_long = why.find("numeric value too long") != std::string_view::npos;
       bool out_of_range = why.find("not representable") != std::string_view::npos ||
                           (why.starts_with("Error while parsing floating-point") &&
                            why.find("could not be interpreted") != std::string_view::npos);
-      if (replaced >= 10000 || open == std::string_view::npos || !out_of_range ||
-          close == std::string_view::npos)
+      if (replaced >= 10000 || (!too_long && (open == std::string_view::npos || !out_of_range ||
+                                              close == std::string_view::npos)))
         throw;
-      std::string literal(why.substr(open + 1, close - open - 1));
+      std::string literal = too_long ? "" : std::string(why.substr(open + 1, close - open - 1));
       std::string error = std::to_string(e.source().begin.line) + ":" + literal;
       if (error == last_error) throw;
       last_error = error;
@@ -354,6 +360,7 @@ toml::table parse_pyproject(std::string text, const std::string &path) {
       std::optional<std::pair<std::size_t, std::size_t>> token =
           number_token(text, line_start, line_end, literal);
       if (!token) throw;
+      if (too_long && token->second - token->first <= 126) throw;
       text.replace(token->first, token->second - token->first, "0");
     }
   }
