@@ -9,6 +9,7 @@
 #include <functional>
 #include <iterator>
 #include <optional>
+#include <regex>
 #include <toml++/toml.h>
 
 namespace tracelint {
@@ -286,6 +287,15 @@ const std::vector<ConfigKey> &config_keys() {
 
 namespace {
 
+// Whether a token is a TOML integer or float as the spec spells them (so that only a number
+// toml++ cannot hold is read as 0, never a malformed one, which tomllib refuses too).
+bool toml_number(std::string_view token) {
+  static const std::regex number(
+      R"([+-]?(0|[1-9](_?[0-9])*)(\.[0-9](_?[0-9])*)?([eE][+-]?[0-9](_?[0-9])*)?)"
+      R"(|0x[0-9A-Fa-f](_?[0-9A-Fa-f])*|0o[0-7](_?[0-7])*|0b[01](_?[01])*)");
+  return std::regex_match(token.begin(), token.end(), number);
+}
+
 // The token between begin and end that spells `literal` (a number as toml++ quotes it in an
 // error: without underscores, perhaps without its sign), or with no literal the first number
 // spelled in over 126 characters: its start and end.
@@ -313,11 +323,9 @@ std::optional<std::pair<std::size_t, std::size_t>> number_token(const std::strin
       ++j;
     std::string spelled = digits(std::string_view(text).substr(i, j - i));
     bool signed_token = !spelled.empty() && (spelled[0] == '+' || spelled[0] == '-');
-    bool numeric =
-        std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '+' || text[i] == '-';
-    if (want.empty() ? numeric && j - i > 126
-                     : spelled == want || (signed_token && spelled.substr(1) == want))
-      return std::pair{i, j};
+    bool matches =
+        want.empty() ? j - i > 126 : spelled == want || (signed_token && spelled.substr(1) == want);
+    if (matches && toml_number(std::string_view(text).substr(i, j - i))) return std::pair{i, j};
     i = j;
   }
   return std::nullopt;
