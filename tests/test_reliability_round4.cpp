@@ -234,9 +234,9 @@ TEST_CASE("round 4: numbers, hashes and dict keys as CPython has them (its answe
       "    print(round(1.5, 10**9), pow(3, -1, 7), d[Key(1)], hash(-1), 2.0 // 0.1)\n";
   test::Run r = trace_body(body);
   CHECK_MESSAGE(r.exit_code == 0, r.err);
-  for (const char *line : {"printed: OverflowError math range error",
-                           "printed: ZeroDivisionError division by zero",
-                           "printed: ValueError base is not invertible for the given modulus",
-                           "printed: 1.5 5 one -2 19.0"})
+  for (const char *line :
+       {"printed: OverflowError math range error", "printed: ZeroDivisionError division by zero",
+        "printed: ValueError base is not invertible for the given modulus",
+        "printed: 1.5 5 one -2 19.0"})
     CHECK_MESSAGE(r.err.find(line) != std::string::npos, r.err);
 }

@@ -1835,8 +1835,9 @@ ParsedFile detail::parse_trace_source(std::string path, std::string text, unsign
   // Python source is UTF-8; CPython rejects a file with an invalid byte sequence.
   if (std::optional<std::size_t> bad = first_invalid_utf8(original)) {
     out.syntax.push_back(
-        {out.source.span(*bad, *bad + 1),
-         "invalid UTF-8 byte 0x" + hex_byte(static_cast<unsigned char>(original[*bad])) + " (Python source must be UTF-8)"});
+        {out.source.span(*bad, *bad + 1), "invalid UTF-8 byte 0x" +
+                                              hex_byte(static_cast<unsigned char>(original[*bad])) +
+                                              " (Python source must be UTF-8)"});
   }
   // tree-sitter recovers badly from an unterminated string (a pasted, wrapped line): report
   // it here and blank the line, so the rest of the file is still checked.

@@ -493,9 +493,9 @@ std::string Interpreter::percent_format(const std::string &format, const Obj &ar
   }
   // CPython's rule: arguments left over are an error, unless they are a mapping (anything with
   // __getitem__ but a tuple or str: 'ab' % [] is 'ab', 'ab' % 2 is the TypeError).
-  bool mapping = args.kind == Obj::Kind::Dict || args.kind == Obj::Kind::List ||
-                 (args.kind == Obj::Kind::Instance &&
-                  args.as<InstanceObj>().cls->lookup("__getitem__"));
+  bool mapping =
+      args.kind == Obj::Kind::Dict || args.kind == Obj::Kind::List ||
+      (args.kind == Obj::Kind::Instance && args.as<InstanceObj>().cls->lookup("__getitem__"));
   if (next < values.size() && !mapping)
     raise("TypeError", "not all arguments converted during string formatting", loc);
   return out;
