@@ -156,8 +156,8 @@ private:
       return "pow(" + a + ", " + one_of({"0", "1", "2", "5", "-1"}) + ", " + b + ")";
     case 9:
       return "int(" + real(depth - 1) + ")";
-    case 10:
-      return "hash(" + std::string(pick(2) ? a : "Box(" + a + ")") + ")";
+    case 10: // of a number: CPython hashes str by a per-process random key (PYTHONHASHSEED)
+      return pick(2) ? "hash(" + a + " + 0)" : "hash(Box(" + a + " + 0))";
     case 11:
       return list(depth - 1) + ".count(" + a + ")";
     case 12:

@@ -75,6 +75,17 @@ def program(payload):
     return {"printed": lines, "raised": raised, "timeout": timeout}
 
 
+def plain(value):
+    """JSON has no inf or nan (json.dumps would write Infinity, which is not JSON): as text."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return repr(value)
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
 def main():
     resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
     signal.signal(signal.SIGALRM, on_alarm)
@@ -86,7 +97,7 @@ def main():
             answer = toml(payload) if kind == b"t" else program(payload)
         except BaseException as e:  # noqa: B036 - e.g. MemoryError: no answer to compare
             answer = {"skip": type(e).__name__}
-        text = json.dumps(answer, default=str).encode()
+        text = json.dumps(plain(answer), default=str, allow_nan=False).encode()
         sys.stdout.buffer.write(len(text).to_bytes(8, "little") + text)
         sys.stdout.buffer.flush()
 
