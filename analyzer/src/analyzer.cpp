@@ -139,6 +139,10 @@ FileReport analyze_file(const clang::tooling::CompilationDatabase &compilations,
   }
   clang::tooling::ClangTool tool(compilations, {source});
   if (untrusted) tool.appendArgumentsAdjuster(untrusted);
+  // A database written for GCC may name warnings Clang does not know (-Wno-restrict): with
+  // -Werror that is an error, which says nothing about the printers; the code is still read.
+  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
+      "-Wno-unknown-warning-option", clang::tooling::ArgumentInsertPosition::END));
   FirstErrorKeeper diagnostics;
   tool.setDiagnosticConsumer(&diagnostics);
   std::map<std::string, FileReport> by_file;
