@@ -266,7 +266,7 @@ TEST_CASE("config: --show-settings says where each value came from") {
   CHECK(run.out.find("  dialect: detected from each file's text [default]\n") != std::string::npos);
 }
 
-TEST_CASE("config: a number past 64 bits in another tool's table is read as tomllib reads it; "
+TEST_CASE("config: a number past 64 bits in another tool's table is read as tomllib reads it, "
           "in [tool.tracelint] it is an error") {
   // toml++ refuses such numbers; tomllib (Python's tools' reader) reads them: found by
   // fuzz_config against tomllib.

@@ -218,8 +218,8 @@ TEST_CASE("round 4: a call the tracer does not model is an error at its line, no
   CHECK(trace_body("    import warnings\n    warnings.warn('x')\n").exit_code == 0);
 }
 
-TEST_CASE("round 4: numbers, hashes and dict keys as CPython has them (its answers written "
-          "here; tests/tracer/ops_cases.py runs the same against CPython)") {
+TEST_CASE("round 4: numbers, hashes and dict keys as CPython has them (CPython's answers written "
+          "here, tests/tracer/ops_cases.py runs the same against CPython)") {
   const std::string body =
       "    import math\n"
       "    class Key:\n"
