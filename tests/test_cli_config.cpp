@@ -272,7 +272,7 @@ TEST_CASE("config: a number past 64 bits in another tool's table is read as toml
   // fuzz_config against tomllib.
   Project other("[tool.other]\nx = 666666666666666666666666666666\ny = -99999999999999999999\n"
                 "z = 0x1ffffffffffffffffff\nw = 1e400\nv = 11_1e1111111111111\nu = " +
-                std::string(130, '4') +
+                std::string(130, '4') + "\nt = 1" + std::string(130, '3') + "E13" +
                 "\n\n"
                 "[tool.tracelint]\nselect = [\"TL003\"]\n");
   std::string file = other.file("t.py", "x = 1\n");

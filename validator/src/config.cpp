@@ -296,80 +296,56 @@ bool toml_number(std::string_view token) {
   return std::regex_match(token.begin(), token.end(), number);
 }
 
-// The token between begin and end that spells `literal` (a number as toml++ quotes it in an
-// error: without underscores, perhaps without its sign), or with no literal the first number
-// spelled in over 126 characters: its start and end.
-std::optional<std::pair<std::size_t, std::size_t>> number_token(const std::string &text,
-                                                                std::size_t begin, std::size_t end,
-                                                                std::string_view literal) {
-  auto part = [](char c) {
+// The bounds of the run of number characters (digits, letters, '_', sign, '.') at or just
+// before `at` in text, within [begin, end).
+std::pair<std::size_t, std::size_t> token_at(const std::string &text, std::size_t begin,
+                                             std::size_t end, std::size_t at) {
+  auto part = [&](std::size_t i) {
+    char c = text[i];
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '+' || c == '-' ||
            c == '.';
   };
-  auto digits = [](std::string_view v) {
-    std::string out;
-    for (char c : v)
-      if (c != '_') out += c;
-    return out;
-  };
-  std::string want = digits(literal); // empty: the first number spelled in over 126 characters
-  for (std::size_t i = begin; i < end;) {
-    if (!part(text[i])) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (j < end && part(text[j]))
-      ++j;
-    std::string spelled = digits(std::string_view(text).substr(i, j - i));
-    bool signed_token = !spelled.empty() && (spelled[0] == '+' || spelled[0] == '-');
-    bool matches =
-        want.empty() ? j - i > 126 : spelled == want || (signed_token && spelled.substr(1) == want);
-    if (matches && toml_number(std::string_view(text).substr(i, j - i))) return std::pair{i, j};
-    i = j;
-  }
-  return std::nullopt;
+  if ((at >= end || !part(at)) && at > begin && part(at - 1)) --at;
+  std::size_t b = at, e = at;
+  while (b > begin && part(b - 1))
+    --b;
+  while (e < end && part(e))
+    ++e;
+  return {b, e};
 }
 
-// toml++ refuses a number past 64 bits or a float past a double's range (TOML's spec lets a
-// reader refuse them); tomllib, which Python's tools read pyproject.toml with, reads them as a
-// Python int and as inf. So that another tool's
-// `x = 10**30` does not stop tracelint, such a number is read as 0: tracelint's own keys take
-// no numbers, so one there is still an error (of type). Other errors are the file's.
+// toml++ refuses a number past 64 bits, a float past a double's range, and one spelled in more
+// than 126 characters or 128 digits (TOML's spec lets a reader refuse them); tomllib, which
+// Python's tools read pyproject.toml with, reads them (a Python int, inf). So any number
+// spelled as TOML spells one that toml++ refuses is read as 0 and parsed again, so that another
+// tool's `x = 10**30` does not stop tracelint: tracelint's own keys take no numbers, so one
+// there is still an error (of type). Other errors are the file's.
 toml::table parse_pyproject(std::string text, const std::string &path) {
-  std::string last_error; // the same error again: the number replaced was not the one refused
-  for (int replaced = 0;; ++replaced) {
+  std::string last; // the same number refused twice: it was not what toml++ refused
+  while (true) {
     try {
       return toml::parse(text, path);
     } catch (const toml::parse_error &e) {
-      std::string_view why = e.description();
-      std::size_t open = why.find('\''), close = why.find('\'', open + 1);
-      // toml++ also refuses a number spelled in over 126 characters, and does not quote it.
-      bool too_long = why.find("numeric value too long") != std::string_view::npos;
-      bool out_of_range = why.find("not representable") != std::string_view::npos ||
-                          (why.starts_with("Error while parsing floating-point") &&
-                           why.find("could not be interpreted") != std::string_view::npos);
-      if (replaced >= 10000 || (!too_long && (open == std::string_view::npos || !out_of_range ||
-                                              close == std::string_view::npos)))
-        throw;
-      std::string literal = too_long ? "" : std::string(why.substr(open + 1, close - open - 1));
-      std::string error = std::to_string(e.source().begin.line) + ":" + literal;
-      if (error == last_error) throw;
-      last_error = error;
-      // The literal on the error's line (a column counts characters, not bytes).
+      // The token at the error's line and column (a column counts characters, not bytes).
       std::size_t line_start = 0;
       for (uint32_t line = 1; line < e.source().begin.line; ++line) {
         std::size_t newline = text.find('\n', line_start);
         if (newline == std::string::npos) throw;
         line_start = newline + 1;
       }
-      // The token spelling it there (toml++ quotes it without its underscores).
       std::size_t line_end = std::min(text.find('\n', line_start), text.size());
-      std::optional<std::pair<std::size_t, std::size_t>> token =
-          number_token(text, line_start, line_end, literal);
-      if (!token) throw;
-      if (too_long && token->second - token->first <= 126) throw;
-      text.replace(token->first, token->second - token->first, "0");
+      std::size_t at = line_start;
+      for (uint32_t column = 1; column < e.source().begin.column && at < line_end; ++column) {
+        ++at;
+        while (at < line_end && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80)
+          ++at;
+      }
+      auto [begin, end] = token_at(text, line_start, line_end, at);
+      std::string token = text.substr(begin, end - begin);
+      // A number spelled as TOML spells one that toml++ still refuses is past what it holds.
+      if (!toml_number(token) || token == last) throw;
+      last = "0";
+      text.replace(begin, end - begin, "0");
     }
   }
 }
