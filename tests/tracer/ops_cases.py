@@ -553,7 +553,8 @@ def fuzz_found(x):
             repr(chr(132)), repr(chr(160) + chr(173)), s.split(), s.strip(), "éaé".strip("é"),
             " a b c ".split(None, 1), "  a b c ".rsplit(None, 1), "éaß µ ÿx Àb".upper(),
             "ÉASS ÀB".lower(), "éaß µ".title(), "ßa".capitalize(), "{:,}".format(15486.3),
-            "ab" % [], "ab" % {}, not_all_converted("ab", 2), not_all_converted("ab", "x"))
+            "ab" % [], "ab" % {}, not_all_converted("ab", 2), not_all_converted("ab", "x"),
+            "{:.3}".format(-691.0), "{:.3}".format(69.0), "{:.1}".format(0.0), "{:.2}".format(100.0))
 
 
 def not_all_converted(text, value):

@@ -300,8 +300,26 @@ std::string format_float(double x, const Spec &spec) {
     std::vector<char> buffer(static_cast<std::size_t>(std::max(length, 0)) + 1);
     std::snprintf(buffer.data(), buffer.size(), format, a);
     body = buffer.data();
-    // No type but a precision ("{:.3}") is 'g' that keeps a ".0" on whole numbers, as repr.
-    if (type == 0 && body.find_first_of(".e") == std::string::npos) body += ".0";
+    // No type but a precision ("{:.3}") is 'g' that keeps a ".0" on whole numbers, as repr;
+    // as CPython (Py_DTSF_ADD_DOT_0), a whole number whose digits reach the precision switches
+    // to exponent notation instead: '{:.3}'.format(691.0) is '6.91e+02'.
+    if (type == 0 && body.find_first_of(".e") == std::string::npos) {
+      int64_t digits = static_cast<int64_t>(body.size());
+      if (digits > std::max<int64_t>(p, 1) - 1) {
+        std::string e(64, '\0');
+        e.resize(static_cast<std::size_t>(std::snprintf(
+            e.data(), e.size(), "%.*e", static_cast<int>(std::max<int64_t>(p, 1) - 1), a)));
+        std::size_t mark = e.find('e');
+        std::string mantissa = e.substr(0, mark);
+        if (mantissa.find('.') != std::string::npos) {
+          mantissa.erase(mantissa.find_last_not_of('0') + 1);
+          if (mantissa.back() == '.') mantissa.pop_back();
+        }
+        body = mantissa + e.substr(mark);
+      } else {
+        body += ".0";
+      }
+    }
     if (type == '%') body += '%';
   }
   if (spec.grouping) { // the integer part, in every form ('{:,}'.format(15486.3) too)
