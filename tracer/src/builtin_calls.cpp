@@ -1046,13 +1046,8 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     require_hashable(args[0], loc);
     if (args[0].kind == Obj::Kind::Instance) {
       const ClassObj &cls = *args[0].as<InstanceObj>().cls;
-      if (cls.lookup("__hash__")) {
-        Obj h = call(attribute(args[0], "__hash__", loc), {}, {}, loc);
-        if (h.kind != Obj::Kind::Int && h.kind != Obj::Kind::Bool)
-          raise("TypeError", "__hash__ method should return an integer", loc);
-        return h;
-      }
-      if (cls.lookup("__eq__")) raise("TypeError", "unhashable type: '" + cls.name + "'", loc);
+      if (cls.lookup("__hash__") || cls.lookup("__eq__"))
+        return Obj::int_of(user_hash(args[0], loc));
       // object.__hash__: by identity.
       return Obj::int_of(static_cast<int64_t>(reinterpret_cast<uintptr_t>(args[0].ref.get()) >> 4));
     }

@@ -247,9 +247,7 @@ std::string group(const std::string &digits, char sep) {
 }
 
 std::string pad(const std::string &body, const Spec &spec, bool numeric) {
-  std::size_t length = 0;
-  for (unsigned char c : body)
-    length += (c & 0xC0) != 0x80;
+  std::size_t length = code_points(body);
   if (spec.width < 0 || length >= static_cast<std::size_t>(spec.width)) return body;
   std::size_t missing = static_cast<std::size_t>(spec.width) - length;
   char align = spec.align ? spec.align : (numeric ? '>' : '<');

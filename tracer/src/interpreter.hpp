@@ -164,6 +164,9 @@ public:
   // __hash__ or __eq__ is found by its __hash__ and the stored key's __eq__. Charged by the
   // keys scanned.
   std::ptrdiff_t dict_find(const DictObj &d, const Obj &key, const Loc &loc);
+  // hash() of an instance of a class that defines __hash__ or __eq__: its __hash__, which must
+  // return an int; __eq__ without __hash__ is unhashable, as CPython makes it.
+  int64_t user_hash(const Obj &instance, const Loc &loc);
   const Obj *dict_get(const DictObj &d, const Obj &key, const Loc &loc);
   void dict_set(DictObj &d, Obj key, Obj value, const Loc &loc);
   // Whether the Python exception is one of exception_class (a builtin's name) or a subclass.

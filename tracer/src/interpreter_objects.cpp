@@ -660,24 +660,24 @@ bool has_user_key_methods(const Obj &key) {
 
 } // namespace
 
+int64_t Interpreter::user_hash(const Obj &instance, const Loc &loc) {
+  const ClassObj &cls = *instance.as<InstanceObj>().cls;
+  if (!cls.lookup("__hash__")) raise("TypeError", "unhashable type: '" + cls.name + "'", loc);
+  Obj h = call(attribute(instance, "__hash__", loc), {}, {}, loc);
+  if (h.kind != Obj::Kind::Int && h.kind != Obj::Kind::Bool)
+    raise("TypeError", "__hash__ method should return an integer", loc);
+  return concrete_int(h, loc, "a hash");
+}
+
 std::ptrdiff_t Interpreter::dict_find(const DictObj &d, const Obj &key, const Loc &loc) {
   charge(1 + static_cast<int64_t>(d.keys.size() / 16), loc);
   require_hashable(key, loc);
   if (!has_user_key_methods(key)) return d.find(key);
-  auto hash_of = [&](const Obj &k) -> int64_t {
-    const ClassObj &cls = *k.as<InstanceObj>().cls;
-    if (!cls.lookup("__hash__"))
-      raise("TypeError", "unhashable type: '" + cls.name + "'", loc); // __eq__ without __hash__
-    Obj h = call(attribute(k, "__hash__", loc), {}, {}, loc);
-    if (h.kind != Obj::Kind::Int && h.kind != Obj::Kind::Bool)
-      raise("TypeError", "__hash__ method should return an integer", loc);
-    return concrete_int(h, loc, "a hash");
-  };
-  int64_t hash = hash_of(key);
+  int64_t hash = user_hash(key, loc);
   for (std::size_t i = 0; i < d.keys.size(); ++i) {
     const Obj &stored = d.keys[i];
     if (stored.ref == key.ref) return static_cast<std::ptrdiff_t>(i);
-    if (!has_user_key_methods(stored) || hash_of(stored) != hash) continue;
+    if (!has_user_key_methods(stored) || user_hash(stored, loc) != hash) continue;
     if (truth(compare("==", stored, key, loc), loc)) return static_cast<std::ptrdiff_t>(i);
   }
   return -1;
