@@ -286,3 +286,17 @@ TEST_CASE("config: a number past 64 bits in another tool's table is read as toml
                           "strings") != std::string::npos,
                 said);
 }
+
+TEST_CASE("config: a number-like key that TOML refuses stays an error (only a number too large "
+          "for toml++ is read as tomllib reads it)") {
+  // `+0` is no bare key (tomllib: "Invalid statement"); it was read as the key `0`. Found by
+  // fuzz_config against tomllib.
+  for (const char *table :
+       {"[tool.other]\n+0 = \"\"\n", "[tool.other]\n+7e999 = 1\n", "[tool.+1e999]\nx = 1\n"}) {
+    Project project(std::string(table) + "\n[tool.tracelint]\nselect = [\"TL003\"]\n");
+    test::Run r = test::tracelint("check " + q(project.file("t.py", "x = 1\n")));
+    CHECK_MESSAGE(r.exit_code == 2, table);
+    const std::string said = r.out + r.err;
+    CHECK_MESSAGE(said.find("pyproject.toml:") != std::string::npos, said); // at its place
+  }
+}

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -296,6 +299,45 @@ bool toml_number(std::string_view token) {
   return std::regex_match(token.begin(), token.end(), number);
 }
 
+// Whether the token at [begin, end) of a line is a key, not a value: followed by `=` or by the
+// `.` of a dotted key, or in a table header (`[a.+0]`). A key spelled as a number is not a
+// number toml++ refused: `+0 = ""` is an error for tomllib too.
+bool in_key_position(const std::string &text, std::size_t line_start, std::size_t line_end,
+                     std::size_t end) {
+  std::size_t next = text.find_first_not_of(" \t", end);
+  if (next < line_end && (text[next] == '=' || text[next] == '.')) return true;
+  std::size_t first = text.find_first_not_of(" \t", line_start);
+  return first < line_end && text[first] == '[' &&
+         text.substr(line_start, end - line_start).find('=') == std::string::npos;
+}
+
+// Whether a TOML number is one toml++ refuses for its size: an integer past 64 bits, a float
+// past a double's range, or one spelled in more than 126 characters or 128 digits. Any other
+// token at a parse error is not what toml++ refused for its size (`+0 = ""` is a bad key).
+bool too_large_for_toml_plus_plus(const std::string &token) {
+  std::string digits;
+  for (char c : token)
+    if (c != '_') digits += c;
+  std::size_t digit_count = std::count_if(digits.begin(), digits.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
+  if (token.size() > 126 || digit_count > 128) return true;
+  errno = 0;
+  char *end = nullptr;
+  bool prefixed = digits.size() > 2 && digits[0] == '0' && std::isalpha(digits[1]);
+  if (prefixed) {
+    int base = digits[1] == 'x' ? 16 : digits[1] == 'o' ? 8 : 2;
+    unsigned long long value = std::strtoull(digits.c_str() + 2, &end, base);
+    return errno == ERANGE || value > static_cast<unsigned long long>(INT64_MAX);
+  }
+  if (digits.find_first_of(".eE") == std::string::npos) {
+    (void)std::strtoll(digits.c_str(), &end, 10);
+    return errno == ERANGE;
+  }
+  (void)std::strtod(digits.c_str(), &end);
+  return errno == ERANGE;
+}
+
 // The bounds of the run of number characters (digits, letters, '_', sign, '.') at or just
 // before `at` in text, within [begin, end).
 std::pair<std::size_t, std::size_t> token_at(const std::string &text, std::size_t begin,
@@ -343,7 +385,9 @@ toml::table parse_pyproject(std::string text, const std::string &path) {
       auto [begin, end] = token_at(text, line_start, line_end, at);
       std::string token = text.substr(begin, end - begin);
       // A number spelled as TOML spells one that toml++ still refuses is past what it holds.
-      if (!toml_number(token) || token == last) throw;
+      if (!toml_number(token) || !too_large_for_toml_plus_plus(token) ||
+          in_key_position(text, line_start, line_end, end) || token == last)
+        throw;
       last = "0";
       text.replace(begin, end - begin, "0");
     }
