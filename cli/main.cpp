@@ -14,6 +14,7 @@
 #include "io.hpp"
 #include "modules.hpp"
 #include "settings.hpp"
+#include "suggest.hpp"
 #include "trace_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -155,7 +156,8 @@ unsigned max_jobs() {
   return std::clamp(4 * cores, 4u, 256u);
 }
 
-int run_check(const CheckArgs &args, const CLI::App &check) {
+int run_check(CheckArgs args, const CLI::App &check) {
+  if (args.paths.empty()) args.paths = {"."};
   std::optional<Format> format = parse_format(args.format);
   Result<FlagSettings> flags = flag_settings(args, check);
   if (!flags) {
@@ -280,22 +282,47 @@ int run_rules(const std::string &format) {
                        {"summary", r->summary}});
     std::cout << rules.dump(2) << "\n";
   } else {
+    // Columns as wide as their longest entry: the analyzer's codes (TLA001) are a letter longer.
+    std::size_t code_width = 0, name_width = 0;
+    for (const Rule *r : all_rules()) {
+      code_width = std::max(code_width, r->code.size());
+      name_width = std::max(name_width, r->name.size());
+    }
     for (const Rule *r : all_rules())
-      std::printf("%s  %-28s %-8s %s\n", std::string(r->code).c_str(), std::string(r->name).c_str(),
-                  std::string(severity_name(r->severity)).c_str(), std::string(r->summary).c_str());
+      std::printf("%-*s  %-*s  %-8s %s\n", static_cast<int>(code_width),
+                  std::string(r->code).c_str(), static_cast<int>(name_width),
+                  std::string(r->name).c_str(), std::string(severity_name(r->severity)).c_str(),
+                  std::string(r->summary).c_str());
   }
   return kClean;
 }
 
-int run_explain(const std::string &code) {
-  std::string wanted = code;
-  std::transform(wanted.begin(), wanted.end(), wanted.begin(), ::toupper);
-  const Rule *rule = find_rule(wanted);
-  if (!rule)
+// `explain CODE` (a code in any case, or a rule's name), or with every, each rule's page.
+int run_explain(const std::string &code, bool every) {
+  if (every) {
     for (const Rule *r : all_rules())
-      if (r->name == code) rule = r;
+      std::cout << explain_rule(*r) << "\n";
+    return kClean;
+  }
+  if (code.empty()) {
+    std::cerr << "tracelint explain: name a rule (`tracelint explain TL003`) or give --all\n";
+    return kUsage;
+  }
+  std::string wanted = normalize_selector(code);
+  const Rule *rule = find_rule(wanted);
+  std::vector<std::string> known;
+  for (const Rule *r : all_rules()) {
+    if (r->name == code) rule = r;
+    known.emplace_back(r->code);
+    known.emplace_back(r->name);
+  }
   if (!rule) {
-    std::cerr << "tracelint: no rule '" << code << "'; `tracelint rules` lists them\n";
+    // A code is compared in upper case ("tl06" is TL006), a name as written.
+    std::optional<std::string> close =
+        did_you_mean(wanted.rfind("TL", 0) == 0 ? wanted : code, known);
+    std::cerr << "tracelint: no rule '" << printable(code) << "'"
+              << (close ? " (did you mean " + *close + "?)" : "")
+              << "; `tracelint rules` lists them\n";
     return kUsage;
   }
   std::cout << explain_rule(*rule);
@@ -318,6 +345,112 @@ int run_print(const std::string &path) {
   }
   std::cout << print_trace_file(parsed.value());
   return kClean;
+}
+
+// The options of `tracelint check`, read into args.
+// A list option takes one value per occurrence (comma-separated items, or the option again):
+// otherwise `--select TL003 t.py` would read t.py as a code, there being no required path.
+void add_check_options(CLI::App &command, CheckArgs &args) {
+  command.add_option("paths", args.paths,
+                     "Files, directories (searched for *.py) or - for stdin; none: the current "
+                     "directory, as `tracelint check .`");
+  command
+      .add_option("--output-format,--format", args.format,
+                  "full (each finding with its source line, caret, notes and fix), concise (one "
+                  "line each), grouped (by file), json, sarif, junit, github or html; text is "
+                  "full")
+      ->check(CLI::IsMember(
+          {"full", "text", "concise", "grouped", "json", "sarif", "junit", "github", "html"}))
+      ->capture_default_str();
+  command
+      .add_option("--select", args.select,
+                  "Only these rule codes or prefixes (TL003, TL0, ALL; any case), replacing "
+                  "the configuration's select")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  command
+      .add_option("--extend-select", args.extend_select,
+                  "Rule codes or prefixes to check in addition to select")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  command.add_option("--ignore", args.ignore, "Skip these rule codes or prefixes")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  command
+      .add_option("--context-name", args.context_names,
+                  "A name the trace's python_ctx provides, or a glob pattern of such names "
+                  "(apex_*, my_op?); repeatable")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  command
+      .add_option("--dialect", args.dialect,
+                  "Read every file as printed by thunder, fx (torch.fx, Dynamo, AOT, Inductor), "
+                  "export or nvfuser, instead of detecting each file's dialect from its text")
+      ->check(CLI::IsMember(dialect_names(), CLI::ignore_case));
+  command
+      .add_option("--exclude", args.exclude,
+                  "Glob patterns a directory scan leaves out, replacing the configuration's "
+                  "and the default list (.git, .venv, build, dist, node_modules, ...)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  command
+      .add_option("--extend-exclude", args.extend_exclude,
+                  "Glob patterns a directory scan also leaves out")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  command
+      .add_option("--fail-on", args.fail_on,
+                  "Lowest severity that exits 1: error (default), warning, info")
+      ->check(CLI::IsMember({"error", "warning", "info"}));
+  command.add_option("--config", args.config, "Use this pyproject.toml instead of searching");
+  command.add_flag("--isolated", args.isolated, "Ignore every pyproject.toml");
+  CLI::Option *fix_flag = command.add_flag(
+      "--fix", args.fix,
+      "Apply the fixes that leave the file valid (each is re-checked; the others are listed "
+      "with why). The file is replaced atomically, through a symbolic link, keeping its hard "
+      "links, owner and mode (less setuid/setgid); a file edited since the check is left alone. "
+      "With -, prints the fixed text");
+  command
+      .add_flag("--force", args.force,
+                "With --fix, also fix read-only files and files owned by another user (their "
+                "owner and mode are kept)")
+      ->needs(fix_flag);
+  command.add_flag("--diff", args.diff, "Print the fixes as a unified diff; write nothing");
+  command.add_flag("--exit-zero", args.exit_zero, "Exit 0 even with findings");
+  command.add_flag("--statistics", args.statistics,
+                   "Print how many findings of each code (and whether --fix can fix them) "
+                   "instead of the findings; a JSON array with --output-format json");
+  command.add_flag("-q,--quiet", args.quiet,
+                   "Print the findings only: no summary line, no fix hint, no \"applied N "
+                   "fixes\"");
+  command.add_option("-j,--jobs", args.jobs,
+                     "Files checked in parallel (default: all cores; at most 4 per core, "
+                     "and 256)");
+  command.add_option("-o,--output", args.output, "Write the report to this file");
+  command.add_option("--color", args.color, "auto (TTY and no NO_COLOR), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  command.add_option("--stdin-filename", args.stdin_filename,
+                     "The path standard input (-) stands for: reported, and used to find its "
+                     "pyproject.toml and match per-file-ignores");
+  command
+      .add_option("--max-file-size", args.max_file_size,
+                  "Refuse (exit 2) a file or standard input larger than this, in bytes or with "
+                  "a unit: 64MiB (the default), 1GiB")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Validator(
+          [](std::string &bytes) -> std::string {
+            return std::strtoull(bytes.c_str(), nullptr, 10) == 0
+                       ? "must be at least 1 byte (64MiB by default)"
+                       : "";
+          },
+          "SIZE>0"));
+  command.add_flag("--follow-links", args.follow_links,
+                   "Under a directory, also check files that symbolic links point to outside "
+                   "it (without it they are errors, exit 2, and are not read)");
+  command.add_flag("--show-settings", args.show_settings,
+                   "Check nothing: print the pyproject.toml used for each path (or none) and "
+                   "every setting resolved from it and the flags, with where each came from");
 }
 
 } // namespace
@@ -351,100 +484,7 @@ int main(int argc, char **argv) {
   CheckArgs check;
   CLI::App *check_cmd = app.add_subcommand(
       "check", "Validate trace files: `tracelint check traces/ --format sarif > out.sarif`");
-  check_cmd
-      ->add_option("paths", check.paths, "Files, directories (searched for *.py) or - for stdin")
-      ->required();
-  check_cmd
-      ->add_option("--output-format,--format", check.format,
-                   "full (each finding with its source line, caret, notes and fix), concise (one "
-                   "line each), grouped (by file), json, sarif, junit, github or html; text is "
-                   "full")
-      ->check(CLI::IsMember(
-          {"full", "text", "concise", "grouped", "json", "sarif", "junit", "github", "html"}))
-      ->capture_default_str();
-  check_cmd
-      ->add_option("--select", check.select,
-                   "Only these rule codes or prefixes (TL003, TL0, ALL; any case), replacing "
-                   "the configuration's select")
-      ->delimiter(',');
-  check_cmd
-      ->add_option("--extend-select", check.extend_select,
-                   "Rule codes or prefixes to check in addition to select")
-      ->delimiter(',');
-  check_cmd->add_option("--ignore", check.ignore, "Skip these rule codes or prefixes")
-      ->delimiter(',');
-  check_cmd
-      ->add_option("--context-name", check.context_names,
-                   "A name the trace's python_ctx provides, or a glob pattern of such names "
-                   "(apex_*, my_op?); repeatable")
-      ->delimiter(',');
-  check_cmd
-      ->add_option("--dialect", check.dialect,
-                   "Read every file as printed by thunder, fx (torch.fx, Dynamo, AOT, Inductor), "
-                   "export or nvfuser, instead of detecting each file's dialect from its text")
-      ->check(CLI::IsMember(dialect_names(), CLI::ignore_case));
-  check_cmd
-      ->add_option("--exclude", check.exclude,
-                   "Glob patterns a directory scan leaves out, replacing the configuration's "
-                   "and the default list (.git, .venv, build, dist, node_modules, ...)")
-      ->delimiter(',');
-  check_cmd
-      ->add_option("--extend-exclude", check.extend_exclude,
-                   "Glob patterns a directory scan also leaves out")
-      ->delimiter(',');
-  check_cmd
-      ->add_option("--fail-on", check.fail_on,
-                   "Lowest severity that exits 1: error (default), warning, info")
-      ->check(CLI::IsMember({"error", "warning", "info"}));
-  check_cmd->add_option("--config", check.config, "Use this pyproject.toml instead of searching");
-  check_cmd->add_flag("--isolated", check.isolated, "Ignore every pyproject.toml");
-  CLI::Option *fix_flag = check_cmd->add_flag(
-      "--fix", check.fix,
-      "Apply the fixes that leave the file valid (each is re-checked; the others are listed "
-      "with why). The file is replaced atomically, through a symbolic link, keeping its hard "
-      "links, owner and mode (less setuid/setgid); a file edited since the check is left alone. "
-      "With -, prints the fixed text");
-  check_cmd
-      ->add_flag("--force", check.force,
-                 "With --fix, also fix read-only files and files owned by another user (their "
-                 "owner and mode are kept)")
-      ->needs(fix_flag);
-  check_cmd->add_flag("--diff", check.diff, "Print the fixes as a unified diff; write nothing");
-  check_cmd->add_flag("--exit-zero", check.exit_zero, "Exit 0 even with findings");
-  check_cmd->add_flag("--statistics", check.statistics,
-                      "Print how many findings of each code (and whether --fix can fix them) "
-                      "instead of the findings; a JSON array with --output-format json");
-  check_cmd->add_flag("-q,--quiet", check.quiet,
-                      "Print the findings only: no summary line, no fix hint, no \"applied N "
-                      "fixes\"");
-  check_cmd->add_option("-j,--jobs", check.jobs,
-                        "Files checked in parallel (default: all cores; at most 4 per core, "
-                        "and 256)");
-  check_cmd->add_option("-o,--output", check.output, "Write the report to this file");
-  check_cmd->add_option("--color", check.color, "auto (TTY and no NO_COLOR), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
-      ->capture_default_str();
-  check_cmd->add_option("--stdin-filename", check.stdin_filename,
-                        "The path standard input (-) stands for: reported, and used to find its "
-                        "pyproject.toml and match per-file-ignores");
-  check_cmd
-      ->add_option("--max-file-size", check.max_file_size,
-                   "Refuse (exit 2) a file or standard input larger than this, in bytes or with "
-                   "a unit: 64MiB (the default), 1GiB")
-      ->transform(CLI::AsSizeValue(false))
-      ->check(CLI::Validator(
-          [](std::string &bytes) -> std::string {
-            return std::strtoull(bytes.c_str(), nullptr, 10) == 0
-                       ? "must be at least 1 byte (64MiB by default)"
-                       : "";
-          },
-          "SIZE>0"));
-  check_cmd->add_flag("--follow-links", check.follow_links,
-                      "Under a directory, also check files that symbolic links point to outside "
-                      "it (without it they are errors, exit 2, and are not read)");
-  check_cmd->add_flag("--show-settings", check.show_settings,
-                      "Check nothing: print the pyproject.toml used for each path (or none) and "
-                      "every setting resolved from it and the flags, with where each came from");
+  add_check_options(*check_cmd, check);
 
   std::string rules_format = "text";
   CLI::App *rules_cmd = app.add_subcommand("rules", "List the rules");
@@ -452,9 +492,13 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"text", "markdown", "json"}));
 
   std::string code;
+  bool explain_all = false;
   CLI::App *explain_cmd =
       app.add_subcommand("explain", "Show a rule's documentation: `tracelint explain TL003`");
-  explain_cmd->add_option("code", code, "A rule code (TL003) or name (undefined-name)")->required();
+  CLI::Option *code_arg =
+      explain_cmd->add_option("code", code, "A rule code (TL003) or name (undefined-name)");
+  explain_cmd->add_flag("--all", explain_all, "Every rule's documentation, in code order")
+      ->excludes(code_arg);
 
   app.add_subcommand(
       "analyze", "Check C++ code that prints Python (Clang): "
@@ -476,9 +520,19 @@ int main(int argc, char **argv) {
       "print", "Parse a trace into the model and print it back in Thunder's canonical form");
   print_cmd->add_option("file", print_path, "A trace file or - for stdin")->required();
 
+  std::vector<std::string> words(argv + 1, argv + argc);
+  if (std::optional<std::string> why = unknown_command(app, words)) {
+    std::cerr << "tracelint: " << *why << "\n";
+    return kUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
+    if (dynamic_cast<const CLI::ExtrasError *>(&e))
+      if (std::optional<std::string> why = unknown_options(app, words)) {
+        std::cerr << *why << "\n";
+        return kUsage;
+      }
     int rc = app.exit(e);
     return rc == 0 ? kClean : kUsage;
   }
@@ -486,7 +540,7 @@ int main(int argc, char **argv) {
   try {
     if (*check_cmd) rc = run_check(check, *check_cmd);
     if (*rules_cmd) rc = run_rules(rules_format);
-    if (*explain_cmd) rc = run_explain(code);
+    if (*explain_cmd) rc = run_explain(code, explain_all);
     if (*print_cmd) rc = run_print(print_path);
     if (*trace_cmd) rc = run_trace(trace_args, false);
     if (*run_cmd) rc = run_trace(run_args, true);

@@ -34,6 +34,13 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+std::size_t common_suffix(std::string_view a, std::string_view b) {
+  std::size_t n = 0;
+  while (n < a.size() && n < b.size() && a[a.size() - 1 - n] == b[b.size() - 1 - n])
+    ++n;
+  return n;
+}
+
 std::vector<std::string> rule_codes() {
   std::vector<std::string> codes;
   for (const Rule *rule : all_rules())
@@ -138,12 +145,17 @@ std::optional<std::string> did_you_mean(std::string_view word,
   if (word.size() > kLongestCompared) return std::nullopt;
   std::size_t limit = std::max<std::size_t>(1, (word.size() + 2) / 3);
   std::optional<std::string> best;
-  std::size_t best_distance = limit + 1;
+  std::size_t best_distance = limit + 1, best_suffix = 0;
   for (const std::string &candidate : candidates) {
     std::size_t d = edit_distance(word, candidate);
-    if (d > 0 && d < best_distance) {
+    if (d == 0 || d > limit || d > best_distance) continue;
+    // At the same distance, the candidate that ends as the word does: a code's last digits are
+    // what tells it apart ("TL0012" is TL012 with a zero too many, not TL001 cut short).
+    std::size_t suffix = common_suffix(word, candidate);
+    if (d < best_distance || suffix > best_suffix) {
       best = candidate;
       best_distance = d;
+      best_suffix = suffix;
     }
   }
   return best;

@@ -54,7 +54,8 @@ std::optional<std::string> unknown_selector(std::string_view selector);
 std::optional<std::string> unknown_code(std::string_view code);
 
 // The candidate closest to word in edit distance, when it is close enough to be what was meant
-// (at most a third of the word's length, and at least one edit, apart); ties: the first.
+// (at most a third of the word's length, and at least one edit, apart); ties: the one sharing
+// the longest ending with word, then the first.
 std::optional<std::string> did_you_mean(std::string_view word,
                                         const std::vector<std::string> &candidates);
 

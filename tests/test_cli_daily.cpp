@@ -1,0 +1,75 @@
+// Daily use as ruff users expect it (issue 35): typos answered with the closest name, `check`
+// with no path checks the current directory, a configuration error said once, force-exclude,
+// report polish.
+#include "support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kUndefined = "import thunder.torch as ltorch\n\ndef computation(a):\n"
+                               "  t0 = ltorch.neg(nowhere)\n  return t0\n";
+
+std::string q(const std::string &s) {
+  return test::shell_quote(s);
+}
+
+bool has(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+TEST_CASE("daily: a mistyped command, option or rule code gets the closest one") {
+  auto command = test::tracelint("chek .");
+  CHECK(command.exit_code == 2);
+  CHECK(has(command.err, "unknown command 'chek' (did you mean check?)"));
+  auto option = test::tracelint("check --selct TL003 .");
+  CHECK(option.exit_code == 2);
+  CHECK(has(option.err, "tracelint check: unknown option '--selct' (did you mean --select?)"));
+  auto with_value = test::tracelint("check --output-fromat=json .");
+  CHECK(has(with_value.err, "unknown option '--output-fromat' (did you mean --output-format?)"));
+  auto code = test::tracelint("explain TL06");
+  CHECK(code.exit_code == 2);
+  CHECK(has(code.err, "no rule 'TL06' (did you mean TL006?)"));
+  auto name = test::tracelint("explain undefind-name");
+  CHECK(has(name.err, "(did you mean undefined-name?)"));
+  // A zero too many is the code with that ending, not the one it starts as.
+  test::TempDir dir;
+  fs::create_directories(dir.path + "/.git");
+  test::write_file(dir.path + "/pyproject.toml", "[tool.tracelint]\nignore = [\"TL0012\"]\n");
+  test::write_file(dir.path + "/t.py", kUndefined);
+  auto config = test::tracelint("check " + q(dir.path));
+  CHECK(config.exit_code == 2);
+  CHECK(has(config.out + config.err, "'TL0012' (did you mean TL012?)"));
+}
+
+TEST_CASE("daily: check with no path checks the current directory") {
+  test::TempDir dir;
+  test::write_file(dir.path + "/t.py", kUndefined);
+  auto run = test::tracelint("check --output-format concise", "", "cd " + q(dir.path) + " &&");
+  CHECK(run.exit_code == 1);
+  CHECK(has(run.out, "t.py:4:19: TL003"));
+}
+
+TEST_CASE("daily: explain --all prints every rule, rules aligns its columns") {
+  auto all = test::tracelint("explain --all");
+  CHECK(all.exit_code == 0);
+  auto rules = test::tracelint("rules");
+  std::size_t count = 0, name_column = std::string::npos;
+  std::istringstream lines(rules.out);
+  for (std::string line; std::getline(lines, line);) {
+    ++count;
+    std::string code = line.substr(0, line.find(' '));
+    CHECK_MESSAGE(has(all.out, code + " "), code);
+    std::size_t name_at = line.find_first_not_of(' ', code.size());
+    if (name_column == std::string::npos) name_column = name_at;
+    CHECK_MESSAGE(name_at == name_column, line);
+  }
+  CHECK(count > 20);
+}
