@@ -145,7 +145,7 @@ TEST_CASE("cli: pyproject.toml [tool.tracelint] found by walking up, flags win")
 TEST_CASE("cli: rules, explain, print, and the seed trace passes check") {
   auto rules = test::tracelint("rules");
   CHECK(rules.exit_code == 0);
-  CHECK(rules.out.find("TL006  unflattened-collection") != std::string::npos);
+  CHECK(rules.out.find("TL006   unflattened-collection") != std::string::npos);
   auto markdown = test::tracelint("rules --format markdown");
   CHECK(markdown.out == test::read_file(std::string(TRACELINT_SOURCE_DIR) + "/docs/rules.md"));
   auto explain = test::tracelint("explain tl003");
