@@ -149,6 +149,25 @@ int run_show_settings(const CheckArgs &args, ConfigResolver &resolver) {
   return kClean;
 }
 
+// Whether the configuration of every input can be read; else each distinct error is said once
+// (not once per file it configures) and nothing is checked, as ruff does.
+bool configurations_usable(const std::vector<Input> &inputs, ConfigResolver &resolver) {
+  std::vector<std::string> said;
+  for (const Input &in : inputs) {
+    if (in.error) continue;
+    Result<const Config *> config = resolver.config_for(in.path);
+    if (config) continue;
+    std::string message = describe_config_error(config.error());
+    if (std::find(said.begin(), said.end(), message) != said.end()) continue;
+    std::cerr << "tracelint: " << message << "\n";
+    said.push_back(std::move(message));
+  }
+  if (said.empty()) return true;
+  std::cerr << "(nothing was checked: fix the configuration, or run with --isolated to ignore "
+               "it)\n";
+  return false;
+}
+
 // The most threads a check starts: more than a few per core only adds switching, and an
 // unbounded -j once overflowed the parser's chunk window.
 unsigned max_jobs() {
@@ -180,6 +199,7 @@ int run_check(CheckArgs args, const CLI::App &check) {
     std::cerr << "tracelint: '-' (standard input) can be given once\n";
     return kUsage;
   }
+  if (!configurations_usable(inputs, resolver)) return kUsage;
   std::vector<FileReport> reports(inputs.size());
   std::vector<Severity> fail_on(inputs.size(), Severity::Error);
   unsigned jobs = args.jobs ? std::min(args.jobs, max_jobs())

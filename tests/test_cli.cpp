@@ -138,8 +138,8 @@ TEST_CASE("cli: pyproject.toml [tool.tracelint] found by walking up, flags win")
   test::write_file(dir.path + "/pyproject.toml", "[tool.tracelint]\nfail-on = \"sometimes\"\n");
   auto bad = test::tracelint("check " + q(path));
   CHECK(bad.exit_code == 2);
-  CHECK(bad.out.find("pyproject.toml:2:") != std::string::npos);
-  CHECK(bad.out.find("fail-on must be") != std::string::npos);
+  CHECK(bad.err.find("pyproject.toml:2:") != std::string::npos);
+  CHECK(bad.err.find("fail-on must be") != std::string::npos);
 }
 
 TEST_CASE("cli: rules, explain, print, and the seed trace passes check") {

@@ -73,9 +73,9 @@ TEST_CASE("config: an unknown key is an error at its place with the closest key"
     std::string path = project.file("traces/t.py", kUndefined);
     auto run = test::tracelint("check " + q(path));
     CHECK(run.exit_code == 2);
-    CHECK(run.out.find(project.config() + ":5:1: ") != std::string::npos);
-    CHECK(run.out.find("unknown key '" + std::string(key) + "'") != std::string::npos);
-    CHECK(run.out.find(expected) != std::string::npos);
+    CHECK(run.err.find(project.config() + ":5:1: ") != std::string::npos);
+    CHECK(run.err.find("unknown key '" + std::string(key) + "'") != std::string::npos);
+    CHECK(run.err.find(expected) != std::string::npos);
     CHECK(run.out.find("error[TL003]") == std::string::npos); // nothing checked with a bad config
   }
 }
@@ -85,17 +85,17 @@ TEST_CASE("config: unknown codes and prefixes say which valid one is closest") {
   std::string path = project.file("t.py", kUndefined);
   auto prefix = test::tracelint("check " + q(path));
   CHECK(prefix.exit_code == 2);
-  CHECK(prefix.out.find(":5:11: [tool.tracelint] select: unknown rule code or prefix 'TL9' (did "
+  CHECK(prefix.err.find(":5:11: [tool.tracelint] select: unknown rule code or prefix 'TL9' (did "
                         "you mean TL0?)") != std::string::npos);
   test::write_file(project.config(), "[tool.tracelint]\nignore = [\"TL03\"]\n");
   auto code = test::tracelint("check " + q(path));
   CHECK(code.exit_code == 2);
-  CHECK(code.out.find("unknown rule code or prefix 'TL03' (did you mean TL003?)") !=
+  CHECK(code.err.find("unknown rule code or prefix 'TL03' (did you mean TL003?)") !=
         std::string::npos);
   test::write_file(project.config(), "[tool.tracelint.severity]\nTL0 = \"info\"\n");
   auto severity = test::tracelint("check " + q(path));
   CHECK(severity.exit_code == 2);
-  CHECK(severity.out.find("[tool.tracelint.severity] unknown rule code 'TL0'") !=
+  CHECK(severity.err.find("[tool.tracelint.severity] unknown rule code 'TL0'") !=
         std::string::npos);
   // On the command line, the same suggestion, on standard error.
   auto flag = test::tracelint("check --isolated --select TLL003 " + q(path));
@@ -184,7 +184,7 @@ TEST_CASE("config: per-file-ignores by file name and by path under the project")
                    "[tool.tracelint.per-file-ignores]\n\"legacy/*.py\" = [\"TL30\"]\n");
   auto bad = test::tracelint("check " + q(project.dir.path));
   CHECK(bad.exit_code == 2);
-  CHECK(bad.out.find("per-file-ignores \"legacy/*.py\": unknown rule code or prefix 'TL30'") !=
+  CHECK(bad.err.find("per-file-ignores \"legacy/*.py\": unknown rule code or prefix 'TL30'") !=
         std::string::npos);
 }
 

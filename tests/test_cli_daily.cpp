@@ -73,3 +73,25 @@ TEST_CASE("daily: explain --all prints every rule, rules aligns its columns") {
   }
   CHECK(count > 20);
 }
+
+TEST_CASE("daily: a configuration error is said once, and nothing is checked") {
+  test::TempDir dir;
+  fs::create_directories(dir.path + "/.git");
+  test::write_file(dir.path + "/pyproject.toml", "[tool.tracelint]\nselect = [\"TL9\"]\n");
+  for (const char *name : {"a.py", "b.py", "sub/c.py"}) {
+    fs::create_directories(fs::path(dir.path + "/" + name).parent_path());
+    test::write_file(dir.path + "/" + name, kUndefined);
+  }
+  for (const char *format : {"full", "json", "sarif"}) {
+    CAPTURE(format);
+    auto run = test::tracelint("check --output-format " + std::string(format) + " " + q(dir.path));
+    CHECK(run.exit_code == 2);
+    const std::string error = "pyproject.toml:2:11: [tool.tracelint] select: unknown rule code";
+    std::size_t first = run.err.find(error);
+    CHECK(first != std::string::npos);
+    CHECK(run.err.find(error, first + 1) == std::string::npos);
+    CHECK(run.out.empty());
+  }
+  // --isolated, as the message says, checks the files without it.
+  CHECK(test::tracelint("check --isolated " + q(dir.path)).exit_code == 1);
+}

@@ -218,13 +218,13 @@ TEST_CASE("input: select or ignore in pyproject that names no rule is a configur
   test::write_file(dir.path + "/pyproject.toml", "[tool.tracelint]\nselect = [\"TL999\"]\n");
   auto select = test::tracelint("check " + q(dir.path + "/bad.py"));
   CHECK(select.exit_code == 2);
-  CHECK(select.out.find("pyproject.toml:2:11: [tool.tracelint] select: unknown rule code or "
+  CHECK(select.err.find("pyproject.toml:2:11: [tool.tracelint] select: unknown rule code or "
                         "prefix 'TL999'") != std::string::npos);
   test::write_file(dir.path + "/pyproject.toml",
                    "[tool.tracelint]\nignore = [\"TL003\", \"TL05\"]\n");
   auto ignore = test::tracelint("check " + q(dir.path + "/bad.py"));
   CHECK(ignore.exit_code == 2);
-  CHECK(ignore.out.find("[tool.tracelint] ignore: unknown rule code or prefix 'TL05'") !=
+  CHECK(ignore.err.find("[tool.tracelint] ignore: unknown rule code or prefix 'TL05'") !=
         std::string::npos);
 }
 

@@ -108,7 +108,7 @@ TEST_CASE("round 4: a dotted key deeper than the TOML parser's stack does not cr
   test::write_file(dir.path + "/pyproject.toml", "[tool.tracelint." + deep.substr(1));
   r = test::tracelint("check " + test::shell_quote(dir.path + "/t.py"));
   CHECK(r.exit_code == 2);
-  CHECK(r.out.find("[tool.tracelint] has a dotted key of more than 128 parts") !=
+  CHECK(r.err.find("[tool.tracelint] has a dotted key of more than 128 parts") !=
         std::string::npos);
   tracelint::Result<tracelint::Config> folder = tracelint::load_config("/");
   REQUIRE_FALSE(folder.ok());
@@ -122,8 +122,8 @@ TEST_CASE("round 4: a 10 MB rule code in select is quoted cut, not echoed whole"
                    "[tool.tracelint]\nselect = [\"" + std::string(10'000'000, 'X') + "\"]\n");
   auto r = test::tracelint("check " + test::shell_quote(dir.path + "/t.py"));
   CHECK(r.exit_code == 2);
-  CHECK(r.out.find("unknown rule code or prefix 'XXXX") != std::string::npos);
-  CHECK(r.out.find("... (10000000 bytes)'") != std::string::npos);
+  CHECK(r.err.find("unknown rule code or prefix 'XXXX") != std::string::npos);
+  CHECK(r.err.find("... (10000000 bytes)'") != std::string::npos);
   CHECK(r.out.size() + r.err.size() < 2000);
 }
 
