@@ -78,6 +78,7 @@ struct CheckArgs {
   std::uint64_t max_file_size = kDefaultMaxFileSize;
   bool follow_links = false;
   bool show_settings = false;
+  bool force_exclude = false, no_force_exclude = false;
 };
 
 // The flags' part of the settings, each given key with the flag that gave it; or the usage error
@@ -120,6 +121,10 @@ Result<FlagSettings> flag_settings(const CheckArgs &args, const CLI::App &check)
   if (given("--extend-exclude")) {
     flags.overrides.extend_exclude = args.extend_exclude;
     flags.origin["extend-exclude"] = "--extend-exclude";
+  }
+  if (args.force_exclude || args.no_force_exclude) {
+    flags.overrides.force_exclude = args.force_exclude;
+    flags.origin["force-exclude"] = args.force_exclude ? "--force-exclude" : "--no-force-exclude";
   }
   if (!args.fail_on.empty()) {
     flags.overrides.fail_on = parse_severity(args.fail_on);
@@ -188,7 +193,15 @@ int run_check(CheckArgs args, const CLI::App &check) {
   ScanOptions scan{args.follow_links, [&](const std::string &root, const std::string &entry) {
                      return resolver.excluded(root, entry);
                    }};
-  std::vector<Input> inputs = expand(args.paths, scan);
+  std::vector<std::string> named;
+  std::copy_if(args.paths.begin(), args.paths.end(), std::back_inserter(named),
+               [&](const std::string &path) { return !resolver.force_excluded(path); });
+  if (named.empty()) { // pre-commit named only excluded files: nothing to do is not an error
+    if (!args.quiet)
+      std::cerr << "tracelint: every path given is excluded (force-exclude); nothing checked\n";
+    return kClean;
+  }
+  std::vector<Input> inputs = expand(named, scan);
   if (inputs.empty()) {
     std::cerr << "tracelint: no Python files found under the given paths (or all of them are "
                  "excluded: `--show-settings DIR` lists exclude)\n";
@@ -418,6 +431,15 @@ void add_check_options(CLI::App &command, CheckArgs &args) {
                   "Glob patterns a directory scan also leaves out")
       ->delimiter(',')
       ->allow_extra_args(false);
+  CLI::Option *force = command.add_flag(
+      "--force-exclude", args.force_exclude,
+      "Apply exclude and extend-exclude to paths given by name too, as pre-commit gives every "
+      "file by name (the configuration's force-exclude = true)");
+  command
+      .add_flag("--no-force-exclude", args.no_force_exclude,
+                "Check paths given by name even "
+                "if excluded")
+      ->excludes(force);
   command
       .add_option("--fail-on", args.fail_on,
                   "Lowest severity that exits 1: error (default), warning, info")

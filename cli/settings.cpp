@@ -54,6 +54,12 @@ bool ConfigResolver::excluded(const std::string &root, const std::string &entry)
   return is_excluded(*config, flags_.overrides, entry);
 }
 
+bool ConfigResolver::force_excluded(const std::string &path) {
+  if (path == "-") return false; // standard input is what was asked for, whatever it stands for
+  Result<const Config *> config = config_for(path);
+  return config && is_force_excluded(*config, flags_.overrides, path);
+}
+
 std::string describe_config_error(const Error &e) {
   return "configuration " + e.path +
          (e.line ? ":" + std::to_string(e.line) + ":" + std::to_string(e.column) : "") + ": " +
@@ -149,6 +155,12 @@ Result<std::string> describe_settings(const std::string &path, ConfigResolver &r
   else if (config && config->exclude)
     exclude.add(listed(*config->exclude, "nothing"), *from_config("exclude"));
   out += exclude.str(listed(default_exclude(), ""));
+  Line force("force-exclude");
+  if (cli.force_exclude)
+    force.add(*cli.force_exclude ? "yes" : "no", from_flag("force-exclude"));
+  else if (config && config->force_exclude)
+    force.add(*config->force_exclude ? "yes" : "no", *from_config("force-exclude"));
+  out += force.str("no (paths given by name are checked even if excluded)");
 
   Line severity("severity");
   if (config && !config->severity.empty()) {

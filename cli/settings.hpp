@@ -41,6 +41,9 @@ public:
   // extend-exclude (those of root's configuration; a configuration error leaves nothing out,
   // and is reported for the files).
   bool excluded(const std::string &root, const std::string &entry);
+  // Whether a path given by name is left out (force-exclude; a configuration error leaves it
+  // in, and is reported for it).
+  bool force_excluded(const std::string &path);
 
   const FlagSettings &flags() const { return flags_; }
 

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -94,4 +95,42 @@ TEST_CASE("daily: a configuration error is said once, and nothing is checked") {
   }
   // --isolated, as the message says, checks the files without it.
   CHECK(test::tracelint("check --isolated " + q(dir.path)).exit_code == 1);
+}
+
+TEST_CASE("daily: force-exclude applies exclude to the paths given by name, as pre-commit gives "
+          "them") {
+  test::TempDir dir;
+  fs::create_directories(dir.path + "/.git");
+  fs::create_directories(dir.path + "/traces/generated");
+  const std::string kept = dir.path + "/traces/t.py", skipped = dir.path + "/traces/generated/g.py";
+  test::write_file(kept, kUndefined);
+  test::write_file(skipped, kUndefined);
+  auto files_checked = [](const test::Run &run) {
+    return std::count(run.out.begin(), run.out.end(), '\n');
+  };
+  test::write_file(dir.path + "/pyproject.toml",
+                   "[tool.tracelint]\nextend-exclude = [\"generated\"]\n");
+  // Without force-exclude, a file given by name is checked even if excluded (ruff's default).
+  auto named = test::tracelint("check --output-format concise -q " + q(kept) + " " + q(skipped));
+  CHECK(files_checked(named) == 2);
+  auto forced = test::tracelint("check --force-exclude --output-format concise -q " + q(kept) +
+                                " " + q(skipped));
+  CHECK(forced.exit_code == 1);
+  CHECK(files_checked(forced) == 1);
+  CHECK(has(forced.out, "t.py:4:19: TL003"));
+  // Only excluded files: nothing to do, which is no error (a pre-commit hook must pass).
+  auto only_excluded = test::tracelint("check --force-exclude " + q(skipped));
+  CHECK(only_excluded.exit_code == 0);
+  CHECK(has(only_excluded.err, "every path given is excluded (force-exclude)"));
+  // The configuration's key, and the flag that turns it off again.
+  test::write_file(dir.path + "/pyproject.toml",
+                   "[tool.tracelint]\nextend-exclude = [\"generated\"]\nforce-exclude = true\n");
+  CHECK(test::tracelint("check " + q(skipped)).exit_code == 0);
+  CHECK(test::tracelint("check --no-force-exclude " + q(skipped)).exit_code == 1);
+  auto shown = test::tracelint("check --show-settings " + q(skipped));
+  CHECK(has(shown.out, "force-exclude: yes [" + dir.path + "/pyproject.toml:3:17]"));
+  test::write_file(dir.path + "/pyproject.toml", "[tool.tracelint]\nforce-exclude = 1\n");
+  auto bad = test::tracelint("check " + q(kept));
+  CHECK(bad.exit_code == 2);
+  CHECK(has(bad.err, "force-exclude must be true or false"));
 }

@@ -136,6 +136,14 @@ const std::vector<KeyReader> &key_readers() {
        [](const toml::node &n, Config &c, const Place &p) {
          return read_strings(n, p, "extend-exclude", c.extend_exclude);
        }},
+      {{"force-exclude", "true: exclude and extend-exclude apply to paths given by name too (as "
+                         "pre-commit gives them)"},
+       [](const toml::node &n, Config &c, const Place &p) -> std::optional<Error> {
+         c.force_exclude = n.value<bool>();
+         if (!n.is_boolean())
+           return p.error("[tool.tracelint] force-exclude must be true or false", n);
+         return std::nullopt;
+       }},
       {{"context-names",
         "names the traces' python_ctx provides, exactly or as glob patterns (\"apex_*\")"},
        [](const toml::node &n, Config &c, const Place &p) {
@@ -528,6 +536,11 @@ bool is_excluded(const Config *config, const Overrides &overrides, const std::st
     if (relative.empty() || *relative.begin() == "..") break; // left root
   }
   return false;
+}
+
+bool is_force_excluded(const Config *config, const Overrides &overrides, const std::string &path) {
+  bool force = overrides.force_exclude.value_or(config && config->force_exclude.value_or(false));
+  return force && is_excluded(config, overrides, path);
 }
 
 bool path_matches(std::string_view pattern, const std::string &path, const std::string &root) {

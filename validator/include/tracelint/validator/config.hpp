@@ -33,6 +33,8 @@ struct Config {
   std::vector<PerFileIgnore> per_file_ignores;
   std::optional<std::vector<std::string>> exclude; // nullopt: default_exclude()
   std::vector<std::string> extend_exclude;
+  // force-exclude: exclude applies to paths given by name too (pre-commit names every file).
+  std::optional<bool> force_exclude;
   std::vector<std::string> context_names;
   std::optional<Dialect> dialect; // nullopt: each file's is detected from its text
   std::vector<PerFileDialect> per_file_dialect;
@@ -73,6 +75,7 @@ struct Overrides {
   std::optional<Severity> fail_on;
   std::optional<std::vector<std::string>> exclude;
   std::vector<std::string> extend_exclude;
+  std::optional<bool> force_exclude;
 };
 
 // The options a file gets: every rule, then config's selection (when there is a config), then the
@@ -86,6 +89,9 @@ const std::vector<std::string> &default_exclude();
 // Whether a path met while scanning a directory is left out by exclude and extend-exclude (the
 // overrides' replace or extend the config's). Paths given by name are never left out.
 bool is_excluded(const Config *config, const Overrides &overrides, const std::string &path);
+// Whether a path given by name is left out: force-exclude is on (the overrides' over the
+// config's) and exclude or extend-exclude match it.
+bool is_force_excluded(const Config *config, const Overrides &overrides, const std::string &path);
 
 // A glob as ruff matches exclude and per-file-ignores patterns: one without a '/' against the
 // file or folder name, one with a '/' against the path relative to root (or, outside root, the
