@@ -3,6 +3,7 @@
 #include "temp_file.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -237,6 +238,17 @@ std::optional<std::string> write_report(const std::string &path, const std::stri
   return std::nullopt;
 }
 
+namespace {
+
+// Whether standard output is a pipe or socket whose reader has gone: the kernel flags its
+// write end with POLLERR (the EPIPE of the failed write may be long overwritten by then).
+bool stdout_reader_gone() {
+  struct pollfd out {STDOUT_FILENO, 0, 0};
+  return ::poll(&out, 1, 0) == 1 && (out.revents & POLLERR);
+}
+
+} // namespace
+
 std::optional<std::string> flush_stdout() {
   errno = 0;
   std::cout.flush();
@@ -247,9 +259,11 @@ std::optional<std::string> flush_stdout() {
     error = errno;
   }
   failed |= std::ferror(stdout) != 0;
-  if (!failed) return std::nullopt;
   std::cout.clear();
   std::clearerr(stdout);
+  // The reader closed the pipe (`tracelint check ... | head -1`, with SIGPIPE ignored, as a
+  // parent that ignores it leaves it): it took what it wanted, which is no error.
+  if (!failed || error == EPIPE || stdout_reader_gone()) return std::nullopt;
   return std::string("cannot write to standard output") +
          (error ? std::string(": ") + std::strerror(error) : std::string());
 }

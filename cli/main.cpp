@@ -16,6 +16,7 @@
 #include "settings.hpp"
 #include "suggest.hpp"
 #include "trace_command.hpp"
+#include "tracelint_commit.hpp"
 
 #include <CLI/CLI.hpp>
 #include <malloc.h>
@@ -520,7 +521,8 @@ int main(int argc, char **argv) {
                "torch.fx, nvFuser repros) before anyone runs them.\n\n"
                "Exit codes: 0 clean, 1 findings (at or above --fail-on), 2 usage or I/O error.",
                "tracelint"};
-  app.set_version_flag("--version", std::string("tracelint ") + TRACELINT_VERSION);
+  app.set_version_flag("--version", std::string("tracelint ") + TRACELINT_VERSION + " (commit " +
+                                        TRACELINT_COMMIT + ")");
   app.require_subcommand(1);
 
   CheckArgs check;

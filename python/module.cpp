@@ -91,6 +91,7 @@ PYBIND11_MODULE(_tracelint, m) {
   m.doc() = "Checks Python traces printed by tracing JITs (Lightning Thunder, torch.fx).";
   // The dialects check(dialect=...) and the pytest plugin's --tracelint-dialect take.
   m.attr("DIALECTS") = py::tuple(py::cast(dialect_names()));
+  m.attr("__version__") = TRACELINT_VERSION;
 
   py::class_<Diagnostic>(m, "Diagnostic")
       .def_readonly("code", &Diagnostic::code)

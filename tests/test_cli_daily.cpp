@@ -134,3 +134,45 @@ TEST_CASE("daily: force-exclude applies exclude to the paths given by name, as p
   CHECK(bad.exit_code == 2);
   CHECK(has(bad.err, "force-exclude must be true or false"));
 }
+
+TEST_CASE("daily: --version names the commit the binary was built from") {
+  auto run = test::tracelint("--version");
+  CHECK(run.exit_code == 0);
+  // `git describe` of the checkout the test runs from: the build's own commit, when built
+  // from it (the test and the binary come from the same build).
+  CHECK(has(run.out, "tracelint 0."));
+  std::size_t at = run.out.find("(commit ");
+  REQUIRE(at != std::string::npos);
+  std::string commit = run.out.substr(at + 8, run.out.find(')', at) - at - 8);
+  std::string head = test::read_file(TRACELINT_SOURCE_DIR "/.git/HEAD");
+  if (head.empty()) return test::skip_test("not a git checkout: the commit is 'unknown'");
+  test::TempDir dir;
+  std::string out = dir.path + "/describe";
+  std::system(("git -C " + q(TRACELINT_SOURCE_DIR) +
+               " describe --always --dirty --abbrev=10 --exclude='*' > " + q(out))
+                  .c_str());
+  std::string expected = test::read_file(out);
+  CHECK(commit + "\n" == expected);
+}
+
+TEST_CASE("daily: a reader that closes the pipe early is no error") {
+  // `tracelint check ... | head -c 10` with SIGPIPE ignored (as a parent that ignores it leaves
+  // it): the report stops quietly with the check's own exit code, not "cannot write" and 2.
+  test::TempDir dir;
+  std::string text;
+  for (int i = 0; i < 400; ++i)
+    test::write_file(dir.path + "/t" + std::to_string(i) + ".py", kUndefined);
+  const std::string rc = dir.path + "/rc", err = dir.path + "/err";
+  std::string command = "trap '' PIPE; { " + q(TRACELINT_BINARY) + " check --output-format json " +
+                        q(dir.path) + "; echo $? > " + q(rc) + "; } 2> " + q(err) +
+                        " | head -c 10 > /dev/null";
+  std::system(("sh -c " + q(command)).c_str());
+  CHECK(test::read_file(rc) == "1\n");
+  CHECK(test::read_file(err) == "");
+  // A full disk is still an error.
+  std::system(("sh -c " + q(q(TRACELINT_BINARY) + " check --output-format json " + q(dir.path) +
+                            " > /dev/full 2> " + q(err) + "; echo $? > " + q(rc)))
+                  .c_str());
+  CHECK(test::read_file(rc) == "2\n");
+  CHECK(has(test::read_file(err), "cannot write to standard output"));
+}

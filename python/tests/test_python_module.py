@@ -276,3 +276,14 @@ def test_pytest_plugin_reads_the_rootdir_config_and_its_options_override_it(tmp_
     (tmp_path / "pyproject.toml").write_text('[tool.tracelint]\nignor = ["TL002"]\n')
     broken = _run_plugin(tmp_path, "--tracelint-traces", str(traces))
     assert broken.returncode == 4 and "unknown key 'ignor' (did you mean ignore?)" in broken.stderr
+
+
+def test_version_is_the_cli_s():
+    # tracelint.__version__ is the version `tracelint --version` prints (and the package's,
+    # both from CMakeLists.txt's project()).
+    binary = os.environ.get("TRACELINT_BINARY")
+    if not binary:
+        pytest.skip("TRACELINT_BINARY is not set: run through ctest (python_module)")
+    shown = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True)
+    assert shown.stdout.startswith(f"tracelint {tracelint.__version__} (commit "), shown.stdout
+    assert tracelint.__version__.count(".") == 2

@@ -13,11 +13,11 @@ above fail_on). With config=tracelint.load_config("pyproject.toml"), check() app
 flags. DIALECTS names the printers check(dialect=...) reads ('thunder', 'fx', 'export',
 'nvfuser'); without it each trace's dialect is detected from its text.
 """
-from ._tracelint import (DIALECTS, Config, Diagnostic, Report, check, find_config, is_excluded,
-                         load_config, trace)
+from ._tracelint import (DIALECTS, Config, Diagnostic, Report, __version__, check, find_config,
+                         is_excluded, load_config, trace)
 
-__all__ = ["DIALECTS", "Config", "Diagnostic", "Report", "check", "assert_valid", "find_config",
-           "is_excluded", "load_config", "trace"]
+__all__ = ["DIALECTS", "Config", "Diagnostic", "Report", "__version__", "check", "assert_valid",
+           "find_config", "is_excluded", "load_config", "trace"]
 
 
 def assert_valid(source, path="<trace>", **options):

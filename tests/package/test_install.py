@@ -44,9 +44,15 @@ def test_the_console_entry_point_runs_the_shipped_executable(venv):
     bin_dir, env, root = venv
     version = re.search(r"project\(tracelint VERSION ([0-9.]+)",
                         (SOURCE / "CMakeLists.txt").read_text()).group(1)
-    assert run(["tracelint", "--version"], root, env).stdout.strip() == "tracelint " + version
+    # "tracelint 0.1.0 (commit 1234abcd56)": the commit the installed binary was built from.
+    shown = run(["tracelint", "--version"], root, env).stdout.strip()
+    assert re.fullmatch(r"tracelint " + re.escape(version) + r" \(commit [0-9a-f]+(-dirty)?\)",
+                        shown), shown
     assert run([str(bin_dir / "python"), "-m", "tracelint", "--version"], root,
-               env).stdout.strip() == "tracelint " + version
+               env).stdout.strip() == shown
+    imported = run([str(bin_dir / "python"), "-c", "import tracelint; print(tracelint.__version__)"],
+                   root, env).stdout.strip()
+    assert imported == version, imported
     # As the README runs it: examples/ (examples/tracer is excluded by the checkout's config).
     check = run(["tracelint", "check", "--output-format", "concise", "examples/"], SOURCE, env,
                 expect=1)
