@@ -243,7 +243,9 @@ namespace {
 // Whether standard output is a pipe or socket whose reader has gone: the kernel flags its
 // write end with POLLERR (the EPIPE of the failed write may be long overwritten by then).
 bool stdout_reader_gone() {
-  struct pollfd out {STDOUT_FILENO, 0, 0};
+  struct pollfd out {
+    STDOUT_FILENO, 0, 0
+  };
   return ::poll(&out, 1, 0) == 1 && (out.revents & POLLERR);
 }
 
