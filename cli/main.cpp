@@ -363,6 +363,30 @@ int run_explain(const std::string &code, bool every) {
   return kClean;
 }
 
+// `tracelint config`: the configuration's keys and what each means (ruff config); one key's
+// help and schema; or the JSON schema of them all.
+int run_config(const std::string &key, bool schema) {
+  if (schema) {
+    std::cout << config_schema();
+    return kClean;
+  }
+  std::vector<std::string> names;
+  for (const ConfigKey &k : config_keys()) {
+    names.emplace_back(k.name);
+    if (!key.empty() && k.name != key) continue;
+    std::cout << k.name << ": " << k.help << "\n";
+    if (!key.empty()) std::cout << "  value: " << k.schema << "\n";
+  }
+  if (!key.empty() && std::find(names.begin(), names.end(), key) == names.end()) {
+    std::optional<std::string> close = did_you_mean(key, names);
+    std::cerr << "tracelint config: no key '" << printable(key) << "'"
+              << (close ? " (did you mean " + *close + "?)" : "")
+              << "; `tracelint config` lists them\n";
+    return kUsage;
+  }
+  return kClean;
+}
+
 // Parses a trace into the model and prints it back the canonical way.
 int run_print(const std::string &path) {
   Result<std::string> text = read_input(path);
@@ -445,8 +469,15 @@ void add_check_options(CLI::App &command, CheckArgs &args) {
       .add_option("--fail-on", args.fail_on,
                   "Lowest severity that exits 1: error (default), warning, info")
       ->check(CLI::IsMember({"error", "warning", "info"}));
-  command.add_option("--config", args.config, "Use this pyproject.toml instead of searching");
-  command.add_flag("--isolated", args.isolated, "Ignore every pyproject.toml");
+  command
+      .add_option("--config", args.config,
+                  "Use this configuration file for every path instead of searching: a "
+                  "tracelint.toml (keys at the top level) or a pyproject.toml with "
+                  "[tool.tracelint]")
+      ->check(CLI::ExistingFile);
+  command.add_flag("--isolated", args.isolated,
+                   "Ignore every configuration file (.tracelint.toml, tracelint.toml, "
+                   "pyproject.toml)");
   CLI::Option *fix_flag = command.add_flag(
       "--fix", args.fix,
       "Apply the fixes that leave the file valid (each is re-checked; the others are listed "
@@ -475,7 +506,7 @@ void add_check_options(CLI::App &command, CheckArgs &args) {
       ->capture_default_str();
   command.add_option("--stdin-filename", args.stdin_filename,
                      "The path standard input (-) stands for: reported, and used to find its "
-                     "pyproject.toml and match per-file-ignores");
+                     "configuration and match per-file-ignores");
   command
       .add_option("--max-file-size", args.max_file_size,
                   "Refuse (exit 2) a file or standard input larger than this, in bytes or with "
@@ -492,7 +523,7 @@ void add_check_options(CLI::App &command, CheckArgs &args) {
                    "Under a directory, also check files that symbolic links point to outside "
                    "it (without it they are errors, exit 2, and are not read)");
   command.add_flag("--show-settings", args.show_settings,
-                   "Check nothing: print the pyproject.toml used for each path (or none) and "
+                   "Check nothing: print the configuration file used for each path (or none) and "
                    "every setting resolved from it and the flags, with where each came from");
 }
 
@@ -544,6 +575,15 @@ int main(int argc, char **argv) {
   explain_cmd->add_flag("--all", explain_all, "Every rule's documentation, in code order")
       ->excludes(code_arg);
 
+  std::string config_key;
+  bool config_schema_flag = false;
+  CLI::App *config_cmd = app.add_subcommand(
+      "config", "List the configuration keys (.tracelint.toml, tracelint.toml, or [tool.tracelint] "
+                "in pyproject.toml): `tracelint config`, `tracelint config select`");
+  config_cmd->add_option("key", config_key, "One key: its meaning and the values it takes");
+  config_cmd->add_flag("--schema", config_schema_flag,
+                       "Print the JSON schema of the configuration (docs/tracelint.schema.json)");
+
   app.add_subcommand(
       "analyze", "Check C++ code that prints Python (Clang): "
                  "`tracelint analyze -p build src/printer.cpp`; see `tracelint analyze --help`");
@@ -585,6 +625,7 @@ int main(int argc, char **argv) {
     if (*check_cmd) rc = run_check(check, *check_cmd);
     if (*rules_cmd) rc = run_rules(rules_format);
     if (*explain_cmd) rc = run_explain(code, explain_all);
+    if (*config_cmd) rc = run_config(config_key, config_schema_flag);
     if (*print_cmd) rc = run_print(print_path);
     if (*trace_cmd) rc = run_trace(trace_args, false);
     if (*run_cmd) rc = run_trace(run_args, true);

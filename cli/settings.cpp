@@ -27,9 +27,20 @@ Result<const Config *> ConfigResolver::config_for(const std::string &path) {
   if (!config) return static_cast<const Config *>(nullptr);
   std::lock_guard lock(mutex_);
   auto it = cache_.find(*config);
-  if (it == cache_.end()) it = cache_.emplace(*config, load_config(*config)).first;
+  if (it == cache_.end()) it = cache_.emplace(*config, load(*config)).first;
   if (!it->second) return it->second.error();
   return &it->second.value();
+}
+
+Result<Config> ConfigResolver::load(const std::string &path) const {
+  Result<Config> config = load_config(path);
+  // --config names the file to use: one that configures nothing was a mistake, not a default.
+  if (config && !flags_.config.empty() && !config->has_settings)
+    return Error{"given to --config, it has no [tool.tracelint] table: nothing would be "
+                 "configured (a pyproject.toml configures tracelint there, a tracelint.toml at "
+                 "its top level)",
+                 path, 0, 0};
+  return config;
 }
 
 Result<Options> ConfigResolver::options_for(const std::string &path) {
@@ -113,8 +124,9 @@ Result<std::string> describe_settings(const std::string &path, ConfigResolver &r
   out += "  config file: " +
          (config           ? config->path
           : flags.isolated ? std::string("none (--isolated)")
-                           : std::string("none (no pyproject.toml with [tool.tracelint] up to "
-                                         "the project root)")) +
+                           : std::string("none (no .tracelint.toml, tracelint.toml or "
+                                         "pyproject.toml with [tool.tracelint] up to the "
+                                         "project root)")) +
          "\n";
 
   Line select("select");

@@ -1,7 +1,7 @@
 #pragma once
-// The settings of `tracelint check`: which pyproject.toml configures each path, the options each
-// file gets from it and from the flags, what a directory scan leaves out, and `--show-settings`,
-// which prints all of it with where each value came from.
+// The settings of `tracelint check`: which configuration file configures each path, the options
+// each file gets from it and from the flags, what a directory scan leaves out, and
+// `--show-settings`, which prints all of it with where each value came from.
 #include "tracelint/validator/validator.hpp"
 
 #include <cstdint>
@@ -17,8 +17,8 @@ struct FlagSettings {
   Overrides overrides;
   // Each key the flags set -> the flag that set it ("select" -> "--select").
   std::map<std::string, std::string> origin;
-  std::string config;               // --config: this pyproject.toml for every path
-  bool isolated = false;            // --isolated: no pyproject.toml at all
+  std::string config;               // --config: this configuration file for every path
+  bool isolated = false;            // --isolated: no configuration file at all
   std::string stdin_filename = "-"; // --stdin-filename: the path standard input stands for
   std::uint64_t max_file_size = 0;  // for --show-settings
   bool follow_links = false;        // for --show-settings
@@ -30,7 +30,7 @@ class ConfigResolver {
 public:
   explicit ConfigResolver(FlagSettings flags) : flags_(std::move(flags)) {}
 
-  // The pyproject.toml that configures path (a file, a directory, or "-": the folder of
+  // The configuration file that configures path (a file, a directory, or "-": the folder of
   // --stdin-filename, else the current one), if any.
   std::optional<std::string> config_path_for(const std::string &path) const;
   // That configuration, read (nullptr: none applies), or why it cannot be used.
@@ -48,6 +48,8 @@ public:
   const FlagSettings &flags() const { return flags_; }
 
 private:
+  Result<Config> load(const std::string &path) const;
+
   FlagSettings flags_;
   std::mutex mutex_;
   std::map<std::string, Result<Config>> cache_;

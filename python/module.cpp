@@ -174,7 +174,8 @@ PYBIND11_MODULE(_tracelint, m) {
            [](const LoadedConfig &c) { return "<tracelint.Config " + c.config.path + ">"; });
 
   m.def("load_config", &load_config_or_raise, py::arg("path"),
-        "Reads a pyproject.toml's [tool.tracelint] as `tracelint check` does; ValueError with "
+        "Reads a configuration file as `tracelint check` does (a pyproject.toml's "
+        "[tool.tracelint], or a tracelint.toml's top-level keys); ValueError with "
         "path:line:column on an unknown key, rule code or value.");
   m.def(
       "find_config",
@@ -184,8 +185,9 @@ PYBIND11_MODULE(_tracelint, m) {
         return py::str(*found);
       },
       py::arg("dir"),
-      "The pyproject.toml with [tool.tracelint] that `tracelint check` uses for files in dir "
-      "(searched up to the project root), or None.");
+      "The configuration file that `tracelint check` uses for files in dir (.tracelint.toml, "
+      "tracelint.toml or a pyproject.toml with [tool.tracelint], searched up to the project "
+      "root), or None.");
 
   m.def(
       "is_excluded",

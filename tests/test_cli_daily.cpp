@@ -4,9 +4,11 @@
 #include "support.hpp"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
+#include <regex>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -175,4 +177,149 @@ TEST_CASE("daily: a reader that closes the pipe early is no error") {
                   .c_str());
   CHECK(test::read_file(rc) == "2\n");
   CHECK(has(test::read_file(err), "cannot write to standard output"));
+}
+
+namespace {
+
+// Whether value fits schema, for the parts of JSON schema docs/tracelint.schema.json uses:
+// type, enum, items, pattern, properties, additionalProperties.
+bool fits(const nlohmann::ordered_json &value, const nlohmann::ordered_json &schema) {
+  if (schema.contains("enum")) {
+    const auto &options = schema["enum"];
+    if (std::find(options.begin(), options.end(), value) == options.end()) return false;
+  }
+  if (schema.contains("type")) {
+    const std::string type = schema["type"];
+    bool right = (type == "array" && value.is_array()) || (type == "object" && value.is_object()) ||
+                 (type == "string" && value.is_string()) ||
+                 (type == "boolean" && value.is_boolean());
+    if (!right) return false;
+  }
+  if (schema.contains("pattern") &&
+      !std::regex_search(value.get<std::string>(),
+                         std::regex(schema["pattern"].get<std::string>())))
+    return false;
+  if (value.is_array() && schema.contains("items"))
+    for (const auto &item : value)
+      if (!fits(item, schema["items"])) return false;
+  if (value.is_object())
+    for (const auto &[name, item] : value.items()) {
+      if (schema.contains("propertyNames") && !fits(name, schema["propertyNames"])) return false;
+      if (schema.contains("properties") && schema["properties"].contains(name)) {
+        if (!fits(item, schema["properties"][name])) return false;
+      } else if (schema.contains("additionalProperties")) {
+        const auto &extra = schema["additionalProperties"];
+        if (extra.is_boolean() ? !extra.get<bool>() : !fits(item, extra)) return false;
+      }
+    }
+  return true;
+}
+
+} // namespace
+
+TEST_CASE("daily: docs/tracelint.schema.json is `tracelint config --schema`, and accepts what the "
+          "settings code accepts") {
+  auto generated = test::tracelint("config --schema");
+  CHECK(generated.exit_code == 0);
+  const std::string committed = test::read_file(TRACELINT_SOURCE_DIR "/docs/tracelint.schema.json");
+  CHECK_MESSAGE(generated.out == committed,
+                "regenerate it: build/tracelint config --schema > docs/tracelint.schema.json");
+  const nlohmann::ordered_json schema = nlohmann::ordered_json::parse(committed);
+  // Each key with values of each kind, as TOML and as JSON: the schema and the reader agree on
+  // which are accepted.
+  const std::vector<std::pair<std::string, nlohmann::ordered_json>> values = {
+      {"true", true},
+      {"\"thunder\"", "thunder"},
+      {"\"warning\"", "warning"},
+      {"\"TL003\"", "TL003"},
+      {"[\"TL003\", \"tl0\"]", {"TL003", "tl0"}},
+      {"[\"build\"]", {"build"}},
+      {"[1]", {1}},
+      {"{}", nlohmann::ordered_json::object()},
+      {"{ \"a/*.py\" = [\"TL003\"] }", {{"a/*.py", {"TL003"}}}},
+      {"{ \"a/*.py\" = \"fx\" }", {{"a/*.py", "fx"}}},
+      {"{ TL003 = \"info\" }", {{"TL003", "info"}}},
+      {"{ codegen-pattern = \"print_.*\" }", {{"codegen-pattern", "print_.*"}}},
+      {"{ other = \"x\" }", {{"other", "x"}}}};
+  test::TempDir dir;
+  fs::create_directories(dir.path + "/.git");
+  std::size_t agreed = 0;
+  for (const auto &[key, property] : schema["properties"].items()) {
+    for (const auto &[toml_value, json_value] : values) {
+      test::write_file(dir.path + "/tracelint.toml", key + " = " + toml_value + "\n");
+      auto run = test::tracelint("check --show-settings " + q(dir.path));
+      bool read = run.exit_code == 0;
+      // A selector that names no rule is refused by the reader only: the schema has no list
+      // of codes. Every such case is a string that fits the pattern, so it agrees otherwise.
+      bool fit = fits(json_value, property);
+      if (fit && has(run.err, "unknown rule code")) continue;
+      CAPTURE(key);
+      CAPTURE(toml_value);
+      CHECK_MESSAGE(read == fit, run.err);
+      agreed += read;
+    }
+  }
+  CHECK(agreed >= 13); // each key accepts one of the values
+  // The keys `tracelint config` lists, in order, are the schema's.
+  std::istringstream listed(test::tracelint("config").out);
+  std::vector<std::string> keys;
+  for (std::string line; std::getline(listed, line);)
+    keys.push_back(line.substr(0, line.find(':')));
+  std::vector<std::string> in_schema;
+  for (const auto &[key, property] : schema["properties"].items())
+    in_schema.push_back(key);
+  CHECK(keys == in_schema);
+}
+
+TEST_CASE("daily: tracelint.toml and .tracelint.toml configure as ruff.toml does, before "
+          "pyproject.toml; --config works or fails") {
+  test::TempDir dir;
+  fs::create_directories(dir.path + "/.git");
+  fs::create_directories(dir.path + "/sub");
+  // TL003 (error) and TL011 (warning) in each file.
+  const std::string two = "import thunder.torch as ltorch\n\ndef computation(a):\n"
+                          "  t0 = ltorch.neg(nowhere)\n  t1 = customOp0(t0)\n  return t1\n";
+  test::write_file(dir.path + "/t.py", two);
+  test::write_file(dir.path + "/sub/t.py", two);
+  auto codes = [&](const std::string &args) {
+    auto run = test::tracelint("check --output-format concise -q " + args);
+    std::string found;
+    for (const char *code : {"TL003", "TL011"})
+      if (has(run.out, code)) found += code;
+    return found + (run.exit_code == 2 ? " exit 2: " + run.err : "");
+  };
+  test::write_file(dir.path + "/pyproject.toml", "[tool.tracelint]\nselect = [\"TL003\"]\n");
+  CHECK(codes(q(dir.path + "/t.py")) == "TL003");
+  // In one folder: tracelint.toml before pyproject.toml, .tracelint.toml before both.
+  test::write_file(dir.path + "/tracelint.toml", "select = [\"TL011\"]\n");
+  CHECK(codes(q(dir.path + "/t.py")) == "TL011");
+  test::write_file(dir.path + "/.tracelint.toml", "select = [\"TL003\", \"TL011\"]\n");
+  CHECK(codes(q(dir.path + "/t.py")) == "TL003TL011");
+  // The nearest folder's file wins, even an empty tracelint.toml (every rule).
+  test::write_file(dir.path + "/sub/tracelint.toml", "ignore = [\"TL003\"]\n");
+  CHECK(codes(q(dir.path + "/sub/t.py")) == "TL011");
+  auto shown = test::tracelint("check --show-settings " + q(dir.path + "/sub/t.py"));
+  CHECK(has(shown.out, "config file: " + dir.path + "/sub/tracelint.toml"));
+  CHECK(has(shown.out, "ignore: TL003 [" + dir.path + "/sub/tracelint.toml:1:10]"));
+  // --config: a tracelint.toml given by name applies (it was silently the defaults).
+  test::write_file(dir.path + "/other.toml", "select = [\"TL011\"]\n");
+  CHECK(codes("--config " + q(dir.path + "/other.toml") + " " + q(dir.path + "/t.py")) == "TL011");
+  // ... and a pyproject.toml that configures nothing, or a missing file, is an error.
+  fs::create_directories(dir.path + "/empty");
+  test::write_file(dir.path + "/empty/pyproject.toml", "[project]\nname = \"p\"\n");
+  std::string empty =
+      codes("--config " + q(dir.path + "/empty/pyproject.toml") + " " + q(dir.path + "/t.py"));
+  CHECK(has(empty, "exit 2: "));
+  CHECK(has(empty, "has no [tool.tracelint] table"));
+  CHECK(has(codes("--config " + q(dir.path + "/missing.toml") + " " + q(dir.path + "/t.py")),
+            "exit 2: "));
+  // Errors in a tracelint.toml name its keys as they are written there.
+  test::write_file(dir.path + "/sub/tracelint.toml", "select = [\"TL9\"]\n[severity]\n");
+  CHECK(has(codes(q(dir.path + "/sub/t.py")),
+            "tracelint.toml:1:11: select: unknown rule code or prefix 'TL9'"));
+  test::write_file(dir.path + "/sub/tracelint.toml", "[tool.tracelint]\nselect = []\n");
+  CHECK(has(
+      codes(q(dir.path + "/sub/t.py")),
+      "tracelint.toml:1:1: a [tool.tracelint] table in a tracelint.toml: its keys are at the top "
+      "level"));
 }

@@ -296,8 +296,8 @@ TEST_CASE("input: a pyproject above the project root does not configure it") {
   fs::remove(dir.path + "/project/pyproject.toml");
   auto without = test::tracelint("check --show-settings " + q(dir.path + "/project/traces"));
   CHECK(without.exit_code == 0);
-  CHECK(without.out.find("config file: none (no pyproject.toml with [tool.tracelint] up to the "
-                         "project root)") != std::string::npos);
+  CHECK(without.out.find("config file: none (no .tracelint.toml, tracelint.toml or pyproject.toml "
+                         "with [tool.tracelint] up to the project root)") != std::string::npos);
 }
 
 // Item 8d: a scan reads nothing outside the tree it was given.

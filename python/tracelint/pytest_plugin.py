@@ -43,11 +43,13 @@ class _Settings:
     """The configuration and the overrides every trace item is checked with."""
 
     def __init__(self, config):
-        pyproject = pathlib.Path(str(config.rootpath)) / "pyproject.toml"
         self.config = None
         try:
-            if pyproject.is_file() and tracelint.find_config(str(pyproject.parent)) == str(pyproject):
-                self.config = tracelint.load_config(str(pyproject))
+            # The configuration `tracelint check` would use for the rootdir: .tracelint.toml,
+            # tracelint.toml or pyproject.toml's [tool.tracelint], up to the project root.
+            found = tracelint.find_config(str(config.rootpath))
+            if found:
+                self.config = tracelint.load_config(found)
             self.overrides = dict(
                 select=_codes(config.getoption("--tracelint-select")),
                 ignore=_codes(config.getoption("--tracelint-ignore")),

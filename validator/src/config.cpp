@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
 #include <toml++/toml.h>
@@ -24,8 +25,20 @@ namespace {
 // Where a node stands, for errors and --show-settings.
 struct Place {
   const std::string &path;
+  // A tracelint.toml: the keys are at the top level, so messages name them without the
+  // "[tool.tracelint]" table they have in a pyproject.toml ("[tool.tracelint.severity]" is
+  // "[severity]").
+  bool top_level = false;
   Error error(std::string message, const toml::node &node) const {
-    return Error{std::move(message), path, node.source().begin.line, node.source().begin.column};
+    return Error{in_file(std::move(message)), path, node.source().begin.line,
+                 node.source().begin.column};
+  }
+  std::string in_file(std::string message) const {
+    if (!top_level) return message;
+    if (message.starts_with("[tool.tracelint] ")) return message.substr(17);
+    if (message.starts_with("[tool.tracelint]: ")) return message.substr(18);
+    if (message.starts_with("[tool.tracelint.")) return "[" + message.substr(16);
+    return message;
   }
   std::string of(const toml::node &node) const {
     return path + ":" + std::to_string(node.source().begin.line) + ":" +
@@ -88,8 +101,21 @@ Error unknown_key(const Place &place, const std::string &table, const toml::key 
     message += " (did you mean " + *close + "?)";
   else
     message += " (known keys: " + known_names(known) + ")";
-  return Error{message, place.path, key.source().begin.line, key.source().begin.column};
+  return Error{place.in_file(message), place.path, key.source().begin.line,
+               key.source().begin.column};
 }
+
+// {"enum": ["thunder", "fx", ...]}: the dialects a configuration may name.
+std::string dialect_schema() {
+  std::string out = R"({"enum": [)";
+  for (const std::string &name : dialect_names())
+    out += (out.back() == '[' ? "\"" : ", \"") + name + "\"";
+  return out + "]}";
+}
+
+// The files that configure tracelint, besides a pyproject.toml's [tool.tracelint] (which comes
+// after them in a folder): their keys are at the top level, as ruff.toml's are.
+constexpr const char *kConfigFileNames[] = {".tracelint.toml", "tracelint.toml"};
 
 // The analyzer's own keys ([tool.tracelint.analyzer]; `tracelint analyze` reads their values).
 const std::vector<std::string> kAnalyzerKeys = {"codegen-pattern", "repr-pattern"};
@@ -98,20 +124,24 @@ const std::vector<std::string> kAnalyzerKeys = {"codegen-pattern", "repr-pattern
 // Config); the error for a key not listed names the closest of these.
 const std::vector<KeyReader> &key_readers() {
   static const std::vector<KeyReader> readers = {
-      {{"select", "rule codes or prefixes to check (replaces the default: every rule)"},
+      {{"select", "rule codes or prefixes to check (replaces the default: every rule)",
+        R"({"type": "array", "items": {"type": "string", "pattern": "^([A-Za-z]+[0-9]*|ALL|all)$"}})"},
        [](const toml::node &n, Config &c, const Place &p) -> std::optional<Error> {
          c.rules.select.emplace();
          return read_selectors(n, p, "select", *c.rules.select);
        }},
-      {{"extend-select", "rule codes or prefixes added to select"},
+      {{"extend-select", "rule codes or prefixes added to select",
+        R"({"type": "array", "items": {"type": "string", "pattern": "^([A-Za-z]+[0-9]*|ALL|all)$"}})"},
        [](const toml::node &n, Config &c, const Place &p) {
          return read_selectors(n, p, "extend-select", c.rules.extend_select);
        }},
-      {{"ignore", "rule codes or prefixes not to check"},
+      {{"ignore", "rule codes or prefixes not to check",
+        R"({"type": "array", "items": {"type": "string", "pattern": "^([A-Za-z]+[0-9]*|ALL|all)$"}})"},
        [](const toml::node &n, Config &c, const Place &p) {
          return read_selectors(n, p, "ignore", c.rules.ignore);
        }},
-      {{"per-file-ignores", "a table: glob pattern = [codes or prefixes] those files skip"},
+      {{"per-file-ignores", "a table: glob pattern = [codes or prefixes] those files skip",
+        R"({"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}})"},
        [](const toml::node &n, Config &c, const Place &p) -> std::optional<Error> {
          const toml::table *table = n.as_table();
          if (!table)
@@ -127,17 +157,21 @@ const std::vector<KeyReader> &key_readers() {
          }
          return std::nullopt;
        }},
-      {{"exclude", "glob patterns a directory scan leaves out (replaces the default list)"},
+      {{"exclude", "glob patterns a directory scan leaves out (replaces the default list)",
+        R"({"type": "array", "items": {"type": "string"}})"},
        [](const toml::node &n, Config &c, const Place &p) {
          c.exclude.emplace();
          return read_strings(n, p, "exclude", *c.exclude);
        }},
-      {{"extend-exclude", "glob patterns a directory scan also leaves out"},
+      {{"extend-exclude", "glob patterns a directory scan also leaves out",
+        R"({"type": "array", "items": {"type": "string"}})"},
        [](const toml::node &n, Config &c, const Place &p) {
          return read_strings(n, p, "extend-exclude", c.extend_exclude);
        }},
-      {{"force-exclude", "true: exclude and extend-exclude apply to paths given by name too (as "
-                         "pre-commit gives them)"},
+      {{"force-exclude",
+        "true: exclude and extend-exclude apply to paths given by name too (as "
+        "pre-commit gives them)",
+        R"({"type": "boolean"})"},
        [](const toml::node &n, Config &c, const Place &p) -> std::optional<Error> {
          c.force_exclude = n.value<bool>();
          if (!n.is_boolean())
@@ -145,12 +179,15 @@ const std::vector<KeyReader> &key_readers() {
          return std::nullopt;
        }},
       {{"context-names",
-        "names the traces' python_ctx provides, exactly or as glob patterns (\"apex_*\")"},
+        "names the traces' python_ctx provides, exactly or as glob patterns (\"apex_*\")",
+        R"({"type": "array", "items": {"type": "string"}})"},
        [](const toml::node &n, Config &c, const Place &p) {
          return read_strings(n, p, "context-names", c.context_names);
        }},
-      {{"dialect", "the printer the files come from: \"thunder\", \"fx\", \"export\" or "
-                   "\"nvfuser\" (default: detected from each file's text)"},
+      {{"dialect",
+        "the printer the files come from: \"thunder\", \"fx\", \"export\" or "
+        "\"nvfuser\" (default: detected from each file's text)",
+        dialect_schema()},
        [](const toml::node &n, Config &c, const Place &p) -> std::optional<Error> {
          std::optional<Dialect> d =
              n.is_string() ? parse_dialect(*n.value<std::string>()) : std::nullopt;
@@ -160,7 +197,8 @@ const std::vector<KeyReader> &key_readers() {
          c.dialect = d;
          return std::nullopt;
        }},
-      {{"per-file-dialect", "a table: glob pattern = dialect of the files it matches"},
+      {{"per-file-dialect", "a table: glob pattern = dialect of the files it matches",
+        R"({"type": "object", "additionalProperties": )" + dialect_schema() + "}"},
        [](const toml::node &n, Config &c, const Place &p) -> std::optional<Error> {
          const toml::table *table = n.as_table();
          if (!table)
@@ -178,7 +216,9 @@ const std::vector<KeyReader> &key_readers() {
          }
          return std::nullopt;
        }},
-      {{"severity", "a table: rule code = \"error\" | \"warning\" | \"info\""},
+      {{"severity", "a table: rule code = \"error\" | \"warning\" | \"info\"",
+        R"({"type": "object", "propertyNames": {"pattern": "^[A-Za-z]+[0-9]+$"}, )"
+        R"("additionalProperties": {"enum": ["error", "warning", "info"]}})"},
        [](const toml::node &n, Config &c, const Place &p) -> std::optional<Error> {
          const toml::table *table = n.as_table();
          if (!table)
@@ -196,14 +236,16 @@ const std::vector<KeyReader> &key_readers() {
          }
          return std::nullopt;
        }},
-      {{"fail-on", "the lowest severity that fails the check: \"error\", \"warning\" or \"info\""},
+      {{"fail-on", "the lowest severity that fails the check: \"error\", \"warning\" or \"info\"",
+        R"({"enum": ["error", "warning", "info"]})"},
        [](const toml::node &n, Config &c, const Place &p) -> std::optional<Error> {
          c.fail_on = severity_value(n);
          if (!c.fail_on)
            return p.error("[tool.tracelint] fail-on must be \"error\", \"warning\" or \"info\"", n);
          return std::nullopt;
        }},
-      {{"analyzer", "a table for `tracelint analyze`: codegen-pattern, repr-pattern"},
+      {{"analyzer", "a table for `tracelint analyze`: codegen-pattern, repr-pattern",
+        R"({"type": "object", "properties": {"codegen-pattern": {"type": "string"}, "repr-pattern": {"type": "string"}}, "additionalProperties": false})"},
        [](const toml::node &n, Config &, const Place &p) -> std::optional<Error> {
          const toml::table *table = n.as_table();
          if (!table) return p.error("[tool.tracelint] analyzer must be a table", n);
@@ -421,24 +463,49 @@ Result<std::string> pyproject_text(const std::string &path) {
   return text;
 }
 
-Result<Config> load_config(const std::string &pyproject_path) {
+std::string config_schema() {
+  nlohmann::ordered_json properties = nlohmann::ordered_json::object();
+  for (const ConfigKey &key : config_keys()) {
+    nlohmann::ordered_json property = {{"description", key.help}};
+    property.update(nlohmann::ordered_json::parse(key.schema));
+    properties[std::string(key.name)] = std::move(property);
+  }
+  nlohmann::ordered_json schema = {
+      {"$schema", "https://json-schema.org/draft/2020-12/schema"},
+      {"title", "tracelint configuration"},
+      {"description", "The keys of a tracelint.toml or .tracelint.toml (at the top level) and of "
+                      "pyproject.toml's [tool.tracelint] table. Generated by `tracelint config "
+                      "--schema` from the settings code."},
+      {"type", "object"},
+      {"properties", std::move(properties)},
+      {"additionalProperties", false}};
+  return schema.dump(2) + "\n";
+}
+
+bool is_pyproject(const std::string &path) {
+  return fs::path(path).filename() == "pyproject.toml";
+}
+
+Result<Config> load_config(const std::string &path) {
   Config config;
-  config.path = pyproject_path;
+  config.path = path;
   std::error_code ec;
-  config.root = fs::absolute(pyproject_path, ec).parent_path().lexically_normal().string();
-  Result<std::string> text = pyproject_text(pyproject_path);
+  config.root = fs::absolute(path, ec).parent_path().lexically_normal().string();
+  Result<std::string> text = pyproject_text(path);
   if (!text) return text.error();
   toml::table table;
   try {
-    table = parse_pyproject(text.value(), pyproject_path);
+    table = parse_pyproject(text.value(), path);
   } catch (const toml::parse_error &e) {
-    return Error{std::string(e.description()), pyproject_path, e.source().begin.line,
+    return Error{std::string(e.description()), path, e.source().begin.line,
                  e.source().begin.column};
   }
-  Place place{pyproject_path};
-  const toml::node *section = table["tool"]["tracelint"].node();
+  bool pyproject = is_pyproject(path);
+  Place place{path, !pyproject};
+  const toml::node *section = pyproject ? table["tool"]["tracelint"].node() : &table;
   if (!section) return config;
   if (!section->is_table()) return place.error("[tool.tracelint] must be a table", *section);
+  config.has_settings = true;
   std::vector<std::string> known;
   for (const ConfigKey &k : config_keys())
     known.emplace_back(k.name);
@@ -447,6 +514,11 @@ Result<Config> load_config(const std::string &pyproject_path) {
     const std::string_view key_name = key.str();
     auto reader = std::find_if(key_readers().begin(), key_readers().end(),
                                [&](const KeyReader &r) { return r.key.name == key_name; });
+    if (reader == key_readers().end() && !pyproject && key_name == "tool")
+      return place.error("a [tool.tracelint] table in a " + fs::path(path).filename().string() +
+                             ": its keys are at the top level, without a [tool.tracelint] "
+                             "header (that table is for pyproject.toml)",
+                         value);
     if (reader == key_readers().end()) return unknown_key(place, "[tool.tracelint]", key, known);
     if (std::optional<Error> e = reader->read(value, config, place)) return *e;
     config.origin[std::string(key.str())] = place.of(value);
@@ -460,6 +532,10 @@ std::optional<std::string> find_config(const std::string &dir) {
   if (ec) return std::nullopt;
   if (at.filename().empty()) at = at.parent_path(); // "/p/." is "/p/": its folder is /p
   while (true) {
+    // ruff's order within a folder: .tracelint.toml, tracelint.toml (whatever they hold), then a
+    // pyproject.toml that has [tool.tracelint].
+    for (const char *name : kConfigFileNames)
+      if (fs::is_regular_file(at / name, ec)) return (at / name).string();
     fs::path candidate = at / "pyproject.toml";
     if (fs::is_regular_file(candidate, ec)) {
       try {
@@ -536,6 +612,12 @@ bool is_excluded(const Config *config, const Overrides &overrides, const std::st
     if (relative.empty() || *relative.begin() == "..") break; // left root
   }
   return false;
+}
+
+const std::vector<std::string> &config_file_names() {
+  static const std::vector<std::string> names = {kConfigFileNames[0], kConfigFileNames[1],
+                                                 "pyproject.toml"};
+  return names;
 }
 
 bool is_force_excluded(const Config *config, const Overrides &overrides, const std::string &path) {

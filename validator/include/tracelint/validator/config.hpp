@@ -27,7 +27,10 @@ struct PerFileDialect {
 
 // What one pyproject.toml's [tool.tracelint] says. Rule selectors are normalized (upper case).
 struct Config {
-  std::string path; // the pyproject.toml
+  std::string path; // the configuration file: tracelint.toml, .tracelint.toml or pyproject.toml
+  // Whether the file configures tracelint: a tracelint.toml always does, a pyproject.toml when
+  // it has [tool.tracelint] (`--config` refuses one without it).
+  bool has_settings = false;
   std::string root; // its folder: relative patterns (exclude, per-file-ignores) start there
   RuleSelection rules;
   std::vector<PerFileIgnore> per_file_ignores;
@@ -49,22 +52,33 @@ struct Config {
 struct ConfigKey {
   std::string_view name;
   std::string_view help;
+  std::string schema; // the JSON schema of its value, as docs/tracelint.schema.json holds it
 };
 const std::vector<ConfigKey> &config_keys();
+// The JSON schema of a configuration (a tracelint.toml, or pyproject.toml's [tool.tracelint]),
+// from config_keys(): docs/tracelint.schema.json, for editors and `tracelint config --schema`.
+std::string config_schema();
 
-// Reads pyproject_path's [tool.tracelint] (none there: an empty Config). Errors carry the path,
-// line and column: a TOML syntax error, an unknown key ("did you mean select?"), a value of the
-// wrong type, an unknown rule code or prefix, an unknown severity.
-Result<Config> load_config(const std::string &pyproject_path);
+// Reads a configuration file: a pyproject.toml's [tool.tracelint] (none there: an empty Config),
+// or, for any other name (tracelint.toml, .tracelint.toml, a file given to --config), the same
+// keys at the top level. Errors carry the path, line and column: a TOML syntax error, an unknown
+// key ("did you mean select?"), a value of the wrong type, an unknown rule code or prefix, an
+// unknown severity.
+Result<Config> load_config(const std::string &path);
+// Whether path names a pyproject.toml (whose settings are its [tool.tracelint] table).
+bool is_pyproject(const std::string &path);
+// The names find_config looks for in each folder, in its order.
+const std::vector<std::string> &config_file_names();
 // The text of a pyproject.toml as tracelint parses it: whole, or only its [tool.tracelint]
 // tables when another table has a dotted key too deep to parse (toml++ recurses once per part
 // of a key, and 40,000 parts overflow the stack). An error for a folder, an unreadable file,
 // or a [tool.tracelint] key that deep.
 Result<std::string> pyproject_text(const std::string &path);
 
-// The nearest pyproject.toml with a [tool.tracelint] table, from dir up to the project root
-// (the first directory holding .git, or that pyproject), never past it: a stray pyproject in
-// /tmp or / must not configure someone else's project.
+// The nearest configuration, from dir up to the project root (the first directory holding .git),
+// never past it: a stray pyproject in /tmp or / must not configure someone else's project. In
+// each folder, as ruff: .tracelint.toml, then tracelint.toml, then a pyproject.toml with a
+// [tool.tracelint] table.
 std::optional<std::string> find_config(const std::string &dir);
 
 // What a command line (or the pytest plugin, or the Python API) sets over a configuration.
