@@ -261,8 +261,8 @@ TEST_CASE("config: --show-settings says where each value came from") {
   CHECK(run.out.find("  max-file-size: 64 MiB [default]\n") != std::string::npos);
   // The rules that run for this path, resolved from all of the above.
   CHECK(run.out.find("  rules enabled: TL001, TL002, TL004, TL005, TL006, TL007, TL008, TL009, "
-                     "TL010, TL011, TL013, TL014, TL015, TL016, TL017, TL018, TL019, TL020 "
-                     "(18 of 20)\n") != std::string::npos);
+                     "TL010, TL011, TL013, TL014, TL015, TL016, TL017, TL018, TL019, TL020, "
+                     "TL021 (19 of 21)\n") != std::string::npos);
   CHECK(run.out.find("  dialect: detected from each file's text [default]\n") != std::string::npos);
 }
 

@@ -272,7 +272,7 @@ TEST_CASE("daily: docs/tracelint.schema.json is `tracelint config --schema`, and
 }
 
 TEST_CASE("daily: tracelint.toml and .tracelint.toml configure as ruff.toml does, before "
-          "pyproject.toml; --config works or fails") {
+          "pyproject.toml, and --config works or fails") {
   test::TempDir dir;
   fs::create_directories(dir.path + "/.git");
   fs::create_directories(dir.path + "/sub");

@@ -659,6 +659,12 @@ std::optional<AnnotationMatch> match_annotation(const std::string &comment) {
     ++i;
   m.name = comment.substr(m.name_offset, i - m.name_offset);
   skip_space();
+  // "# noqa" is a directive to linters, not the old-style comment of a variable named noqa
+  // (TL018 said it named another variable than the statement assigns, hidden by the noqa).
+  std::string lowered = m.name;
+  for (char &c : lowered)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (i == n && lowered == "noqa") return std::nullopt;
   if (i == n) return m; // "# t0": untyped, old style
   if (comment[i] != ':') return std::nullopt;
   ++i;

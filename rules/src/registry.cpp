@@ -3,14 +3,14 @@
 namespace tracelint {
 
 extern const Rule kTL001, kTL002, kTL003, kTL004, kTL005, kTL006, kTL007, kTL008, kTL009, kTL010,
-    kTL011, kTL012, kTL013, kTL014, kTL015, kTL016, kTL017, kTL018, kTL019, kTL020, kTLA001,
+    kTL011, kTL012, kTL013, kTL014, kTL015, kTL016, kTL017, kTL018, kTL019, kTL020, kTL021, kTLA001,
     kTLA002, kTLA003, kTLA004;
 
 const std::vector<const Rule *> &all_rules() {
   static const std::vector<const Rule *> rules = {
-      &kTL001, &kTL002, &kTL003, &kTL004, &kTL005,  &kTL006,  &kTL007,  &kTL008,
-      &kTL009, &kTL010, &kTL011, &kTL012, &kTL013,  &kTL014,  &kTL015,  &kTL016,
-      &kTL017, &kTL018, &kTL019, &kTL020, &kTLA001, &kTLA002, &kTLA003, &kTLA004};
+      &kTL001, &kTL002, &kTL003, &kTL004,  &kTL005,  &kTL006,  &kTL007, &kTL008, &kTL009,
+      &kTL010, &kTL011, &kTL012, &kTL013,  &kTL014,  &kTL015,  &kTL016, &kTL017, &kTL018,
+      &kTL019, &kTL020, &kTL021, &kTLA001, &kTLA002, &kTLA003, &kTLA004};
   return rules;
 }
 

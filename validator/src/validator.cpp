@@ -6,6 +6,7 @@
 #include "tracelint/rules/rule.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <regex>
 
 namespace tracelint {
@@ -24,12 +25,13 @@ const std::regex &noqa_pattern() {
   return noqa;
 }
 
-// Calls each(line, byte column of the code, code in upper case) for every code of every noqa
-// comment, and each(line, 0, "") for a bare "# noqa". Only lines where "noqa" occurs (in any
-// case) are read: a large trace usually has none.
-template <class Each> void for_each_noqa(const SourceText &source, Each each) {
+} // namespace
+
+std::vector<NoqaComment> noqa_comments(const SourceText &source) {
+  // Only lines where "noqa" occurs (in any case) are read: a large trace usually has none.
   const std::string &text = source.text();
   static const std::regex code(R"([A-Za-z]+[0-9]+)");
+  std::vector<NoqaComment> comments;
   uint32_t last_line = 0;
   for (std::size_t at = text.find_first_of("nN"); at != std::string::npos;
        at = text.find_first_of("nN", at + 1)) {
@@ -43,39 +45,56 @@ template <class Each> void for_each_noqa(const SourceText &source, Each each) {
     std::string l(source.line(line));
     std::smatch m;
     if (!std::regex_search(l, m, noqa_pattern())) continue;
-    if (!m[1].matched) {
-      each(line, 0u, std::string());
-      continue;
+    const std::size_t start = source.line_start(line);
+    NoqaComment comment;
+    comment.line = line;
+    comment.begin = start + static_cast<std::size_t>(m.position(0));
+    comment.end = comment.begin + static_cast<std::size_t>(m.length(0));
+    comment.list_begin = comment.list_end = comment.end;
+    if (m[1].matched) {
+      std::string list = m[1];
+      comment.list_begin = start + static_cast<std::size_t>(m.position(1));
+      comment.list_end = comment.list_begin + list.size();
+      for (auto it = std::sregex_iterator(list.begin(), list.end(), code);
+           it != std::sregex_iterator(); ++it) {
+        std::size_t begin = comment.list_begin + static_cast<std::size_t>(it->position());
+        comment.codes.push_back({normalize_selector(it->str()), begin, begin + it->str().size()});
+      }
     }
-    std::string list = m[1];
-    std::size_t list_at = static_cast<std::size_t>(m.position(1));
-    for (auto it = std::sregex_iterator(list.begin(), list.end(), code);
-         it != std::sregex_iterator(); ++it)
-      each(line, static_cast<unsigned>(list_at + it->position() + 1),
-           normalize_selector(it->str()));
+    comments.push_back(std::move(comment));
   }
+  return comments;
+}
+
+namespace {
+
+std::map<uint32_t, std::set<std::string>> silenced_lines(const std::vector<NoqaComment> &comments) {
+  std::map<uint32_t, std::set<std::string>> lines;
+  for (const NoqaComment &comment : comments) {
+    std::set<std::string> &codes = lines[comment.line];
+    for (const NoqaCode &code : comment.codes)
+      codes.insert(code.code);
+  }
+  return lines;
 }
 
 } // namespace
 
 std::map<uint32_t, std::set<std::string>> noqa_lines(const SourceText &source) {
-  std::map<uint32_t, std::set<std::string>> lines;
-  for_each_noqa(source, [&](uint32_t line, unsigned, const std::string &code) {
-    std::set<std::string> &codes = lines[line];
-    if (!code.empty()) codes.insert(code);
-  });
-  return lines;
+  return silenced_lines(noqa_comments(source));
 }
 
 std::optional<Error> invalid_noqa(const SourceText &source) {
-  std::optional<Error> first;
-  for_each_noqa(source, [&](uint32_t line, unsigned column, const std::string &code) {
-    if (first || code.rfind("TL", 0) != 0) return;
-    if (std::optional<std::string> why = unknown_code(code))
-      first = Error{"`# noqa: " + code + "` silences nothing: " + *why, source.path(), line,
-                    source.codepoint_column(line, column)};
-  });
-  return first;
+  for (const NoqaComment &comment : noqa_comments(source))
+    for (const NoqaCode &code : comment.codes) {
+      if (code.code.rfind("TL", 0) != 0) continue;
+      if (std::optional<std::string> why = unknown_code(code.code)) {
+        Span at = source.span(code.begin, code.end);
+        return Error{"`# noqa: " + code.code + "` silences nothing: " + *why, source.path(),
+                     at.line, at.column};
+      }
+    }
+  return std::nullopt;
 }
 
 namespace {
@@ -135,11 +154,18 @@ FileReport check_source(std::string path, std::string text, const Options &optio
     report.source = std::move(parsed.source);
     return report;
   }
-  auto noqa = noqa_lines(parsed.source);
+  std::vector<NoqaComment> comments = noqa_comments(parsed.source);
+  std::vector<Diagnostic> about_noqa;
+  NoqaContext noqa_context{parsed.source, comments, report.diagnostics,
+                           [&](std::string_view code) { return options.enabled(code); }};
+  for (const Rule *rule : rules)
+    if (rule->noqa_check) rule->noqa_check(noqa_context, about_noqa);
+  std::map<uint32_t, std::set<std::string>> noqa = silenced_lines(comments);
   std::erase_if(report.diagnostics, [&](const Diagnostic &d) {
     auto it = noqa.find(d.span.line);
     return it != noqa.end() && (it->second.empty() || it->second.count(d.code));
   });
+  std::move(about_noqa.begin(), about_noqa.end(), std::back_inserter(report.diagnostics));
   for (Diagnostic &d : report.diagnostics) {
     if (auto it = options.severity.find(d.code); it != options.severity.end())
       d.severity = it->second;

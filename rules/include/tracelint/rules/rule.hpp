@@ -1,9 +1,11 @@
 #pragma once
 // One rule = one code, its documentation and its check. Each lives in rules/src/TLxxx_*.cpp.
 #include "tracelint/core/diagnostic.hpp"
+#include "tracelint/core/noqa.hpp"
 #include "tracelint/core/parser.hpp"
 #include "tracelint/rules/analysis.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -27,6 +29,15 @@ public:
   virtual void finish(const CheckContext &, std::vector<Diagnostic> &) {}
 };
 
+// What a rule about noqa comments sees: the comments, and every finding of the enabled rules
+// before the comments silenced any.
+struct NoqaContext {
+  const SourceText &source;
+  const std::vector<NoqaComment> &comments;
+  const std::vector<Diagnostic> &findings;
+  std::function<bool(std::string_view code)> enabled;
+};
+
 struct Rule {
   std::string_view code;
   std::string_view name;
@@ -41,8 +52,11 @@ struct Rule {
   void (*check)(const CheckContext &, std::vector<Diagnostic> &);
   // Rules that read body statements: makes the per-file StatementCheck.
   std::unique_ptr<StatementCheck> (*statement_check)() = nullptr;
+  // Rules about the file's noqa comments: run after every other rule, before the comments
+  // silence what they name; their own findings are not silenced by them.
+  void (*noqa_check)(const NoqaContext &, std::vector<Diagnostic> &) = nullptr;
 
-  bool checks_traces() const { return check || statement_check; }
+  bool checks_traces() const { return check || statement_check || noqa_check; }
 
   Diagnostic diagnostic(Span span, std::string message) const {
     Diagnostic d;

@@ -1,6 +1,7 @@
 #pragma once
 // The library entry points: check a source text or files, get diagnostics back.
 #include "tracelint/core/diagnostic.hpp"
+#include "tracelint/core/noqa.hpp"
 #include "tracelint/core/result.hpp"
 #include "tracelint/core/source.hpp"
 #include "tracelint/validator/config.hpp"
@@ -28,6 +29,8 @@ struct FileReport {
 // report's error (invalid_noqa).
 FileReport check_source(std::string path, std::string text, const Options &options);
 
+// The file's "# noqa" and "# noqa: TL003, TL005" comments, where they stand and what they name.
+std::vector<NoqaComment> noqa_comments(const SourceText &source);
 // Lines carrying "# noqa" or "# noqa: TL003, TL005" and the codes they silence (empty: all).
 // Codes are case-insensitive (upper case here).
 std::map<uint32_t, std::set<std::string>> noqa_lines(const SourceText &source);
