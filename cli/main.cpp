@@ -7,6 +7,7 @@
 #include "tracelint/rules/rule.hpp"
 #include "tracelint/validator/validator.hpp"
 
+#include "add_noqa.hpp"
 #include "diff.hpp"
 #include "file_writer.hpp"
 #include "fix_files.hpp"
@@ -80,6 +81,7 @@ struct CheckArgs {
   bool follow_links = false;
   bool show_settings = false;
   bool force_exclude = false, no_force_exclude = false;
+  bool add_noqa = false;
 };
 
 // The flags' part of the settings, each given key with the flag that gave it; or the usage error
@@ -254,6 +256,25 @@ int run_check(CheckArgs args, const CLI::App &check) {
   for (std::thread &t : pool)
     t.join();
 
+  if (args.add_noqa) {
+    std::vector<std::string> paths;
+    for (const Input &in : inputs)
+      paths.push_back(in.path);
+    AddNoqaResult added = add_noqa_to_files(
+        paths, reports, args.quiet, [&](std::size_t file, const std::string &text) {
+          return check_source(reports[file].source.path(), text,
+                              resolver.options_for(inputs[file].path).value());
+        });
+    bool unreadable = false;
+    for (const FileReport &r : reports)
+      if (r.error) {
+        std::cerr << "tracelint: " << printable(r.source.path()) << ": " << r.error->message
+                  << "\n";
+        unreadable = true;
+      }
+    if (added.io_error || unreadable) return kUsage;
+    return added.left_over && !args.exit_zero ? kFindings : kClean;
+  }
   bool io_error = false;
   if (args.fix || args.diff) {
     std::vector<std::string> paths;
@@ -489,7 +510,16 @@ void add_check_options(CLI::App &command, CheckArgs &args) {
                 "With --fix, also fix read-only files and files owned by another user (their "
                 "owner and mode are kept)")
       ->needs(fix_flag);
-  command.add_flag("--diff", args.diff, "Print the fixes as a unified diff; write nothing");
+  CLI::Option *diff_flag =
+      command.add_flag("--diff", args.diff, "Print the fixes as a unified diff; write nothing");
+  command
+      .add_flag("--add-noqa", args.add_noqa,
+                "Silence every finding where it stands with a `# noqa: CODE` comment at the end "
+                "of its line (adopting tracelint on existing traces); files are replaced as "
+                "--fix replaces them. Exit 0 when every finding was silenced (syntax errors "
+                "never are)")
+      ->excludes(fix_flag)
+      ->excludes(diff_flag);
   command.add_flag("--exit-zero", args.exit_zero, "Exit 0 even with findings");
   command.add_flag("--statistics", args.statistics,
                    "Print how many findings of each code (and whether --fix can fix them) "

@@ -323,3 +323,50 @@ TEST_CASE("daily: tracelint.toml and .tracelint.toml configure as ruff.toml does
       "tracelint.toml:1:1: a [tool.tracelint] table in a tracelint.toml: its keys are at the top "
       "level"));
 }
+
+TEST_CASE("daily: --add-noqa silences every finding where it stands, and TL021 --fix removes what "
+          "silences nothing") {
+  test::TempDir dir;
+  const std::string file = dir.path + "/t.py";
+  const std::string original = test::read_file(TRACELINT_SOURCE_DIR "/examples/buggy_trace.py");
+  test::write_file(file, original);
+  REQUIRE(test::tracelint("check " + q(file)).exit_code == 1);
+  auto added = test::tracelint("check --add-noqa " + q(file));
+  CHECK(added.exit_code == 0);
+  CHECK(has(added.err, "added noqa comments to"));
+  const std::string silenced = test::read_file(file);
+  // The type comments stay type comments: `# t0: "..."  # noqa: ...` is still read as one.
+  CHECK(has(silenced, "# t0: \"cuda:0 f32[i0, i3]\"  # noqa: TL003"));
+  auto clean = test::tracelint("check " + q(file));
+  CHECK_MESSAGE(clean.exit_code == 0, clean.out);
+  // Again: nothing to add, the file is unchanged.
+  CHECK(test::tracelint("check --add-noqa -q " + q(file)).exit_code == 0);
+  CHECK(test::read_file(file) == silenced);
+
+  // Codes are added to a noqa comment the line has; a line inside a string cannot be silenced.
+  const std::string awkward = "import thunder.torch as ltorch\n\ndef computation(a):\n"
+                              "  t0 = ltorch.neg(nowhere)  # noqa: E501\n"
+                              "  t1 = ltorch.f(nowhere2, \"\"\"x\ny\"\"\")\n"
+                              "  return t0\n";
+  test::write_file(file, awkward);
+  auto partly = test::tracelint("check --add-noqa --select TL003 " + q(file));
+  CHECK(partly.exit_code == 1);
+  CHECK(has(test::read_file(file), "ltorch.neg(nowhere)  # noqa: E501, TL003\n"));
+  CHECK(has(partly.err, ":5: TL003 not silenced"));
+  // Standard input: the text with the comments, on standard output.
+  auto piped = test::tracelint("check --add-noqa --select TL003 -", awkward);
+  CHECK(has(piped.out, "# noqa: E501, TL003\n"));
+
+  // TL021: the comments once the findings are gone silence nothing; --fix removes them.
+  test::write_file(file, "import thunder.torch as ltorch\n\ndef computation(a):\n"
+                         "  t0 = ltorch.neg(a)  # noqa: TL003, E501\n"
+                         "  t1 = ltorch.neg(t0)  # noqa: TL003\n  return t1\n");
+  auto stale = test::tracelint("check --output-format concise " + q(file));
+  CHECK(stale.exit_code == 0); // a warning
+  CHECK(has(stale.out, "t.py:4:23: TL021 [*]"));
+  CHECK(has(stale.out, "t.py:5:24: TL021 [*]"));
+  CHECK(test::tracelint("check --fix " + q(file)).exit_code == 0);
+  CHECK(test::read_file(file) == "import thunder.torch as ltorch\n\ndef computation(a):\n"
+                                 "  t0 = ltorch.neg(a)  # noqa: E501\n"
+                                 "  t1 = ltorch.neg(t0)\n  return t1\n");
+}

@@ -117,3 +117,19 @@ TEST_CASE("noqa comments silence the codes they name on their line") {
   // silences nothing, which TL021 says.
   CHECK(seen == std::vector<std::string>{"TL012@2", "TL003@3", "TL021@3"});
 }
+
+TEST_CASE("a noqa inside a string is no comment and silences nothing") {
+  std::string text = "import thunder.torch as ltorch\n\ndef computation(a):\n"
+                     "  t0 = ltorch.f(n1, '# noqa')\n"
+                     "  t1 = ltorch.f(n2, \"\"\"x  # noqa\n# noqa\"\"\", t0)  # noqa: TL003\n"
+                     "  t2 = ltorch.f(n3, r'\\'# noqa')  # t2: \"f32[2]\"  # noqa: TL003\n"
+                     "  return t2\n";
+  FileReport r = check_source("noqa.py", text, Options{});
+  std::vector<std::string> seen;
+  for (const Diagnostic &d : r.diagnostics)
+    seen.push_back(d.code + "@" + std::to_string(d.span.line));
+  // Line 4's string is no comment; line 5's "# noqa" is in a string, and the comment after the
+  // string, on line 6, silences nothing there (TL021); line 7's comment, after a type comment
+  // and a raw string with an escaped quote, silences n3.
+  CHECK(seen == std::vector<std::string>{"TL003@4", "TL003@5", "TL021@6"});
+}

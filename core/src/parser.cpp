@@ -641,9 +641,33 @@ struct AnnotationMatch {
   std::size_t type_offset = 0;
 };
 
+// Where a `# noqa` directive that ends the comment begins (`# t0: "f32[2]"  # noqa: TL003`,
+// as `check --add-noqa` writes it), blanks before it included; the comment's size without one.
+// Whether text at `at` spells "noqa", in any case.
+bool is_noqa_word(const std::string &text, std::size_t at) {
+  static constexpr std::string_view kNoqa = "noqa";
+  if (at > text.size() || text.size() - at < kNoqa.size()) return false;
+  for (std::size_t k = 0; k < kNoqa.size(); ++k)
+    if (std::tolower(static_cast<unsigned char>(text[at + k])) != kNoqa[k]) return false;
+  return true;
+}
+
+std::size_t noqa_start(const std::string &comment) {
+  for (std::size_t hash = comment.find('#', 1); hash != std::string::npos;
+       hash = comment.find('#', hash + 1)) {
+    std::size_t word = comment.find_first_not_of(" \t", hash + 1);
+    if (word == std::string::npos) break;
+    if (!is_noqa_word(comment, word)) continue;
+    while (hash > 0 && (comment[hash - 1] == ' ' || comment[hash - 1] == '\t'))
+      --hash;
+    return hash;
+  }
+  return comment.size();
+}
+
 // Hand-written rather than std::regex: it runs on every comment of the file.
 std::optional<AnnotationMatch> match_annotation(const std::string &comment) {
-  std::size_t i = 0, n = comment.size();
+  std::size_t i = 0, n = noqa_start(comment);
   auto skip_space = [&] {
     while (i < n && std::isspace(static_cast<unsigned char>(comment[i])))
       ++i;
@@ -661,17 +685,14 @@ std::optional<AnnotationMatch> match_annotation(const std::string &comment) {
   skip_space();
   // "# noqa" is a directive to linters, not the old-style comment of a variable named noqa
   // (TL018 said it named another variable than the statement assigns, hidden by the noqa).
-  std::string lowered = m.name;
-  for (char &c : lowered)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (i == n && lowered == "noqa") return std::nullopt;
+  if (i == n && m.name.size() == 4 && is_noqa_word(m.name, 0)) return std::nullopt;
   if (i == n) return m; // "# t0": untyped, old style
   if (comment[i] != ':') return std::nullopt;
   ++i;
   skip_space();
   if (i == n || comment[i] != '"') return std::nullopt;
   std::size_t close = comment.find('"', i + 1);
-  if (close == std::string::npos) return std::nullopt;
+  if (close == std::string::npos || close >= n) return std::nullopt;
   m.type_offset = i + 1;
   m.type = comment.substr(i + 1, close - i - 1);
   i = close + 1;

@@ -25,6 +25,37 @@ const std::regex &noqa_pattern() {
   return noqa;
 }
 
+// Where each comment of a Python text begins (its '#'), in order: a '#' inside a string, a
+// triple-quoted one over several lines included, begins none, so `"x  # noqa"` silences
+// nothing. A small tokenizer: strings (any prefix, a backslash escaping the next character,
+// a single-quoted one ending at its line's end as Python refuses it to go on) and comments.
+std::vector<std::size_t> comment_starts(std::string_view text) {
+  std::vector<std::size_t> starts;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '#') {
+      starts.push_back(i);
+      i = std::min(text.find_first_of("\r\n", i), text.size());
+    } else if (c == '"' || c == '\'') {
+      bool triple = i + 2 < text.size() && text[i + 1] == c && text[i + 2] == c;
+      std::size_t j = i + (triple ? 3 : 1);
+      for (; j < text.size(); ++j) {
+        if (text[j] == '\\') {
+          ++j;
+        } else if (!triple && (text[j] == '\n' || text[j] == '\r')) {
+          break;
+        } else if (text[j] == c &&
+                   (!triple || (j + 2 < text.size() && text[j + 1] == c && text[j + 2] == c))) {
+          j += triple ? 2 : 0;
+          break;
+        }
+      }
+      i = j;
+    }
+  }
+  return starts;
+}
+
 } // namespace
 
 std::vector<NoqaComment> noqa_comments(const SourceText &source) {
@@ -32,6 +63,7 @@ std::vector<NoqaComment> noqa_comments(const SourceText &source) {
   const std::string &text = source.text();
   static const std::regex code(R"([A-Za-z]+[0-9]+)");
   std::vector<NoqaComment> comments;
+  std::optional<std::vector<std::size_t>> starts; // found once a line mentions noqa
   uint32_t last_line = 0;
   for (std::size_t at = text.find_first_of("nN"); at != std::string::npos;
        at = text.find_first_of("nN", at + 1)) {
@@ -42,10 +74,16 @@ std::vector<NoqaComment> noqa_comments(const SourceText &source) {
     uint32_t line = source.span(at, at).line;
     if (line == last_line) continue;
     last_line = line;
-    std::string l(source.line(line));
+    if (!starts) starts = comment_starts(text);
+    // The line's comment, if it has one: a noqa counts only there.
+    const std::size_t line_begin = source.line_start(line);
+    auto comment_at = std::lower_bound(starts->begin(), starts->end(), line_begin);
+    if (comment_at == starts->end() || *comment_at >= line_begin + source.line(line).size())
+      continue;
+    const std::size_t start = *comment_at;
+    std::string l(text.substr(start, line_begin + source.line(line).size() - start));
     std::smatch m;
     if (!std::regex_search(l, m, noqa_pattern())) continue;
-    const std::size_t start = source.line_start(line);
     NoqaComment comment;
     comment.line = line;
     comment.begin = start + static_cast<std::size_t>(m.position(0));
