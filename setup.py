@@ -144,9 +144,28 @@ class CMakeBuild(build_ext):
             copy(executables_dir / name, package / "bin" / name, executable=(name == "tracelint"))
 
 
+def missing_build_tools():
+    """Why this interpreter cannot build the wheel, in one line, or None. Under
+    --no-build-isolation pip builds with the interpreter's own packages: a venv of a Python that
+    is not Debian's (pyenv's, say) sees no setuptools' bdist_wheel (the `wheel` package, before
+    setuptools 70.1 took it in) and pip said only "invalid command 'bdist_wheel'"."""
+    import importlib.util
+    import setuptools
+    bundled = tuple(int(p) for p in re.findall(r"\d+", setuptools.__version__)[:2]) >= (70, 1)
+    if bundled or importlib.util.find_spec("wheel") is not None:
+        return None
+    return (f"setup.py: this Python ({sys.executable}, {sys.version.split()[0]}) has no 'wheel' "
+            f"package, which pip needs to build tracelint with --no-build-isolation: run "
+            f"`{sys.executable} -m pip install wheel` first, or make the venv from Debian's "
+            f"Python (`/usr/bin/python3 -m venv --system-site-packages .venv`), whose setuptools "
+            f"and wheel it sees, or leave out --no-build-isolation (pip then fetches them)")
+
+
 # setuptools runs this file as __main__ (pip, `python setup.py`); tests import it to check its
 # parts (tests/package/test_setup_configure.py).
 if __name__ == "__main__":
+    if (why := missing_build_tools()) is not None:
+        sys.exit(why)
     WORK.mkdir(parents=True, exist_ok=True)
     setup(
         version=version(),

@@ -45,3 +45,27 @@ def test_a_configured_build_is_configured_again_only_for_cmake_args(setup_module
     monkeypatch.setenv("CMAKE_ARGS", "-DCMAKE_BUILD_TYPE=Debug")
     module.configure(tmp_path)
     assert len(commands) == 1 and commands[0][-1] == "-DCMAKE_BUILD_TYPE=Debug"
+
+
+def test_a_venv_without_wheel_is_told_what_to_do(tmp_path):
+    # A venv without Debian's packages (as one of a pyenv Python is): pip install
+    # --no-build-isolation used to fail with only "invalid command 'bdist_wheel'".
+    import subprocess
+    import venv
+    venv.create(tmp_path / "v", with_pip=True)
+    python = tmp_path / "v" / "bin" / "python"
+    has_wheel = subprocess.run([python, "-c", "import wheel"], capture_output=True).returncode == 0
+    modern = subprocess.run(
+        [python, "-c", "import setuptools, re, sys; "
+         "sys.exit(tuple(map(int, re.findall(r'\\d+', setuptools.__version__)[:2])) < (70, 1))"],
+        capture_output=True).returncode == 0
+    if has_wheel or modern:
+        pytest.skip("this Python's venv has what bdist_wheel needs: nothing to explain")
+    install = subprocess.run([python, "-m", "pip", "install", "--no-build-isolation",
+                              "--no-deps", "--no-index", str(SOURCE)],
+                             capture_output=True, text=True, timeout=600)
+    assert install.returncode != 0
+    output = install.stdout + install.stderr
+    assert "has no 'wheel' package, which pip needs to build tracelint with " \
+           "--no-build-isolation" in output, output
+    assert "/usr/bin/python3 -m venv --system-site-packages" in output, output
