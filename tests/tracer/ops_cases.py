@@ -554,7 +554,46 @@ def fuzz_found(x):
             " a b c ".split(None, 1), "  a b c ".rsplit(None, 1), "éaß µ ÿx Àb".upper(),
             "ÉASS ÀB".lower(), "éaß µ".title(), "ßa".capitalize(), "{:,}".format(15486.3),
             "ab" % [], "ab" % {}, not_all_converted("ab", 2), not_all_converted("ab", "x"),
-            "{:.3}".format(-691.0), "{:.3}".format(69.0), "{:.1}".format(0.0), "{:.2}".format(100.0))
+            "{:.3}".format(-691.0), "{:.3}".format(69.0), "{:.1}".format(0.0), "{:.2}".format(100.0),
+            sorted_as_far_as_it_got([-1, 0, 6, 12, 1, Ranked(10), -1000], False),
+            sorted_as_far_as_it_got([5, 3, 1, 2, Ranked(1), 0], True),
+            sorted_as_far_as_it_got([3, 1, 2, Ranked(0), 1, 0, 2], False), compared_in_order())
+
+
+class Ranked:
+    # An item an int cannot be compared with: a sort that meets it raises TypeError.
+    def __init__(self, v):
+        self.v = v
+
+    def __repr__(self):
+        return "Ranked(" + repr(self.v) + ")"
+
+
+def sorted_as_far_as_it_got(items, reverse):
+    # CPython's list.sort leaves the list as far as it had sorted when a comparison raised.
+    try:
+        items.sort(reverse=reverse)
+    except TypeError:
+        pass
+    return repr(items)
+
+
+class Logged:
+    seen = []
+
+    def __init__(self, v):
+        self.v = v
+
+    def __lt__(self, other):
+        Logged.seen.append((self.v, other.v))
+        return self.v < other.v
+
+
+def compared_in_order():
+    # The comparisons CPython's sort makes, in its order (reverse=True compares with < too).
+    Logged.seen = []
+    order = [l.v for l in sorted([Logged(v) for v in [4, 1, 3, 1, 5, 9, 2, 6]], reverse=True)]
+    return order, list(Logged.seen)
 
 
 def not_all_converted(text, value):

@@ -3,6 +3,7 @@
 #include "interpreter.hpp"
 
 #include "interpreter_impl.hpp"
+#include "list_sort.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -754,21 +755,24 @@ Obj Interpreter::call_builtin(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     std::vector<std::size_t> order(items.size());
     for (std::size_t i = 0; i < order.size(); ++i)
       order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-      step(loc); // a comparison is one step (n log n in all)
-      return truth(compare("<", keys[x], keys[y], loc), loc);
-    });
-    if (reverse && truth(*reverse, loc)) {
-      std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-        step(loc);
-        return truth(compare(">", keys[x], keys[y], loc), loc);
+    auto in_order = [&] {
+      std::vector<Obj> out;
+      for (std::size_t i : order)
+        out.push_back(items[i]);
+      return out;
+    };
+    try {
+      cpython_sort(order, reverse && truth(*reverse, loc), [&](std::size_t x, std::size_t y) {
+        step(loc); // a comparison is one step (n log n in all)
+        return truth(compare("<", keys[x], keys[y], loc), loc);
       });
+    } catch (...) {
+      // A comparison raised: list.sort leaves its list as far as CPython's sort had got.
+      if (id == Builtin::list_sort) items_of(self) = in_order();
+      throw;
     }
-    std::vector<Obj> out;
-    for (std::size_t i : order)
-      out.push_back(items[i]);
-    if (id == Builtin::sorted) return Obj::list(std::move(out));
-    items_of(self) = std::move(out);
+    if (id == Builtin::sorted) return Obj::list(in_order());
+    items_of(self) = in_order();
     return Obj::none();
   }
   case Builtin::map: {

@@ -232,6 +232,10 @@ private:
   Obj subscript(const Obj &base, const Obj &index, const Loc &loc);
   void set_item(const Obj &base, const Obj &index, Obj value, const Loc &loc);
   Obj compare(const std::string &op, const Obj &a, const Obj &b, const Loc &loc);
+  // <, <=, >, >= through a user class's __lt__/__le__/__gt__/__ge__ (or the other operand's
+  // reflected one), as CPython; nullopt when neither defines it or both say NotImplemented.
+  std::optional<Obj> user_ordering(const std::string &op, const Obj &a, const Obj &b,
+                                   const Loc &loc);
   Obj unary(const std::string &op, const Obj &a, const Loc &loc);
   Obj tensor_binary(const std::string &op, Obj a, Obj b, const Loc &loc);
   Obj tensor_attribute(const Obj &t, std::string_view name, const Loc &loc);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace tracelint::tracer {
 
@@ -563,6 +564,35 @@ Obj Interpreter::unary(const std::string &op, const Obj &a, const Loc &loc) {
   return number(NumOp::sub, {neg, Obj::int_of(1)}, loc);
 }
 
+std::optional<Obj> Interpreter::user_ordering(const std::string &op, const Obj &a, const Obj &b,
+                                              const Loc &loc) {
+  static const std::map<std::string, std::pair<std::string, std::string>> kDunders = {
+      {"<", {"__lt__", "__gt__"}},
+      {"<=", {"__le__", "__ge__"}},
+      {">", {"__gt__", "__lt__"}},
+      {">=", {"__ge__", "__le__"}}};
+  const auto &[method, reflected] = kDunders.at(op);
+  auto try_method = [&](const Obj &self, const std::string &name,
+                        const Obj &other) -> std::optional<Obj> {
+    if (self.kind != Obj::Kind::Instance || !self.as<InstanceObj>().cls->lookup(name))
+      return std::nullopt;
+    Obj r = call(attribute(self, name, loc), {other}, {}, loc);
+    if (r.kind == Obj::Kind::NotImplemented) return std::nullopt;
+    return r;
+  };
+  // As CPython: the right operand's reflected method first when its class is a proper
+  // subclass of the left's, else the left's method, then the right's reflected one.
+  bool right_first = a.kind == Obj::Kind::Instance && b.kind == Obj::Kind::Instance &&
+                     b.as<InstanceObj>().cls != a.as<InstanceObj>().cls &&
+                     b.as<InstanceObj>().cls->is_subclass_of(*a.as<InstanceObj>().cls);
+  if (right_first)
+    if (std::optional<Obj> r = try_method(b, reflected, a)) return r;
+  if (std::optional<Obj> r = try_method(a, method, b)) return r;
+  if (!right_first)
+    if (std::optional<Obj> r = try_method(b, reflected, a)) return r;
+  return std::nullopt;
+}
+
 Obj Interpreter::compare(const std::string &op, const Obj &a, const Obj &b, const Loc &loc) {
   if (op == "is" || op == "is not") {
     bool same;
@@ -621,6 +651,8 @@ Obj Interpreter::compare(const std::string &op, const Obj &a, const Obj &b, cons
   }
   NumOp num = op == "<" ? NumOp::lt : op == "<=" ? NumOp::le : op == ">" ? NumOp::gt : NumOp::ge;
   if (a.is_number() && b.is_number()) return number(num, {a, b}, loc);
+  if (a.kind == Obj::Kind::Instance || b.kind == Obj::Kind::Instance)
+    if (std::optional<Obj> r = user_ordering(op, a, b, loc)) return *r;
   auto ordered = [&](int c) {
     switch (num) {
     case NumOp::lt:
