@@ -176,6 +176,26 @@ bool configurations_usable(const std::vector<Input> &inputs, ConfigResolver &res
   return false;
 }
 
+// Says once, on standard error, how many files were read as ordinary Python (no trace), and why
+// the first was: their findings are only those of the rules that hold for any Python.
+void note_plain_python(const std::vector<FileReport> &reports) {
+  std::size_t count = 0;
+  const FileReport *first = nullptr;
+  for (const FileReport &r : reports)
+    if (r.plain_python && !r.error) {
+      ++count;
+      if (!first) first = &r;
+    }
+  if (!first) return;
+  std::string any_python;
+  for (const Rule *rule : all_rules())
+    if (rule->any_python) any_python += (any_python.empty() ? "" : ", ") + std::string(rule->code);
+  std::cerr << "tracelint: " << count << " file" << (count == 1 ? " is" : "s are")
+            << " ordinary Python, not a printed trace (" << printable(first->source.path()) << ": "
+            << *first->plain_python << "): only " << any_python
+            << " checked there; --dialect (or dialect in the configuration) reads them as traces\n";
+}
+
 // The most threads a check starts: more than a few per core only adds switching, and an
 // unbounded -j once overflowed the parser's chunk window.
 unsigned max_jobs() {
@@ -256,6 +276,7 @@ int run_check(CheckArgs args, const CLI::App &check) {
   for (std::thread &t : pool)
     t.join();
 
+  if (!args.quiet) note_plain_python(reports);
   if (args.add_noqa) {
     std::vector<std::string> paths;
     for (const Input &in : inputs)

@@ -370,3 +370,34 @@ TEST_CASE("daily: --add-noqa silences every finding where it stands, and TL021 -
                                  "  t0 = ltorch.neg(a)  # noqa: E501\n"
                                  "  t1 = ltorch.neg(t0)\n  return t1\n");
 }
+
+TEST_CASE("daily: ordinary Python is not checked as a trace, --dialect reads it as one") {
+  test::TempDir dir;
+  // setup.py-like: an import inside a function, a class, a loop; and a test holding a trace in
+  // a string (its `ltorch.` is no marker: it is in a string).
+  test::write_file(dir.path + "/setup.py",
+                   "import os\n\n\ndef version():\n    from pathlib import Path\n"
+                   "    for line in Path('x').read_text().splitlines():\n"
+                   "        if line.startswith('v'):\n            return line\n\n\n"
+                   "class Build:\n    def run(self):\n        return os.getcwd() + unset\n");
+  test::write_file(dir.path + "/test_it.py",
+                   "import tracelint\n\nTRACE = '''def computation(a):\\n  return "
+                   "ltorch.neg([IntegerProxy name=i0, value=2])\\n'''\n"
+                   "\n\ndef test_it():\n    assert tracelint.check(TRACE).ok\n");
+  test::write_file(dir.path + "/trace.py", kUndefined);
+  test::write_file(dir.path + "/broken.py", "class X:\n    def f(self:\n        pass\n");
+  auto run = test::tracelint("check --output-format concise " + q(dir.path));
+  CHECK(run.exit_code == 1);
+  CHECK(has(run.out, "trace.py:4:19: TL003"));
+  CHECK(has(run.out, "broken.py:2:")); // a syntax error is one in any Python
+  CHECK(!has(run.out, "setup.py"));
+  CHECK(!has(run.out, "test_it.py"));
+  CHECK(has(run.err, "3 files are ordinary Python, not a printed trace ("));
+  // A debug repr in a program's string is data (a test's broken trace), not a leak.
+  CHECK(has(run.err, "only TL001 checked there"));
+  auto forced = test::tracelint("check --output-format concise --dialect thunder " +
+                                q(dir.path + "/setup.py"));
+  CHECK(forced.exit_code == 1);
+  CHECK(has(forced.out, "setup.py:"));
+  CHECK(!has(forced.err, "ordinary Python"));
+}

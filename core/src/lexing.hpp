@@ -1,8 +1,11 @@
 #pragma once
 // Line-level lexing shared by the repr-leak scan and the parser.
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace tracelint::lexing {
 
@@ -95,6 +98,52 @@ inline bool self_contained(std::string_view line) {
     return balanced;
   });
   return balanced && depth == 0 && open == 0 && (line.empty() || line.back() != '\\');
+}
+
+// Walks a whole text line by line (a line ends at '\n'; a '\r' before it is the line's),
+// calling on_line(begin, line) with each line's offset, and on_code(offset, c) for each byte
+// outside string literals (triple-quoted ones across lines) until the line's walk is stopped.
+template <class F> void walk_text_code(std::string_view text, F &&on_code) {
+  char triple = 0;
+  for (std::size_t begin = 0; begin < text.size();) {
+    std::size_t end = std::min(text.find('\n', begin), text.size());
+    walk_code_across_lines(text.substr(begin, end - begin), triple,
+                           [&](std::size_t i, char c) { return on_code(begin + i, c); });
+    begin = end + 1;
+  }
+}
+
+// Where each comment of a Python text begins (its '#'), in order: a '#' inside a string
+// literal, a triple-quoted one over several lines included, begins none.
+inline std::vector<std::size_t> comment_starts(std::string_view text) {
+  std::vector<std::size_t> starts;
+  walk_text_code(text, [&](std::size_t at, char c) {
+    if (c != '#') return true;
+    starts.push_back(at);
+    return false; // the rest of the line is the comment
+  });
+  return starts;
+}
+
+// The text with its string literals (quotes included) turned to blanks, comments kept: what a
+// search for code must not find in strings (a test file holding a trace as a string is no
+// trace).
+inline std::string without_strings(std::string_view text) {
+  std::string out(text.size(), ' ');
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n') out[i] = '\n';
+  walk_text_code(text, [&](std::size_t at, char c) {
+    if (c != '#') {
+      out[at] = c;
+      return true;
+    }
+    std::size_t end = std::min(text.find('\n', at), text.size());
+    std::copy(text.begin() + static_cast<std::ptrdiff_t>(at),
+              text.begin() + static_cast<std::ptrdiff_t>(end),
+              out.begin() + static_cast<std::ptrdiff_t>(at));
+    return false; // a quote in a comment opens no string
+  });
+  return out;
 }
 
 } // namespace tracelint::lexing

@@ -28,7 +28,9 @@ extern const Rule kTL001{
     "def computation(a):\n  t0 = ltorch.getitem(a, (..., slice(None, 8, None))\n  return t0\n",
     "def computation(a):\n  t0 = ltorch.getitem(a, (..., slice(None, 8, None)))\n  return t0\n",
     check,
-    statement_check};
+    statement_check,
+    nullptr,
+    true}; // a syntax error is one in any Python
 
 namespace {
 void check(const CheckContext &ctx, std::vector<Diagnostic> &out) {

@@ -1,5 +1,7 @@
 #include "tracelint/rules/dialect.hpp"
 
+#include "lexing.hpp"
+
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -65,6 +67,69 @@ std::optional<Dialect> parse_dialect(std::string_view name) {
     lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (Dialect d : {Dialect::Thunder, Dialect::Fx, Dialect::Export, Dialect::Nvfuser})
     if (dialect_name(d) == lower) return d;
+  return std::nullopt;
+}
+
+namespace {
+
+// What only printers write, in code or comments (not in strings): one of these and the file is
+// read as a trace even with statements of ordinary Python, which repro scripts (nvFuser's,
+// Dynamo's minifier's) and print_readable's classes hold. Names any program may use (`prims.`,
+// `import thunder`) are no marker: a test of Thunder is a program.
+bool has_printer_marker(std::string_view head) {
+  for (std::string_view marker :
+       {"@no_autocast", "# Constructed by", "torch.ops.aten.", "class GraphModule(",
+        "ExportedProgram", "Graph signature:", "from nvfuser import", "import nvfuser",
+        "fd.define_tensor(", "fd.add_output("})
+    if (contains(head, marker)) return true;
+  return has_fusion_definition_parameter(head) || has_fx_free(head);
+}
+
+// The first statement of a line that no trace printer writes, named for the note.
+std::optional<std::string> ordinary_statement(std::string_view line) {
+  static const std::vector<std::pair<std::string_view, std::string_view>> kStatements = {
+      {"for ", "a `for` loop"},
+      {"while ", "a `while` loop"},
+      {"if ", "an `if` statement"},
+      {"try:", "a `try` statement"},
+      {"class ", "a class statement"},
+      {"async ", "an `async` definition"},
+      {"yield", "a `yield`"},
+      {"global ", "a `global` statement"},
+      {"nonlocal ", "a `nonlocal` statement"},
+      {"def __init__(", "an `__init__` method"},
+      {"\"\"\"", "a docstring"},
+      {"'''", "a docstring"},
+      {"assert ", "an `assert` statement"},
+      {"def test_", "a test function"},
+      {"import pytest", "an import of pytest"}};
+  std::size_t first = line.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return std::nullopt;
+  line.remove_prefix(first);
+  // print_readable's classes are printed code: `class <name>(torch.nn.Module):` with only
+  // forward methods (a model's classes have an __init__, which is a signal of its own).
+  if (line.starts_with("class ") && contains(line, "(torch.nn.Module):")) return std::nullopt;
+  for (const auto &[start, said] : kStatements)
+    if (line.starts_with(start)) return std::string(said);
+  if (contains(line, "lambda ") || contains(line, "lambda:")) return std::string("a lambda");
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::string> plain_python_reason(std::string_view text) {
+  constexpr std::size_t kWindow = 1 << 16; // as detect_dialect: the markers come first
+  // Markers count in code and comments, not in strings: a test that holds a trace in a string
+  // is a program.
+  const std::string code = lexing::without_strings(text.substr(0, std::min(text.size(), kWindow)));
+  std::string_view head = text.substr(0, code.size());
+  if (has_printer_marker(code)) return std::nullopt;
+  for (std::size_t begin = 0; begin < head.size();) {
+    std::size_t end = std::min(head.find('\n', begin), head.size());
+    if (std::optional<std::string> said = ordinary_statement(head.substr(begin, end - begin)))
+      return said;
+    begin = end + 1;
+  }
   return std::nullopt;
 }
 

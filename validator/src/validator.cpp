@@ -5,6 +5,8 @@
 #include "tracelint/rules/analysis.hpp"
 #include "tracelint/rules/rule.hpp"
 
+#include "lexing.hpp"
+
 #include <algorithm>
 #include <iterator>
 #include <regex>
@@ -25,37 +27,6 @@ const std::regex &noqa_pattern() {
   return noqa;
 }
 
-// Where each comment of a Python text begins (its '#'), in order: a '#' inside a string, a
-// triple-quoted one over several lines included, begins none, so `"x  # noqa"` silences
-// nothing. A small tokenizer: strings (any prefix, a backslash escaping the next character,
-// a single-quoted one ending at its line's end as Python refuses it to go on) and comments.
-std::vector<std::size_t> comment_starts(std::string_view text) {
-  std::vector<std::size_t> starts;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '#') {
-      starts.push_back(i);
-      i = std::min(text.find_first_of("\r\n", i), text.size());
-    } else if (c == '"' || c == '\'') {
-      bool triple = i + 2 < text.size() && text[i + 1] == c && text[i + 2] == c;
-      std::size_t j = i + (triple ? 3 : 1);
-      for (; j < text.size(); ++j) {
-        if (text[j] == '\\') {
-          ++j;
-        } else if (!triple && (text[j] == '\n' || text[j] == '\r')) {
-          break;
-        } else if (text[j] == c &&
-                   (!triple || (j + 2 < text.size() && text[j + 1] == c && text[j + 2] == c))) {
-          j += triple ? 2 : 0;
-          break;
-        }
-      }
-      i = j;
-    }
-  }
-  return starts;
-}
-
 } // namespace
 
 std::vector<NoqaComment> noqa_comments(const SourceText &source) {
@@ -74,7 +45,7 @@ std::vector<NoqaComment> noqa_comments(const SourceText &source) {
     uint32_t line = source.span(at, at).line;
     if (line == last_line) continue;
     last_line = line;
-    if (!starts) starts = comment_starts(text);
+    if (!starts) starts = lexing::comment_starts(text);
     // The line's comment, if it has one: a noqa counts only there.
     const std::size_t line_begin = source.line_start(line);
     auto comment_at = std::lower_bound(starts->begin(), starts->end(), line_begin);
@@ -166,10 +137,12 @@ private:
 
 FileReport check_source(std::string path, std::string text, const Options &options) {
   FileReport report;
+  if (!options.dialect) report.plain_python = plain_python_reason(text);
   std::vector<const Rule *> rules;
   std::vector<std::unique_ptr<StatementCheck>> statement_checks;
   for (const Rule *rule : all_rules()) {
     if (!rule->checks_traces() || !options.enabled(rule->code)) continue;
+    if (report.plain_python && !rule->any_python) continue;
     rules.push_back(rule);
     if (rule->statement_check) statement_checks.push_back(rule->statement_check());
   }

@@ -30,6 +30,14 @@ const std::vector<std::string> &dialect_names();
 // provenance comments (`# File: `, `# Source Nodes: `). Anything else is Thunder's.
 Dialect detect_dialect(std::string_view text);
 
+// Why a text is ordinary Python and no printed trace ("a class statement", "a `for` loop"), or
+// nullopt when it may be a trace. A trace is straight-line code: a file with control flow,
+// classes, docstrings, lambdas, asserts or tests, and no printer's marker in its code
+// (Thunder's `@no_autocast`/`# Constructed by`, fx's `torch.ops.aten.`/`class GraphModule(`/
+// `x = None` frees, nvFuser's and torch.export's), is a program, which only the checks that
+// hold for any Python apply to. A fragment of a trace (no def, no marker) is still a trace.
+std::optional<std::string> plain_python_reason(std::string_view text);
+
 // What one dialect's printed code may take for granted.
 struct DialectTraits {
   // Names the printer's runtime puts in the code's globals without an import.

@@ -55,6 +55,9 @@ struct Rule {
   // Rules about the file's noqa comments: run after every other rule, before the comments
   // silence what they name; their own findings are not silenced by them.
   void (*noqa_check)(const NoqaContext &, std::vector<Diagnostic> &) = nullptr;
+  // The rule holds for any Python, not only for printed traces: it also checks the files
+  // that are ordinary Python (plain_python_reason in dialect.hpp), as `check .` meets them.
+  bool any_python = false;
 
   bool checks_traces() const { return check || statement_check || noqa_check; }
 

@@ -21,6 +21,9 @@ struct FileReport {
   SourceText source;
   std::vector<Diagnostic> diagnostics;
   std::optional<Error> error; // the file could not be read: no diagnostics then
+  // Why the file was read as ordinary Python, no trace ("a class statement"): only the rules
+  // that hold for any Python checked it. Never set when the options name a dialect.
+  std::optional<std::string> plain_python;
 
   bool has_at_least(Severity s) const;
 };
