@@ -24,6 +24,14 @@ std::vector<test::Expectation> expectations(const std::string &text) {
   return test::parse_expectations(text, R"(^\s*# expect: (TL\d{3})@(\d+): (.*)$)");
 }
 
+// "TL003@4" for each diagnostic, in report order.
+std::vector<std::string> codes_at_lines(const FileReport &report) {
+  std::vector<std::string> seen;
+  for (const Diagnostic &d : report.diagnostics)
+    seen.push_back(d.code + "@" + std::to_string(d.span.line));
+  return seen;
+}
+
 std::string fixtures_dir() {
   return std::string(TRACELINT_SOURCE_DIR) + "/rules/fixtures";
 }
@@ -109,10 +117,7 @@ TEST_CASE("noqa comments silence the codes they name on their line") {
                      "  t1 = ltorch.mul(t0, t6)  # noqa: TL012\n"
                      "  t2 = ltorch.mul(t1, t7)  # noqa\n"
                      "  return t2\n";
-  FileReport r = check_source("noqa.py", text, Options{});
-  std::vector<std::string> seen;
-  for (const Diagnostic &d : r.diagnostics)
-    seen.push_back(d.code + "@" + std::to_string(d.span.line));
+  std::vector<std::string> seen = codes_at_lines(check_source("noqa.py", text, Options{}));
   // TL012 (ltorch never imported) is reported at its first use, line 2: the noqa of line 3
   // silences nothing, which TL021 says.
   CHECK(seen == std::vector<std::string>{"TL012@2", "TL003@3", "TL021@3"});
@@ -124,10 +129,7 @@ TEST_CASE("a noqa inside a string is no comment and silences nothing") {
                      "  t1 = ltorch.f(n2, \"\"\"x  # noqa\n# noqa\"\"\", t0)  # noqa: TL003\n"
                      "  t2 = ltorch.f(n3, r'\\'# noqa')  # t2: \"f32[2]\"  # noqa: TL003\n"
                      "  return t2\n";
-  FileReport r = check_source("noqa.py", text, Options{});
-  std::vector<std::string> seen;
-  for (const Diagnostic &d : r.diagnostics)
-    seen.push_back(d.code + "@" + std::to_string(d.span.line));
+  std::vector<std::string> seen = codes_at_lines(check_source("noqa.py", text, Options{}));
   // Line 4's string is no comment; line 5's "# noqa" is in a string, and the comment after the
   // string, on line 6, silences nothing there (TL021); line 7's comment, after a type comment
   // and a raw string with an escaped quote, silences n3.

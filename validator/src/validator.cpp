@@ -93,8 +93,11 @@ std::map<uint32_t, std::set<std::string>> noqa_lines(const SourceText &source) {
   return silenced_lines(noqa_comments(source));
 }
 
-std::optional<Error> invalid_noqa(const SourceText &source) {
-  for (const NoqaComment &comment : noqa_comments(source))
+namespace {
+
+std::optional<Error> invalid_noqa_in(const SourceText &source,
+                                     const std::vector<NoqaComment> &comments) {
+  for (const NoqaComment &comment : comments)
     for (const NoqaCode &code : comment.codes) {
       if (code.code.rfind("TL", 0) != 0) continue;
       if (std::optional<std::string> why = unknown_code(code.code)) {
@@ -104,6 +107,12 @@ std::optional<Error> invalid_noqa(const SourceText &source) {
       }
     }
   return std::nullopt;
+}
+
+} // namespace
+
+std::optional<Error> invalid_noqa(const SourceText &source) {
+  return invalid_noqa_in(source, noqa_comments(source));
 }
 
 namespace {
@@ -159,13 +168,14 @@ FileReport check_source(std::string path, std::string text, const Options &optio
     if (rule->check) rule->check(ctx, report.diagnostics);
   for (auto &check : statement_checks)
     check->finish(ctx, report.diagnostics);
-  if (std::optional<Error> noqa_error = invalid_noqa(parsed.source)) {
+  // Found once: the same comments are checked for unknown codes, read by TL021 and applied.
+  std::vector<NoqaComment> comments = noqa_comments(parsed.source);
+  if (std::optional<Error> noqa_error = invalid_noqa_in(parsed.source, comments)) {
     report.diagnostics.clear();
     report.error = std::move(noqa_error);
     report.source = std::move(parsed.source);
     return report;
   }
-  std::vector<NoqaComment> comments = noqa_comments(parsed.source);
   std::vector<Diagnostic> about_noqa;
   NoqaContext noqa_context{parsed.source, comments, report.diagnostics,
                            [&](std::string_view code) { return options.enabled(code); }};
