@@ -1,5 +1,6 @@
 #include "suggest.hpp"
 
+#include "tracelint/core/escape.hpp"
 #include "tracelint/validator/options.hpp"
 
 #include <algorithm>
@@ -44,8 +45,8 @@ std::optional<std::string> unknown_command(const CLI::App &app,
   std::string listed;
   for (const std::string &name : names)
     listed += (listed.empty() ? "" : ", ") + name;
-  return "unknown command '" + args[0] + "'" + suggestion(args[0], names) + "; the commands are " +
-         listed + " (`tracelint --help` says what each does)";
+  return "unknown command '" + printable(args[0]) + "'" + suggestion(args[0], names) +
+         "; the commands are " + listed + " (`tracelint --help` says what each does)";
 }
 
 std::optional<std::string> unknown_options(const CLI::App &app,
@@ -66,8 +67,8 @@ std::optional<std::string> unknown_options(const CLI::App &app,
     if (std::find(known.begin(), known.end(), name) != known.end()) continue;
     // A negative number is a value, not an option.
     if (std::isdigit(static_cast<unsigned char>(name[1]))) continue;
-    message += (message.empty() ? "" : "\n") + command + ": unknown option '" + name + "'" +
-               suggestion(name, known);
+    message += (message.empty() ? "" : "\n") + command + ": unknown option '" + printable(name) +
+               "'" + suggestion(name, known);
   }
   if (message.empty()) return std::nullopt;
   return message + "\n(`" + command + " --help` lists the options)";

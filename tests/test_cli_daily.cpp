@@ -401,3 +401,16 @@ TEST_CASE("daily: ordinary Python is not checked as a trace, --dialect reads it 
   CHECK(has(forced.out, "setup.py:"));
   CHECK(!has(forced.err, "ordinary Python"));
 }
+
+TEST_CASE("daily: a mistyped command or option is echoed escaped") {
+  // A newline and an escape sequence in the word: printed as escapes, never raw.
+  auto command = test::tracelint("\"$(printf 'ch\\nek\\033[31m')\" .");
+  CHECK(command.exit_code == 2);
+  CHECK(has(command.err, "unknown command 'ch"));
+  CHECK(!has(command.err, "ch\nek"));
+  CHECK(!has(command.err, "\x1b"));
+  auto option = test::tracelint("check \"$(printf -- '--se\\nlct')\" .");
+  CHECK(option.exit_code == 2);
+  CHECK(has(option.err, "unknown option '--se"));
+  CHECK(!has(option.err, "--se\nlct"));
+}
