@@ -203,6 +203,49 @@ unsigned max_jobs() {
   return std::clamp(4 * cores, 4u, 256u);
 }
 
+// `check --fix` / `--diff`: each file's safe fixes, re-checked with its own options. Returns
+// whether a file could not be fixed.
+bool apply_fixes(const CheckArgs &args, const std::vector<Input> &inputs,
+                 std::vector<FileReport> &reports, ConfigResolver &resolver) {
+  std::vector<std::string> paths;
+  for (const Input &in : inputs)
+    paths.push_back(in.path);
+  return fix_files(paths, reports, {args.fix, args.diff, args.force, args.quiet},
+                   [&](std::size_t file) {
+                     Options own = resolver.options_for(inputs[file].path).value();
+                     Recheck recheck;
+                     recheck.own_options_are_every_rule = own.rules.empty();
+                     recheck.check = [own, shown = reports[file].source.path()](
+                                         const std::string &text, bool every_rule) {
+                       Options options = own;
+                       if (every_rule) options.rules.clear();
+                       return check_source(shown, text, options);
+                     };
+                     return recheck;
+                   });
+}
+
+// `check --add-noqa`: the comments added to each checked file; unreadable files said on stderr.
+int run_add_noqa(const CheckArgs &args, const std::vector<Input> &inputs,
+                 const std::vector<FileReport> &reports, ConfigResolver &resolver) {
+  std::vector<std::string> paths;
+  for (const Input &in : inputs)
+    paths.push_back(in.path);
+  AddNoqaResult added =
+      add_noqa_to_files(paths, reports, args.quiet, [&](std::size_t file, const std::string &text) {
+        return check_source(reports[file].source.path(), text,
+                            resolver.options_for(inputs[file].path).value());
+      });
+  bool unreadable = false;
+  for (const FileReport &r : reports)
+    if (r.error) {
+      std::cerr << "tracelint: " << printable(r.source.path()) << ": " << r.error->message << "\n";
+      unreadable = true;
+    }
+  if (added.io_error || unreadable) return kUsage;
+  return added.left_over && !args.exit_zero ? kFindings : kClean;
+}
+
 int run_check(CheckArgs args, const CLI::App &check) {
   if (args.paths.empty()) args.paths = {"."};
   std::optional<Format> format = parse_format(args.format);
@@ -277,44 +320,8 @@ int run_check(CheckArgs args, const CLI::App &check) {
     t.join();
 
   if (!args.quiet) note_plain_python(reports);
-  if (args.add_noqa) {
-    std::vector<std::string> paths;
-    for (const Input &in : inputs)
-      paths.push_back(in.path);
-    AddNoqaResult added = add_noqa_to_files(
-        paths, reports, args.quiet, [&](std::size_t file, const std::string &text) {
-          return check_source(reports[file].source.path(), text,
-                              resolver.options_for(inputs[file].path).value());
-        });
-    bool unreadable = false;
-    for (const FileReport &r : reports)
-      if (r.error) {
-        std::cerr << "tracelint: " << printable(r.source.path()) << ": " << r.error->message
-                  << "\n";
-        unreadable = true;
-      }
-    if (added.io_error || unreadable) return kUsage;
-    return added.left_over && !args.exit_zero ? kFindings : kClean;
-  }
-  bool io_error = false;
-  if (args.fix || args.diff) {
-    std::vector<std::string> paths;
-    for (const Input &in : inputs)
-      paths.push_back(in.path);
-    io_error = fix_files(paths, reports, {args.fix, args.diff, args.force, args.quiet},
-                         [&](std::size_t file) {
-                           Options own = resolver.options_for(inputs[file].path).value();
-                           Recheck recheck;
-                           recheck.own_options_are_every_rule = own.rules.empty();
-                           recheck.check = [own, shown = reports[file].source.path()](
-                                               const std::string &text, bool every_rule) {
-                             Options options = own;
-                             if (every_rule) options.rules.clear();
-                             return check_source(shown, text, options);
-                           };
-                           return recheck;
-                         });
-  }
+  if (args.add_noqa) return run_add_noqa(args, inputs, reports, resolver);
+  bool io_error = (args.fix || args.diff) && apply_fixes(args, inputs, reports, resolver);
 
   RenderOptions render_options;
   render_options.color =
