@@ -142,6 +142,10 @@ class CMakeBuild(build_ext):
         package = Path(self.get_ext_fullpath(self.extensions[0].name)).parent
         for name in EXECUTABLE_FILES:
             copy(executables_dir / name, package / "bin" / name, executable=(name == "tracelint"))
+        # SARIF's helpUri: bin/tracelint finds it at ../share/doc/tracelint/rules.md.
+        docs = package / "share" / "doc" / "tracelint"
+        docs.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / "docs" / "rules.md", docs / "rules.md")
 
 
 def missing_build_tools():

@@ -328,6 +328,7 @@ int run_check(CheckArgs args, const CLI::App &check) {
       args.output.empty() && use_color(args.color) &&
       (*format == Format::Text || *format == Format::Concise || *format == Format::Grouped);
   render_options.summary = !args.quiet;
+  if (*format == Format::Sarif) render_options.rules_doc_url = rules_doc_url();
   render_options.fail_on = args.fail_on.empty() ? Severity::Error : *parse_severity(args.fail_on);
   bool fixed_to_stdout = args.fix && std::any_of(inputs.begin(), inputs.end(),
                                                  [](const Input &i) { return i.path == "-"; });

@@ -13,4 +13,9 @@ namespace tracelint::cli {
 Result<void *> load_module_entry(const std::string &file_name, const std::string &entry,
                                  const std::string &needed_for);
 
+// Where SARIF's helpUri points: TRACELINT_DOCS_URL/rules.md when the build names where the docs
+// are published, else the installed docs/rules.md as a file:// URI (PREFIX/share/doc/tracelint,
+// the wheel's copy, or this build's source tree), else "" (no helpUri).
+std::string rules_doc_url();
+
 } // namespace tracelint::cli

@@ -414,3 +414,33 @@ TEST_CASE("daily: a mistyped command or option is echoed escaped") {
   CHECK(has(option.err, "unknown option '--se"));
   CHECK(!has(option.err, "--se\nlct"));
 }
+
+TEST_CASE("daily: each SARIF rule's helpUri is its section of docs/rules.md") {
+  test::TempDir dir;
+  test::write_file(dir.path + "/t.py", kUndefined);
+  auto run = test::tracelint("check --output-format sarif " + q(dir.path + "/t.py"));
+  CHECK(run.exit_code == 1);
+  auto rules = nlohmann::json::parse(run.out)["runs"][0]["tool"]["driver"]["rules"];
+  REQUIRE(rules.size() > 20);
+  for (const auto &rule : rules) {
+    INFO(rule["id"]);
+    REQUIRE(rule.contains("helpUri"));
+    std::string uri = rule["helpUri"];
+    // An absolute URI (SARIF 3.49.12): the build's docs/rules.md, as no published URL is set.
+    REQUIRE(uri.rfind("file:///", 0) == 0);
+    std::size_t hash = uri.find('#');
+    REQUIRE(hash != std::string::npos);
+    std::string path = uri.substr(7, hash - 7), fragment = uri.substr(hash + 1);
+    CHECK(fs::equivalent(path, std::string(TRACELINT_SOURCE_DIR) + "/docs/rules.md"));
+    // The fragment is the anchor Markdown renderers give the rule's heading, and the table's link.
+    std::string heading =
+        "## " + rule["id"].get<std::string>() + " " + rule["name"].get<std::string>();
+    std::string expected = rule["id"].get<std::string>() + "-" + rule["name"].get<std::string>();
+    std::transform(expected.begin(), expected.end(), expected.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    CHECK(fragment == expected);
+    std::string doc = test::read_file(path);
+    CHECK(has(doc, "\n" + heading + "\n"));
+    CHECK(has(doc, "](#" + fragment + ")"));
+  }
+}

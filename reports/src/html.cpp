@@ -293,11 +293,28 @@ std::string_view css_class(Severity s) {
   return s == Severity::Error ? "error" : s == Severity::Warning ? "warning" : "info";
 }
 
-std::string source_listing(const FileReport &r, std::size_t file_index) {
-  // Marks per line: [begin, end) byte columns, first one wins on overlap.
-  std::map<uint32_t,
-           std::vector<std::pair<std::pair<std::size_t, std::size_t>, const Diagnostic *>>>
-      marks;
+// A diagnostic's message or fix as markup: `quoted` parts (names, code) become <code>.
+std::string message_markup(std::string_view text) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t open = text.find('`', at);
+    std::size_t close = open == std::string_view::npos ? open : text.find('`', open + 1);
+    if (close == std::string_view::npos) {
+      out += markup_escape(text.substr(at));
+      break;
+    }
+    out += markup_escape(text.substr(at, open - at));
+    out += "<code>" + markup_escape(text.substr(open + 1, close - open - 1)) + "</code>";
+    at = close + 1;
+  }
+  return out;
+}
+
+using LineMarks = std::vector<std::pair<std::pair<std::size_t, std::size_t>, const Diagnostic *>>;
+
+// Marks per line: [begin, end) byte columns of each diagnostic's span on that line.
+std::map<uint32_t, LineMarks> line_marks(const FileReport &r) {
+  std::map<uint32_t, LineMarks> marks;
   for (const Diagnostic &d : r.diagnostics)
     for (uint32_t line = d.span.line; line <= d.span.end_line && line <= r.source.line_count();
          ++line) {
@@ -308,18 +325,20 @@ std::string source_listing(const FileReport &r, std::size_t file_index) {
       end = std::max(begin + (begin < width ? 1 : 0), std::min(end, width));
       marks[line].push_back({{begin, end}, &d});
     }
-  std::string out = "<pre class=\"source\">";
-  uint32_t lines = r.source.line_count();
-  if (lines > 1 && r.source.line(lines).empty()) --lines; // the file ends with a newline
-  for (uint32_t line = 1; line <= lines; ++line) {
-    std::string_view text = r.source.line(line);
-    out += fmt::format("<span class=\"line\" id=\"f{}-L{}\"><span class=\"ln\">{}</span>",
-                       file_index, line, line);
-    auto &ranges = marks[line];
-    std::sort(ranges.begin(), ranges.end(),
-              [](const auto &a, const auto &b) { return a.first.first < b.first.first; });
-    std::size_t at = 0;
-    for (auto &[range, d] : ranges) {
+  for (auto &[line, ranges] : marks)
+    std::stable_sort(ranges.begin(), ranges.end(),
+                     [](const auto &a, const auto &b) { return a.first.first < b.first.first; });
+  return marks;
+}
+
+// One line of the listing, its marks highlighted (the first one wins where two overlap).
+std::string listing_line(std::string_view text, uint32_t line, const LineMarks *ranges,
+                         std::size_t file_index) {
+  std::string out = fmt::format("<span class=\"line\" id=\"f{}-L{}\"><span class=\"ln\">{}</span>",
+                                file_index, line, line);
+  std::size_t at = 0;
+  if (ranges)
+    for (const auto &[range, d] : *ranges) {
       if (range.first < at) continue;
       out += markup_escape(text.substr(at, range.first - at));
       out +=
@@ -328,63 +347,203 @@ std::string source_listing(const FileReport &r, std::size_t file_index) {
                       markup_escape(text.substr(range.first, range.second - range.first)));
       at = range.second;
     }
-    out += markup_escape(text.substr(std::min(at, text.size())));
-    out += "</span>\n";
-  }
-  return out + "</pre>\n";
+  // The newline inside the line's block: copied text keeps its lines, and no empty line shows.
+  return out + markup_escape(text.substr(std::min(at, text.size()))) + "\n</span>";
 }
+
+// Which lines the listing shows open: kContextLines around each finding and each place its
+// notes point at; the rest is folded.
+constexpr uint32_t kContextLines = 3;
+std::vector<bool> lines_to_show(const FileReport &r, uint32_t lines) {
+  std::vector<bool> shown(lines + 1, false);
+  auto show = [&](uint32_t first, uint32_t last) {
+    uint32_t from = first > kContextLines ? first - kContextLines : 1;
+    for (uint32_t line = from; line <= last + kContextLines && line <= lines; ++line)
+      shown[line] = true;
+  };
+  for (const Diagnostic &d : r.diagnostics) {
+    show(d.span.line, std::max(d.span.line, d.span.end_line));
+    for (const RelatedLocation &note : d.related)
+      show(note.span.line, std::max(note.span.line, note.span.end_line));
+  }
+  // A fold of one or two lines saves nothing: show them.
+  for (uint32_t line = 1; line <= lines;) {
+    if (shown[line]) {
+      ++line;
+      continue;
+    }
+    uint32_t end = line;
+    while (end <= lines && !shown[end])
+      ++end;
+    if (end - line <= 2)
+      for (uint32_t l = line; l < end; ++l)
+        shown[l] = true;
+    line = end;
+  }
+  return shown;
+}
+
+// The source around the findings, each stretch between them folded into a <details> that
+// opens on a click (or when a link leads into it).
+std::string source_listing(const FileReport &r, std::size_t file_index) {
+  std::map<uint32_t, LineMarks> marks = line_marks(r);
+  uint32_t lines = r.source.line_count();
+  if (lines > 1 && r.source.line(lines).empty()) --lines; // the file ends with a newline
+  std::vector<bool> shown = lines_to_show(r, lines);
+  std::string out = "<div class=\"listing\">\n";
+  for (uint32_t line = 1; line <= lines;) {
+    uint32_t end = line;
+    while (end <= lines && shown[end] == shown[line])
+      ++end;
+    std::string block;
+    for (uint32_t l = line; l < end; ++l) {
+      auto it = marks.find(l);
+      block +=
+          listing_line(r.source.line(l), l, it == marks.end() ? nullptr : &it->second, file_index);
+    }
+    if (shown[line])
+      out += "<pre class=\"source\">" + block + "</pre>\n";
+    else
+      out += fmt::format("<details class=\"folded\"><summary>lines {}&#8211;{} ({} lines without "
+                         "findings)</summary>\n<pre class=\"source\">{}</pre></details>\n",
+                         line, end - 1, end - line, block);
+    line = end;
+  }
+  return out + "</div>\n";
+}
+
+struct Counts {
+  std::size_t errors = 0, warnings = 0, infos = 0;
+  std::size_t total() const { return errors + warnings + infos; }
+};
+
+Counts count_findings(const FileReport &r) {
+  Counts c;
+  for (const Diagnostic &d : r.diagnostics)
+    (d.severity == Severity::Error     ? c.errors
+     : d.severity == Severity::Warning ? c.warnings
+                                       : c.infos)++;
+  return c;
+}
+
+// The index: each file with findings (or that could not be read), linked to its section, with
+// its counts; the clean ones listed folded.
+std::string file_index(const std::vector<FileReport> &reports) {
+  std::string rows, clean;
+  std::size_t clean_count = 0;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const FileReport &r = reports[i];
+    std::string path = markup_escape(r.source.path());
+    Counts c = count_findings(r);
+    if (r.error)
+      rows += fmt::format("<tr class=\"unreadable\"><td><a href=\"#f{}\">{}</a></td><td "
+                          "colspan=\"3\">could not be checked</td></tr>\n",
+                          i, path);
+    else if (c.total() > 0)
+      rows += fmt::format("<tr class=\"has-findings\"><td><a href=\"#f{}\">{}</a></td>"
+                          "<td class=\"errors\">{}</td><td class=\"warnings\">{}</td>"
+                          "<td class=\"infos\">{}</td></tr>\n",
+                          i, path, c.errors, c.warnings, c.infos);
+    else {
+      clean += "<li>" + path + "</li>\n";
+      ++clean_count;
+    }
+  }
+  std::string out = "<nav class=\"index\">\n";
+  if (!rows.empty())
+    out += "<table>\n<thead><tr><th>file</th><th>errors</th><th>warnings</th><th>info</th></tr>"
+           "</thead>\n<tbody>\n" +
+           rows + "</tbody>\n</table>\n";
+  if (clean_count)
+    out += fmt::format("<details class=\"clean\"><summary>{} file{} without findings</summary>\n"
+                       "<ul>\n{}</ul></details>\n",
+                       clean_count, clean_count == 1 ? "" : "s", clean);
+  return out + "</nav>\n";
+}
+
+std::string findings_list(const FileReport &r, std::size_t index) {
+  std::string out = "<ol class=\"findings\">\n";
+  for (const Diagnostic &d : r.diagnostics) {
+    const Rule *rule = find_rule(d.code);
+    out += fmt::format("<li class=\"finding {}\" data-code=\"{}\"><a href=\"#f{}-L{}\">{}:{}</a> "
+                       "<code class=\"rule\">{} {}</code> {}",
+                       css_class(d.severity), d.code, index, d.span.line, d.span.line,
+                       r.source.codepoint_column(d.span.line, d.span.column), d.code,
+                       rule ? std::string(rule->name) : "", message_markup(d.message));
+    if (d.fix) out += " <span class=\"fix\">fix: " + message_markup(d.fix->description) + "</span>";
+    out += "</li>\n";
+  }
+  return out + "</ol>\n";
+}
+
+// Opens the folds around the line a link leads to (the index, a finding, a graph's node).
+constexpr std::string_view kOpenLinkedFold =
+    "<script>\n"
+    "function openLinkedFold() {\n"
+    "  var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));\n"
+    "  if (!target) return;\n"
+    "  for (var e = target; e; e = e.parentElement) if (e.tagName === 'DETAILS') e.open = true;\n"
+    "  target.scrollIntoView();\n"
+    "}\n"
+    "addEventListener('hashchange', openLinkedFold);\n"
+    "openLinkedFold();\n"
+    "</script>\n";
+
+constexpr std::string_view kStyle =
+    "body { font-family: sans-serif; margin: 2em; color: #222; }\n"
+    "pre.source { background: #f8f8f8; padding: 0 1em; margin: 0; line-height: 1.4;\n"
+    "  white-space: pre-wrap; overflow-wrap: anywhere; }\n"
+    ".listing { border: 1px solid #ddd; }\n"
+    ".line { display: block; padding-left: 5em; text-indent: -5em; }\n"
+    ".ln { display: inline-block; width: 4em; margin-right: 1em; text-indent: 0; color: #999;\n"
+    "  text-align: right; user-select: none; }\n"
+    "details.folded > summary { color: #666; padding: 0.2em 1em; cursor: pointer;\n"
+    "  background: #eee; font-size: 90%; }\n"
+    "mark.error { background: #fadbd8; border-bottom: 2px solid #c0392b; }\n"
+    "mark.warning { background: #fcf3cf; border-bottom: 2px solid #b7950b; }\n"
+    "mark.info { background: #d6eaf8; border-bottom: 2px solid #2874a6; }\n"
+    "li.finding.error code.rule { color: #c0392b; }\n"
+    "li.finding.warning code.rule { color: #b7950b; }\n"
+    "li.finding code { background: #f2f2f2; padding: 0 0.2em; }\n"
+    "nav.index table { border-collapse: collapse; }\n"
+    "nav.index td, nav.index th { padding: 0.1em 0.8em; text-align: left; }\n"
+    "nav.index td.errors, nav.index td.warnings, nav.index td.infos { text-align: right; }\n"
+    ".fix { color: #1e8449; } .dataflow svg { max-width: 100%; height: auto; }\n";
 
 } // namespace
 
 std::string render_html(const std::vector<FileReport> &reports, const RenderOptions &options) {
-  std::size_t errors = 0, warnings = 0, infos = 0;
-  for (const FileReport &r : reports)
-    for (const Diagnostic &d : r.diagnostics)
-      (d.severity == Severity::Error     ? errors
-       : d.severity == Severity::Warning ? warnings
-                                         : infos)++;
-  std::string out =
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<title>tracelint report</title>\n<style>\n"
-      "body { font-family: sans-serif; margin: 2em; color: #222; }\n"
-      "pre.source { background: #f8f8f8; padding: 1em; overflow-x: auto; line-height: 1.4; }\n"
-      ".ln { display: inline-block; width: 4em; color: #999; user-select: none; }\n"
-      "mark.error { background: #fadbd8; border-bottom: 2px solid #c0392b; }\n"
-      "mark.warning { background: #fcf3cf; border-bottom: 2px solid #b7950b; }\n"
-      "mark.info { background: #d6eaf8; border-bottom: 2px solid #2874a6; }\n"
-      "li.finding.error code { color: #c0392b; } li.finding.warning code { color: #b7950b; }\n"
-      ".fix { color: #1e8449; } .dataflow svg { max-width: 100%; height: auto; }\n"
-      "</style>\n</head>\n<body>\n<h1>tracelint report</h1>\n";
+  Counts all;
+  for (const FileReport &r : reports) {
+    Counts c = count_findings(r);
+    all.errors += c.errors;
+    all.warnings += c.warnings;
+    all.infos += c.infos;
+  }
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                    "<title>tracelint report</title>\n<style>\n" +
+                    std::string(kStyle) + "</style>\n</head>\n<body>\n<h1>tracelint report</h1>\n";
   out += fmt::format("<p class=\"summary\">{} file{}: {} error{}, {} warning{}, {} info</p>\n",
-                     reports.size(), reports.size() == 1 ? "" : "s", errors, errors == 1 ? "" : "s",
-                     warnings, warnings == 1 ? "" : "s", infos);
+                     reports.size(), reports.size() == 1 ? "" : "s", all.errors,
+                     all.errors == 1 ? "" : "s", all.warnings, all.warnings == 1 ? "" : "s",
+                     all.infos);
+  out += file_index(reports);
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const FileReport &r = reports[i];
-    out += fmt::format("<section class=\"file\" data-path=\"{}\">\n<h2>{}</h2>\n",
+    if (!r.error && r.diagnostics.empty()) continue; // listed in the index; no source to show
+    out += fmt::format("<section class=\"file\" id=\"f{}\" data-path=\"{}\">\n<h2>{}</h2>\n", i,
                        markup_escape(r.source.path()), markup_escape(r.source.path()));
     if (r.error) {
       out += "<p class=\"unreadable\">" + markup_escape(r.error->message) + "</p>\n</section>\n";
       continue;
     }
-    out += "<ol class=\"findings\">\n";
-    for (const Diagnostic &d : r.diagnostics) {
-      const Rule *rule = find_rule(d.code);
-      out += fmt::format("<li class=\"finding {}\" data-code=\"{}\"><a href=\"#f{}-L{}\">{}:{}</a> "
-                         "<code>{} {}</code> {}",
-                         css_class(d.severity), d.code, i, d.span.line, d.span.line,
-                         r.source.codepoint_column(d.span.line, d.span.column), d.code,
-                         rule ? std::string(rule->name) : "", markup_escape(d.message));
-      if (d.fix)
-        out += " <span class=\"fix\">fix: " + markup_escape(d.fix->description) + "</span>";
-      out += "</li>\n";
-    }
-    out += "</ol>\n";
+    out += findings_list(r, i);
     std::set<std::string> flagged = flagged_names(r);
     if (!flagged.empty()) out += dataflow_section(r, flagged, options, i);
     out += source_listing(r, i);
     out += "</section>\n";
   }
-  return out + "</body>\n</html>\n";
+  return out + std::string(kOpenLinkedFold) + "</body>\n</html>\n";
 }
 
 } // namespace tracelint

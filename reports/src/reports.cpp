@@ -277,7 +277,9 @@ std::string render_json(const std::vector<FileReport> &reports) {
 
 // --- sarif ---
 
-std::string uri(const std::string &path) {
+} // namespace
+
+std::string uri_path(std::string_view path) {
   std::string out;
   for (unsigned char ch : path) {
     if (std::isalnum(ch) ||
@@ -288,6 +290,8 @@ std::string uri(const std::string &path) {
   }
   return out;
 }
+
+namespace {
 
 std::string_view sarif_level(Severity s) {
   return s == Severity::Error ? "error" : s == Severity::Warning ? "warning" : "note";
@@ -301,18 +305,21 @@ ordered_json region(const FileReport &r, const Span &s) {
 }
 
 ordered_json physical(const FileReport &r, const Span &s) {
-  return {{"artifactLocation", {{"uri", uri(r.source.path())}}}, {"region", region(r, s)}};
+  return {{"artifactLocation", {{"uri", uri_path(r.source.path())}}}, {"region", region(r, s)}};
 }
 
-std::string render_sarif(const std::vector<FileReport> &reports) {
+std::string render_sarif(const std::vector<FileReport> &reports, const RenderOptions &options) {
   ordered_json rules = ordered_json::array();
-  for (const Rule *rule : all_rules())
+  for (const Rule *rule : all_rules()) {
     rules.push_back({{"id", rule->code},
                      {"name", rule->name},
                      {"shortDescription", {{"text", rule->summary}}},
                      {"fullDescription", {{"text", rule->explanation}}},
                      {"defaultConfiguration", {{"level", sarif_level(rule->severity)}}},
                      {"help", {{"text", explain_rule(*rule)}}}});
+    if (!options.rules_doc_url.empty())
+      rules.back()["helpUri"] = options.rules_doc_url + "#" + rule_anchor(*rule);
+  }
   ordered_json results = ordered_json::array();
   ordered_json notifications = ordered_json::array();
   for (const FileReport &r : reports) {
@@ -321,7 +328,8 @@ std::string render_sarif(const std::vector<FileReport> &reports) {
           {{"level", "error"},
            {"message", {{"text", r.error->message}}},
            {"locations",
-            {{{"physicalLocation", {{"artifactLocation", {{"uri", uri(r.source.path())}}}}}}}}});
+            {{{"physicalLocation",
+               {{"artifactLocation", {{"uri", uri_path(r.source.path())}}}}}}}}});
       continue;
     }
     for (const Diagnostic &d : r.diagnostics) {
@@ -347,7 +355,7 @@ std::string render_sarif(const std::vector<FileReport> &reports) {
         result["fixes"] = ordered_json::array(
             {{{"description", {{"text", d.fix->description}}},
               {"artifactChanges",
-               ordered_json::array({{{"artifactLocation", {{"uri", uri(r.source.path())}}},
+               ordered_json::array({{{"artifactLocation", {{"uri", uri_path(r.source.path())}}},
                                      {"replacements", replacements}}})}}});
       }
       results.push_back(std::move(result));
@@ -537,7 +545,7 @@ std::string render(const std::vector<FileReport> &reports, Format format,
   case Format::Json:
     return render_json(reports);
   case Format::Sarif:
-    return render_sarif(reports);
+    return render_sarif(reports, options);
   case Format::Junit:
     return render_junit(reports, options);
   case Format::Github:

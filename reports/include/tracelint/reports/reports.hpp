@@ -32,7 +32,14 @@ struct RenderOptions {
   std::string graphviz_dot;
   std::chrono::milliseconds graphviz_timeout{10000};
   std::size_t graph_max_names = 150;
+  // SARIF: the absolute URI of docs/rules.md (published, or the installed copy as file://);
+  // each rule's helpUri is its section there. Empty: no helpUri.
+  std::string rules_doc_url;
 };
+
+// A path as the path of a URI (RFC 3986): bytes other than letters, digits, '/', '-', '.', '_'
+// and '~' percent-encoded. SARIF's artifact locations; "file://" + uri_path(absolute) a file URI.
+std::string uri_path(std::string_view path);
 
 // Renders the reports in order; the output is deterministic for the same input.
 std::string render(const std::vector<FileReport> &reports, Format format,

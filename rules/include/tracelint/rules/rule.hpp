@@ -91,6 +91,9 @@ const Rule *find_rule(std::string_view code);
 
 // The rules' documentation as Markdown (docs/rules.md) and as text (tracelint explain).
 std::string rules_markdown();
+// The fragment of a rule's section in docs/rules.md, as Markdown renderers (GitHub's included)
+// make it from the heading `## TL002 repr-leak`: "tl002-repr-leak".
+std::string rule_anchor(const Rule &rule);
 std::string explain_rule(const Rule &rule);
 
 } // namespace tracelint
