@@ -5,6 +5,7 @@
 #include "file_writer.hpp"
 #include "io.hpp"
 #include "modules.hpp"
+#include "progress.hpp"
 
 #include "tracelint/core/printer.hpp"
 #include "tracelint/reports/reports.hpp"
@@ -231,6 +232,10 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
     command.add_flag("--show-kernels", args.show_kernels,
                      "With --executors cuda_fusion,torch: print the fusion regions' CUDA C++ "
                      "kernels (one per region) instead of the traces");
+  command.add_flag("-v,--verbose", args.verbose,
+                   "With --run: a line for each gradient compared with autograd (otherwise only "
+                   "those that differ; the result line gives the largest differences over all "
+                   "of them, and where)");
   command.add_flag("--no-provenance", args.no_provenance,
                    "Leave out the `# file.py:LINE: source` comments");
   command
@@ -389,7 +394,10 @@ int run_trace(const TraceArgs &args, bool is_run) {
     request.args.push_back({a.substr(0, eq), a.substr(eq + 1)});
   }
 
+  ProgressLine progress;
+  request.progress = progress.callback();
   Result<tracer::TracedProgram> program = tracer::trace(request);
+  progress.clear();
   if (!program) {
     print_error(program.error(), args.file);
     return kUsage;
@@ -407,9 +415,11 @@ int run_trace(const TraceArgs &args, bool is_run) {
   // The tracer's output must pass the validator: a finding here is a tracer bug, shown as such.
   Options options;
   options.threads = request.threads;
+  progress.update({"checking the emitted trace"});
   FileReport report =
       check_source("<traced " + (args.function.empty() ? args.module_class : args.function) + ">",
                    printed, options);
+  progress.clear();
   int rc = kClean;
   if (report.has_at_least(Severity::Error)) {
     std::cerr << "tracelint: internal error: the emitted trace has errors (please report):\n"
@@ -446,12 +456,13 @@ int run_trace(const TraceArgs &args, bool is_run) {
     std::optional<Result<tracer::RunReport>> outcome;
     entry.value()(request, program.value(), tracer::RunOptions{args.seed, max_memory, args.save_io},
                   outcome);
+    progress.clear();
     const Result<tracer::RunReport> &run = *outcome;
     if (!run) {
       print_error(run.error(), args.file);
       return kUsage;
     }
-    (is_run ? std::cout : std::cerr) << run->summary();
+    (is_run ? std::cout : std::cerr) << run->summary(args.verbose);
     if (!run->ok()) rc = kFindings;
   }
   return rc;

@@ -25,6 +25,7 @@ struct TraceArgs {
   bool grad = false;
   std::string executors; // --executors cuda_fusion,torch
   bool show_kernels = false;
+  bool verbose = false; // --run: every gradient's comparison, not only those that differ
   uint64_t seed = 0;
   unsigned jobs = 0; // 0: all cores
   std::string output;

@@ -12,12 +12,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# libopenblas0-pthread: Debian's libtorch (and python3-torch) multiply matrices with whatever
+# libblas.so.3 the alternatives system points at; without it that is the reference BLAS, one
+# core and 10-50x slower (GPT-2 small's forward at [4, 512]: minutes instead of seconds).
+
 packages=(cmake ninja-build g++ pkg-config
   libclang-14-dev libclang-cpp14-dev llvm-14-dev libtorch-dev
   doctest-dev nlohmann-json3-dev libcli11-dev
   libfmt-dev libtomlplusplus-dev python3-pyflakes python3-dev pybind11-dev python3-pytest
   graphviz chromium clang-14 libclang-rt-14-dev clang-format-14 strace
   python3-torch git
+  libopenblas0-pthread
   python3-venv python3-pip python3-setuptools python3-wheel python3-yaml)
 
 missing=()

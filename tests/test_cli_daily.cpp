@@ -3,6 +3,8 @@
 // report polish.
 #include "support.hpp"
 
+#include "tracelint/tracer/run.hpp"
+
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
@@ -443,4 +445,92 @@ TEST_CASE("daily: each SARIF rule's helpUri is its section of docs/rules.md") {
     CHECK(has(doc, "\n" + heading + "\n"));
     CHECK(has(doc, "](#" + fragment + ")"));
   }
+}
+
+TEST_CASE("daily: a run's summary lists what differs, one result line over all, and the times") {
+  using namespace tracelint::tracer;
+  RunReport report;
+  report.device = "cpu";
+  report.from_model.max_abs_diff = 1e-7;
+  report.from_printed.max_abs_diff = 2e-7;
+  report.from_printed.worst_at = "[1]";
+  for (const char *name : {"w1", "w2", "w3"}) {
+    GradientComparison g;
+    g.input = name;
+    g.from_model.max_abs_diff = g.from_printed.max_abs_diff = 1e-6;
+    report.gradients.push_back(g);
+  }
+  report.gradients[1].from_printed = {false, 0.5, 0.25, "the result: values differ", ""};
+  report.timings = {{"eager", 12.25}, {"the trace", 0.5}};
+  std::string text = report.summary();
+  CHECK_FALSE(has(text, "gradient of w1"));
+  CHECK_FALSE(has(text, "gradient of w2 (backward as traced)"));
+  CHECK(has(text, "gradient of w2 (backward printed, parsed back): DIFFERS from autograd: the "
+                  "result: values differ (max abs diff 0.5, max rel diff 0.25)\n"));
+  CHECK(has(text, "result: 1 of 8 comparisons DIFFER (the output and 3 gradients, each as traced "
+                  "and printed, parsed back; each is listed above); max abs diff 0.5 (the "
+                  "gradient of w2 (backward printed, parsed back)), max rel diff 0.25 (the "
+                  "gradient of w2 (backward printed, parsed back))\n"));
+  CHECK(has(text, "time: eager 12.2 s, the trace 0.50 s\n"));
+  std::string verbose = report.summary(true);
+  CHECK(has(verbose, "gradient of w1 (backward as traced): matches autograd"));
+  CHECK(has(verbose, "gradient of w3 (backward printed, parsed back): matches autograd"));
+  // With no gradients, the output's worst place is named.
+  report.gradients.clear();
+  CHECK(has(report.summary(), "result: all 2 comparisons match (the output, as traced and "
+                              "printed, parsed back); max abs diff 2e-07 (the output[1] (printed, "
+                              "parsed back))"));
+}
+
+TEST_CASE("daily: a long run shows its phases on a terminal, and nothing in a pipe or a log") {
+  REQUIRE_MESSAGE(std::system("command -v script > /dev/null") == 0,
+                  "script (util-linux) runs the CLI on a terminal");
+  test::TempDir dir;
+  test::write_file(dir.path + "/f.py", "import torch\n\ndef f(a, b):\n"
+                                       "    return torch.nn.functional.gelu(a @ b).sum(-1)\n");
+  std::string args =
+      " run " + q(dir.path + "/f.py") + " -f f -a 'a=f32[4, 8]:grad' -a 'b=f32[8, 4]:grad' --grad";
+  std::string log = dir.path + "/terminal.log";
+  // script gives the command a terminal (stdout and stderr) and copies what it wrote.
+  std::string command = "TERM=xterm script -qfec " + q(q(TRACELINT_BINARY) + args) +
+                        " /dev/null > " + q(log) + " 2>&1";
+  CHECK(std::system(command.c_str()) == 0);
+  std::string shown = test::read_file(log);
+  for (const char *phase : {"tracing f", "checking the emitted trace", "running eager",
+                            "running the trace", "running the printed trace", "running autograd",
+                            "running the backward", "running the printed backward"})
+    CHECK_MESSAGE(has(shown, std::string("\r\033[Ktracelint: ") + phase), phase);
+  // Erased before the report: the report's first line starts clean.
+  CHECK(has(shown, "\r\033[Kran on cpu"));
+  CHECK(has(shown, "result: all 6 comparisons match"));
+  auto piped = test::tracelint(args);
+  CHECK(piped.exit_code == 0);
+  CHECK(has(piped.out, "result: all 6 comparisons match"));
+  CHECK_FALSE(has(piped.err, "\033[K"));
+  CHECK_FALSE(has(piped.err, "running"));
+}
+
+TEST_CASE("daily: a run on the reference BLAS says so, with what to install") {
+  const std::string netlib = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3";
+  test::TempDir dir;
+  test::write_file(dir.path + "/f.py", "import torch\n\ndef f(a, b):\n    return a @ b\n");
+  std::string args = " run " + q(dir.path + "/f.py") + " -f f -a 'a=f32[4, 8]' -a 'b=f32[8, 4]'";
+  auto usual = test::tracelint(args);
+  CHECK(usual.exit_code == 0);
+  // scripts/bootstrap.sh installs OpenBLAS, which the alternatives system then prefers.
+  CHECK_MESSAGE(!has(usual.out, "reference BLAS"), usual.out);
+  if (!fs::exists(netlib)) {
+    test::skip_test("no reference BLAS (" + netlib + ", Debian's libblas3) to run libtorch on");
+    return;
+  }
+  // libtorch loads libblas.so.3 from this folder first: the reference one.
+  fs::create_directories(dir.path + "/lib");
+  fs::create_symlink(netlib, dir.path + "/lib/libblas.so.3");
+  auto slow = test::tracelint(args, "", "LD_LIBRARY_PATH=" + q(dir.path + "/lib"));
+  CHECK(slow.exit_code == 0);
+  CHECK(has(slow.out, "note: libtorch multiplies matrices with the reference BLAS (" +
+                          fs::canonical(netlib).string() +
+                          "), one core and 10-50x slower than OpenBLAS: install Debian's "
+                          "libopenblas0-pthread (scripts/bootstrap.sh does) for larger models\n"));
+  CHECK(has(slow.out, "result: all 2 comparisons match"));
 }

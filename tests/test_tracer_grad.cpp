@@ -229,10 +229,22 @@ TEST_CASE("grad: nanoGPT with targets, forward and backward at both levels: zero
   }
 }
 
-TEST_CASE("grad: tracelint trace --grad --run reports each gradient against autograd") {
-  auto out = test::tracelint("trace " + test::shell_quote(models_path()) +
-                             " -f slice_half -a 'a=f32[2, 6]:grad' --grad --run");
+TEST_CASE("grad: tracelint trace --grad --run sums up the gradients, and --verbose reports each") {
+  std::string command = "trace " + test::shell_quote(models_path()) +
+                        " -f slice_half -a 'a=f32[2, 6]:grad' --grad --run";
+  auto out = test::tracelint(command);
   CHECK(out.exit_code == 0);
   CHECK(out.out.find("def backward_fn(saved_for_backward, cotangents):") != std::string::npos);
-  CHECK(out.err.find("gradient of a (backward as traced): matches autograd") != std::string::npos);
+  // A line per gradient only where it differs (a model has hundreds); one result line.
+  CHECK(out.err.find("gradient of a (backward as traced)") == std::string::npos);
+  CHECK(out.err.find("result: all 4 comparisons match (the output and 1 gradient, each as traced "
+                     "and printed, parsed back); max abs diff ") != std::string::npos);
+  CHECK(out.err.find("time: eager ") != std::string::npos);
+  CHECK(out.err.find(", autograd ") != std::string::npos);
+  auto verbose = test::tracelint(command + " --verbose");
+  CHECK(verbose.exit_code == 0);
+  CHECK(verbose.err.find("gradient of a (backward as traced): matches autograd") !=
+        std::string::npos);
+  CHECK(verbose.err.find("gradient of a (backward printed, parsed back): matches autograd") !=
+        std::string::npos);
 }

@@ -304,7 +304,9 @@ Obj Recorder::call(Sym symbol, std::vector<Obj> args, const Loc &loc) {
 }
 
 Obj Recorder::call_symbol(Sym symbol, std::vector<Obj> args, const Loc &loc) {
-  return call(symbol, std::move(args), loc);
+  Obj result = call(symbol, std::move(args), loc);
+  if (progress_ && recording_) progress_(body_.size());
+  return result;
 }
 
 namespace {

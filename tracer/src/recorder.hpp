@@ -9,6 +9,7 @@
 #include "tracelint/tracer/tracer.hpp"
 
 #include <cctype>
+#include <functional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -44,6 +45,9 @@ public:
   // While on, each prim recorded is also kept on the tape (TapeEntry), for the grad transform.
   void set_taping(bool on) { taping_ = on; }
   std::vector<TapeEntry> take_tape() { return std::move(tape_); }
+  // Called with the number of statements recorded so far, after each symbol the traced code
+  // calls (for a progress display).
+  void set_progress(std::function<void(std::size_t)> progress) { progress_ = std::move(progress); }
   // Whether statements get "# file.py:3: <source line>" comments (none for a backward).
   void set_provenance(bool on) {
     provenance_ = on;
@@ -104,6 +108,7 @@ private:
   bool provenance_;
   bool recording_ = true;
   bool taping_ = false;
+  std::function<void(std::size_t)> progress_;
   std::vector<TapeEntry> tape_;
   int counter_ = 0;
   std::unordered_set<std::string> reserved_;

@@ -146,8 +146,14 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
   Interpreter in(module, recorder, limits_of(request));
   Binder binder(request.cache, recorder);
   recorder.set_recording(false);
+  const std::string what =
+      request.module_class.empty() ? request.function : request.module_class + "." + request.method;
+  const std::string tracing = "tracing " + what;
   try {
+    report_progress(request.progress, "running the module's top level");
     in.run_module();
+    if (!request.module_class.empty())
+      report_progress(request.progress, "constructing " + request.module_class);
     Result<TracedCallable> found = traced_callable(request, *module, in);
     if (!found) return found.error();
     TracedCallable &target = found.value();
@@ -221,6 +227,8 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
     // ---- the call
     recorder.set_recording(true);
     recorder.set_taping(request.grad);
+    recorder.set_progress(
+        [&](std::size_t recorded) { report_progress(request.progress, tracing, recorded); });
     Obj result = in.call_top(target.callable, args, {}, def.loc);
     Value returned;
     try {
@@ -273,6 +281,7 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
         forward_inputs.push_back(ForwardInput{state_names[i], true});
         if (state[i].tensor.as<TensorObj>().requires_grad) requires_grad.insert(state_names[i]);
       }
+      report_progress(request.progress, "differentiating (the grad transform)");
       training = record_training(recorder, body, hidden_reads, result, forward_inputs,
                                  requires_grad, request.level, def.loc);
       std::vector<Value> flat_args, flat_output;
@@ -393,6 +402,7 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
       program.gradients = std::move(signature);
     }
     if (fusion) {
+      report_progress(request.progress, "grouping prims into fusion regions");
       int next_region = 0;
       std::vector<const Trace *> fused;
       for (std::size_t t = 1; t < program.file.traces.size(); ++t) {

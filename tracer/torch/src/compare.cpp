@@ -1,5 +1,6 @@
 // Comparing the traces with the eager run: seeded inputs, both runs, and the comparison;
 // optionally the run written out for an independent check.
+#include "blas.hpp"
 #include "runtime.hpp"
 
 #include "tracelint/tracer/cuda_driver.hpp"
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -65,6 +67,8 @@ void compare_into(const RtValue &e, const RtValue &a, const std::string &where, 
         largest = std::max(largest, sx.to(at::kDouble).abs().max().item<double>());
         close = close && at::allclose(sx, sy, rtol, atol, /*equal_nan=*/true);
       }
+      if (worst > c.max_abs_diff || (worst == c.max_abs_diff && c.worst_at.empty()))
+        c.worst_at = where;
       c.max_abs_diff = std::max(c.max_abs_diff, worst);
       if (flat_x.numel() > 0 && largest > 0)
         c.max_rel_diff = std::max(c.max_rel_diff, c.max_abs_diff / largest);
@@ -371,6 +375,42 @@ RtValue make_module_state(const std::vector<StateTensor> &state, uint64_t seed,
 
 namespace {
 
+// The run's phases, one after another: each is told to request.progress as it starts (with the
+// executor's statements as its steps) and timed into the report's timings as it ends.
+class Phases {
+public:
+  Phases(const ProgressFn &progress, ExecOptions &exec, RunReport &report)
+      : progress_(progress), report_(report) {
+    if (progress_)
+      exec.on_step = [this](std::size_t done, std::size_t total) {
+        report_progress(progress_, running_, done, total);
+      };
+  }
+  Phases(const Phases &) = delete;
+  Phases &operator=(const Phases &) = delete;
+
+  // phase names the timing ("the trace"); doing, the progress ("running the trace" unless given).
+  void start(const std::string &phase, const std::string &doing = "") {
+    end();
+    phase_ = phase;
+    running_ = doing.empty() ? "running " + phase : doing;
+    started_ = std::chrono::steady_clock::now();
+    report_progress(progress_, running_);
+  }
+  void end() {
+    if (phase_.empty()) return;
+    std::chrono::duration<double> took = std::chrono::steady_clock::now() - started_;
+    report_.timings.push_back({phase_, took.count()});
+    phase_.clear();
+  }
+
+private:
+  const ProgressFn &progress_;
+  RunReport &report_;
+  std::string phase_, running_;
+  std::chrono::steady_clock::time_point started_;
+};
+
 // The fusion regions' kernels: with a GPU, opened to run as kernels (exec.regions); without one,
 // compiled all the same, and the regions run as their prims. Says which in report.fusion.
 struct Regions {
@@ -473,7 +513,7 @@ Result<GradientRun> compare_gradients(const TracedProgram &program, const TraceF
                                       const std::vector<RtValue> &eager_inputs,
                                       const ForwardRun &traced, const ForwardRun &again,
                                       const ExecOptions &exec, uint64_t seed,
-                                      const std::string &path, RunReport &report) {
+                                      const std::string &path, RunReport &report, Phases &phases) {
   GradientRun run;
   std::vector<at::Tensor> eager_outputs;
   tensor_leaves(eager.result, eager_outputs);
@@ -495,15 +535,20 @@ Result<GradientRun> compare_gradients(const TracedProgram &program, const TraceF
         return Error{"the eager run's output does not require grad, though the trace "
                      "differentiates it",
                      path, 0, 0};
+    phases.start("autograd");
     autograd_grads = torch::autograd::grad(outputs, leaves->tensors, cotangents,
                                            /*retain_graph=*/false, /*create_graph=*/false,
                                            /*allow_unused=*/true);
   }
+  phases.start("the backward");
   Result<RtValue> grads = run_backward(program.backward(), traced.saved, cotangents, exec);
   if (!grads) return Error{"running the backward: " + grads.error().message, path, 0, 0};
+  phases.start("the printed backward");
   Result<RtValue> grads_again = run_backward(reparsed.traces.at(2), again.saved, cotangents, exec);
+  phases.end();
   if (!grads_again)
     return Error{"running the printed backward: " + grads_again.error().message, path, 0, 0};
+  phases.start("comparing the gradients", "comparing the gradients");
   const std::vector<bool> &has = program.gradients->has_gradient;
   for (const RtValue *g : {&grads.value(), &grads_again.value()})
     if (g->kind != RtValue::Kind::Tuple || g->items.size() != has.size())
@@ -580,6 +625,11 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
         "cuda annotations";
   }
   report.device = cuda && have_cuda ? "cuda:0" : "cpu";
+  if (std::optional<std::string> slow = reference_blas_in_use())
+    report.notice += std::string(report.notice.empty() ? "" : "\n") +
+                     "note: libtorch multiplies matrices with the reference BLAS (" + *slow +
+                     "), one core and 10-50x slower than OpenBLAS: install Debian's "
+                     "libopenblas0-pthread (scripts/bootstrap.sh does) for larger models";
   // Every region's kernel compiles before anything runs.
   Result<Regions> regions = prepare_regions(request, program, exec, report);
   if (!regions) return regions.error();
@@ -599,12 +649,15 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
   if (program.gradients)
     for (std::size_t i = 0; i < program.inputs.size(); ++i)
       if (program.inputs[i].requires_grad) eager_inputs[i].tensor.requires_grad_(true);
+  Phases phases(request.progress, exec, report);
+  phases.start("eager");
   Result<EagerRun> eager = run_eager(request, eager_inputs, program.state, options.seed);
   if (!eager)
     return Error{"eager run: " + eager.error().message, eager.error().path, eager.error().line,
                  eager.error().column};
   RtValue expected = detached(eager->result);
   std::vector<RtValue> traced_inputs = as_given(cloned(inputs), program);
+  phases.start("the trace");
   Result<ForwardRun> traced = run_forward(program.file, program, traced_inputs, exec, eager->module,
                                           "running the trace", request.path);
   if (!traced) return traced.error();
@@ -616,10 +669,12 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
     return Error{"the printed trace does not parse back: " + reparsed.error().message +
                      " at line " + std::to_string(reparsed.error().line),
                  request.path, 0, 0};
+  phases.start("the printed trace");
   Result<ForwardRun> again =
       run_forward(reparsed.value(), program, as_given(cloned(inputs), program), exec, eager->module,
                   "running the printed trace", request.path);
   if (!again) return again.error();
+  phases.end();
   report.from_printed = compare(expected, again->output);
 
   GradientRun gradient_run;
@@ -627,7 +682,7 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
     try {
       Result<GradientRun> ran =
           compare_gradients(program, reparsed.value(), eager.value(), eager_inputs, traced.value(),
-                            again.value(), exec, options.seed, request.path, report);
+                            again.value(), exec, options.seed, request.path, report, phases);
       if (!ran) return ran.error();
       gradient_run = std::move(ran.value());
     } catch (const c10::Error &e) {
@@ -639,6 +694,7 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
                    0};
     }
   }
+  phases.end(); // before the report is returned: its timings are complete
   report.fusion += regions_ran(regions.value(), program, report.device);
   if (!options.save_io.empty())
     if (std::optional<Error> failed =

@@ -136,7 +136,14 @@ class EagerBackend : public Backend {
 public:
   explicit EagerBackend(const ExecOptions &options) : options_(options) {}
 
+  // From now on, each symbol run is reported to progress as a step of `phase`.
+  void count_symbols(const ProgressFn *progress, std::string phase) {
+    progress_ = progress;
+    phase_ = std::move(phase);
+  }
+
   Obj call_symbol(Sym symbol, std::vector<Obj> args, const Loc &loc) override {
+    if (progress_) report_progress(*progress_, phase_, ++symbols_run_);
     try {
       std::vector<RtValue> values;
       values.reserve(args.size());
@@ -170,6 +177,9 @@ public:
 
 private:
   ExecOptions options_;
+  const ProgressFn *progress_ = nullptr;
+  std::string phase_;
+  std::size_t symbols_run_ = 0;
 };
 
 } // namespace
@@ -188,7 +198,11 @@ Result<EagerRun> run_eager(const TraceRequest &request, const std::vector<RtValu
   try {
     // The module's parameters are drawn from the seed, after the inputs were.
     at::manual_seed(seed + 1);
+    report_progress(request.progress, "eager: running the module's top level");
     in.run_module();
+    if (!request.module_class.empty())
+      report_progress(request.progress,
+                      "eager: constructing " + request.module_class + " (parameters initialised)");
     Result<TracedCallable> target = traced_callable(request, *module, in);
     if (!target) return target.error();
     const FunctionDef &def = *target->def;
@@ -232,6 +246,7 @@ Result<EagerRun> run_eager(const TraceRequest &request, const std::vector<RtValu
             unwrap(it->tensor).detach().clone().requires_grad_(s.requires_grad)));
       }
     }
+    eager.count_symbols(&request.progress, "running eager");
     out.result = from_obj(in.call_top(target->callable, std::move(args), {}, def.loc), def.loc);
   } catch (const PyError &py) {
     TraceError e = in.uncaught(py);

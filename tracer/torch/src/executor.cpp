@@ -448,7 +448,9 @@ public:
     }
     if (next != args.size())
       throw ExecError(trace.name + "() got " + std::to_string(args.size()) + " arguments");
-    for (const Step &step : trace.steps) {
+    for (std::size_t done = 0; done < trace.steps.size(); ++done) {
+      const Step &step = trace.steps[done];
+      if (options_.on_step && done) options_.on_step(done, trace.steps.size());
       try {
         if (step.is_return) return step.statement->has_value ? eval(step.value) : RtValue{};
         if (step.is_delete) {

@@ -18,6 +18,7 @@ struct Comparison {
   // The largest difference over the largest magnitude of the expected tensor.
   double max_rel_diff = 0;
   std::string mismatch; // where and how they differ, "" when equal
+  std::string worst_at; // where in the result max_abs_diff is ("[1]"), "" for the whole result
 };
 struct RunOptions {
   uint64_t seed = 0;
@@ -60,6 +61,12 @@ struct GradientComparison {
   Comparison from_printed; // the backward after print -> parse
 };
 
+// How long a phase of the run took ("eager", "the trace", "autograd", ...).
+struct PhaseTime {
+  std::string phase;
+  double seconds = 0;
+};
+
 struct RunReport {
   std::string device;      // "cpu" or "cuda:0"
   std::string notice;      // one line, e.g. the cuda annotations kept on a CPU-only machine
@@ -68,16 +75,22 @@ struct RunReport {
   std::vector<GradientComparison> gradients; // traced for grad: one per input with a gradient
   // With the cuda_fusion executor: how its kernels were compiled and where the regions ran.
   std::string fusion;
+  std::vector<PhaseTime> timings; // in the order they ran
   bool ok() const {
     bool grads = true;
     for (const GradientComparison &g : gradients)
       grads = grads && g.from_model.equal && g.from_printed.equal;
     return from_model.equal && from_printed.equal && grads;
   }
-  std::string summary() const;
+  // What the run found: the forward's comparisons, each gradient's (all with verbose, else only
+  // those that differ), a one-line result (the largest differences over everything compared,
+  // and where) and the time of each phase.
+  std::string summary(bool verbose = false) const;
 };
 
 // Traced program vs eager: on CUDA when libtorch has it and a device is present, else CPU.
+// request.progress is told each phase (constructing, the eager run, the traces' runs with the
+// statements run so far, autograd, the backwards).
 Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgram &program,
                                   const RunOptions &options);
 

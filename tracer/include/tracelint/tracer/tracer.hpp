@@ -4,6 +4,7 @@
 // of ltorch symbols with their prims as subsymbols.
 #include "tracelint/core/result.hpp"
 #include "tracelint/core/trace.hpp"
+#include "tracelint/tracer/progress.hpp"
 
 #include <cstdint>
 #include <map>
@@ -62,6 +63,9 @@ struct TraceRequest {
   // run (module construction and --init included): past it, tracing stops with an error at
   // the line that would have made the value.
   uint64_t max_python_memory = kDefaultMaxPythonMemory;
+  // Told each phase (running the module, constructing, tracing with the symbols recorded so
+  // far, differentiating, fusing; and for a run, run_and_compare's phases).
+  ProgressFn progress;
 };
 
 // What an input is, as given: the tracer builds proxies from it, the executor random data.

@@ -10,6 +10,7 @@
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -73,6 +74,9 @@ struct ExecOptions {
   bool check_number_values = false;
   // Fusion regions run by this runner (not owned); null: as their prims.
   const RegionRunner *regions = nullptr;
+  // Called after each statement of a trace with (statements done, the trace's statements): for
+  // a progress display. Empty: not called.
+  std::function<void(std::size_t, std::size_t)> on_step = nullptr;
 };
 
 // A trace (or a prologue and a computation) compiled once for the executor: names resolved to
@@ -112,7 +116,9 @@ struct EagerRun {
   std::vector<at::Tensor> state_leaves;
 };
 // Interprets the traced function (or the module's method, on an instance made from --init, its
-// parameters initialised by libtorch from `seed`) eagerly with libtorch on the same inputs.
+// parameters initialised by libtorch from `seed`) eagerly with libtorch on the same inputs;
+// request.progress is told when it constructs the module and runs the call (with the symbols
+// run so far).
 // `state`: the module tensors whose values the run returns. With request.grad, libtorch's
 // autograd records the run: inputs that require grad must come as leaves that do.
 Result<EagerRun> run_eager(const TraceRequest &request, const std::vector<RtValue> &inputs,
