@@ -1,5 +1,7 @@
 #include "progress.hpp"
 
+#include "tracelint/core/escape.hpp"
+
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -27,7 +29,8 @@ void write_stderr(const std::string &text) {
 
 std::string progress_text(const tracer::ProgressEvent &event, double seconds_in_phase,
                           std::size_t width) {
-  std::string text = "tracelint: " + std::string(event.phase);
+  // The phase names what was asked for (--module CLASS): no control character reaches the tty.
+  std::string text = "tracelint: " + printable(event.phase);
   if (event.done && event.total && event.done <= event.total)
     text += ": " + std::to_string(event.done) + "/" + std::to_string(event.total);
   else if (event.done)

@@ -2,6 +2,7 @@
 // names drawn by Graphviz (dot -Tsvg) when it is installed.
 #include "html.hpp"
 
+#include "counts.hpp"
 #include "graphviz.hpp"
 
 #include "tracelint/core/parser.hpp"
@@ -412,20 +413,6 @@ std::string source_listing(const FileReport &r, std::size_t file_index) {
   return out + "</div>\n";
 }
 
-struct Counts {
-  std::size_t errors = 0, warnings = 0, infos = 0;
-  std::size_t total() const { return errors + warnings + infos; }
-};
-
-Counts count_findings(const FileReport &r) {
-  Counts c;
-  for (const Diagnostic &d : r.diagnostics)
-    (d.severity == Severity::Error     ? c.errors
-     : d.severity == Severity::Warning ? c.warnings
-                                       : c.infos)++;
-  return c;
-}
-
 // The index: each file with findings (or that could not be read), linked to its section, with
 // its counts; the clean ones listed folded.
 std::string file_index(const std::vector<FileReport> &reports) {
@@ -434,7 +421,7 @@ std::string file_index(const std::vector<FileReport> &reports) {
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const FileReport &r = reports[i];
     std::string path = markup_escape(r.source.path());
-    Counts c = count_findings(r);
+    Counts c = count(r);
     if (r.error)
       rows += fmt::format("<tr class=\"unreadable\"><td><a href=\"#f{}\">{}</a></td><td "
                           "colspan=\"3\">could not be checked</td></tr>\n",
@@ -513,13 +500,7 @@ constexpr std::string_view kStyle =
 } // namespace
 
 std::string render_html(const std::vector<FileReport> &reports, const RenderOptions &options) {
-  Counts all;
-  for (const FileReport &r : reports) {
-    Counts c = count_findings(r);
-    all.errors += c.errors;
-    all.warnings += c.warnings;
-    all.infos += c.infos;
-  }
+  Counts all = count(reports);
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                     "<title>tracelint report</title>\n<style>\n" +
                     std::string(kStyle) + "</style>\n</head>\n<body>\n<h1>tracelint report</h1>\n";

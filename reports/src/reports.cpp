@@ -2,6 +2,7 @@
 
 #include "tracelint/core/escape.hpp"
 
+#include "counts.hpp"
 #include "html.hpp"
 
 #include "tracelint/rules/rule.hpp"
@@ -17,23 +18,6 @@ namespace tracelint {
 namespace {
 
 using nlohmann::ordered_json;
-
-struct Counts {
-  std::size_t errors = 0, warnings = 0, infos = 0, files_with_findings = 0, unreadable = 0;
-};
-
-Counts count(const std::vector<FileReport> &reports) {
-  Counts c;
-  for (const FileReport &r : reports) {
-    if (r.error) ++c.unreadable;
-    if (!r.diagnostics.empty()) ++c.files_with_findings;
-    for (const Diagnostic &d : r.diagnostics)
-      (d.severity == Severity::Error     ? c.errors
-       : d.severity == Severity::Warning ? c.warnings
-                                         : c.infos)++;
-  }
-  return c;
-}
 
 std::string_view rule_name(const std::string &code) {
   const Rule *r = find_rule(code);

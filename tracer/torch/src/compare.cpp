@@ -7,6 +7,7 @@
 #include "tracelint/tracer/nvrtc.hpp"
 #include "tracelint/tracer/regions.hpp"
 
+#include "tracelint/core/escape.hpp"
 #include "tracelint/core/parser.hpp"
 #include "tracelint/core/printer.hpp"
 
@@ -627,7 +628,8 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
   report.device = cuda && have_cuda ? "cuda:0" : "cpu";
   if (std::optional<std::string> slow = reference_blas_in_use())
     report.notice += std::string(report.notice.empty() ? "" : "\n") +
-                     "note: libtorch multiplies matrices with the reference BLAS (" + *slow +
+                     "note: libtorch multiplies matrices with the reference BLAS (" +
+                     printable(*slow) +
                      "), one core and 10-50x slower than OpenBLAS: install Debian's "
                      "libopenblas0-pthread (scripts/bootstrap.sh does) for larger models";
   // Every region's kernel compiles before anything runs.
