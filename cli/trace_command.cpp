@@ -131,14 +131,18 @@ void print_vocabulary(std::ostream &out, bool markdown) {
            "implementation, and a VJP rule for `--grad` (tag `vjp`; `no-gradient` for one "
            "whose inputs have no gradient through it). A `thunder-only` prim is one Thunder's "
            "traces call and the tracer never records: declared so that those traces validate "
-           "and run.\n\n"
+           "and run. A *torch-only* parameter is one torch's function takes and Thunder's "
+           "symbol does not: the tracer accepts it from the traced code and prints it only when "
+           "it is given another value than its default (a trace that does so does not run "
+           "under Thunder).\n\n"
            "| Symbol | Schema | Spellings | Tags |\n|---|---|---|---|\n";
     for (const tracer::OpEntry &e : ops) {
       std::string spellings;
       for (const std::string &s : e.spellings)
         spellings += (spellings.empty() ? "`" : ", `") + s + "`";
-      out << "| `" << e.name << "` | `(" << e.signature << ")` | " << spellings << " | "
-          << join(e.tags) << " |\n";
+      out << "| `" << e.name << "` | `(" << e.signature << ")`"
+          << (e.torch_only.empty() ? "" : "; torch-only: `" + join(e.torch_only) + "`") << " | "
+          << spellings << " | " << join(e.tags) << " |\n";
     }
     return;
   }
@@ -147,6 +151,9 @@ void print_vocabulary(std::ostream &out, bool markdown) {
     if (!e.tags.empty()) out << "  [" << join(e.tags) << "]";
     out << "\n";
     if (!e.spellings.empty()) out << "    " << join(e.spellings) << "\n";
+    if (!e.torch_only.empty())
+      out << "    torch-only (printed only when set; Thunder's symbol lacks them): "
+          << join(e.torch_only) << "\n";
   }
 }
 

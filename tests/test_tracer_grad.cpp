@@ -213,6 +213,19 @@ TEST_CASE("grad: nanoGPT with targets, forward and backward at both levels: zero
         test::shell_quote(std::string(TRACELINT_SOURCE_DIR) + "/tracer/oracle/cpython_oracle.py") +
         " " + test::shell_quote(io) + " > /dev/null 2>&1";
     CHECK(std::system(oracle.c_str()) == 0);
+    // Lightning Thunder runs the printed augmented forward and backward (issue 36).
+    std::string tools = std::string(TRACELINT_SOURCE_DIR) + "/.venv-tools/bin/python";
+    if (std::system((test::shell_quote(tools) + " -c 'import thunder' > /dev/null 2>&1").c_str()) ==
+        0) {
+      std::string under_thunder = test::shell_quote(tools) + " " +
+                                  test::shell_quote(std::string(TRACELINT_SOURCE_DIR) +
+                                                    "/tracer/oracle/cpython_oracle.py") +
+                                  " --thunder " + test::shell_quote(io) + " > /dev/null 2>&1";
+      CHECK(std::system(under_thunder.c_str()) == 0);
+    } else {
+      test::skip_test("no Lightning Thunder in the tools venv: the printed traces were not run by "
+                      "Thunder");
+    }
     // The oracle compares the gradients: one changed, it fails.
     std::string manifest = test::read_file(io + "/manifest.json");
     std::smatch grad_file;

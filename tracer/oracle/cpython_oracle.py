@@ -6,8 +6,14 @@ in the manifest) and (2) the printed trace itself (DIR/trace.py) run here by tra
 which gives every ltorch symbol and prim PyTorch's semantics, independent of tracelint's C++.
 
     /usr/bin/python3 tracer/oracle/cpython_oracle.py [--polyfill] DIR [DIR ...]
+    .venv-tools/bin/python tracer/oracle/cpython_oracle.py --thunder DIR [DIR ...]
 
 (/usr/bin/python3: Debian's python3-torch is PyTorch for the system Python.)
+
+--thunder runs the printed trace with Lightning Thunder itself instead (thunder_runner.py: the
+prologue through Thunder's python executor, the other functions compiled by thunder.jit and run
+by its executors), and the original source with the same PyTorch 2.x: a trace that only runs
+under tracelint's executor fails. It needs the tools venv (scripts/bootstrap.sh).
 
 Each DIR holds manifest.json and raw tensor files. For a module, the class is built with the
 --init expressions evaluated in the module's namespace, put in eval mode, and the state tensors
@@ -158,16 +164,6 @@ def state_tensor(module, path):
     return obj
 
 
-def detach_all(value):
-    if isinstance(value, torch.Tensor):
-        return value.detach()
-    if isinstance(value, (tuple, list)):
-        return type(value)(detach_all(v) for v in value)
-    if isinstance(value, dict):
-        return {k: detach_all(v) for k, v in value.items()}
-    return value
-
-
 def tensors_of(value):
     """The tensors of an output (tuples, lists, dict values), in order: the trace's flat_output."""
     if isinstance(value, torch.Tensor):
@@ -227,18 +223,36 @@ def run_source(manifest, directory, target_fn, instance, kwargs):
         grads = torch.autograd.grad(outputs, leaves, cotangents_of(directory, manifest),
                                     allow_unused=True) if leaves else []
         grads = [torch.zeros_like(leaf) if g is None else g.detach() for leaf, g in zip(leaves, grads)]
-    return detach_all(result), grads
+    return trace_runner.detached(result), grads
 
 
 def cotangents_of(directory, manifest):
     return [load_tensor(directory, c["value"]) for c in manifest["gradients"]["cotangents"]]
 
 
-def run_printed_trace(manifest, directory, instance, namespace):
-    """The printed trace (trace.py) run by trace_runner, PyTorch's semantics for every symbol,
-    on fresh inputs: its result, the inputs after it, and its gradients (as run_source's)."""
+class StandIn:
+    """How the printed trace runs by default: trace_runner.py, PyTorch's semantics."""
+    name = "PyTorch"
+    semantics = "with PyTorch's semantics"
+    load = staticmethod(trace_runner.load)
+
+
+class UnderThunder:
+    """--thunder: the printed trace run by Lightning Thunder itself (thunder_runner.py)."""
+    name = "Thunder"
+
+    def __init__(self):
+        import thunder_runner
+        self.load = thunder_runner.load
+        self.semantics = "under " + thunder_runner.version()
+
+
+def run_printed_trace(manifest, directory, instance, namespace, runner):
+    """The printed trace (trace.py) run by the runner (trace_runner's PyTorch semantics for every
+    symbol, or Thunder), on fresh inputs: its result, the inputs after it, and its gradients (as
+    run_source's)."""
     with open(os.path.join(directory, manifest["trace"])) as f:
-        functions = trace_runner.load(f.read(), function_obj=instance)
+        functions = runner.load(f.read(), function_obj=instance)
     kwargs = load_arguments(directory, manifest, namespace)
     gradients = manifest.get("gradients")
     for entry in gradients["inputs"] if gradients else []:
@@ -267,21 +281,21 @@ def compare_run(expected, expected_grads, kwargs_after, manifest, directory, out
     """Compares one run of the trace (our executor's saved results, or the printed trace's)
     with CPython's; returns the worst difference."""
     result, inputs_after, grads = outcome
-    worst = compare(expected, detach_all(result), which, problems)
+    worst = compare(expected, trace_runner.detached(result), which, problems)
     gradients = manifest.get("gradients")
     for entry, want, got in zip(gradients["inputs"] if gradients else [], expected_grads, grads):
-        worst = max(worst, compare(want, detach_all(got), f"gradient of {entry['name']} ({which})",
-                                   problems))
+        worst = max(worst, compare(want, trace_runner.detached(got),
+                                   f"gradient of {entry['name']} ({which})", problems))
     for arg in manifest["args"]:
         if "after" in arg:
             # An input updated in place: the trace's copy back must leave what CPython left.
             after = inputs_after(arg) if callable(inputs_after) else inputs_after[arg["name"]]
-            worst = max(worst, compare(kwargs_after[arg["name"]].detach(), detach_all(after),
+            worst = max(worst, compare(kwargs_after[arg["name"]].detach(), trace_runner.detached(after),
                                        f"input {arg['name']} after the call ({which})", problems))
     return worst
 
 
-def check(directory):
+def check(directory, runner):
     with open(os.path.join(directory, "manifest.json")) as f:
         manifest = json.load(f)
     spec = importlib.util.spec_from_file_location("traced_module", manifest["source"])
@@ -307,17 +321,17 @@ def check(directory):
         try:
             # A module built afresh: the first run may have changed its buffers.
             fresh = build_instance(module, manifest, directory, namespace) if instance else None
-            printed = run_printed_trace(manifest, directory, fresh, namespace)
+            printed = run_printed_trace(manifest, directory, fresh, namespace, runner)
         except trace_runner.TraceRunError as e:
-            problems.append(f"the printed trace, run with PyTorch's semantics, fails: {e}")
+            problems.append(f"the printed trace, run {runner.semantics}, fails: {e}")
         else:
             worst = max(worst, compare_run(expected, expected_grads, kwargs, manifest, directory,
-                                           printed, "printed trace run by PyTorch", problems))
+                                           printed, f"printed trace run by {runner.name}", problems))
     name = manifest["module_class"] + "." + manifest["method"] if manifest["module_class"] else manifest["function"]
-    return name, problems, worst, printed_trace_note(directory, manifest)
+    return name, problems, worst, printed_trace_note(directory, manifest, runner)
 
 
-def printed_trace_note(directory, manifest):
+def printed_trace_note(directory, manifest, runner):
     """What the verdict says of the printed trace's run: not run, or which documented references
     stood in for functions this PyTorch lacks."""
     if "trace" not in manifest:
@@ -325,7 +339,9 @@ def printed_trace_note(directory, manifest):
     with open(os.path.join(directory, manifest["trace"])) as f:
         text = f.read()
     note = ""
-    used = trace_runner.references_used(text)
+    used = [] if isinstance(runner, UnderThunder) else trace_runner.references_used(text)
+    if isinstance(runner, UnderThunder):
+        note += f"; the printed trace ran {runner.semantics}"
     if used:
         note += (f"; the printed trace's {', '.join(used)} ran as PyTorch's documentation "
                  f"defines it (PyTorch {torch.__version__} lacks it)")
@@ -335,18 +351,25 @@ def printed_trace_note(directory, manifest):
 
 
 def main(argv):
-    args = [a for a in argv if a != "--polyfill"]
+    args = [a for a in argv if a not in ("--polyfill", "--thunder")]
     if "--polyfill" in argv:
         polyfill()
     if not args:
         print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        runner = UnderThunder() if "--thunder" in argv else StandIn()
+    except ImportError as e:
+        print(f"cpython_oracle: --thunder: {sys.executable} cannot import Thunder ({e}): run it "
+              "with the tools venv's python (.venv-tools/bin/python; scripts/bootstrap.sh makes it)",
+              file=sys.stderr)
         return 2
     failed = 0
     for directory in args:
         try:
             # What the model prints (nanoGPT's parameter count) goes to stderr: stdout is the verdicts.
             with contextlib.redirect_stdout(sys.stderr):
-                name, problems, worst, note = check(directory)
+                name, problems, worst, note = check(directory, runner)
         except Exception as e:  # the original source failed in CPython: a finding, not a pass
             print(f"{directory}: error: CPython could not run it: {type(e).__name__}: {e}")
             failed += 1

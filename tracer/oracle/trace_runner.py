@@ -47,6 +47,17 @@ def is_tensor(x):
     return isinstance(x, torch.Tensor)
 
 
+def detached(value):
+    """The value with each tensor in it detached (tuples, lists and dict values too)."""
+    if isinstance(value, torch.Tensor):
+        return value.detach()
+    if isinstance(value, (tuple, list)):
+        return type(value)(detached(v) for v in value)
+    if isinstance(value, dict):
+        return {k: detached(v) for k, v in value.items()}
+    return value
+
+
 def as_tensor_like(x, other):
     """A number as a 0-dim tensor of the dtype PyTorch's promotion gives (x, other)."""
     if is_tensor(x):
@@ -181,7 +192,7 @@ def uniform(shape, minval, maxval, *, device, dtype):
     return torch.rand(shape, device=placed(device), dtype=dtype) * (maxval - minval) + minval
 
 
-def copy_(copy_from, copy_to):
+def copy_(copy_from, copy_to, *, grad_enabled=False):
     return copy_to.copy_(copy_from)
 
 
@@ -203,7 +214,7 @@ def check_tensor_shape_and_metadata(t, shape, device, dtype, requires_grad):
           f"expected requires_grad={requires_grad}, got {t.requires_grad}")
 
 
-def check_number_type(x, typ):
+def check_type(x, typ):
     check(type(x) is typ, f"expected a {typ.__name__}, got {type(x).__name__}")
 
 
@@ -249,7 +260,7 @@ def prims_namespace():
         check_len=check_len, check_tensor_shape_and_metadata=check_tensor_shape_and_metadata,
         check_tensor_metadata=check_tensor_shape_and_metadata,
         assert_tensor_metadata=check_tensor_shape_and_metadata,
-        check_number_type=check_number_type, check_number_type_and_value=check_number_type_and_value,
+        check_type=check_type, check_number_type_and_value=check_number_type_and_value,
         check_literal_like=check_literal_like, check_none=check_none,
         shape=lambda a: tuple(a.shape),
         unpack_parameter=lambda module, name: module.get_parameter(name),
@@ -264,7 +275,7 @@ def prims_namespace():
         stride_order=stride_order,
         sum=reduce_over(torch.sum), amax=reduce_over(torch.amax), amin=reduce_over(torch.amin),
         prod=reduce_over(prod_over),
-        var=lambda a, dims, correction: torch.var(a, as_dims(dims), correction=correction),
+        var=lambda a, dims, *, correction: torch.var(a, as_dims(dims), correction=correction),
         argmax=lambda a, dim: torch.argmax(a, dim), argmin=lambda a, dim: torch.argmin(a, dim),
         take=lambda a, index, dim: torch.index_select(a, dim, index),
         take_along_axis=lambda a, index, dim: torch.gather(a, dim, index),
@@ -290,12 +301,13 @@ def on_numbers_or_tensors(tensor_fn, number_fn):
     return apply
 
 
-def add(a, b, *, alpha=None):
-    return a + b if alpha is None else torch.add(as_tensor_like(a, b), b, alpha=alpha)
+def add(a, b, *, alpha=1):
+    # alpha=None: the traces of Thunder releases before 0.2 (their default)
+    return a + b if alpha is None or alpha == 1 else torch.add(as_tensor_like(a, b), b, alpha=alpha)
 
 
-def sub(a, b, *, alpha=None):
-    return a - b if alpha is None else torch.sub(as_tensor_like(a, b), b, alpha=alpha)
+def sub(a, b, *, alpha=1):
+    return a - b if alpha is None or alpha == 1 else torch.sub(as_tensor_like(a, b), b, alpha=alpha)
 
 
 def div(a, b, *, rounding_mode=None):

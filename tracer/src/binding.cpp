@@ -181,7 +181,7 @@ void Binder::check_input(const Obj &o, const std::string &name, std::vector<Stat
   case Obj::Kind::Bool:
     if (o.is_proxy())
       out.push_back(Statement::bound(
-          std::nullopt, call(Sym::prims_check_number_type,
+          std::nullopt, call(Sym::prims_check_type,
                              {self, Value::name(o.kind == Obj::Kind::Float ? "float" : "int")})));
     else
       out.push_back(Statement::bound(

@@ -148,6 +148,9 @@ outside_reads(const std::vector<Statement> &body,
   std::unordered_set<std::string> bound, seen;
   std::vector<std::string> reads;
   auto read = [&](std::string_view name) {
+    // The Python types a number prim names (prims.convert_element_type(i0, float)) are
+    // builtins, never the trace's variables (the tracer reserves their names).
+    if (name == "int" || name == "float" || name == "bool") return;
     std::string n(name);
     if (!bound.count(n) && seen.insert(n).second) reads.push_back(std::move(n));
   };

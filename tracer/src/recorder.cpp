@@ -257,17 +257,24 @@ Value Recorder::call_value(Sym symbol, const std::vector<Obj> &args) const {
   const OpDef &op = Registry::get().op(symbol);
   std::vector<Value> positional;
   std::vector<std::pair<std::string, Value>> keywords;
+  bool omitted = false; // a positional parameter left out: the ones after it go by name
   for (std::size_t i = 0; i < args.size() && i < op.params.size(); ++i) {
     const SchemaParam &p = op.params[i];
+    Value value = to_value(args[i]);
+    if (op.is_torch_only(p.name) && print_value(value) == print_value(to_value(*p.default_value))) {
+      omitted = true;
+      continue;
+    }
     if (p.kind == Param::Kind::VarArgs) {
       // One tuple: ltorch.reshape(a, (2, 6, 3)), as x.reshape((2, 6, 3)) spells it.
-      positional.push_back(to_value(args[i]));
+      positional.push_back(std::move(value));
     } else if (p.kind == Param::Kind::VarKeywords) {
       continue;
-    } else if (p.kind == Param::Kind::KeywordOnly) {
-      keywords.emplace_back(p.name, to_value(args[i]));
+    } else if (p.kind == Param::Kind::KeywordOnly ||
+               (omitted && p.kind == Param::Kind::Positional)) {
+      keywords.emplace_back(p.name, std::move(value));
     } else {
-      positional.push_back(to_value(args[i]));
+      positional.push_back(std::move(value));
     }
   }
   return Value::call(callee_of(symbol), std::move(positional), std::move(keywords));
@@ -502,7 +509,18 @@ Obj Recorder::number_op(NumOp op, const std::vector<Obj> &args, Obj result, cons
     break;
   }
   const Obj &b = args[1];
-  auto binary = [&](Sym p) { return record_number(p, values_of(v(a), v(b)), result); };
+  // Thunder's number prims take operands of one Python type: an int beside a float becomes a
+  // float first, as Thunder's own number wrappers do (prims.pow(i0, 0.5) is refused).
+  bool mixed = (a.kind == Obj::Kind::Float) != (b.kind == Obj::Kind::Float);
+  auto same_type = [&](const Obj &x) {
+    if (!mixed || x.kind == Obj::Kind::Float) return x;
+    if (!x.is_proxy()) return Obj::float_of(x.as_double());
+    return to(x, "float", Obj::float_of(x.as_double()));
+  };
+  auto binary = [&](Sym p) {
+    Obj x = same_type(a), y = same_type(b);
+    return record_number(p, values_of(v(x), v(y)), result);
+  };
   switch (op) {
   case NumOp::add:
     return binary(Sym::prims_add);

@@ -37,10 +37,11 @@ const std::set<std::string> kReserved = {"prims",   "ltorch", "torch",       "th
                                          "devices", "int",    "float",       "bool",    "args",
                                          "kwargs",  "fn",     "no_autocast", "globals", "_"};
 
-Value symbol_call(Sym s, std::vector<Value> args) {
+Value symbol_call(Sym s, std::vector<Value> args,
+                  std::vector<std::pair<std::string, Value>> keywords = {}) {
   const SymbolName &n = symbol_name(s);
   return Value::call(Value::attribute(Value::name(module_name(n.module)), std::string(n.name)),
-                     std::move(args));
+                     std::move(args), std::move(keywords));
 }
 
 std::vector<PreambleItem> preamble(const TraceRequest &request, const std::string &what) {
@@ -243,9 +244,12 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
     auto copy_back = [&](const Obj &o) {
       const TensorObj &t = o.as<TensorObj>();
       if (t.name != t.input_name)
+        // grad_enabled: the grad mode Thunder records (the traced call runs with grad on; a
+        // copy into an input that requires grad is refused above).
         recorder.append(Statement::bound(
             std::nullopt,
-            symbol_call(Sym::prims_copy_, {Value::name(t.name), Value::name(t.input_name)})));
+            symbol_call(Sym::prims_copy_, {Value::name(t.name), Value::name(t.input_name)},
+                        {{"grad_enabled", Value::boolean_value(true)}})));
     };
     if (request.grad) refuse_leaf_updates(inputs, state, def.loc);
     for (const auto &[name, o] : inputs)

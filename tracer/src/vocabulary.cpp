@@ -44,6 +44,7 @@ std::vector<OpEntry> op_vocabulary() {
         e.spellings.push_back(s && s->inplace ? p + " (in place)" : p);
       }
       e.tags = tag_names(op);
+      e.torch_only = op.torch_only;
       out.push_back(std::move(e));
     }
   return out;

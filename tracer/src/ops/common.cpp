@@ -228,7 +228,14 @@ Obj convert(Recorder &r, const Obj &x, DType dtype, const Loc &loc) {
     return r.prim(Sym::prims_convert_element_type, {x, Obj::dtype_of(dtype)}, loc);
   }
   if (!x.is_number()) return x;
-  if (x.is_proxy()) return x; // a number proxy keeps its Python type; the prim promotes
+  if (x.is_proxy()) {
+    // As Thunder's elementwise wrappers: a number proxy becomes the computation type's Python
+    // type first (f1 = prims.convert_element_type(i0, float)); Thunder's prims take no mixed
+    // number types.
+    if (is_floating(dtype) && x.kind != Obj::Kind::Float)
+      return r.num(NumOp::to_float, x, Obj::none(), loc);
+    return x;
+  }
   if (is_floating(dtype) || is_complex(dtype)) return Obj::float_of(x.as_double());
   if (dtype == DType::bool_) return Obj::boolean_of(x.as_double() != 0);
   if (x.kind == Obj::Kind::Float) return x; // a float with an int tensor stays a float

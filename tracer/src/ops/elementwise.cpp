@@ -87,7 +87,9 @@ template <Sym P, NumOp N> Obj binary(Recorder &r, const std::vector<Obj> &a, con
 
 Obj add_or_sub(Recorder &r, Sym p, NumOp n, const std::vector<Obj> &a, const Loc &loc) {
   Obj other = a[1];
-  if (a[2].kind != Obj::Kind::None) // alpha
+  bool unit_alpha = a[2].kind == Obj::Kind::None ||
+                    (a[2].kind == Obj::Kind::Int && !a[2].is_proxy() && a[2].integer == 1);
+  if (!unit_alpha)
     other = is_tensor(other) ? r.call(Sym::ltorch_mul, {other, a[2]}, loc)
                              : r.num(NumOp::mul, other, a[2], loc);
   if (!is_tensor(a[0]) && !is_tensor(other)) return numbers(r, n, {a[0], other}, loc);
@@ -602,9 +604,9 @@ void define_elementwise_ops(std::vector<OpSpec> &out) {
   auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
     out.push_back({s, sig, std::move(python), d, nullptr});
   };
-  ltorch(Sym::ltorch_add, "input, other, /, *, alpha=None",
+  ltorch(Sym::ltorch_add, "input, other, /, *, alpha=1",
          {"torch.add", "Tensor.add", "Tensor.add_", "Tensor.__add__"}, add);
-  ltorch(Sym::ltorch_sub, "input, other, /, *, alpha=None",
+  ltorch(Sym::ltorch_sub, "input, other, /, *, alpha=1",
          {"torch.sub", "torch.subtract", "Tensor.sub", "Tensor.sub_", "Tensor.__sub__"}, sub);
   ltorch(Sym::ltorch_mul, "input, other, /",
          {"torch.mul", "torch.multiply", "Tensor.mul", "Tensor.mul_", "Tensor.__mul__"},

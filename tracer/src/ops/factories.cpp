@@ -196,7 +196,8 @@ void define_factory_ops(std::vector<OpSpec> &out) {
                           tensor_from_sequence_meta, no_gradient));
   out.push_back(prim_spec(Sym::prims_uniform, "shape, minval, maxval, /, *, device, dtype",
                           uniform_meta, no_gradient));
-  out.push_back(prim_spec(Sym::prims_copy_, "copy_from, copy_to, /", copy_meta, no_gradient));
+  out.push_back(prim_spec(Sym::prims_copy_, "copy_from, copy_to, /, *, grad_enabled", copy_meta,
+                          no_gradient));
   auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
     out.push_back({s, sig, std::move(python), d, nullptr});
   };
@@ -228,6 +229,15 @@ void define_factory_ops(std::vector<OpSpec> &out) {
       {"torch.ones_like"}, filled_like<1>);
   ltorch(Sym::ltorch_tensor, "data, /, *, dtype=None, device=None, requires_grad=False",
          {"torch.tensor", "torch.as_tensor"}, tensor_of);
+  // Thunder's factories take shape, device and dtype only (and its empty, torch.strided and
+  // contiguous_format defaults where ours are None).
+  torch_only(out, Sym::ltorch_arange, "out, layout, requires_grad");
+  torch_only(out, Sym::ltorch_full, "layout, requires_grad");
+  torch_only(out, Sym::ltorch_zeros, "layout, requires_grad");
+  torch_only(out, Sym::ltorch_ones, "layout, requires_grad");
+  torch_only(out, Sym::ltorch_empty, "layout, requires_grad, memory_format");
+  for (Sym like : {Sym::ltorch_full_like, Sym::ltorch_zeros_like, Sym::ltorch_ones_like})
+    torch_only(out, like, "layout, requires_grad, memory_format");
 }
 
 void define_check_ops(std::vector<OpSpec> &out) {
@@ -239,7 +249,7 @@ void define_check_ops(std::vector<OpSpec> &out) {
         nothing);
   check(Sym::prims_check_tensor_metadata, "t, shape, device, dtype, requires_grad, /", nothing);
   check(Sym::prims_assert_tensor_metadata, "t, shape, device, dtype, requires_grad, /", nothing);
-  check(Sym::prims_check_number_type, "x, typ, /", nothing);
+  check(Sym::prims_check_type, "x, typ, /", nothing);
   check(Sym::prims_check_number_type_and_value, "x, value, /", nothing);
   check(Sym::prims_check_literal_like, "x, value, /", nothing);
   check(Sym::prims_check_none, "x, /", nothing);

@@ -370,6 +370,8 @@ void define_nn_ops(std::vector<OpSpec> &out) {
          {"torch.nn.functional.mse_loss"}, mse_loss);
   ltorch(Sym::ltorch_dropout, "input, /, p=0.5, training=True, inplace=False",
          {"torch.nn.functional.dropout", "torch.dropout"}, dropout);
+  torch_only(out, Sym::ltorch_scaled_dot_product_attention, "enable_gqa");
+  torch_only(out, Sym::ltorch_nll_loss, "size_average, reduce");
 }
 
 } // namespace tracelint::tracer::ops

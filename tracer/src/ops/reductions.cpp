@@ -98,8 +98,7 @@ Obj mean(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   bool keepdim = flag(a[2], "keepdim", loc);
   Obj n = count(r, shape, dims, loc);
   Obj total = reduce(r, Sym::prims_sum, x, dims, false, loc);
-  Obj divisor = n.is_proxy() ? n : Obj::float_of(static_cast<double>(n.integer));
-  Obj m = r.prim(Sym::prims_div, {total, divisor}, loc);
+  Obj m = r.prim(Sym::prims_div, {total, convert(r, n, tensor(total).dtype, loc)}, loc);
   return keepdim && !shape.empty() ? keep_dims(r, m, shape, dims, loc) : m;
 }
 
@@ -116,6 +115,16 @@ Obj prod(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
     x = convert(r, x, DType::int64, loc);
   std::vector<int64_t> dims = reduction_dims(r, a[1], tensor(x).shape.size(), loc);
   return reduce(r, Sym::prims_prod, x, dims, flag(a[2], "keepdim", loc), loc);
+}
+
+// Thunder's ltorch.var takes `correction` (default 1) and not torch's `unbiased`: unbiased=b is
+// correction=int(b) (an explicit correction wins, as before).
+void var_as_thunder(std::vector<Obj> &a, const Loc &) {
+  const Obj &unbiased = a[2];
+  if (a[4].kind == Obj::Kind::None && unbiased.kind == Obj::Kind::Bool && !unbiased.is_proxy())
+    a[4] = Obj::int_of(unbiased.boolean ? 1 : 0);
+  if (a[4].kind != Obj::Kind::None) a[2] = Obj::none();
+  if (a[4].kind == Obj::Kind::None) a[4] = Obj::int_of(1);
 }
 
 Obj var(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
@@ -318,7 +327,7 @@ void define_reduction_ops(std::vector<OpSpec> &out) {
   out.push_back(prim_spec(Sym::prims_amax, "a, dims, /", reduce_meta, extremum_vjp));
   out.push_back(prim_spec(Sym::prims_amin, "a, dims, /", reduce_meta, extremum_vjp));
   out.push_back(prim_spec(Sym::prims_prod, "a, dims, /", reduce_meta, prod_vjp));
-  out.push_back(prim_spec(Sym::prims_var, "a, dims, /, correction", var_meta, var_vjp));
+  out.push_back(prim_spec(Sym::prims_var, "a, /, dims, *, correction", var_meta, var_vjp));
   out.push_back(prim_spec(Sym::prims_argmax, "a, dim, /", arg_meta, no_gradient));
   out.push_back(prim_spec(Sym::prims_argmin, "a, dim, /", arg_meta, no_gradient));
 
@@ -337,6 +346,9 @@ void define_reduction_ops(std::vector<OpSpec> &out) {
          {"torch.prod", "Tensor.prod"}, prod);
   ltorch(Sym::ltorch_var, "input, /, dim=None, unbiased=None, keepdim=False, *, correction=None",
          {"torch.var", "Tensor.var"}, var);
+  torch_only(out, Sym::ltorch_var, "unbiased");
+  for (OpSpec &spec : out)
+    if (spec.sym == Sym::ltorch_var) spec.normalize = var_as_thunder;
   ltorch(Sym::ltorch_argmax, "input, /, dim=None, keepdim=False", {"torch.argmax", "Tensor.argmax"},
          arg_extremum<Sym::prims_argmax>);
   ltorch(Sym::ltorch_argmin, "input, /, dim=None, keepdim=False", {"torch.argmin", "Tensor.argmin"},

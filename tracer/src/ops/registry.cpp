@@ -64,6 +64,20 @@ Registry::Registry() : ops_(kSymbolCount) {
     op.meta = spec.meta;
     op.vjp = spec.vjp;
     op.cuda = spec.cuda;
+    op.normalize = spec.normalize;
+    for (std::string_view rest = spec.torch_only; !rest.empty();) {
+      std::size_t comma = std::min(rest.find(','), rest.size());
+      std::string_view param = rest.substr(0, comma);
+      while (param.starts_with(' '))
+        param.remove_prefix(1);
+      auto declared = std::find_if(op.params.begin(), op.params.end(),
+                                   [&](const SchemaParam &p) { return p.name == param; });
+      if (declared == op.params.end() || !declared->default_value)
+        problems_.push_back(name + ": `" + std::string(param) +
+                            "` is torch-only but not a parameter with a default");
+      op.torch_only.emplace_back(param);
+      rest.remove_prefix(std::min(comma + 1, rest.size()));
+    }
     if (op.cuda && !has_tag(spec.sym, tags::ELEMENTWISE))
       problems_.push_back(qualified_name(spec.sym) +
                           " has a CUDA spelling but is not elementwise (only elementwise prims "
@@ -95,6 +109,15 @@ Registry::Registry() : ops_(kSymbolCount) {
   for (std::size_t i = 1; i < spellings_.size(); ++i)
     if (spellings_[i].first == spellings_[i - 1].first)
       problems_.push_back("`" + spellings_[i].first + "` names two symbols");
+}
+
+bool OpDef::is_torch_only(const std::string &param) const {
+  return std::find(torch_only.begin(), torch_only.end(), param) != torch_only.end();
+}
+
+void ops::torch_only(std::vector<OpSpec> &specs, Sym sym, const char *params) {
+  for (OpSpec &spec : specs)
+    if (spec.sym == sym) spec.torch_only = params;
 }
 
 std::vector<Obj> ops::no_gradient(Recorder &, const std::vector<Obj> &args, const Obj &,
@@ -178,6 +201,7 @@ std::vector<Obj> Registry::bind(const OpDef &op, std::vector<Obj> args, Kwargs k
       throw TraceError(loc, "`" + spelled + "` is missing the argument `" + params[i].name + "`");
     out.push_back(bound[i] ? std::move(*bound[i]) : *params[i].default_value);
   }
+  if (op.normalize) op.normalize(out, loc);
   return out;
 }
 

@@ -36,6 +36,9 @@ using ShapeRule = Obj (*)(Recorder &r, const std::vector<Obj> &args, const Loc &
 // sizes) is saved for the backward by the transform.
 using Vjp = std::vector<Obj> (*)(Recorder &r, const std::vector<Obj> &args, const Obj &out,
                                  const Obj &cotangent, const Loc &loc);
+// Rewrites a bound call into the form Thunder's symbol takes, in place (torch.var's `unbiased`
+// as Thunder's `correction`); runs after every bind, so it must be idempotent.
+using Normalize = void (*)(std::vector<Obj> &args, const Loc &loc);
 
 struct OpDef {
   Sym sym{};
@@ -54,6 +57,13 @@ struct OpDef {
   // standing for its operands (variables or literals of their compute types: float for f16,
   // bf16 and f32); the result is converted to the output's type. None: it does not fuse.
   const char *cuda = nullptr;
+  // Parameters PyTorch's function takes and Thunder's symbol of the same name does not (or
+  // takes with another default): bound from the user's call, printed only when given another
+  // value than the schema's default, so that a printed trace calls Thunder's symbol as Thunder
+  // declares it (scripts/thunder_compat.py compares the schemas with Thunder's).
+  std::vector<std::string> torch_only;
+  Normalize normalize = nullptr;
+  bool is_torch_only(const std::string &param) const;
 };
 
 // What a definition file gives for one symbol.
@@ -65,7 +75,9 @@ struct OpSpec {
   ShapeRule meta = nullptr;
   bool view = false;
   Vjp vjp = nullptr;
-  const char *cuda = nullptr; // OpDef::cuda
+  const char *cuda = nullptr;  // OpDef::cuda
+  const char *torch_only = ""; // OpDef::torch_only, comma-separated
+  Normalize normalize = nullptr;
 };
 
 // A prim's spec: its schema, shape rule and VJP rule.
@@ -109,6 +121,8 @@ private:
 
 // The definition files, each adding its family's specs.
 namespace ops {
+// Sets the torch-only parameters (OpDef::torch_only) of the spec of `sym` already in `specs`.
+void torch_only(std::vector<OpSpec> &specs, Sym sym, const char *params);
 // The VJP of a prim that has no gradients: every argument's is None.
 std::vector<Obj> no_gradient(Recorder &r, const std::vector<Obj> &args, const Obj &out,
                              const Obj &cotangent, const Loc &loc);

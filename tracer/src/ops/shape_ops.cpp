@@ -548,6 +548,8 @@ void define_shape_ops(std::vector<OpSpec> &out) {
   ltorch(Sym::ltorch_view, "input, /, *shape", {"Tensor.view"}, view, true);
   ltorch(Sym::ltorch_contiguous, "input, /, *, memory_format=None", {"Tensor.contiguous"},
          contiguous);
+  // Thunder's default is torch.contiguous_format, which None means here.
+  torch_only(out, Sym::ltorch_contiguous, "memory_format");
   ltorch(Sym::ltorch_transpose, "input, /, dim0, dim1",
          {"torch.transpose", "torch.swapaxes", "Tensor.transpose", "Tensor.swapaxes"}, transpose,
          true);

@@ -453,7 +453,7 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
   case Sym::prims_assert_tensor_metadata:
     check_metadata(a, options);
     return {};
-  case Sym::prims_check_number_type:
+  case Sym::prims_check_type:
     if (!is_number(a[0]) || (a.s(1) == "int" && a[0].kind == RtValue::Kind::Float) ||
         (a.s(1) == "float" && a[0].kind != RtValue::Kind::Float))
       throw ExecError("check failed: " + describe(a[0]) + " is not " + a.s(1));

@@ -187,6 +187,8 @@ struct OpEntry {
   std::string signature;              // "a, /, *, approximate='none'"
   std::vector<std::string> spellings; // torch.nn.functional.gelu, Tensor.add_ (in place), ...
   std::vector<std::string> tags;      // check, never-dce, elementwise, view, ...
+  // Parameters of torch's function that Thunder's symbol lacks: printed only when set.
+  std::vector<std::string> torch_only;
 };
 // Every symbol of the registry, ltorch first, each module in declaration order.
 std::vector<OpEntry> op_vocabulary();
