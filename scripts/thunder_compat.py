@@ -1,0 +1,414 @@
+#!/usr/bin/env python3
+"""Compares tracelint's traces with Lightning Thunder's own, by structure, and writes
+docs/thunder-compat.md from what it finds (so the page cannot go stale: `--check` fails when
+the page differs from what this computes, or when a difference has no reason below).
+
+Run with the tools venv's python (it has Thunder and PyTorch 2.x; scripts/bootstrap.sh):
+
+    .venv-tools/bin/python scripts/thunder_compat.py --tracelint build/tracelint --write docs/thunder-compat.md
+    .venv-tools/bin/python scripts/thunder_compat.py --tracelint build/tracelint --check docs/thunder-compat.md
+
+Two comparisons:
+
+1. Schemas: each symbol of the op registry (`tracelint trace --list-ops`) against Thunder's
+   symbol of the same name (`inspect.signature` of thunder.torch.X / thunder.core.prims.X): the
+   kinds, order and defaults of the parameters (the names of positional-only ones aside).
+2. Traces: each case of tests/tracer/oracle_cases.json (the functions and modules of
+   tests/tracer/ops_cases.py) traced by tracelint (--level ltorch, constant values) and by
+   `thunder.jit` on the same inputs (Thunder's computation trace after its dead-code
+   elimination, still at the ltorch level); compared are the top-level symbol calls in order:
+   the symbol, how many positional arguments (a shape given to a *shape parameter counted as
+   its ints: view(x, 2, 3) and view(x, (2, 3)) are the same call), which keywords. Names,
+   annotations and comments are not compared.
+"""
+import argparse
+import ast
+import difflib
+import inspect
+import json
+import os
+import re
+import subprocess
+import sys
+import warnings
+
+warnings.filterwarnings("ignore")
+
+import torch  # noqa: E402
+import thunder  # noqa: E402
+import thunder.core.prims as thunder_prims  # noqa: E402
+import thunder.torch as thunder_ltorch  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CASES = os.path.join(ROOT, "tests", "tracer", "oracle_cases.json")
+SOURCE = os.path.join(ROOT, "tests", "tracer", "ops_cases.py")
+
+# Why a schema differs from Thunder's, by symbol. A difference without a reason fails --check.
+SCHEMA_REASONS = {
+    "ltorch.div": "Thunder's `out=None` is not taken: `out=` is refused in traced code, so the "
+                  "trace never needs it (Thunder prints `out=None`)",
+    "ltorch.where": "Thunder also takes where(pred) alone (nonzero); the tracer's where needs "
+                    "both values",
+    "ltorch.to": "the tracer binds torch's to(dtype) / to(device) / to(other) forms itself and "
+                 "prints the keywords; Thunder's positional and copy/memory_format parameters "
+                 "are not printed (Thunder's defaults apply)",
+    "ltorch.amax": "dim=() reduces every dim in PyTorch and in Thunder alike (Thunder's default "
+                   "is None)",
+    "ltorch.amin": "as ltorch.amax",
+    "ltorch.var": "torch's `unbiased` is bound from the traced code and printed as Thunder's "
+                  "`correction` (torch-only); correction=None means 1, and is printed as 1",
+    "ltorch.softmax": "the tracer's dim has a default (None) where Thunder requires it; the "
+                      "trace always prints the dim, and Thunder's `_stacklevel` is never needed",
+    "ltorch.log_softmax": "as ltorch.softmax",
+    "ltorch.contiguous": "memory_format is torch-only: printed only when set; Thunder's default "
+                         "torch.contiguous_format is what None means",
+    "ltorch.tril": "Thunder's extra keyword `fill_value` is not taken (torch has none)",
+    "ltorch.triu": "as ltorch.tril",
+    "ltorch.scaled_dot_product_attention": "enable_gqa (PyTorch 2.5) is torch-only: printed only "
+                                           "when set; Thunder 0.2.6 lacks it",
+    "ltorch.nll_loss": "size_average and reduce are torch-only (refused when set); ignore_index "
+                       "is printed by keyword, its torch default -100",
+    "ltorch.arange": "out, layout and requires_grad are torch-only (printed only when set); "
+                     "the tracer's dtype/device order differs, by keyword alike",
+    "ltorch.full": "layout and requires_grad are torch-only; keyword order differs",
+    "ltorch.zeros": "as ltorch.full",
+    "ltorch.ones": "as ltorch.full",
+    "ltorch.full_like": "layout, requires_grad and memory_format are torch-only; torch's "
+                        "fill_value may be passed by position, as the tracer's schema allows",
+    "ltorch.zeros_like": "layout, requires_grad and memory_format are torch-only",
+    "ltorch.ones_like": "as ltorch.zeros_like",
+    "ltorch.tensor": "Thunder's pin_memory is not taken (a CPU-only host option)",
+    "ltorch.empty": "layout, requires_grad and memory_format are torch-only (Thunder's defaults "
+                    "torch.strided and contiguous_format are what None means); Thunder's out "
+                    "and pin_memory are not taken",
+    "prims.check_tensor_metadata": "thunder-only: the name older Thunder releases printed; "
+                                   "0.2.6 prints prims.check_tensor_shape_and_metadata, which "
+                                   "the tracer records",
+}
+
+# Why a call differs from Thunder's, by the symbol of the first differing call (tracelint's or
+# Thunder's). A differing case whose symbols have no reason here fails --check.
+CALL_REASONS = {
+    "ltorch._softmax": "Thunder 0.2.6 records torch.softmax / F.softmax as ltorch._softmax; "
+                       "tracelint records ltorch.softmax, which Thunder has too (the printed "
+                       "trace runs under Thunder)",
+    "prims.transpose": "Thunder records Tensor.permute, .T and .mT as prims.transpose at the "
+                       "top level and merges one equal to an earlier one (its common-"
+                       "subexpression elimination); tracelint records ltorch.permute (which "
+                       "decomposes to prims.transpose) each time",
+    "ltorch.permute": "as prims.transpose",
+    "ltorch.transpose": "as prims.transpose: Thunder merged it with an equal earlier transpose",
+    "ltorch.getitem": "tracelint records nothing for a slice that takes the whole tensor "
+                      "(mask[:, :, :T, :T] of a [1, 1, T, T] mask); Thunder records the getitem",
+    "ltorch.tril": "Thunder prints its own `fill_value=None`, which torch's tril lacks",
+    "ltorch.triu": "as ltorch.tril",
+    "ltorch.dropout": "Thunder records a dropout that does nothing (p=0, or a module in eval "
+                      "mode); tracelint records nothing for the identity",
+    "ltorch.tensor": "Thunder prints its own `pin_memory=False`",
+    "ltorch.div": "Thunder prints its own `out=None`",
+    "ltorch.empty": "Thunder prints all of its parameters (layout, memory_format, out, "
+                    "pin_memory, requires_grad); tracelint the ones set (torch-only)",
+    "ltorch.to": "Thunder prints to() as called plus every keyword (to(x, dtype, None, "
+                 "device=None, dtype=None, copy=False, memory_format=None)); tracelint binds "
+                 "torch's to(dtype) / to(device) / to(other) and prints device= and dtype=",
+    "ltorch.add_": "Thunder's traces keep an in-place call (ltorch.add_) until a later "
+                   "functionalisation pass; tracelint functionalises while tracing (the "
+                   "out-of-place symbol, then prims.copy_ into the input at the end)",
+    "ltorch.clone": "as ltorch.add_: Thunder's in-place handling clones first",
+    "prims.update_aliases": "Thunder 0.2.6 marks the tensors an in-place update may alias "
+                            "(prims.update_aliases) and keeps the update; tracelint "
+                            "functionalises it while tracing",
+    "ltorch.contiguous": "Thunder prints memory_format= always (its torch.contiguous_format, "
+                         "named _torch_memory_format_N); tracelint leaves it out at its default, "
+                         "the same format (torch-only)",
+}
+# Why a case differs, for what CALL_REASONS does not explain, by case name.
+TRACE_REASONS = {}
+
+
+# ---- schemas
+
+def parameters_of_signature(text):
+    """[(kind, name or None, default source or None)] of a Python parameter list."""
+    args = ast.parse(f"def f({text}): pass").body[0].args
+    positional = args.posonlyargs + args.args
+    defaults = [None] * (len(positional) - len(args.defaults)) + [ast.unparse(d) for d in args.defaults]
+    out = [("positional", None, defaults[i]) for i, _ in enumerate(args.posonlyargs)]
+    out += [("positional", a.arg, defaults[len(args.posonlyargs) + i]) for i, a in enumerate(args.args)]
+    if args.vararg:
+        out.append(("*args", None, None))
+    out += [("keyword", a.arg, None if d is None else ast.unparse(d))
+            for a, d in zip(args.kwonlyargs, args.kw_defaults)]
+    return out
+
+
+def parameters_of_function(fn):
+    P = inspect.Parameter
+    out = []
+    for p in inspect.signature(fn).parameters.values():
+        default = None if p.default is P.empty else repr(p.default)
+        if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD):
+            out.append(("positional", p.name if p.kind == P.POSITIONAL_OR_KEYWORD else None, default))
+        elif p.kind == P.VAR_POSITIONAL:
+            out.append(("*args", None, None))
+        elif p.kind == P.KEYWORD_ONLY:
+            out.append(("keyword", p.name, default))
+    return out
+
+
+def comparable(params):
+    """Positional parameters by kind and default (their names are not part of a positional
+    call); keyword parameters by name and default, in any order."""
+    positional = [(k, d) for k, n, d in params if k != "keyword"]
+    keywords = sorted((n, d) for k, n, d in params if k == "keyword")
+    return positional, keywords
+
+
+def registry(tracelint):
+    listing = subprocess.run([tracelint, "trace", "--list-ops"], capture_output=True, text=True,
+                             check=True).stdout
+    for line in listing.splitlines():
+        m = re.match(r"(ltorch|prims)\.(\w+)\((.*)\)(  \[(.*)\])?$", line)
+        if m:
+            yield m.group(1), m.group(2), m.group(3), (m.group(5) or "").split(", ")
+
+
+def schema_differences(tracelint):
+    rows = []
+    total = 0
+    for module, name, signature, tags in registry(tracelint):
+        total += 1
+        qualified = f"{module}.{name}"
+        symbol = getattr(thunder_ltorch if module == "ltorch" else thunder_prims, name, None)
+        if symbol is None:
+            rows.append((qualified, f"({signature})", "(none)"))
+            continue
+        theirs = parameters_of_function(getattr(symbol, "meta", symbol))
+        if comparable(parameters_of_signature(signature)) != comparable(theirs):
+            shown = re.sub(r": '[^']*'|: [\w.\[\]| ]+(?=[,=)])", "",
+                           str(inspect.signature(getattr(symbol, "meta", symbol))))
+            rows.append((qualified, f"({signature})", re.sub(r" -> .*$", "", shown)))
+    return total, rows
+
+
+# ---- traces
+
+def parse_arg(spec, namespace):
+    """A tensor from tracelint's --arg spec (f32[2, 3], i64[2, 6]:0..11), else a Python value."""
+    m = re.match(r"^(f32|f64|bf16|f16|i64|i32|b8)\[([^\]]*)\](@\w+)?(:(-?\d+)\.\.(-?\d+))?$", spec)
+    if not m:
+        return eval(spec, namespace)
+    dtype = {"f32": torch.float32, "f64": torch.float64, "bf16": torch.bfloat16,
+             "f16": torch.float16, "i64": torch.int64, "i32": torch.int32, "b8": torch.bool}[m.group(1)]
+    shape = [int(d) for d in m.group(2).split(",") if d.strip()]
+    if dtype.is_floating_point:
+        return torch.randn(shape, dtype=dtype)
+    low, high = (int(m.group(5)), int(m.group(6))) if m.group(4) else (0, 2)
+    return torch.randint(low, high, shape, dtype=dtype)
+
+
+def positional_count(symbol, args, varargs):
+    """The positional arguments of a call, a final sequence given to a *shape parameter counted
+    as its items (Thunder prints view(x, 2, 3) as called; tracelint one tuple)."""
+    if symbol in varargs and args and isinstance(args[-1], (tuple, list)):
+        return len(args) - 1 + len(args[-1])
+    return len(args)
+
+
+def our_calls(tracelint, case, varargs):
+    command = [tracelint, "trace", SOURCE, "--cache", "constant-values", "--level", "ltorch",
+               "--no-provenance"]
+    if "module" in case:
+        command += ["--module", case["module"]] + [a for k, v in case["init"] for a in ("--init", f"{k}={v}")]
+    else:
+        command += ["--function", case["function"]]
+    command += [a for k, v in case["args"] for a in ("-a", f"{k}={v}")]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        return None, result.stderr.strip().splitlines()[-1]
+    module = ast.parse(result.stdout)
+    computation = next(f for f in module.body if isinstance(f, ast.FunctionDef) and f.name == "computation")
+    calls = []
+    for statement in computation.body:
+        value = getattr(statement, "value", None)
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+            base = value.func.value
+            if isinstance(base, ast.Name) and base.id in ("ltorch", "prims"):
+                symbol = f"{base.id}.{value.func.attr}"
+                args = [list(a.elts) if isinstance(a, (ast.Tuple, ast.List)) else a for a in value.args]
+                calls.append((symbol, positional_count(symbol, args, varargs),
+                              tuple(sorted(k.arg for k in value.keywords))))
+    return calls, None
+
+
+# Thunder's bookkeeping in a first trace: unpacking its inputs, returning; not ops.
+BOOKKEEPING = {"unpack_trivial", "unpack_sequence", "unpack_attr", "unpack_key", "python_return",
+               "python_del", "unpack_function_obj", "unpack_cache_info", "unpack_parameter",
+               "unpack_buffer", "unpack_submodule", "unpack_thunder_module", "shape"}
+
+
+def after_dce(traces):
+    """Thunder's computation trace after its dead-code elimination (its first trace keeps calls
+    whose results nothing uses), else its first."""
+    for trace in traces:
+        if "Dead Code Elimination" in str(trace).split("\n", 1)[0]:
+            return trace
+    return traces[0]
+
+
+def thunder_calls(case, namespace, varargs):
+    torch.manual_seed(0)
+    args = {k: parse_arg(v, namespace) for k, v in case["args"]}
+    if "module" in case:
+        init = {k: eval(v, namespace) for k, v in case["init"]}
+        target = namespace[case["module"]](**init).eval()
+    else:
+        target = namespace[case["function"]]
+    try:
+        jitted = thunder.jit(target)
+        jitted(**args)
+    except Exception as e:  # Thunder cannot jit it: said as such
+        message = str(e).splitlines()[0] if str(e) else ""
+        # Thunder's "... while tracing <function f at 0x7f...>": the address differs per run.
+        message = re.sub(r" while tracing <[^>]*>:?", "", message)
+        return None, f"{type(e).__name__}: {re.sub(r' at 0x[0-9a-f]+', '', message)}"[:200]
+    calls = []
+    for bsym in after_dce(thunder.last_traces(jitted)).bound_symbols:
+        sym = bsym.sym
+        if sym.name in BOOKKEEPING or sym.module is None:
+            continue
+        module = sym.module.__name__
+        prefix = "ltorch" if module == "thunder.torch" else "prims" if module == "thunder.core.prims" else module
+        symbol = f"{prefix}.{sym.name}"
+        calls.append((symbol, positional_count(symbol, bsym.args, varargs), tuple(sorted(bsym.kwargs))))
+    return calls, None
+
+
+def trace_differences(tracelint):
+    namespace = {"__name__": "ops_cases", "__file__": SOURCE}
+    with open(SOURCE) as f:
+        exec(compile(f.read(), SOURCE, "exec"), namespace)
+    with open(CASES) as f:
+        cases = json.load(f)
+    varargs = {f"{m}.{n}" for m, n, signature, _ in registry(tracelint)
+               if re.search(r"(^|, )\*\w", signature)}
+    rows = []
+    for number, case in enumerate(cases):
+        name = f"{case.get('module') or case['function']} ({number + 1})"
+        ours, our_error = our_calls(tracelint, case, varargs)
+        theirs, their_error = thunder_calls(case, namespace, varargs)
+        if our_error:
+            rows.append((name, "not compared", f"tracelint: {our_error}", None))
+        elif their_error:
+            # Thunder cannot jit it: its own message is the reason.
+            rows.append((name, "not compared", f"Thunder refuses it: {their_error}", ""))
+        elif ours != theirs:
+            rows.append((name, "differs") + describe_difference(ours, theirs))
+        else:
+            rows.append((name, "same", f"{len(ours)} calls", ""))
+    return rows
+
+
+def spelled(call):
+    symbol, positional, keywords = call
+    return f"{symbol}({positional} positional{', ' + ', '.join(k + '=' for k in keywords) if keywords else ''})"
+
+
+def describe_difference(ours, theirs):
+    """Each run of differing calls (the two sequences aligned as difflib aligns lines), said, and
+    the reasons for them: None when a run has no symbol with a reason in CALL_REASONS."""
+    details, reasons = [], []
+    matcher = difflib.SequenceMatcher(a=ours, b=theirs, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        mine = ", ".join(spelled(c) for c in ours[i1:i2]) or "nothing"
+        other = ", ".join(spelled(c) for c in theirs[j1:j2]) or "nothing"
+        details.append(f"call {i1 + 1}: tracelint {mine}; Thunder {other}")
+        symbols = [c[0] for c in ours[i1:i2] + theirs[j1:j2]]
+        reason = next((CALL_REASONS[s] for s in symbols if s in CALL_REASONS), None)
+        if reason is None:
+            return "<br>".join(details), None
+        if reason not in reasons:
+            reasons.append(reason)
+    return "<br>".join(details), "<br>".join(reasons)
+
+
+# ---- the page
+
+def page(tracelint):
+    total, schemas = schema_differences(tracelint)
+    traces = trace_differences(tracelint)
+    unexplained = [q for q, _, _ in schemas if q not in SCHEMA_REASONS]
+    traces = [(n, v, d, r if r is not None else TRACE_REASONS.get(n)) for n, v, d, r in traces]
+    unexplained += [n for n, _, _, reason in traces if reason is None]
+    stale = [q for q in SCHEMA_REASONS if q not in {r[0] for r in schemas}]
+    stale += [n for n in TRACE_REASONS if n not in {r[0] for r in traces if r[1] != "same"}]
+    same = sum(1 for _, verdict, _, _ in traces if verdict == "same")
+    refused = sum(1 for _, _, detail, _ in traces if detail.startswith("Thunder refuses"))
+    lines = [
+        "# tracelint and Lightning Thunder: where the traces differ",
+        "",
+        f"Generated by `scripts/thunder_compat.py` against lightning-thunder {thunder.__version__} "
+        f"(PyTorch {torch.__version__.split('+')[0]}); `ctest -R thunder_compat` fails when this "
+        "page is stale or a difference has no reason.",
+        "",
+        "## Schemas",
+        "",
+        f"{len(schemas)} of the op registry's {total} symbols have a schema other than Thunder's "
+        "symbol of the same name (parameter kinds, order and defaults; keyword-only ones in any "
+        "order). A *torch-only* parameter is accepted from traced code and printed only when "
+        "set, so the printed call is Thunder's.",
+        "",
+        "| Symbol | tracelint | Thunder | Why |",
+        "|---|---|---|---|",
+    ]
+    for qualified, ours, theirs in schemas:
+        why = SCHEMA_REASONS.get(qualified, "**no reason given**")
+        lines.append(f"| `{qualified}` | `{ours}` | `{theirs}` | {why} |")
+    lines += [
+        "",
+        "## Traces",
+        "",
+        f"Each case of tests/tracer/oracle_cases.json traced by both (`--level ltorch`, constant "
+        f"values; Thunder's computation trace after its dead-code elimination), top-level calls "
+        f"compared in order (symbol, positional count, keywords): {same} of {len(traces)} the "
+        f"same, {refused} not compared because Thunder cannot jit them, "
+        f"{len(traces) - same - refused} differing, each with its reason. (Every printed trace "
+        "of these cases also runs under Thunder and matches eager PyTorch: "
+        "`cpython_oracle.py --thunder` in the oracle tests.)",
+        "",
+        "| Case | Verdict | Detail | Why |",
+        "|---|---|---|---|",
+    ]
+    for name, verdict, detail, why in traces:
+        why = "**no reason given**" if why is None else why
+        detail = detail.replace("|", "\\|")
+        lines.append(f"| `{name}` | {verdict} | {detail} | {why} |")
+    return "\n".join(lines) + "\n", unexplained, stale
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tracelint", default=os.path.join(ROOT, "build", "tracelint"))
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--write", metavar="PAGE")
+    group.add_argument("--check", metavar="PAGE")
+    args = parser.parse_args(argv)
+    text, unexplained, stale = page(args.tracelint)
+    if args.write:
+        with open(args.write, "w") as f:
+            f.write(text)
+    problems = [f"a difference without a reason: {n}" for n in unexplained]
+    problems += [f"a reason for what no longer differs: {n}" for n in stale]
+    if args.check:
+        with open(args.check) as f:
+            if f.read() != text:
+                problems.append(f"{args.check} is stale: regenerate it with --write")
+    for p in problems:
+        print(f"thunder_compat: {p}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
