@@ -14,7 +14,8 @@ Two comparisons:
    symbol of the same name (`inspect.signature` of thunder.torch.X / thunder.core.prims.X): the
    kinds, order and defaults of the parameters (the names of positional-only ones aside).
 2. Traces: each case of tests/tracer/oracle_cases.json (the functions and modules of
-   tests/tracer/ops_cases.py) traced by tracelint (--level ltorch, constant values) and by
+   tests/tracer/ops_cases.py), of tests/tracer/model_cases.json (examples/tracer/models.py) and
+   nanoGPT's GPT.forward with and without targets (../shared, when present) traced by tracelint (--level ltorch, constant values) and by
    `thunder.jit` on the same inputs (Thunder's computation trace after its dead-code
    elimination, still at the ltorch level); compared are the top-level symbol calls in order:
    the symbol, how many positional arguments (a shape given to a *shape parameter counted as
@@ -40,8 +41,40 @@ import thunder.core.prims as thunder_prims  # noqa: E402
 import thunder.torch as thunder_ltorch  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CASES = os.path.join(ROOT, "tests", "tracer", "oracle_cases.json")
-SOURCE = os.path.join(ROOT, "tests", "tracer", "ops_cases.py")
+SHARED = os.environ.get("TRACELINT_SHARED_DIR", os.path.join(os.path.dirname(ROOT), "shared"))
+
+
+class CaseSet:
+    """Cases (a JSON list of {"function" or "module"/"init", "args"}) of one source file."""
+
+    def __init__(self, title, source, cases=None, listed=None):
+        self.title, self.source = title, source
+        self.listed = listed
+        if cases is None:
+            with open(os.path.join(ROOT, listed)) as f:
+                cases = json.load(f)
+        self.cases = cases
+
+
+def case_sets():
+    """The op cases and the README's models always; nanoGPT where ../shared has it (its section
+    of the page is kept as it is when it does not)."""
+    sets = [
+        CaseSet("the op cases", os.path.join(ROOT, "tests", "tracer", "ops_cases.py"),
+                listed="tests/tracer/oracle_cases.json"),
+        CaseSet("the README's models", os.path.join(ROOT, "examples", "tracer", "models.py"),
+                listed="tests/tracer/model_cases.json"),
+    ]
+    nanogpt = os.path.join(SHARED, "models", "nanogpt", "model.py")
+    config = "GPTConfig(n_layer=2, n_head=2, n_embd=32, block_size=16, vocab_size=64)"
+    gpt = {"module": "GPT", "init": [["config", config]], "args": [["idx", "i64[2, 12]:0..64"]]}
+    with_targets = dict(gpt, args=gpt["args"] + [["targets", "i64[2, 12]:0..64"]])
+    sets.append(CaseSet(NANOGPT_TITLE, nanogpt if os.path.exists(nanogpt) else None,
+                        cases=[gpt, with_targets]))
+    return sets
+
+
+NANOGPT_TITLE = "nanoGPT (../shared/models/nanogpt/model.py, unmodified)"
 
 # Why a schema differs from Thunder's, by symbol. A difference without a reason fails --check.
 SCHEMA_REASONS = {
@@ -215,8 +248,8 @@ def positional_count(symbol, args, varargs):
     return len(args)
 
 
-def our_calls(tracelint, case, varargs):
-    command = [tracelint, "trace", SOURCE, "--cache", "constant-values", "--level", "ltorch",
+def our_calls(tracelint, source, case, varargs):
+    command = [tracelint, "trace", source, "--cache", "constant-values", "--level", "ltorch",
                "--no-provenance"]
     if "module" in case:
         command += ["--module", case["module"]] + [a for k, v in case["init"] for a in ("--init", f"{k}={v}")]
@@ -284,18 +317,16 @@ def thunder_calls(case, namespace, varargs):
     return calls, None
 
 
-def trace_differences(tracelint):
-    namespace = {"__name__": "ops_cases", "__file__": SOURCE}
-    with open(SOURCE) as f:
-        exec(compile(f.read(), SOURCE, "exec"), namespace)
-    with open(CASES) as f:
-        cases = json.load(f)
+def trace_differences(tracelint, case_set):
+    namespace = {"__name__": "traced_source", "__file__": case_set.source}
+    with open(case_set.source) as f:
+        exec(compile(f.read(), case_set.source, "exec"), namespace)
     varargs = {f"{m}.{n}" for m, n, signature, _ in registry(tracelint)
                if re.search(r"(^|, )\*\w", signature)}
     rows = []
-    for number, case in enumerate(cases):
+    for number, case in enumerate(case_set.cases):
         name = f"{case.get('module') or case['function']} ({number + 1})"
-        ours, our_error = our_calls(tracelint, case, varargs)
+        ours, our_error = our_calls(tracelint, case_set.source, case, varargs)
         theirs, their_error = thunder_calls(case, namespace, varargs)
         if our_error:
             rows.append((name, "not compared", f"tracelint: {our_error}", None))
@@ -303,7 +334,17 @@ def trace_differences(tracelint):
             # Thunder cannot jit it: its own message is the reason.
             rows.append((name, "not compared", f"Thunder refuses it: {their_error}", ""))
         elif ours != theirs:
-            rows.append((name, "differs") + describe_difference(ours, theirs))
+            # A dropout that does nothing (eval mode, p=0: all these cases have) is Thunder's
+            # call and tracelint's nothing: left out before aligning, said in the reasons.
+            kept = [c for c in theirs if c[0] != "ltorch.dropout"]
+            if ours == kept:
+                rows.append((name, "differs", f"Thunder's {len(theirs) - len(kept)} dropout "
+                             "calls only", CALL_REASONS["ltorch.dropout"]))
+            else:
+                detail, reason = describe_difference(ours, kept)
+                if reason is not None and kept != theirs:
+                    reason = CALL_REASONS["ltorch.dropout"] + "<br>" + reason
+                rows.append((name, "differs", detail, reason))
         else:
             rows.append((name, "same", f"{len(ours)} calls", ""))
     return rows
@@ -336,16 +377,12 @@ def describe_difference(ours, theirs):
 
 # ---- the page
 
-def page(tracelint):
+def page(tracelint, kept_page=None):
+    """The page, the differences without a reason, and the reasons nothing needs. A case set
+    whose source is absent (nanoGPT without ../shared) keeps its section from kept_page."""
     total, schemas = schema_differences(tracelint)
-    traces = trace_differences(tracelint)
     unexplained = [q for q, _, _ in schemas if q not in SCHEMA_REASONS]
-    traces = [(n, v, d, r if r is not None else TRACE_REASONS.get(n)) for n, v, d, r in traces]
-    unexplained += [n for n, _, _, reason in traces if reason is None]
     stale = [q for q in SCHEMA_REASONS if q not in {r[0] for r in schemas}]
-    stale += [n for n in TRACE_REASONS if n not in {r[0] for r in traces if r[1] != "same"}]
-    same = sum(1 for _, verdict, _, _ in traces if verdict == "same")
-    refused = sum(1 for _, _, detail, _ in traces if detail.startswith("Thunder refuses"))
     lines = [
         "# tracelint and Lightning Thunder: where the traces differ",
         "",
@@ -366,17 +403,37 @@ def page(tracelint):
     for qualified, ours, theirs in schemas:
         why = SCHEMA_REASONS.get(qualified, "**no reason given**")
         lines.append(f"| `{qualified}` | `{ours}` | `{theirs}` | {why} |")
-    lines += [
+    differing = set()
+    for case_set in case_sets():
+        if case_set.source is None:
+            lines += kept_section(kept_page, case_set.title)
+            continue
+        section, problems, names = trace_section(tracelint, case_set)
+        lines += section
+        unexplained += problems
+        differing |= names
+    stale += [n for n in TRACE_REASONS if n not in differing]
+    return "\n".join(lines) + "\n", unexplained, stale
+
+
+def trace_section(tracelint, case_set):
+    traces = trace_differences(tracelint, case_set)
+    traces = [(n, v, d, r if r is not None else TRACE_REASONS.get(n)) for n, v, d, r in traces]
+    same = sum(1 for _, verdict, _, _ in traces if verdict == "same")
+    refused = sum(1 for _, _, detail, _ in traces if detail.startswith("Thunder refuses"))
+    where = f" ({case_set.listed})" if case_set.listed else ""
+    lines = [
         "",
-        "## Traces",
+        f"## Traces: {case_set.title}",
         "",
-        f"Each case of tests/tracer/oracle_cases.json traced by both (`--level ltorch`, constant "
-        f"values; Thunder's computation trace after its dead-code elimination), top-level calls "
-        f"compared in order (symbol, positional count, keywords): {same} of {len(traces)} the "
-        f"same, {refused} not compared because Thunder cannot jit them, "
-        f"{len(traces) - same - refused} differing, each with its reason. (Every printed trace "
-        "of these cases also runs under Thunder and matches eager PyTorch: "
-        "`cpython_oracle.py --thunder` in the oracle tests.)",
+        f"Each case{where} traced by both (`--level ltorch`, constant values; Thunder's "
+        "computation trace after its dead-code elimination), top-level calls compared in order "
+        f"(symbol, positional count, keywords): {same} of {len(traces)} the same, {refused} not "
+        f"compared because Thunder cannot jit them, {len(traces) - same - refused} differing, "
+        "each with its reason: the calls are aligned as difflib aligns lines, and each run of "
+        "differing calls takes the reason of a symbol in it (Thunder's do-nothing dropouts are "
+        "left out first). (Every printed trace of these cases also runs under Thunder and "
+        "matches eager PyTorch: `cpython_oracle.py --thunder` in the oracle tests.)",
         "",
         "| Case | Verdict | Detail | Why |",
         "|---|---|---|---|",
@@ -385,7 +442,19 @@ def page(tracelint):
         why = "**no reason given**" if why is None else why
         detail = detail.replace("|", "\\|")
         lines.append(f"| `{name}` | {verdict} | {detail} | {why} |")
-    return "\n".join(lines) + "\n", unexplained, stale
+    unexplained = [f"{case_set.title}: {n}" for n, _, _, reason in traces if reason is None]
+    return lines, unexplained, {n for n, verdict, _, _ in traces if verdict != "same"}
+
+
+def kept_section(kept_page, title):
+    """The section of an earlier page for a case set that cannot run here, as it was."""
+    heading = f"## Traces: {title}"
+    if kept_page is None or heading not in kept_page:
+        return ["", heading, "", "(not generated: its source is absent here)"]
+    section = kept_page[kept_page.index(heading):]
+    following = section.find("\n## ", len(heading))
+    section = section if following < 0 else section[:following]
+    return [""] + section.rstrip("\n").split("\n")
 
 
 def main(argv):
@@ -395,16 +464,16 @@ def main(argv):
     group.add_argument("--write", metavar="PAGE")
     group.add_argument("--check", metavar="PAGE")
     args = parser.parse_args(argv)
-    text, unexplained, stale = page(args.tracelint)
+    existing = args.check or args.write
+    kept = open(existing).read() if os.path.exists(existing) else None
+    text, unexplained, stale = page(args.tracelint, kept)
     if args.write:
         with open(args.write, "w") as f:
             f.write(text)
     problems = [f"a difference without a reason: {n}" for n in unexplained]
     problems += [f"a reason for what no longer differs: {n}" for n in stale]
-    if args.check:
-        with open(args.check) as f:
-            if f.read() != text:
-                problems.append(f"{args.check} is stale: regenerate it with --write")
+    if args.check and kept != text:
+        problems.append(f"{args.check} is stale: regenerate it with --write")
     for p in problems:
         print(f"thunder_compat: {p}", file=sys.stderr)
     return 1 if problems else 0

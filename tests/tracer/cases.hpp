@@ -5,6 +5,7 @@
 #include "tracelint/tracer/tracer.hpp"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -16,41 +17,21 @@ struct TracerCase {
   std::vector<tracelint::tracer::ArgSpec> args;
 };
 
+// The cases of tests/tracer/model_cases.json (scripts/thunder_compat.py reads them too).
 inline std::vector<TracerCase> model_cases() {
-  return {
-      {"slice_half", {{"a", "f32[2, 6]@cuda"}}},
-      {"index_with_key", {{"a", "f32[2, 3, 12]"}, {"key", "(..., slice(None, 8, None))"}}},
-      {"reshape_to", {{"a", "f32[4, 9]"}, {"newshape", "(2, 6, 3)"}}},
-      {"rotate_half", {{"x", "f32[2, 4, 8]"}}},
-      {"apply_rotary_emb",
-       {{"q", "f32[2, 4, 8, 16]"},
-        {"k", "f32[2, 4, 8, 16]"},
-        {"cos", "f32[8, 16]"},
-        {"sin", "f32[8, 16]"}}},
-      {"rms_norm", {{"x", "f32[2, 8, 32]"}, {"weight", "f32[32]"}}},
-      {"swiglu_mlp",
-       {{"x", "f32[2, 8, 32]"},
-        {"w_gate", "f32[64, 32]"},
-        {"w_up", "f32[64, 32]"},
-        {"w_down", "f32[32, 64]"}}},
-      {"causal_self_attention",
-       {{"x", "f32[2, 8, 32]"},
-        {"w_qkv", "f32[96, 32]"},
-        {"w_out", "f32[32, 32]"},
-        {"mask", "f32[16, 16]"},
-        {"n_head", "4"}}},
-      {"llama_block",
-       {{"x", "f32[2, 8, 32]"},
-        {"norm_w", "f32[32]"},
-        {"w_gate", "f32[64, 32]"},
-        {"w_up", "f32[64, 32]"},
-        {"w_down", "f32[32, 64]"}}},
-      {"branchy", {{"x", "f32[3, 4]"}, {"n", "3"}}},
-      {"branchy", {{"x", "f32[3, 4]"}, {"n", "1"}}},
-      {"indexing_mix", {{"x", "f32[4, 5, 6]"}, {"i", "1"}}},
-      {"collections",
-       {{"x", "f32[2, 3]"}, {"opts", "{'scale': 2.0, 'dims': [0, 1]}"}, {"pair", "(3, None)"}}},
-  };
+  static const std::vector<TracerCase> cases = [] {
+    nlohmann::json listed = nlohmann::json::parse(
+        read_file(std::string(TRACELINT_SOURCE_DIR) + "/tests/tracer/model_cases.json"));
+    std::vector<TracerCase> out;
+    for (const nlohmann::json &c : listed) {
+      TracerCase t{c.at("function").get<std::string>(), {}};
+      for (const nlohmann::json &a : c.at("args"))
+        t.args.push_back({a.at(0).get<std::string>(), a.at(1).get<std::string>()});
+      out.push_back(std::move(t));
+    }
+    return out;
+  }();
+  return cases;
 }
 
 inline tracelint::tracer::TraceRequest model_request(const TracerCase &c,
