@@ -248,14 +248,59 @@ def positional_count(symbol, args, varargs):
     return len(args)
 
 
-def our_calls(tracelint, source, case, varargs):
+def trace_command(tracelint, source, case, grad=False):
     command = [tracelint, "trace", source, "--cache", "constant-values", "--level", "ltorch",
                "--no-provenance"]
     if "module" in case:
         command += ["--module", case["module"]] + [a for k, v in case["init"] for a in ("--init", f"{k}={v}")]
     else:
         command += ["--function", case["function"]]
-    command += [a for k, v in case["args"] for a in ("-a", f"{k}={v}")]
+    for k, v in case["args"]:
+        floating = grad and re.match(r"^(f|bf)\d*\[", v)
+        command += ["-a", f"{k}={v}:grad" if floating else f"{k}={v}"]
+    return command + (["--grad"] if grad else [])
+
+
+def saved_counts(returned):
+    """(tensors, numbers) saved for backward: the second item of an augmented forward's return,
+    ((tensors...), (numbers...))."""
+    saved = returned.elts[1]
+    return tuple(len(part.elts) for part in saved.elts)
+
+
+def our_saved(tracelint, source, case):
+    result = subprocess.run(trace_command(tracelint, source, case, grad=True), capture_output=True,
+                            text=True)
+    if result.returncode != 0:
+        return None, result.stderr.strip().splitlines()[-1]
+    module = ast.parse(result.stdout)
+    forward = next(f for f in module.body if isinstance(f, ast.FunctionDef) and f.name == "augmented_forward_fn")
+    return saved_counts(forward.body[-1].value), None
+
+
+def thunder_saved(case, namespace):
+    """What Thunder's final forward trace saves for backward, inputs requiring grad as ours."""
+    torch.manual_seed(0)
+    args = {k: parse_arg(v, namespace) for k, v in case["args"]}
+    for v in args.values():
+        if isinstance(v, torch.Tensor) and v.is_floating_point():
+            v.requires_grad_(True)
+    target = build_target(case, namespace)
+    try:
+        jitted = thunder.jit(target)
+        jitted(**args)
+    except Exception as e:
+        return None, thunder_refusal(e)
+    returned = ast.parse(str(thunder.last_traces(jitted)[-1]))
+    forward = next(f for f in returned.body if isinstance(f, ast.FunctionDef))
+    value = forward.body[-1].value
+    if not (isinstance(value, ast.Tuple) and len(value.elts) == 2):
+        return (0, 0), None  # nothing needs a gradient: no saved collections
+    return saved_counts(value), None
+
+
+def our_calls(tracelint, source, case, varargs):
+    command = trace_command(tracelint, source, case)
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         return None, result.stderr.strip().splitlines()[-1]
@@ -289,22 +334,48 @@ def after_dce(traces):
     return traces[0]
 
 
+def build_target(case, namespace):
+    if "module" in case:
+        init = {k: eval(v, namespace) for k, v in case["init"]}
+        return namespace[case["module"]](**init).eval()
+    return namespace[case["function"]]
+
+
+def thunder_refusal(e):
+    message = str(e).splitlines()[0] if str(e) else ""
+    # Thunder's "... while tracing <function f at 0x7f...>": the address differs per run.
+    message = re.sub(r" while tracing <[^>]*>:?", "", message)
+    return f"{type(e).__name__}: {re.sub(r' at 0x[0-9a-f]+', '', message)}"[:200]
+
+
+def saved_differences(tracelint, case_set):
+    namespace = {"__name__": "traced_source", "__file__": case_set.source}
+    with open(case_set.source) as f:
+        exec(compile(f.read(), case_set.source, "exec"), namespace)
+    rows = []
+    for number, case in enumerate(case_set.cases):
+        if case.get("no_grad"):
+            continue
+        name = f"{case.get('module') or case['function']} ({number + 1})"
+        ours, our_error = our_saved(tracelint, case_set.source, case)
+        theirs, their_error = thunder_saved(case, namespace)
+        if our_error or their_error:
+            rows.append((name, None, None, our_error and f"tracelint: {our_error}" or
+                         f"Thunder refuses it: {their_error}"))
+        else:
+            rows.append((name, ours, theirs, ""))
+    return rows
+
+
 def thunder_calls(case, namespace, varargs):
     torch.manual_seed(0)
     args = {k: parse_arg(v, namespace) for k, v in case["args"]}
-    if "module" in case:
-        init = {k: eval(v, namespace) for k, v in case["init"]}
-        target = namespace[case["module"]](**init).eval()
-    else:
-        target = namespace[case["function"]]
+    target = build_target(case, namespace)
     try:
         jitted = thunder.jit(target)
         jitted(**args)
     except Exception as e:  # Thunder cannot jit it: said as such
-        message = str(e).splitlines()[0] if str(e) else ""
-        # Thunder's "... while tracing <function f at 0x7f...>": the address differs per run.
-        message = re.sub(r" while tracing <[^>]*>:?", "", message)
-        return None, f"{type(e).__name__}: {re.sub(r' at 0x[0-9a-f]+', '', message)}"[:200]
+        return None, thunder_refusal(e)
     calls = []
     for bsym in after_dce(thunder.last_traces(jitted)).bound_symbols:
         sym = bsym.sym
@@ -413,7 +484,40 @@ def page(tracelint, kept_page=None):
         unexplained += problems
         differing |= names
     stale += [n for n in TRACE_REASONS if n not in differing]
+    for case_set in case_sets():
+        if case_set.source is None:
+            lines += kept_section(kept_page, f"Saved for backward: {case_set.title}")
+        else:
+            lines += saved_section(tracelint, case_set)
     return "\n".join(lines) + "\n", unexplained, stale
+
+
+def saved_section(tracelint, case_set):
+    rows = saved_differences(tracelint, case_set)
+    compared = [r for r in rows if r[1] is not None]
+    ours = [sum(r[1][0] for r in compared), sum(r[1][1] for r in compared)]
+    theirs = [sum(r[2][0] for r in compared), sum(r[2][1] for r in compared)]
+    same = sum(1 for r in compared if r[1][0] == r[2][0])
+    lines = [
+        "",
+        f"## Saved for backward: {case_set.title}",
+        "",
+        "Each case traced for training by both (floating inputs requiring grad, and a module's "
+        "parameters), the tensors and numbers the augmented forward saves for the backward "
+        "counted (tracelint's `augmented_forward_fn`; Thunder's final forward trace). Thunder "
+        "saves what its own VJPs read after its rematerialization pass; tracelint what the "
+        "registry's VJP rules read, the forward's outputs recomputed nowhere: the counts are "
+        f"compared, not the tensors. {same} of {len(compared)} save as many tensors; in all, "
+        f"tracelint saves {ours[0]} tensors and {ours[1]} numbers, Thunder {theirs[0]} and "
+        f"{theirs[1]}.",
+        "",
+        "| Case | tracelint (tensors, numbers) | Thunder (tensors, numbers) | Note |",
+        "|---|---|---|---|",
+    ]
+    for name, mine, other, note in rows:
+        show = lambda c: "" if c is None else f"{c[0]}, {c[1]}"
+        lines.append(f"| `{name}` | {show(mine)} | {show(other)} | {note} |")
+    return lines
 
 
 def trace_section(tracelint, case_set):
