@@ -248,8 +248,8 @@ def positional_count(symbol, args, varargs):
     return len(args)
 
 
-def trace_command(tracelint, source, case, grad=False):
-    command = [tracelint, "trace", source, "--cache", "constant-values", "--level", "ltorch",
+def trace_command(tracelint, source, case, grad=False, cache="constant-values"):
+    command = [tracelint, "trace", source, "--cache", cache, "--level", "ltorch",
                "--no-provenance"]
     if "module" in case:
         command += ["--module", case["module"]] + [a for k, v in case["init"] for a in ("--init", f"{k}={v}")]
@@ -297,6 +297,79 @@ def thunder_saved(case, namespace):
     if not (isinstance(value, ast.Tuple) and len(value.elts) == 2):
         return (0, 0), None  # nothing needs a gradient: no saved collections
     return saved_counts(value), None
+
+
+def computation_inputs(text, tensors):
+    """The computation's parameters: (the tensor inputs, sorted; the numbers passed: number
+    inputs, dims and numbers the prologue computed, by name)."""
+    module = ast.parse(text)
+    computation = next(f for f in module.body if isinstance(f, ast.FunctionDef) and f.name == "computation")
+    names = [a.arg for a in computation.args.args]
+    return tuple(sorted(n for n in names if n in tensors)), tuple(n for n in names if n not in tensors)
+
+
+def our_symbolic_inputs(tracelint, source, case):
+    result = subprocess.run(trace_command(tracelint, source, case, cache="symbolic-values"),
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        return None, result.stderr.strip().splitlines()[-1]
+    return computation_inputs(result.stdout, tensor_inputs(result.stdout)), None
+
+
+def tensor_inputs(text):
+    """The names the computation's annotations give a tensor type (`# x: "cpu f32[2, 3]"`)."""
+    return set(re.findall(r"^  # (\w+): \"\S+ [a-z]+\d*\[", text, re.M))
+
+
+def thunder_symbolic_inputs(case, namespace):
+    torch.manual_seed(0)
+    args = {k: parse_arg(v, namespace) for k, v in case["args"]}
+    try:
+        jitted = thunder.jit(build_target(case, namespace), cache="symbolic values")
+        jitted(**args)
+    except Exception as e:
+        return None, thunder_refusal(e)
+    text = str(thunder.last_traces(jitted)[0])
+    return computation_inputs(text, tensor_inputs(text)), None
+
+
+def symbolic_section(tracelint, case_set):
+    namespace = {"__name__": "traced_source", "__file__": case_set.source}
+    with open(case_set.source) as f:
+        exec(compile(f.read(), case_set.source, "exec"), namespace)
+    rows = []
+    for number, case in enumerate(case_set.cases):
+        name = f"{case.get('module') or case['function']} ({number + 1})"
+        ours, our_error = our_symbolic_inputs(tracelint, case_set.source, case)
+        theirs, their_error = thunder_symbolic_inputs(case, namespace)
+        rows.append((name, ours, theirs, our_error and f"tracelint: {our_error}" or
+                     their_error and f"Thunder refuses it: {their_error}" or ""))
+    compared = [r for r in rows if r[1] is not None and r[2] is not None]
+    same = sum(1 for r in compared if r[1][0] == r[2][0])
+    lines = [
+        "",
+        f"## Symbolic values: {case_set.title}",
+        "",
+        "Each case traced by both with `cache=\"symbolic values\"`, the computation's parameters "
+        "compared: the tensors it takes, and the numbers passed to it (number inputs, which are "
+        "proxies in both, dims, numbers the prologue computed). tracelint unpacks the dims the "
+        "computation reads in the prologue and passes them in (`i0`, `i1`), and names a number "
+        "by its kind (`f2`); Thunder 0.2.6 passes the tensors and queries their shapes in the "
+        "computation (`(i0, i1) = prims.shape(x)`), names a number unpacked from a collection "
+        "after its key (`scale`), and passes a number input the computation does not read. "
+        f"{same} of {len(compared)} take the same tensors.",
+        "",
+        "| Case | tracelint: tensors; numbers | Thunder: tensors; numbers | Note |",
+        "|---|---|---|---|",
+    ]
+    unexplained = []
+    for name, mine, other, note in rows:
+        show = lambda c: "" if c is None else f"{', '.join(c[0])}; {', '.join(c[1]) or '-'}"
+        if not note and mine[0] != other[0]:
+            note = "**the tensors differ**"
+            unexplained.append(f"symbolic values, {case_set.title}: {name}")
+        lines.append(f"| `{name}` | {show(mine)} | {show(other)} | {note} |")
+    return lines, unexplained
 
 
 def our_calls(tracelint, source, case, varargs):
@@ -489,6 +562,13 @@ def page(tracelint, kept_page=None):
             lines += kept_section(kept_page, f"Saved for backward: {case_set.title}")
         else:
             lines += saved_section(tracelint, case_set)
+    for case_set in case_sets():
+        if case_set.source is None:
+            lines += kept_section(kept_page, f"Symbolic values: {case_set.title}")
+        else:
+            section, problems = symbolic_section(tracelint, case_set)
+            lines += section
+            unexplained += problems
     return "\n".join(lines) + "\n", unexplained, stale
 
 
