@@ -19,8 +19,10 @@ Two comparisons:
    `thunder.jit` on the same inputs (Thunder's computation trace after its dead-code
    elimination, still at the ltorch level); compared are the top-level symbol calls in order:
    the symbol, how many positional arguments (a shape given to a *shape parameter counted as
-   its ints: view(x, 2, 3) and view(x, (2, 3)) are the same call), which keywords. Names,
-   annotations and comments are not compared.
+   its ints: view(x, 2, 3) and view(x, (2, 3)) are the same call), which keywords, and the
+   annotation of what it makes (device, dtype, shape). Names and other comments are not
+   compared. Then, for training, how many tensors and numbers each saves for the backward;
+   and under symbolic values, which tensors and numbers each computation takes.
 """
 import argparse
 import ast
@@ -377,19 +379,38 @@ def our_calls(tracelint, source, case, varargs):
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         return None, result.stderr.strip().splitlines()[-1]
-    module = ast.parse(result.stdout)
+    return calls_of(result.stdout, varargs), None
+
+
+def on_this_machine(annotation):
+    """tracelint's annotation as Thunder makes it here: a case's CUDA input is a CPU tensor when
+    there is no CUDA (Thunder traces what it is given; tracelint what the case names)."""
+    return annotation if torch.cuda.is_available() else re.sub(r"^cuda(:\d+)? ", "cpu ", annotation)
+
+
+def calls_of(text, varargs):
+    """The computation's top-level symbol calls in order: (symbol, positional count, keywords,
+    the annotation of what it makes: `cpu f32[2, 3]`, "" for none)."""
+    lines = text.splitlines()
+    module = ast.parse(text)
     computation = next(f for f in module.body if isinstance(f, ast.FunctionDef) and f.name == "computation")
     calls = []
     for statement in computation.body:
         value = getattr(statement, "value", None)
-        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
-            base = value.func.value
-            if isinstance(base, ast.Name) and base.id in ("ltorch", "prims"):
-                symbol = f"{base.id}.{value.func.attr}"
-                args = [list(a.elts) if isinstance(a, (ast.Tuple, ast.List)) else a for a in value.args]
-                calls.append((symbol, positional_count(symbol, args, varargs),
-                              tuple(sorted(k.arg for k in value.keywords))))
-    return calls, None
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)):
+            continue
+        base = value.func.value
+        if not (isinstance(base, ast.Name) and base.id in ("ltorch", "prims")):
+            continue
+        symbol = f"{base.id}.{value.func.attr}"
+        if value.func.attr in BOOKKEEPING:
+            continue
+        args = [list(a.elts) if isinstance(a, (ast.Tuple, ast.List)) else a for a in value.args]
+        annotation = re.search(r'#\s*\S+: "([^"]*)"\s*$', lines[statement.lineno - 1])
+        calls.append((symbol, positional_count(symbol, args, varargs),
+                      tuple(sorted(k.arg for k in value.keywords)),
+                      on_this_machine(annotation.group(1)) if annotation else ""))
+    return calls
 
 
 # Thunder's bookkeeping in a first trace: unpacking its inputs, returning; not ops.
@@ -449,16 +470,7 @@ def thunder_calls(case, namespace, varargs):
         jitted(**args)
     except Exception as e:  # Thunder cannot jit it: said as such
         return None, thunder_refusal(e)
-    calls = []
-    for bsym in after_dce(thunder.last_traces(jitted)).bound_symbols:
-        sym = bsym.sym
-        if sym.name in BOOKKEEPING or sym.module is None:
-            continue
-        module = sym.module.__name__
-        prefix = "ltorch" if module == "thunder.torch" else "prims" if module == "thunder.core.prims" else module
-        symbol = f"{prefix}.{sym.name}"
-        calls.append((symbol, positional_count(symbol, bsym.args, varargs), tuple(sorted(bsym.kwargs))))
-    return calls, None
+    return calls_of(str(after_dce(thunder.last_traces(jitted))), varargs), None
 
 
 def trace_differences(tracelint, case_set):
@@ -495,8 +507,9 @@ def trace_differences(tracelint, case_set):
 
 
 def spelled(call):
-    symbol, positional, keywords = call
-    return f"{symbol}({positional} positional{', ' + ', '.join(k + '=' for k in keywords) if keywords else ''})"
+    symbol, positional, keywords, annotation = call
+    given = f"{positional} positional{', ' + ', '.join(k + '=' for k in keywords) if keywords else ''}"
+    return f"{symbol}({given})" + (f" → {annotation}" if annotation else "")
 
 
 def describe_difference(ours, theirs):
@@ -512,7 +525,11 @@ def describe_difference(ours, theirs):
         details.append(f"call {i1 + 1}: tracelint {mine}; Thunder {other}")
         symbols = [c[0] for c in ours[i1:i2] + theirs[j1:j2]]
         reason = next((CALL_REASONS[s] for s in symbols if s in CALL_REASONS), None)
-        if reason is None:
+        # What a call makes is never a matter of spelling: calls aligned one to one must
+        # annotate the same device, dtype and shape.
+        makes_other = i2 - i1 == j2 - j1 and any(
+            a[3] and b[3] and a[3] != b[3] for a, b in zip(ours[i1:i2], theirs[j1:j2]))
+        if reason is None or makes_other:
             return "<br>".join(details), None
         if reason not in reasons:
             reasons.append(reason)
@@ -612,7 +629,9 @@ def trace_section(tracelint, case_set):
         "",
         f"Each case{where} traced by both (`--level ltorch`, constant values; Thunder's "
         "computation trace after its dead-code elimination), top-level calls compared in order "
-        f"(symbol, positional count, keywords): {same} of {len(traces)} the same, {refused} not "
+        "(symbol, positional count, keywords, and the annotation of what it makes: device, "
+        "dtype, shape; without CUDA here, a case's CUDA input is Thunder's CPU tensor, and "
+        f"tracelint's `cuda:0` is compared as `cpu`): {same} of {len(traces)} the same, {refused} not "
         f"compared because Thunder cannot jit them, {len(traces) - same - refused} differing, "
         "each with its reason: the calls are aligned as difflib aligns lines, and each run of "
         "differing calls takes the reason of a symbol in it (Thunder's do-nothing dropouts are "
