@@ -26,7 +26,9 @@ Two comparisons:
 """
 import argparse
 import ast
+import collections
 import difflib
+import functools
 import inspect
 import json
 import os
@@ -374,12 +376,104 @@ def symbolic_section(tracelint, case_set):
     return lines, unexplained
 
 
+def prologue_form(text):
+    """How a prologue unpacks and checks its inputs: the prims it calls, counted, and the
+    unpacking statements by form (`_, C1, = key`: a tuple target; `x = args[0]`: a subscript;
+    `i2 = C1.stop`: an attribute) — Thunder's cache_info checks (about the caller's defaults,
+    not the inputs) left out."""
+    module = ast.parse(text)
+    prologue = next(f for f in module.body if isinstance(f, ast.FunctionDef) and f.name == "prologue")
+    forms = collections.Counter()
+    for statement in prologue.body:
+        if "cache_info" in ast.unparse(statement):
+            continue
+        value = getattr(statement, "value", None)
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+            base = value.func.value
+            prim = isinstance(base, ast.Name) and base.id == "prims"
+            forms[f"prims.{value.func.attr}" if prim else f".{value.func.attr}()"] += 1
+        elif isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Tuple):
+            forms["tuple unpack"] += 1
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and isinstance(value, ast.Subscript):
+            forms["subscript"] += 1
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and isinstance(value, ast.Attribute):
+            forms["attribute"] += 1
+    return ", ".join(f"{k} ×{n}" if n > 1 else k for k, n in sorted(forms.items()))
+
+
+def prologue_section(tracelint, case_set):
+    namespace = {"__name__": "traced_source", "__file__": case_set.source}
+    with open(case_set.source) as f:
+        exec(compile(f.read(), case_set.source, "exec"), namespace)
+    rows = []
+    for number, case in enumerate(case_set.cases):
+        name = f"{case.get('module') or case['function']} ({number + 1})"
+        code, out, err = our_constant_trace(tracelint, case_set.source, json.dumps(case))
+        ours = prologue_form(out) if code == 0 else None
+        _, prologue, refusal = thunder_constant_traces(case_set.source, json.dumps(case))
+        theirs = prologue_form(prologue) if prologue else None
+        note = f"Thunder refuses it: {refusal}" if refusal else ""
+        if ours is None:
+            note = f"tracelint: {err.strip().splitlines()[-1]}"
+        elif theirs is not None and ours != theirs:
+            if "module" in case:
+                note = MODULE_PROLOGUE_REASON
+            elif any(not re.match(r"^(f|bf|i|b)\d*\[", v) for _, v in case["args"]):
+                note = PROLOGUE_REASON
+            else:
+                note = PROLOGUE_CASE_REASONS.get(case.get("function"))
+        rows.append((name, ours, theirs, note))
+    same = sum(1 for r in rows if r[1] is not None and r[1] == r[2])
+    compared = sum(1 for r in rows if r[1] is not None and r[2] is not None)
+    lines = [
+        "",
+        f"## Prologues: {case_set.title}",
+        "",
+        "Each case's prologue (constant values), tracelint's against Thunder's first prologue "
+        "trace: the prims it calls and how it unpacks its inputs, counted by form "
+        "(Thunder's cache_info checks left out). A case with only tensor inputs must match; "
+        f"where one differs the reason is given. {same} of {compared} the same.",
+        "",
+        "| Case | tracelint | Thunder | Why |",
+        "|---|---|---|---|",
+    ]
+    unexplained = []
+    for name, mine, other, note in rows:
+        if note is None:
+            unexplained.append(f"prologue, {case_set.title}: {name}")
+            note = "**no reason given**"
+        lines.append(f"| `{name}` | {mine or ''} | {other or ''} | {note} |")
+    return lines, unexplained
+
+
+PROLOGUE_REASON = ("a number or collection input: Thunder 0.2.6 unpacks a collection by "
+                   "subscripts (`subscr0 = args[1]`, `any0 = subscr0[1]`) and checks a slice "
+                   "whole (`prims.check_slice_value`), and checks only what the computation "
+                   "reads; tracelint unpacks it into names (`_, C1, = key`, as Thunder printed "
+                   "it after PR #1201) and checks each part (`prims.check_literal_like(C1.start, "
+                   "None)`)")
+
+
+MODULE_PROLOGUE_REASON = (
+    "an nn.Module: Thunder 0.2.6 also checks the state of each submodule it read "
+    "(`training` and other attributes: prims.check_number_type_and_value, check_string_value, "
+    "reached through prims.get_submodule) and checks a tied parameter under each of its names "
+    "(nanoGPT's lm_head.weight is transformer.wte.weight); tracelint checks the parameters "
+    "and buffers the computation takes, once each, by path (`fn.get_parameter('up.weight')`), "
+    "the module's structure fixed when it was constructed")
+# Why a tensor-only case's prologue differs, by function name.
+PROLOGUE_CASE_REASONS = {
+    "math_module": "a number made from an input's shape (`math.sqrt(x.shape[-1])`): Thunder "
+                   "unpacks the shape in the prologue and checks the number's value; tracelint's "
+                   "check of the tensor's shape already fixes it",
+}
+
+
 def our_calls(tracelint, source, case, varargs):
-    command = trace_command(tracelint, source, case)
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        return None, result.stderr.strip().splitlines()[-1]
-    return calls_of(result.stdout, varargs), None
+    code, out, err = our_constant_trace(tracelint, source, json.dumps(case))
+    if code != 0:
+        return None, err.strip().splitlines()[-1]
+    return calls_of(out, varargs), None
 
 
 def on_this_machine(annotation):
@@ -461,16 +555,42 @@ def saved_differences(tracelint, case_set):
     return rows
 
 
-def thunder_calls(case, namespace, varargs):
+@functools.lru_cache(maxsize=None)
+def thunder_constant_traces(source, case_key):
+    """Thunder's computation (after its dead-code elimination) and first prologue for a case,
+    jitted once with constant values; or why Thunder refuses it."""
+    case, namespace = json.loads(case_key), source_namespace(source)
     torch.manual_seed(0)
     args = {k: parse_arg(v, namespace) for k, v in case["args"]}
-    target = build_target(case, namespace)
     try:
-        jitted = thunder.jit(target)
+        jitted = thunder.jit(build_target(case, namespace))
         jitted(**args)
     except Exception as e:  # Thunder cannot jit it: said as such
-        return None, thunder_refusal(e)
-    return calls_of(str(after_dce(thunder.last_traces(jitted))), varargs), None
+        return None, None, thunder_refusal(e)
+    return str(after_dce(thunder.last_traces(jitted))), str(thunder.last_prologue_traces(jitted)[0]), None
+
+
+@functools.lru_cache(maxsize=None)
+def source_namespace(source):
+    namespace = {"__name__": "traced_source", "__file__": source}
+    with open(source) as f:
+        exec(compile(f.read(), source, "exec"), namespace)
+    return namespace
+
+
+@functools.lru_cache(maxsize=None)
+def our_constant_trace(tracelint, source, case_key):
+    """tracelint's trace of a case (constant values, ltorch), run once: (exit code, stdout, stderr)."""
+    result = subprocess.run(trace_command(tracelint, source, json.loads(case_key)),
+                            capture_output=True, text=True)
+    return result.returncode, result.stdout, result.stderr
+
+
+def thunder_calls(case, source, varargs):
+    computation, _, refusal = thunder_constant_traces(source, json.dumps(case))
+    if refusal:
+        return None, refusal
+    return calls_of(computation, varargs), None
 
 
 def trace_differences(tracelint, case_set):
@@ -483,7 +603,7 @@ def trace_differences(tracelint, case_set):
     for number, case in enumerate(case_set.cases):
         name = f"{case.get('module') or case['function']} ({number + 1})"
         ours, our_error = our_calls(tracelint, case_set.source, case, varargs)
-        theirs, their_error = thunder_calls(case, namespace, varargs)
+        theirs, their_error = thunder_calls(case, case_set.source, varargs)
         if our_error:
             rows.append((name, "not compared", f"tracelint: {our_error}", None))
         elif their_error:
@@ -579,6 +699,13 @@ def page(tracelint, kept_page=None):
             lines += kept_section(kept_page, f"Saved for backward: {case_set.title}")
         else:
             lines += saved_section(tracelint, case_set)
+    for case_set in case_sets():
+        if case_set.source is None:
+            lines += kept_section(kept_page, f"Prologues: {case_set.title}")
+        else:
+            section, problems = prologue_section(tracelint, case_set)
+            lines += section
+            unexplained += problems
     for case_set in case_sets():
         if case_set.source is None:
             lines += kept_section(kept_page, f"Symbolic values: {case_set.title}")

@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
 
@@ -215,8 +216,11 @@ TEST_CASE("grad: nanoGPT with targets, forward and backward at both levels: zero
     CHECK(std::system(oracle.c_str()) == 0);
     // Lightning Thunder runs the printed augmented forward and backward (issue 36).
     std::string tools = std::string(TRACELINT_SOURCE_DIR) + "/.venv-tools/bin/python";
-    if (std::system((test::shell_quote(tools) + " -c 'import thunder' > /dev/null 2>&1").c_str()) ==
-        0) {
+    if (const char *why = std::getenv("TRACELINT_NO_THUNDER")) {
+      MESSAGE("Thunder not run here: " << why); // left to the other suite on purpose
+    } else if (std::system(
+                   (test::shell_quote(tools) + " -c 'import thunder' > /dev/null 2>&1").c_str()) ==
+               0) {
       std::string under_thunder = test::shell_quote(tools) + " " +
                                   test::shell_quote(std::string(TRACELINT_SOURCE_DIR) +
                                                     "/tracer/oracle/cpython_oracle.py") +
