@@ -338,9 +338,7 @@ def thunder_symbolic_inputs(case, namespace):
 
 
 def symbolic_section(tracelint, case_set):
-    namespace = {"__name__": "traced_source", "__file__": case_set.source}
-    with open(case_set.source) as f:
-        exec(compile(f.read(), case_set.source, "exec"), namespace)
+    namespace = source_namespace(case_set.source)
     rows = []
     for number, case in enumerate(case_set.cases):
         name = f"{case.get('module') or case['function']} ({number + 1})"
@@ -402,9 +400,6 @@ def prologue_form(text):
 
 
 def prologue_section(tracelint, case_set):
-    namespace = {"__name__": "traced_source", "__file__": case_set.source}
-    with open(case_set.source) as f:
-        exec(compile(f.read(), case_set.source, "exec"), namespace)
     rows = []
     for number, case in enumerate(case_set.cases):
         name = f"{case.get('module') or case['function']} ({number + 1})"
@@ -537,9 +532,7 @@ def thunder_refusal(e):
 
 
 def saved_differences(tracelint, case_set):
-    namespace = {"__name__": "traced_source", "__file__": case_set.source}
-    with open(case_set.source) as f:
-        exec(compile(f.read(), case_set.source, "exec"), namespace)
+    namespace = source_namespace(case_set.source)
     rows = []
     for number, case in enumerate(case_set.cases):
         if case.get("no_grad"):
@@ -594,9 +587,6 @@ def thunder_calls(case, source, varargs):
 
 
 def trace_differences(tracelint, case_set):
-    namespace = {"__name__": "traced_source", "__file__": case_set.source}
-    with open(case_set.source) as f:
-        exec(compile(f.read(), case_set.source, "exec"), namespace)
     varargs = {f"{m}.{n}" for m, n, signature, _ in registry(tracelint)
                if re.search(r"(^|, )\*\w", signature)}
     rows = []
