@@ -509,16 +509,16 @@ Obj Recorder::number_op(NumOp op, const std::vector<Obj> &args, Obj result, cons
     break;
   }
   const Obj &b = args[1];
-  // Thunder's number prims take operands of one Python type: an int beside a float becomes a
-  // float first, as Thunder's own number wrappers do (prims.pow(i0, 0.5) is refused).
-  bool mixed = (a.kind == Obj::Kind::Float) != (b.kind == Obj::Kind::Float);
-  auto same_type = [&](const Obj &x) {
-    if (!mixed || x.kind == Obj::Kind::Float) return x;
+  auto as_float = [&](const Obj &x) {
+    if (x.kind == Obj::Kind::Float) return x;
     if (!x.is_proxy()) return Obj::float_of(x.as_double());
     return to(x, "float", Obj::float_of(x.as_double()));
   };
+  // Thunder's number prims take operands of one Python type: an int beside a float becomes a
+  // float first, as Thunder's own number wrappers do (prims.pow(i0, 0.5) is refused).
+  bool mixed = (a.kind == Obj::Kind::Float) != (b.kind == Obj::Kind::Float);
   auto binary = [&](Sym p) {
-    Obj x = same_type(a), y = same_type(b);
+    Obj x = mixed ? as_float(a) : a, y = mixed ? as_float(b) : b;
     return record_number(p, values_of(v(x), v(y)), result);
   };
   switch (op) {
@@ -551,11 +551,6 @@ Obj Recorder::number_op(NumOp op, const std::vector<Obj> &args, Obj result, cons
   case NumOp::exact_div:
     return binary(Sym::prims_div);
   case NumOp::truediv: {
-    auto as_float = [&](const Obj &x) {
-      if (x.kind == Obj::Kind::Float) return x;
-      if (!x.is_proxy()) return Obj::float_of(x.as_double());
-      return to(x, "float", Obj::float_of(x.as_double()));
-    };
     Obj fa = as_float(a), fb = as_float(b);
     return record_number(Sym::prims_div, values_of(v(fa), v(fb)), result);
   }

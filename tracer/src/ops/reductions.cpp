@@ -118,13 +118,14 @@ Obj prod(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 }
 
 // Thunder's ltorch.var takes `correction` (default 1) and not torch's `unbiased`: unbiased=b is
-// correction=int(b) (an explicit correction wins, as before).
+// correction=int(b) (an explicit correction wins, as before). An unbiased that is a symbolic
+// bool is left for the decomposition to decide (and is printed: torch's form).
 void var_as_thunder(std::vector<Obj> &a, const Loc &) {
   const Obj &unbiased = a[2];
   if (a[4].kind == Obj::Kind::None && unbiased.kind == Obj::Kind::Bool && !unbiased.is_proxy())
     a[4] = Obj::int_of(unbiased.boolean ? 1 : 0);
   if (a[4].kind != Obj::Kind::None) a[2] = Obj::none();
-  if (a[4].kind == Obj::Kind::None) a[4] = Obj::int_of(1);
+  if (a[4].kind == Obj::Kind::None && a[2].kind == Obj::Kind::None) a[4] = Obj::int_of(1);
 }
 
 Obj var(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
