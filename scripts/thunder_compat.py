@@ -677,7 +677,7 @@ def page(tracelint, kept_page=None):
     differing = set()
     for case_set in case_sets():
         if case_set.source is None:
-            lines += kept_section(kept_page, case_set.title)
+            lines += kept_section(kept_page, f"Traces: {case_set.title}")
             continue
         section, problems, names = trace_section(tracelint, case_set)
         lines += section
@@ -768,7 +768,7 @@ def trace_section(tracelint, case_set):
 
 def kept_section(kept_page, title):
     """The section of an earlier page for a case set that cannot run here, as it was."""
-    heading = f"## Traces: {title}"
+    heading = f"## {title}"
     if kept_page is None or heading not in kept_page:
         return ["", heading, "", "(not generated: its source is absent here)"]
     section = kept_page[kept_page.index(heading):]
