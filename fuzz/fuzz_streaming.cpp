@@ -9,7 +9,7 @@
 // threads, the others on this one: the chunks and their order are the same either way (the
 // pipeline's threads are tested in tests/), and a thread per input costs more under ASan than
 // parsing a small input.
-#include "chunking.hpp"
+#include "tracelint/core/chunking.hpp"
 #include "tracelint/validator/validator.hpp"
 
 #include <algorithm>

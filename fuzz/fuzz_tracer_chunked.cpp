@@ -7,8 +7,8 @@
 // the first chunk and the body is repeated to a few KB, not 20 KB. One input in eight is traced
 // on two threads, the others on this one: the chunks are the same either way, and a thread per
 // input costs more under ASan than tracing a small input.
-#include "chunking.hpp"
-#include "tracing.hpp"
+#include "tracelint/core/chunking.hpp"
+#include "tracelint/tracer/tracing.hpp"
 
 #include "tracelint/core/printer.hpp"
 

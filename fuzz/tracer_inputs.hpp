@@ -2,7 +2,7 @@
 // How fuzz_tracer turns a Python file into a trace request, shared with the libtorch
 // differential that replays its corpus (tests/test_fuzz_replay.cpp): the first function, its
 // parameters given inputs of every kind in turn, and one way of tracing picked by the bytes.
-#include "frontend.hpp" // tracer/src
+#include "tracelint/tracer/frontend.hpp"
 
 #include "tracelint/tracer/tracer.hpp"
 

@@ -5,7 +5,7 @@
 // the reference: both must give the same ParsedFile, spans included.
 #include "support.hpp"
 
-#include "parse_options.hpp"
+#include "tracelint/core/parse_options.hpp"
 #include "tracelint/core/parser.hpp"
 
 #include <doctest/doctest.h>

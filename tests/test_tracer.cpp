@@ -4,8 +4,8 @@
 #include "tracer/cases.hpp"
 #include "tracer/clean.hpp"
 
-#include "frontend.hpp" // tracer/src: the chunked parse, to check that it happens
-#include "tracing.hpp"  // tracer/src: trace_unchunked, the reference
+#include "tracelint/tracer/frontend.hpp" // the chunked parse, to check that it happens
+#include "tracelint/tracer/tracing.hpp"  // trace_unchunked, the reference
 
 #include "tracelint/core/parser.hpp"
 #include "tracelint/core/printer.hpp"

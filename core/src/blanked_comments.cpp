@@ -1,7 +1,7 @@
-#include "blanked_comments.hpp"
+#include "tracelint/core/blanked_comments.hpp"
 
-#include "chunking.hpp"
-#include "lexing.hpp"
+#include "tracelint/core/chunking.hpp"
+#include "tracelint/core/lexing.hpp"
 
 #include <algorithm>
 #include <string_view>

@@ -1,6 +1,6 @@
-#include "chunking.hpp"
+#include "tracelint/core/chunking.hpp"
 
-#include "lexing.hpp"
+#include "tracelint/core/lexing.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "edited_text.hpp"
+#include "tracelint/core/edited_text.hpp"
 
 #include <algorithm>
 #include <iterator>

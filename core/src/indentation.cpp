@@ -1,6 +1,6 @@
-#include "indentation.hpp"
+#include "tracelint/core/indentation.hpp"
 
-#include "lexing.hpp"
+#include "tracelint/core/lexing.hpp"
 
 #include <string>
 #include <string_view>

@@ -6,12 +6,12 @@
 #include "tracelint/core/python_tree.hpp"
 #include "tracelint/core/type_string.hpp"
 
-#include "blanked_comments.hpp"
-#include "chunking.hpp"
-#include "indentation.hpp"
-#include "lexing.hpp"
-#include "parse_options.hpp"
-#include "syntax_errors.hpp"
+#include "tracelint/core/blanked_comments.hpp"
+#include "tracelint/core/chunking.hpp"
+#include "tracelint/core/indentation.hpp"
+#include "tracelint/core/lexing.hpp"
+#include "tracelint/core/parse_options.hpp"
+#include "tracelint/core/syntax_errors.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "lexing.hpp"
+#include "tracelint/core/lexing.hpp"
 #include "tracelint/core/parser.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "tracelint/core/value.hpp"
 
-#include "lexing.hpp"
+#include "tracelint/core/lexing.hpp"
 
 #include <algorithm>
 #include <cctype>

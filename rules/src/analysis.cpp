@@ -2,7 +2,7 @@
 
 #include "tracelint/core/type_string.hpp"
 
-#include "name_table.hpp" // core/src
+#include "tracelint/core/name_table.hpp"
 
 #include <fnmatch.h>
 

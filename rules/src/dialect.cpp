@@ -1,6 +1,6 @@
 #include "tracelint/rules/dialect.hpp"
 
-#include "lexing.hpp"
+#include "tracelint/core/lexing.hpp"
 
 #include <fnmatch.h>
 

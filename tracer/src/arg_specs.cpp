@@ -4,9 +4,9 @@
 #include "tracelint/core/escape.hpp"
 
 #include "excerpt.hpp"
-#include "frontend.hpp"
-#include "interpreter.hpp"
 #include "recorder.hpp"
+#include "tracelint/tracer/frontend.hpp"
+#include "tracelint/tracer/interpreter.hpp"
 
 #include <cctype>
 #include <charconv>

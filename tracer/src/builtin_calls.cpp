@@ -1,6 +1,6 @@
 // Calls of the builtin functions, of the builtin types' methods and constructors, and of the
 // dataclasses/functools helpers the interpreter provides.
-#include "interpreter.hpp"
+#include "tracelint/tracer/interpreter.hpp"
 
 #include "interpreter_impl.hpp"
 #include "list_sort.hpp"

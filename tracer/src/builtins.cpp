@@ -1,6 +1,6 @@
 // Python's builtin functions, the constructors of the builtin types, and the methods of str,
 // list, tuple, dict and set, as the interpreter runs them; and Python's number arithmetic.
-#include "interpreter.hpp"
+#include "tracelint/tracer/interpreter.hpp"
 
 #include "interpreter_impl.hpp"
 

@@ -2,7 +2,7 @@
 
 #include "recorder.hpp"
 
-#include "name_table.hpp" // core/src
+#include "tracelint/core/name_table.hpp" // core/src
 
 namespace tracelint::tracer {
 

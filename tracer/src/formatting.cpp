@@ -1,6 +1,6 @@
 // Python's text of values: str(), repr(), format() with the format-spec mini-language,
 // f-strings, str.format and the % operator.
-#include "interpreter.hpp"
+#include "tracelint/tracer/interpreter.hpp"
 
 #include "interpreter_impl.hpp"
 

@@ -1,10 +1,10 @@
-#include "frontend.hpp"
+#include "tracelint/tracer/frontend.hpp"
 
-#include "blanked_comments.hpp"
-#include "chunking.hpp"
-#include "indentation.hpp"
-#include "lexing.hpp"
-#include "syntax_errors.hpp"
+#include "tracelint/core/blanked_comments.hpp"
+#include "tracelint/core/chunking.hpp"
+#include "tracelint/core/indentation.hpp"
+#include "tracelint/core/lexing.hpp"
+#include "tracelint/core/syntax_errors.hpp"
 #include "tracelint/core/value.hpp"
 
 #include <tree_sitter/api.h>

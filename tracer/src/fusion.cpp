@@ -1,8 +1,8 @@
 #include "fusion.hpp"
 
 #include "dce.hpp"
-#include "ops/registry.hpp"
 #include "recorder.hpp"
+#include "tracelint/tracer/registry.hpp"
 
 #include "tracelint/core/type_string.hpp"
 

@@ -2,7 +2,7 @@
 
 #include "dce.hpp"
 #include "ops/gradients.hpp"
-#include "ops/registry.hpp"
+#include "tracelint/tracer/registry.hpp"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // The interpreter's statements, expressions, calls, classes and attributes. Builtins are in
 // builtins.cpp, the torch namespaces in torch_api.cpp, string formatting in formatting.cpp.
-#include "interpreter.hpp"
+#include "tracelint/tracer/interpreter.hpp"
 
 #include "interpreter_impl.hpp"
 
@@ -12,7 +12,7 @@ namespace tracelint::tracer {
 const char *builtin_spelling(Builtin b) {
   static const char *const names[] = {
 #define TRACELINT_BUILTIN(id, spelled) spelled,
-#include "builtins.def"
+#include "tracelint/tracer/builtins.def"
 #undef TRACELINT_BUILTIN
   };
   return names[static_cast<std::size_t>(b)];

@@ -2,7 +2,7 @@
 // What the interpreter's files share: its per-run state (the builtins' namespace, the modules it
 // provides) and small helpers. Not for use outside the interpreter.
 #include "excerpt.hpp"
-#include "interpreter.hpp"
+#include "tracelint/tracer/interpreter.hpp"
 
 #include <map>
 #include <string>

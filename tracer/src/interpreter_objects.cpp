@@ -1,6 +1,6 @@
 // The interpreter's object protocol: constructing instances, attributes, items, operators,
 // truth, iteration and equality, as Python defines them for the values the tracer models.
-#include "interpreter.hpp"
+#include "tracelint/tracer/interpreter.hpp"
 
 #include "interpreter_impl.hpp"
 

@@ -1,4 +1,4 @@
-#include "module_state.hpp"
+#include "tracelint/tracer/module_state.hpp"
 
 #include "interpreter_impl.hpp"
 

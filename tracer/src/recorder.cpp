@@ -2,7 +2,7 @@
 
 #include "excerpt.hpp"
 #include "memory_estimate.hpp"
-#include "ops/registry.hpp"
+#include "tracelint/tracer/registry.hpp"
 
 #include "tracelint/core/printer.hpp"
 #include "tracelint/core/type_string.hpp"

@@ -3,9 +3,9 @@
 // the computation trace, with its decomposition (read from the op registry) as subsymbols, every
 // number operation on proxies as prims, and the guards the prologue must check. The
 // decompositions record through it too (prim, call, num, decide).
-#include "interpreter.hpp"
-#include "lexing.hpp"
+#include "tracelint/core/lexing.hpp"
 #include "tracelint/core/trace.hpp"
+#include "tracelint/tracer/interpreter.hpp"
 #include "tracelint/tracer/tracer.hpp"
 
 #include <cctype>

@@ -2,11 +2,11 @@
 // tracer's own, in Python: prelude/nn.py), math, dataclasses, typing, functools; and the
 // tensor's Python surface (attributes, methods, operators). Every tensor operation is an ltorch
 // symbol of the op registry, bound to its schema and handed to the backend.
-#include "interpreter.hpp"
+#include "tracelint/tracer/interpreter.hpp"
 
 #include "interpreter_impl.hpp"
-#include "ops/registry.hpp"
 #include "prelude.hpp"
+#include "tracelint/tracer/registry.hpp"
 
 #include <cfloat>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "traced_callable.hpp"
+#include "tracelint/tracer/traced_callable.hpp"
 
 #include "excerpt.hpp"
 

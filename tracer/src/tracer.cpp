@@ -6,16 +6,16 @@
 #include "binding.hpp"
 #include "dce.hpp"
 #include "excerpt.hpp"
-#include "frontend.hpp"
 #include "fusion.hpp"
 #include "grad.hpp"
-#include "interpreter.hpp"
 #include "interpreter_impl.hpp"
 #include "memory_estimate.hpp"
-#include "module_state.hpp"
 #include "recorder.hpp"
-#include "traced_callable.hpp"
-#include "tracing.hpp"
+#include "tracelint/tracer/frontend.hpp"
+#include "tracelint/tracer/interpreter.hpp"
+#include "tracelint/tracer/module_state.hpp"
+#include "tracelint/tracer/traced_callable.hpp"
+#include "tracelint/tracer/tracing.hpp"
 
 #include <algorithm>
 #include <set>

@@ -1,5 +1,5 @@
 // The op registry as its users read it: what `tracelint trace --list-ops` prints.
-#include "ops/registry.hpp"
+#include "tracelint/tracer/registry.hpp"
 
 #include "tracelint/tracer/tracer.hpp"
 

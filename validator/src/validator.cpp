@@ -5,7 +5,7 @@
 #include "tracelint/rules/analysis.hpp"
 #include "tracelint/rules/rule.hpp"
 
-#include "lexing.hpp"
+#include "tracelint/core/lexing.hpp"
 
 #include <algorithm>
 #include <iterator>

@@ -1,7 +1,7 @@
 #pragma once
 // What the op definitions share: tensor templates, torch's type promotion, broadcasting, dims.
 #include "../recorder.hpp"
-#include "registry.hpp"
+#include "tracelint/tracer/registry.hpp"
 
 #include <string>
 #include <vector>

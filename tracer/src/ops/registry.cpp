@@ -1,4 +1,4 @@
-#include "registry.hpp"
+#include "tracelint/tracer/registry.hpp"
 
 #include "../excerpt.hpp"
 

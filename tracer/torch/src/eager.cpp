@@ -4,10 +4,10 @@
 // constructed with its parameters initialised by libtorch.
 #include "runtime.hpp"
 
-#include "frontend.hpp"
-#include "interpreter.hpp"
-#include "module_state.hpp"
-#include "traced_callable.hpp"
+#include "tracelint/tracer/frontend.hpp"
+#include "tracelint/tracer/interpreter.hpp"
+#include "tracelint/tracer/module_state.hpp"
+#include "tracelint/tracer/traced_callable.hpp"
 
 #include <c10/util/Exception.h>
 

@@ -4,7 +4,7 @@
 #include "annotations.hpp"
 #include "runtime.hpp"
 
-#include "ops/registry.hpp" // tracer/src
+#include "tracelint/tracer/registry.hpp"
 
 #include "tracelint/core/printer.hpp"
 

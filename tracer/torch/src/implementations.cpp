@@ -4,8 +4,8 @@
 // symbol added to the registry without an implementation here does not compile (-Wswitch).
 #include "runtime.hpp"
 
-#include "interpreter.hpp" // tracer/src: truncate_to_int64
 #include "tracelint/core/value.hpp"
+#include "tracelint/tracer/interpreter.hpp" // truncate_to_int64
 
 #include <ATen/ScalarOps.h>
 #include <c10/util/Exception.h>

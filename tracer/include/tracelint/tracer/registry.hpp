@@ -5,7 +5,7 @@
 // decomposition into prims and other ltorch symbols; a prim has its schema and its shape and
 // dtype rule. The interpreter binds calls with it, the recorder records with it, and the
 // executor's libtorch implementations (tracer/torch) are keyed by the same ids.
-#include "../interpreter.hpp"
+#include "tracelint/tracer/interpreter.hpp"
 
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 // The callable a request traces: a function of the module, or a method of an instance of one of
 // its classes (made from --init, in eval mode). The tracer and the eager run make it alike.
-#include "interpreter.hpp"
+#include "tracelint/tracer/interpreter.hpp"
 #include "tracelint/tracer/tracer.hpp"
 
 #include <string>

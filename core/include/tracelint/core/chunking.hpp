@@ -2,7 +2,7 @@
 // Splitting a large function body into chunks of whole statements that are parsed separately,
 // in parallel, and taken in order. Shared by the trace parser and the tracer's frontend
 // (an implementation detail, so not a public header).
-#include "edited_text.hpp"
+#include "tracelint/core/edited_text.hpp"
 
 #include <condition_variable>
 #include <cstddef>

@@ -4,7 +4,7 @@
 // (an ltorch symbol of the op registry) and every number operation on a proxy to a Backend. The
 // tracing backend (Recorder) records bound symbols; the eager backend (tracer/torch) calls
 // libtorch.
-#include "frontend.hpp"
+#include "tracelint/tracer/frontend.hpp"
 #include "tracelint/tracer/object.hpp"
 #include "tracelint/tracer/symbols.hpp"
 #include "tracelint/tracer/tracer.hpp"
@@ -21,7 +21,7 @@ namespace tracelint::tracer {
 
 enum class Builtin : uint16_t {
 #define TRACELINT_BUILTIN(id, spelled) id,
-#include "builtins.def"
+#include "tracelint/tracer/builtins.def"
 #undef TRACELINT_BUILTIN
 };
 const char *builtin_spelling(Builtin b);

@@ -4,7 +4,7 @@
 // too many levels) and nesting limits (brackets, statically nested blocks). tree-sitter closes
 // the blocks and goes on without an error node, so the trace parser and the tracer's frontend
 // look for them in one pass over the lines (an implementation detail, so not a public header).
-#include "chunking.hpp"
+#include "tracelint/core/chunking.hpp"
 
 #include "tracelint/core/parser.hpp"
 #include "tracelint/core/source.hpp"

@@ -4,7 +4,7 @@
 // modules' other tensor attributes, with Thunder's names for them in traces
 // (transformer.h.0.attn.c_attn.weight -> t_transformer_h_0_attn_c_attn_weight). The tracer
 // names them; an eager run gives them their values.
-#include "interpreter.hpp"
+#include "tracelint/tracer/interpreter.hpp"
 #include "tracelint/tracer/tracer.hpp"
 
 #include <string>
