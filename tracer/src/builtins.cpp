@@ -2,6 +2,7 @@
 // list, tuple, dict and set, as the interpreter runs them; and Python's number arithmetic.
 #include "tracelint/tracer/interpreter.hpp"
 
+#include "builtins/builtin_family.hpp"
 #include "interpreter_impl.hpp"
 
 #include "tracelint/core/value.hpp"
@@ -343,7 +344,7 @@ std::optional<Obj> Interpreter::builtin_method(const Obj &self, std::string_view
     std::vector<Obj> args{self};
     Kwargs none;
     Obj type = make_builtin(Builtin::type, "type");
-    return call_builtin(type.as<BuiltinObj>(), args, none, Loc{});
+    return builtins::call(*this, type.as<BuiltinObj>(), args, none, Loc{});
   }
   return std::nullopt;
 }

@@ -2,6 +2,7 @@
 // builtins.cpp, the torch namespaces in torch_api.cpp, string formatting in formatting.cpp.
 #include "tracelint/tracer/interpreter.hpp"
 
+#include "builtins/builtin_family.hpp"
 #include "interpreter_impl.hpp"
 
 #include <algorithm>
@@ -1110,7 +1111,7 @@ Obj Interpreter::call(const Obj &callee, std::vector<Obj> args, Kwargs kwargs, c
     return call(m.function, std::move(args), std::move(kwargs), loc);
   }
   case Obj::Kind::Builtin:
-    return call_builtin(callee.as<BuiltinObj>(), args, kwargs, loc);
+    return builtins::call(*this, callee.as<BuiltinObj>(), args, kwargs, loc);
   case Obj::Kind::Class: {
     auto cls = std::static_pointer_cast<ClassObj>(callee.ref);
     return construct(cls, std::move(args), std::move(kwargs), loc);

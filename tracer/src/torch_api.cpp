@@ -4,6 +4,7 @@
 // symbol of the op registry, bound to its schema and handed to the backend.
 #include "tracelint/tracer/interpreter.hpp"
 
+#include "builtins/builtin_family.hpp"
 #include "interpreter_impl.hpp"
 #include "prelude.hpp"
 #include "tracelint/tracer/registry.hpp"
@@ -144,11 +145,9 @@ enum class MathExtra : uint32_t {
 };
 
 Obj dtype_attribute(std::string_view name) {
+  // torch.float32, torch.half, ...; not the annotations' short names (torch.f32 is no dtype).
   if (std::optional<DType> d = dtype_from_name(name))
-    if (name != "f32" && name != "f16" && name != "bf16" && name != "f64" && name != "i64" &&
-        name != "i32" && name != "i16" && name != "i8" && name != "u8" && name != "b8" &&
-        name != "c64" && name != "c128")
-      return Obj::dtype_of(*d);
+    if (name != dtype_info(*d).short_name) return Obj::dtype_of(*d);
   return Obj::none();
 }
 
@@ -488,440 +487,610 @@ void Interpreter::update_in_place(const Obj &target, const Obj &result, const Lo
   t.data = v.data;
 }
 
-Obj Interpreter::call_torch(BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
-                            const Loc &loc) {
+namespace builtins {
+
+namespace {
+
+// A registry symbol called from a torch function's or tensor method's implementation.
+Obj call_symbol(Interpreter &in, Sym sym, std::vector<Obj> call_args, Kwargs call_kwargs,
+                const std::string &spelled, const Loc &loc) {
   const Registry &registry = Registry::get();
+  const OpDef &def = registry.op(sym);
+  return in.backend().call_symbol(
+      sym, registry.bind(def, std::move(call_args), std::move(call_kwargs), spelled, loc), loc);
+}
+
+// Tensor.float() and the like: ltorch.to with the dtype.
+Obj to_dtype(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, DType d, const Loc &loc) {
+  if (!args.empty()) in.raise("TypeError", fn.name + "() takes no positional arguments", loc);
+  return call_symbol(in, Sym::ltorch_to, {fn.self}, {{"dtype", Obj::dtype_of(d)}}, fn.name, loc);
+}
+
+Obj call_context_manager(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> &args,
+                         Kwargs & /*kwargs*/, const Loc & /*loc*/) {
   auto id = static_cast<Builtin>(fn.id);
-  auto symbol_call = [&](Sym sym, std::vector<Obj> call_args, Kwargs call_kwargs,
-                         const std::string &spelled) {
-    const OpDef &def = registry.op(sym);
-    return backend_->call_symbol(
-        sym, registry.bind(def, std::move(call_args), std::move(call_kwargs), spelled, loc), loc);
+  // torch.no_grad() makes the context manager; used as a decorator, it returns the function.
+  if (args.size() == 1 && args[0].kind != Obj::Kind::Bool) return args[0];
+  return make_builtin(id, fn.name);
+}
+
+Obj call_registry_symbol(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+                         const Loc &loc) {
+  auto id = static_cast<Builtin>(fn.id);
+  const Registry &registry = Registry::get();
+  const OpDef &def = registry.op(static_cast<Sym>(fn.index));
+  std::optional<Registry::Spelling> spelling = registry.python(fn.name);
+  bool inplace = spelling && spelling->inplace;
+  if (id == Builtin::tensor_symbol) args.insert(args.begin(), fn.self);
+  for (const Obj &a : args)
+    if (a.kind == Obj::Kind::Unknown) in.unknown_used(a, loc, "an argument");
+  std::vector<Obj> bound = registry.bind(def, args, std::move(kwargs), fn.name, loc);
+  Obj result = in.backend().call_symbol(def.sym, std::move(bound), loc);
+  if (inplace) {
+    in.update_in_place(fn.self, result, loc);
+    return fn.self;
+  }
+  if (def.view && !args.empty() && args[0].kind == Obj::Kind::Tensor)
+    in.note_views(args[0], result);
+  return result;
+}
+
+Obj tensor_size(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+                const Loc &loc) {
+  const TensorObj &t = fn.self.as<TensorObj>();
+  std::optional<Obj> dim = take_keyword(kwargs, "dim");
+  if (!args.empty()) dim = args[0];
+  if (!dim || dim->kind == Obj::Kind::None) return Obj::tuple(t.shape);
+  int64_t rank = static_cast<int64_t>(t.shape.size());
+  int64_t d = in.concrete_int(*dim, loc, "a dim");
+  if (d < -rank || d >= rank)
+    in.raise("IndexError",
+             "Dimension out of range (expected to be in range of [" + std::to_string(-rank) + ", " +
+                 std::to_string(rank - 1) + "], but got " + std::to_string(d) + ")",
+             loc);
+  return t.shape[static_cast<std::size_t>(d < 0 ? d + rank : d)];
+}
+
+Obj tensor_dim(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,
+               Kwargs & /*kwargs*/, const Loc & /*loc*/) {
+  const TensorObj &t = fn.self.as<TensorObj>();
+  return Obj::int_of(static_cast<int64_t>(t.shape.size()));
+}
+
+Obj tensor_numel(Interpreter &in, BuiltinObj &fn, std::vector<Obj> & /*args*/, Kwargs & /*kwargs*/,
+                 const Loc &loc) {
+  const TensorObj &t = fn.self.as<TensorObj>();
+  Obj n = Obj::int_of(1);
+  for (const Obj &d : t.shape)
+    n = in.number(NumOp::mul, {n, d}, loc);
+  return n;
+}
+
+Obj tensor_float(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                 const Loc &loc) {
+  return to_dtype(in, fn, args, DType::float32, loc);
+}
+
+Obj tensor_half(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                const Loc &loc) {
+  return to_dtype(in, fn, args, DType::float16, loc);
+}
+
+Obj tensor_double(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                  const Loc &loc) {
+  return to_dtype(in, fn, args, DType::float64, loc);
+}
+
+Obj tensor_bfloat16(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                    const Loc &loc) {
+  return to_dtype(in, fn, args, DType::bfloat16, loc);
+}
+
+Obj tensor_long(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                const Loc &loc) {
+  return to_dtype(in, fn, args, DType::int64, loc);
+}
+
+Obj tensor_int(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+               const Loc &loc) {
+  return to_dtype(in, fn, args, DType::int32, loc);
+}
+
+Obj tensor_bool(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                const Loc &loc) {
+  return to_dtype(in, fn, args, DType::bool_, loc);
+}
+
+Obj tensor_short(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                 const Loc &loc) {
+  return to_dtype(in, fn, args, DType::int16, loc);
+}
+
+Obj tensor_byte(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                const Loc &loc) {
+  return to_dtype(in, fn, args, DType::uint8, loc);
+}
+
+Obj tensor_to(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+              const Loc &loc) {
+  const Obj &self = fn.self;
+  // to(dtype), to(device), to(device, dtype), to(other), to(dtype=..., device=...)
+  Kwargs kw;
+  for (const char *k : {"dtype", "device"})
+    if (std::optional<Obj> v = take_keyword(kwargs, k)) kw.emplace_back(k, *v);
+  take_keyword(kwargs, "non_blocking");
+  take_keyword(kwargs, "copy");
+  take_keyword(kwargs, "memory_format");
+  if (!kwargs.empty())
+    in.raise("TypeError", "to() got an unexpected keyword argument '" + kwargs[0].first + "'", loc);
+  for (const Obj &a : args) {
+    if (a.kind == Obj::Kind::DType)
+      kw.emplace_back("dtype", a);
+    else if (a.kind == Obj::Kind::Device)
+      kw.emplace_back("device", a);
+    else if (a.kind == Obj::Kind::Str)
+      kw.emplace_back("device", Obj::device_of(str_of(a) == "cuda" ? "cuda:0" : str_of(a)));
+    else if (a.kind == Obj::Kind::Tensor) {
+      kw.emplace_back("dtype", Obj::dtype_of(a.as<TensorObj>().dtype));
+      kw.emplace_back("device", Obj::device_of(a.as<TensorObj>().device));
+    } else if (a.kind != Obj::Kind::Bool)
+      in.raise("TypeError", "to() received an invalid combination of arguments", loc);
+  }
+  return call_symbol(in, Sym::ltorch_to, {self}, std::move(kw), fn.name, loc);
+}
+
+Obj tensor_clone(Interpreter &in, BuiltinObj &fn, std::vector<Obj> & /*args*/, Kwargs & /*kwargs*/,
+                 const Loc & /*loc*/) {
+  auto method = static_cast<TensorMethod>(fn.index);
+  Obj copy = in.alias_tensor(fn.self.as<TensorObj>());
+  if (method == TensorMethod::detach) copy.as<TensorObj>().requires_grad = false;
+  return copy;
+}
+
+Obj tensor_item(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,
+                Kwargs & /*kwargs*/, const Loc &loc) {
+  throw TraceError(loc, "`" + fn.name +
+                            "()` reads the tensor's values, which cannot be "
+                            "traced (data-dependent)");
+}
+
+Obj tensor_requires_grad(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args,
+                         Kwargs & /*kwargs*/, const Loc &loc) {
+  const Obj &self = fn.self;
+  bool on = args.empty() || in.truth(args[0], loc);
+  self.as<TensorObj>().requires_grad = on;
+  return self;
+}
+
+Obj tensor_zero(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+                const Loc &loc) {
+  const Obj &self = fn.self;
+  auto method = static_cast<TensorMethod>(fn.index);
+  auto number_arg = [&](std::size_t i, const char *kw, double dflt) {
+    std::optional<Obj> v = take_keyword(kwargs, kw);
+    if (i < args.size()) v = args[i];
+    return v ? in.concrete_float(*v, loc, kw) : dflt;
   };
-  switch (id) {
-  case Builtin::no_grad:
-  case Builtin::null_context:
-    // torch.no_grad() makes the context manager; used as a decorator, it returns the function.
-    if (args.size() == 1 && args[0].kind != Obj::Kind::Bool) return args[0];
-    return make_builtin(id, fn.name);
-  case Builtin::torch_symbol:
-  case Builtin::tensor_symbol: {
-    const OpDef &def = registry.op(static_cast<Sym>(fn.index));
-    std::optional<Registry::Spelling> spelling = registry.python(fn.name);
-    bool inplace = spelling && spelling->inplace;
-    if (id == Builtin::tensor_symbol) args.insert(args.begin(), fn.self);
-    for (const Obj &a : args)
-      if (a.kind == Obj::Kind::Unknown) unknown_used(a, loc, "an argument");
-    std::vector<Obj> bound = registry.bind(def, args, std::move(kwargs), fn.name, loc);
-    Obj result = backend_->call_symbol(def.sym, std::move(bound), loc);
-    if (inplace) {
-      update_in_place(fn.self, result, loc);
-      return fn.self;
-    }
-    if (def.view && !args.empty() && args[0].kind == Obj::Kind::Tensor) note_views(args[0], result);
-    return result;
-  }
-  case Builtin::tensor_method: {
-    const Obj &self = fn.self;
-    const TensorObj &t = self.as<TensorObj>();
-    auto method = static_cast<TensorMethod>(fn.index);
-    auto to_dtype = [&](DType d) {
-      if (!args.empty()) raise("TypeError", fn.name + "() takes no positional arguments", loc);
-      return symbol_call(Sym::ltorch_to, {self}, {{"dtype", Obj::dtype_of(d)}}, fn.name);
-    };
-    switch (method) {
-    case TensorMethod::size: {
-      std::optional<Obj> dim = take_keyword(kwargs, "dim");
-      if (!args.empty()) dim = args[0];
-      if (!dim || dim->kind == Obj::Kind::None) return Obj::tuple(t.shape);
-      int64_t rank = static_cast<int64_t>(t.shape.size());
-      int64_t d = concrete_int(*dim, loc, "a dim");
-      if (d < -rank || d >= rank)
-        raise("IndexError",
-              "Dimension out of range (expected to be in range of [" + std::to_string(-rank) +
-                  ", " + std::to_string(rank - 1) + "], but got " + std::to_string(d) + ")",
-              loc);
-      return t.shape[static_cast<std::size_t>(d < 0 ? d + rank : d)];
-    }
-    case TensorMethod::dim:
-      return Obj::int_of(static_cast<int64_t>(t.shape.size()));
-    case TensorMethod::numel: {
-      Obj n = Obj::int_of(1);
-      for (const Obj &d : t.shape)
-        n = number(NumOp::mul, {n, d}, loc);
-      return n;
-    }
-    case TensorMethod::float_:
-      return to_dtype(DType::float32);
-    case TensorMethod::half:
-      return to_dtype(DType::float16);
-    case TensorMethod::double_:
-      return to_dtype(DType::float64);
-    case TensorMethod::bfloat16:
-      return to_dtype(DType::bfloat16);
-    case TensorMethod::long_:
-      return to_dtype(DType::int64);
-    case TensorMethod::int_:
-      return to_dtype(DType::int32);
-    case TensorMethod::bool_:
-      return to_dtype(DType::bool_);
-    case TensorMethod::short_:
-      return to_dtype(DType::int16);
-    case TensorMethod::byte:
-      return to_dtype(DType::uint8);
-    case TensorMethod::to: {
-      // to(dtype), to(device), to(device, dtype), to(other), to(dtype=..., device=...)
-      Kwargs kw;
-      for (const char *k : {"dtype", "device"})
-        if (std::optional<Obj> v = take_keyword(kwargs, k)) kw.emplace_back(k, *v);
-      take_keyword(kwargs, "non_blocking");
-      take_keyword(kwargs, "copy");
-      take_keyword(kwargs, "memory_format");
-      if (!kwargs.empty())
-        raise("TypeError", "to() got an unexpected keyword argument '" + kwargs[0].first + "'",
-              loc);
-      for (const Obj &a : args) {
-        if (a.kind == Obj::Kind::DType)
-          kw.emplace_back("dtype", a);
-        else if (a.kind == Obj::Kind::Device)
-          kw.emplace_back("device", a);
-        else if (a.kind == Obj::Kind::Str)
-          kw.emplace_back("device", Obj::device_of(str_of(a) == "cuda" ? "cuda:0" : str_of(a)));
-        else if (a.kind == Obj::Kind::Tensor) {
-          kw.emplace_back("dtype", Obj::dtype_of(a.as<TensorObj>().dtype));
-          kw.emplace_back("device", Obj::device_of(a.as<TensorObj>().device));
-        } else if (a.kind != Obj::Kind::Bool)
-          raise("TypeError", "to() received an invalid combination of arguments", loc);
-      }
-      return symbol_call(Sym::ltorch_to, {self}, std::move(kw), fn.name);
-    }
-    case TensorMethod::clone:
-    case TensorMethod::detach: {
-      Obj copy = alias_tensor(t);
-      if (method == TensorMethod::detach) copy.as<TensorObj>().requires_grad = false;
-      return copy;
-    }
-    case TensorMethod::item:
-    case TensorMethod::tolist:
+  if (in.backend().tracing()) {
+    if (method == TensorMethod::normal_ || method == TensorMethod::uniform_)
       throw TraceError(loc, "`" + fn.name +
-                                "()` reads the tensor's values, which cannot be "
-                                "traced (data-dependent)");
-    case TensorMethod::requires_grad_: {
-      bool on = args.empty() || truth(args[0], loc);
-      self.as<TensorObj>().requires_grad = on;
-      return self;
-    }
-    case TensorMethod::zero_:
-    case TensorMethod::fill_:
-    case TensorMethod::normal_:
-    case TensorMethod::uniform_: {
-      auto number_arg = [&](std::size_t i, const char *kw, double dflt) {
-        std::optional<Obj> v = take_keyword(kwargs, kw);
-        if (i < args.size()) v = args[i];
-        return v ? concrete_float(*v, loc, kw) : dflt;
-      };
-      if (backend_->tracing()) {
-        if (method == TensorMethod::normal_ || method == TensorMethod::uniform_)
-          throw TraceError(loc, "`" + fn.name +
-                                    "()` draws random numbers in the traced "
-                                    "function, which cannot be compared with eager");
-        Obj value = method == TensorMethod::zero_ ? Obj::int_of(0)
-                    : args.empty()                ? Obj::none()
-                                                  : args[0];
-        if (value.kind == Obj::Kind::None) raise("TypeError", "fill_() takes a value", loc);
-        Obj full = symbol_call(Sym::ltorch_full_like, {self, value}, {}, fn.name);
-        update_in_place(self, full, loc);
-        return self;
-      }
-      TensorObj &target = self.as<TensorObj>();
-      if (method == TensorMethod::normal_)
-        backend_->initialize(target, InitKind::Normal, number_arg(0, "mean", 0),
-                             number_arg(1, "std", 1));
-      else if (method == TensorMethod::uniform_)
-        backend_->initialize(target, InitKind::Uniform, number_arg(0, "from", 0),
-                             number_arg(1, "to", 1));
-      else
-        backend_->initialize(target, InitKind::Fill,
-                             method == TensorMethod::zero_ ? 0 : number_arg(0, "value", 0), 0);
-      return self;
-    }
-    case TensorMethod::copy_: {
-      if (args.size() != 1 || args[0].kind != Obj::Kind::Tensor)
-        raise("TypeError", "copy_() takes a tensor", loc);
-      if (!backend_->tracing()) {
-        // Module construction (loading values into a parameter): the eager backend copies.
-        Obj converted =
-            symbol_call(Sym::ltorch_to, {args[0]}, {{"dtype", Obj::dtype_of(t.dtype)}}, fn.name);
-        update_in_place(self, converted, loc);
-        return self;
-      }
-      Obj expanded = symbol_call(Sym::ltorch_expand, {args[0], Obj::tuple(t.shape)}, {}, fn.name);
-      Obj converted =
-          symbol_call(Sym::ltorch_to, {expanded}, {{"dtype", Obj::dtype_of(t.dtype)}}, fn.name);
-      update_in_place(self, converted, loc);
-      return self;
-    }
-    case TensorMethod::new_zeros:
-    case TensorMethod::new_ones:
-    case TensorMethod::new_empty:
-    case TensorMethod::new_full: {
-      Kwargs kw{{"dtype", Obj::dtype_of(t.dtype)}, {"device", Obj::device_of(t.device)}};
-      for (auto &[k, v] : kwargs)
-        for (auto &[kk, vv] : kw)
-          if (kk == k) vv = v;
-      if (args.empty()) raise("TypeError", fn.name + "() takes a size", loc);
-      Obj size = args.size() == 1 || method == TensorMethod::new_full ? args[0] : Obj::tuple(args);
-      if (method == TensorMethod::new_full) {
-        if (args.size() != 2) raise("TypeError", "new_full() takes a size and a fill value", loc);
-        return symbol_call(Sym::ltorch_full, {size, args[1]}, std::move(kw), fn.name);
-      }
-      return symbol_call(method == TensorMethod::new_ones ? Sym::ltorch_ones : Sym::ltorch_zeros,
-                         {size}, std::move(kw), fn.name);
-    }
-    case TensorMethod::expand_as:
-    case TensorMethod::view_as:
-    case TensorMethod::reshape_as: {
-      if (args.size() != 1 || args[0].kind != Obj::Kind::Tensor)
-        raise("TypeError", fn.name + "() takes a tensor", loc);
-      Sym s = method == TensorMethod::expand_as ? Sym::ltorch_expand
-              : method == TensorMethod::view_as ? Sym::ltorch_view
-                                                : Sym::ltorch_reshape;
-      return symbol_call(s, {self, Obj::tuple(args[0].as<TensorObj>().shape)}, {}, fn.name);
-    }
-    case TensorMethod::is_floating_point:
-      return Obj::boolean_of(is_floating(t.dtype));
-    case TensorMethod::is_contiguous:
-      return Obj::boolean_of(true);
-    case TensorMethod::element_size:
-      return Obj::int_of(dtype_info(t.dtype).bits / 8);
-    case TensorMethod::get_device:
-      return Obj::int_of(t.device.starts_with("cuda") ? std::stoll(t.device.substr(5)) : -1);
-    case TensorMethod::unbind: {
-      std::optional<Obj> dim = take_keyword(kwargs, "dim");
-      if (!args.empty()) dim = args[0];
-      int64_t rank = static_cast<int64_t>(t.shape.size());
-      int64_t d = dim ? concrete_int(*dim, loc, "a dim") : 0;
-      if (d < -rank || d >= rank) raise("IndexError", "Dimension out of range", loc);
-      if (d < 0) d += rank;
-      int64_t n =
-          concrete_int(t.shape[static_cast<std::size_t>(d)], loc, "the size of the unbound dim");
-      std::vector<Obj> out;
-      for (int64_t i = 0; i < n; ++i) {
-        std::vector<Obj> key(static_cast<std::size_t>(d),
-                             Obj::slice(Obj::none(), Obj::none(), Obj::none()));
-        key.push_back(Obj::int_of(i));
-        out.push_back(subscript(self, Obj::tuple(std::move(key)), loc));
-      }
-      return Obj::tuple(std::move(out));
-    }
-    case TensorMethod::cpu:
-    case TensorMethod::cuda: {
-      std::string device = method == TensorMethod::cpu ? "cpu" : "cuda:0";
-      return symbol_call(Sym::ltorch_to, {self}, {{"device", Obj::device_of(device)}}, fn.name);
-    }
-    case TensorMethod::max:
-    case TensorMethod::min: {
-      if (!args.empty() || !kwargs.empty())
-        throw TraceError(loc, "`" + fn.name +
-                                  "(dim)` returns values and indices, which the "
-                                  "tracer does not support: use amax/amin and argmax/argmin");
-      return symbol_call(method == TensorMethod::max ? Sym::ltorch_amax : Sym::ltorch_amin, {self},
-                         {}, fn.name);
-    }
-    }
-    break;
+                                "()` draws random numbers in the traced "
+                                "function, which cannot be compared with eager");
+    Obj value = method == TensorMethod::zero_ ? Obj::int_of(0)
+                : args.empty()                ? Obj::none()
+                                              : args[0];
+    if (value.kind == Obj::Kind::None) in.raise("TypeError", "fill_() takes a value", loc);
+    Obj full = call_symbol(in, Sym::ltorch_full_like, {self, value}, {}, fn.name, loc);
+    in.update_in_place(self, full, loc);
+    return self;
   }
-  case Builtin::torch_special: {
-    switch (static_cast<TorchSpecial>(fn.index)) {
-    case TorchSpecial::finfo: {
-      DType d = args.empty()                       ? kDefaultFloat
-                : args[0].kind == Obj::Kind::DType ? args[0].dtype()
-                                                   : kDefaultFloat;
-      if (!args.empty() && args[0].kind != Obj::Kind::DType)
-        raise("TypeError", "finfo() takes a dtype", loc);
-      double max = 0, eps = 0, tiny = 0;
-      switch (d) {
-      case DType::float16:
-        max = 65504.0, eps = 0.0009765625, tiny = 6.103515625e-05;
-        break;
-      case DType::bfloat16:
-        max = 3.3895313892515355e+38, eps = 0.0078125, tiny = 1.1754943508222875e-38;
-        break;
-      case DType::float32:
-        max = 3.4028234663852886e+38, eps = 1.1920928955078125e-07, tiny = 1.1754943508222875e-38;
-        break;
-      case DType::float64:
-        max = DBL_MAX, eps = DBL_EPSILON, tiny = DBL_MIN;
-        break;
-      default:
-        raise("TypeError", "torch.finfo() requires a floating point input type", loc);
-      }
-      return info_object(*this, "finfo",
-                         {{"max", Obj::float_of(max)},
-                          {"min", Obj::float_of(-max)},
-                          {"eps", Obj::float_of(eps)},
-                          {"tiny", Obj::float_of(tiny)},
-                          {"smallest_normal", Obj::float_of(tiny)},
-                          {"bits", Obj::int_of(dtype_info(d).bits)},
-                          {"dtype", Obj::str(dtype_info(d).torch_name)}});
-    }
-    case TorchSpecial::iinfo: {
-      if (args.empty() || args[0].kind != Obj::Kind::DType)
-        raise("TypeError", "iinfo() takes a dtype", loc);
-      DType d = args[0].dtype();
-      int64_t lo = 0, hi = 0;
-      switch (d) {
-      case DType::int64:
-        lo = INT64_MIN;
-        hi = INT64_MAX;
-        break;
-      case DType::int32:
-        lo = INT32_MIN;
-        hi = INT32_MAX;
-        break;
-      case DType::int16:
-        lo = INT16_MIN;
-        hi = INT16_MAX;
-        break;
-      case DType::int8:
-        lo = INT8_MIN;
-        hi = INT8_MAX;
-        break;
-      case DType::uint8:
-        lo = 0;
-        hi = 255;
-        break;
-      case DType::bool_:
-        lo = 0;
-        hi = 1;
-        break;
-      default:
-        raise("TypeError", "torch.iinfo() requires an integer input type", loc);
-      }
-      return info_object(*this, "iinfo",
-                         {{"min", Obj::int_of(lo)},
-                          {"max", Obj::int_of(hi)},
-                          {"bits", Obj::int_of(dtype_info(d).bits)}});
-    }
-    case TorchSpecial::is_tensor:
-      return Obj::boolean_of(!args.empty() && args[0].kind == Obj::Kind::Tensor);
-    case TorchSpecial::is_floating_point:
-      return Obj::boolean_of(!args.empty() && args[0].kind == Obj::Kind::Tensor &&
-                             is_floating(args[0].as<TensorObj>().dtype));
-    case TorchSpecial::manual_seed:
-      return Obj::none();
-    case TorchSpecial::get_default_dtype:
-      return Obj::dtype_of(kDefaultFloat);
-    case TorchSpecial::is_grad_enabled:
-      return Obj::boolean_of(false);
-    case TorchSpecial::cuda_is_available:
-      return Obj::boolean_of(false);
-    case TorchSpecial::cuda_device_count:
-      return Obj::int_of(0);
-    case TorchSpecial::numel: {
-      if (args.size() != 1 || args[0].kind != Obj::Kind::Tensor)
-        raise("TypeError", "numel() takes a tensor", loc);
-      Obj n = Obj::int_of(1);
-      for (const Obj &d : args[0].as<TensorObj>().shape)
-        n = number(NumOp::mul, {n, d}, loc);
-      return n;
-    }
-    case TorchSpecial::typing_cast:
-      if (args.size() != 2) raise("TypeError", "cast() takes a type and a value", loc);
-      return args[1];
-    case TorchSpecial::broadcast_shapes: {
-      std::vector<Obj> out;
-      for (const Obj &shape : args) {
-        std::vector<Obj> dims = iterate(shape, loc);
-        if (dims.size() > out.size())
-          out.insert(out.begin(), dims.size() - out.size(), Obj::int_of(1));
-        std::size_t offset = out.size() - dims.size();
-        for (std::size_t i = 0; i < dims.size(); ++i) {
-          Obj &o = out[offset + i];
-          int64_t x = concrete_int(o, loc, "a size"), y = concrete_int(dims[i], loc, "a size");
-          if (x == 1)
-            o = dims[i];
-          else if (y != 1 && y != x)
-            raise("RuntimeError", "shape mismatch: objects cannot be broadcast to a single shape",
-                  loc);
-        }
-      }
-      return Obj::tuple(std::move(out));
-    }
-    }
-    break;
+  TensorObj &target = self.as<TensorObj>();
+  if (method == TensorMethod::normal_)
+    in.backend().initialize(target, InitKind::Normal, number_arg(0, "mean", 0),
+                            number_arg(1, "std", 1));
+  else if (method == TensorMethod::uniform_)
+    in.backend().initialize(target, InitKind::Uniform, number_arg(0, "from", 0),
+                            number_arg(1, "to", 1));
+  else
+    in.backend().initialize(target, InitKind::Fill,
+                            method == TensorMethod::zero_ ? 0 : number_arg(0, "value", 0), 0);
+  return self;
+}
+
+Obj tensor_copy(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                const Loc &loc) {
+  const Obj &self = fn.self;
+  const TensorObj &t = fn.self.as<TensorObj>();
+  if (args.size() != 1 || args[0].kind != Obj::Kind::Tensor)
+    in.raise("TypeError", "copy_() takes a tensor", loc);
+  if (!in.backend().tracing()) {
+    // Module construction (loading values into a parameter): the eager backend copies.
+    Obj converted = call_symbol(in, Sym::ltorch_to, {args[0]}, {{"dtype", Obj::dtype_of(t.dtype)}},
+                                fn.name, loc);
+    in.update_in_place(self, converted, loc);
+    return self;
   }
-  case Builtin::math_function: {
-    if (fn.index < 100) {
-      auto op = static_cast<NumOp>(fn.index);
-      if (op == NumOp::pow) {
-        if (args.size() != 2) raise("TypeError", "math.pow takes two arguments", loc);
-        Obj x = number(NumOp::to_float, {args[0]}, loc);
-        Obj y = number(NumOp::to_float, {args[1]}, loc);
-        // CPython's math.pow: a finite result out of range is "math range error", 0.0 to a
-        // negative power "math domain error" (not the ZeroDivisionError of `**`).
-        if (!x.is_proxy() && !y.is_proxy()) {
-          double r = std::pow(x.real, y.real);
-          if (x.real == 0 && y.real < 0) raise("ValueError", "math domain error", loc);
-          if (std::isinf(r) && std::isfinite(x.real) && std::isfinite(y.real))
-            raise("OverflowError", "math range error", loc);
-          if (x.real < 0 && std::isfinite(y.real) && y.real != std::floor(y.real))
-            raise("ValueError", "math domain error", loc);
-        }
-        return number(NumOp::pow, {x, y}, loc);
-      }
-      if (args.size() != 1) raise("TypeError", fn.name + "() takes exactly one argument", loc);
-      if (args[0].kind == Obj::Kind::Tensor)
-        raise("TypeError", "must be real number, not Tensor (use the torch function)", loc);
-      Obj x = op == NumOp::abs ? number(NumOp::to_float, {args[0]}, loc) : args[0];
-      return number(op, {x}, loc);
-    }
-    auto extra = static_cast<MathExtra>(fn.index);
-    switch (extra) {
-    case MathExtra::isinf:
-    case MathExtra::isnan:
-    case MathExtra::isfinite: {
-      double x = concrete_float(args.at(0), loc, fn.name + "()'s argument");
-      return Obj::boolean_of(extra == MathExtra::isinf   ? std::isinf(x)
-                             : extra == MathExtra::isnan ? std::isnan(x)
-                                                         : std::isfinite(x));
-    }
-    case MathExtra::log2:
-    case MathExtra::log10: {
-      Obj l = number(NumOp::log, {args.at(0)}, loc);
-      return number(NumOp::truediv,
-                    {l, Obj::float_of(std::log(extra == MathExtra::log2 ? 2.0 : 10.0))}, loc);
-    }
-    case MathExtra::gcd: {
-      int64_t a = 0;
-      for (const Obj &o : args) {
-        int64_t b = std::llabs(concrete_int(o, loc, "gcd()'s argument"));
-        while (b) {
-          int64_t t = a % b;
-          a = b;
-          b = t;
-        }
-      }
-      return Obj::int_of(a);
-    }
-    case MathExtra::prod: {
-      Obj acc = Obj::int_of(1);
-      for (Obj &o : iterate(args.at(0), loc))
-        acc = binary("*", std::move(acc), std::move(o), loc);
-      return acc;
-    }
-    case MathExtra::isqrt:
-      return Obj::int_of(static_cast<int64_t>(
-          std::sqrt(static_cast<double>(concrete_int(args.at(0), loc, "isqrt()'s argument")))));
-    case MathExtra::erf:
-      return Obj::float_of(std::erf(concrete_float(args.at(0), loc, "erf()'s argument")));
-    }
-    break;
+  Obj expanded =
+      call_symbol(in, Sym::ltorch_expand, {args[0], Obj::tuple(t.shape)}, {}, fn.name, loc);
+  Obj converted = call_symbol(in, Sym::ltorch_to, {expanded}, {{"dtype", Obj::dtype_of(t.dtype)}},
+                              fn.name, loc);
+  in.update_in_place(self, converted, loc);
+  return self;
+}
+
+Obj tensor_new_zeros(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+                     const Loc &loc) {
+  const TensorObj &t = fn.self.as<TensorObj>();
+  auto method = static_cast<TensorMethod>(fn.index);
+  Kwargs kw{{"dtype", Obj::dtype_of(t.dtype)}, {"device", Obj::device_of(t.device)}};
+  for (auto &[k, v] : kwargs)
+    for (auto &[kk, vv] : kw)
+      if (kk == k) vv = v;
+  if (args.empty()) in.raise("TypeError", fn.name + "() takes a size", loc);
+  Obj size = args.size() == 1 || method == TensorMethod::new_full ? args[0] : Obj::tuple(args);
+  if (method == TensorMethod::new_full) {
+    if (args.size() != 2) in.raise("TypeError", "new_full() takes a size and a fill value", loc);
+    return call_symbol(in, Sym::ltorch_full, {size, args[1]}, std::move(kw), fn.name, loc);
   }
-  default:
-    break;
+  return call_symbol(in, method == TensorMethod::new_ones ? Sym::ltorch_ones : Sym::ltorch_zeros,
+                     {size}, std::move(kw), fn.name, loc);
+}
+
+Obj tensor_expand_as(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                     const Loc &loc) {
+  const Obj &self = fn.self;
+  auto method = static_cast<TensorMethod>(fn.index);
+  if (args.size() != 1 || args[0].kind != Obj::Kind::Tensor)
+    in.raise("TypeError", fn.name + "() takes a tensor", loc);
+  Sym s = method == TensorMethod::expand_as ? Sym::ltorch_expand
+          : method == TensorMethod::view_as ? Sym::ltorch_view
+                                            : Sym::ltorch_reshape;
+  return call_symbol(in, s, {self, Obj::tuple(args[0].as<TensorObj>().shape)}, {}, fn.name, loc);
+}
+
+Obj tensor_is_floating_point(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,
+                             Kwargs & /*kwargs*/, const Loc & /*loc*/) {
+  const TensorObj &t = fn.self.as<TensorObj>();
+  return Obj::boolean_of(is_floating(t.dtype));
+}
+
+Obj tensor_is_contiguous(Interpreter & /*in*/, BuiltinObj & /*fn*/, std::vector<Obj> & /*args*/,
+                         Kwargs & /*kwargs*/, const Loc & /*loc*/) {
+  return Obj::boolean_of(true);
+}
+
+Obj tensor_element_size(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,
+                        Kwargs & /*kwargs*/, const Loc & /*loc*/) {
+  const TensorObj &t = fn.self.as<TensorObj>();
+  return Obj::int_of(dtype_info(t.dtype).bits / 8);
+}
+
+Obj tensor_get_device(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,
+                      Kwargs & /*kwargs*/, const Loc & /*loc*/) {
+  const TensorObj &t = fn.self.as<TensorObj>();
+  return Obj::int_of(t.device.starts_with("cuda") ? std::stoll(t.device.substr(5)) : -1);
+}
+
+Obj tensor_unbind(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+                  const Loc &loc) {
+  const Obj &self = fn.self;
+  const TensorObj &t = fn.self.as<TensorObj>();
+  std::optional<Obj> dim = take_keyword(kwargs, "dim");
+  if (!args.empty()) dim = args[0];
+  int64_t rank = static_cast<int64_t>(t.shape.size());
+  int64_t d = dim ? in.concrete_int(*dim, loc, "a dim") : 0;
+  if (d < -rank || d >= rank) in.raise("IndexError", "Dimension out of range", loc);
+  if (d < 0) d += rank;
+  int64_t n =
+      in.concrete_int(t.shape[static_cast<std::size_t>(d)], loc, "the size of the unbound dim");
+  std::vector<Obj> out;
+  for (int64_t i = 0; i < n; ++i) {
+    std::vector<Obj> key(static_cast<std::size_t>(d),
+                         Obj::slice(Obj::none(), Obj::none(), Obj::none()));
+    key.push_back(Obj::int_of(i));
+    out.push_back(in.subscript(self, Obj::tuple(std::move(key)), loc));
+  }
+  return Obj::tuple(std::move(out));
+}
+
+Obj tensor_cpu(Interpreter &in, BuiltinObj &fn, std::vector<Obj> & /*args*/, Kwargs & /*kwargs*/,
+               const Loc &loc) {
+  const Obj &self = fn.self;
+  auto method = static_cast<TensorMethod>(fn.index);
+  std::string device = method == TensorMethod::cpu ? "cpu" : "cuda:0";
+  return call_symbol(in, Sym::ltorch_to, {self}, {{"device", Obj::device_of(device)}}, fn.name,
+                     loc);
+}
+
+Obj tensor_max(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+               const Loc &loc) {
+  const Obj &self = fn.self;
+  auto method = static_cast<TensorMethod>(fn.index);
+  if (!args.empty() || !kwargs.empty())
+    throw TraceError(loc, "`" + fn.name +
+                              "(dim)` returns values and indices, which the "
+                              "tracer does not support: use amax/amin and argmax/argmin");
+  return call_symbol(in, method == TensorMethod::max ? Sym::ltorch_amax : Sym::ltorch_amin, {self},
+                     {}, fn.name, loc);
+}
+
+// A tensor method the registry has no symbol for (tensor_method_names).
+Obj call_tensor_method(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+                       const Loc &loc) {
+  switch (static_cast<TensorMethod>(fn.index)) {
+  case TensorMethod::size:
+    return tensor_size(in, fn, args, kwargs, loc);
+  case TensorMethod::dim:
+    return tensor_dim(in, fn, args, kwargs, loc);
+  case TensorMethod::numel:
+    return tensor_numel(in, fn, args, kwargs, loc);
+  case TensorMethod::float_:
+    return tensor_float(in, fn, args, kwargs, loc);
+  case TensorMethod::half:
+    return tensor_half(in, fn, args, kwargs, loc);
+  case TensorMethod::double_:
+    return tensor_double(in, fn, args, kwargs, loc);
+  case TensorMethod::bfloat16:
+    return tensor_bfloat16(in, fn, args, kwargs, loc);
+  case TensorMethod::long_:
+    return tensor_long(in, fn, args, kwargs, loc);
+  case TensorMethod::int_:
+    return tensor_int(in, fn, args, kwargs, loc);
+  case TensorMethod::bool_:
+    return tensor_bool(in, fn, args, kwargs, loc);
+  case TensorMethod::short_:
+    return tensor_short(in, fn, args, kwargs, loc);
+  case TensorMethod::byte:
+    return tensor_byte(in, fn, args, kwargs, loc);
+  case TensorMethod::to:
+    return tensor_to(in, fn, args, kwargs, loc);
+  case TensorMethod::clone:
+  case TensorMethod::detach:
+    return tensor_clone(in, fn, args, kwargs, loc);
+  case TensorMethod::item:
+  case TensorMethod::tolist:
+    return tensor_item(in, fn, args, kwargs, loc);
+  case TensorMethod::requires_grad_:
+    return tensor_requires_grad(in, fn, args, kwargs, loc);
+  case TensorMethod::zero_:
+  case TensorMethod::fill_:
+  case TensorMethod::normal_:
+  case TensorMethod::uniform_:
+    return tensor_zero(in, fn, args, kwargs, loc);
+  case TensorMethod::copy_:
+    return tensor_copy(in, fn, args, kwargs, loc);
+  case TensorMethod::new_zeros:
+  case TensorMethod::new_ones:
+  case TensorMethod::new_empty:
+  case TensorMethod::new_full:
+    return tensor_new_zeros(in, fn, args, kwargs, loc);
+  case TensorMethod::expand_as:
+  case TensorMethod::view_as:
+  case TensorMethod::reshape_as:
+    return tensor_expand_as(in, fn, args, kwargs, loc);
+  case TensorMethod::is_floating_point:
+    return tensor_is_floating_point(in, fn, args, kwargs, loc);
+  case TensorMethod::is_contiguous:
+    return tensor_is_contiguous(in, fn, args, kwargs, loc);
+  case TensorMethod::element_size:
+    return tensor_element_size(in, fn, args, kwargs, loc);
+  case TensorMethod::get_device:
+    return tensor_get_device(in, fn, args, kwargs, loc);
+  case TensorMethod::unbind:
+    return tensor_unbind(in, fn, args, kwargs, loc);
+  case TensorMethod::cpu:
+  case TensorMethod::cuda:
+    return tensor_cpu(in, fn, args, kwargs, loc);
+  case TensorMethod::max:
+  case TensorMethod::min:
+    return tensor_max(in, fn, args, kwargs, loc);
   }
   throw TraceError(loc, "`" + excerpt(fn.name) + "` is not supported");
 }
+
+Obj call_torch_special(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                       const Loc &loc) {
+  switch (static_cast<TorchSpecial>(fn.index)) {
+  case TorchSpecial::finfo: {
+    DType d = args.empty()                       ? kDefaultFloat
+              : args[0].kind == Obj::Kind::DType ? args[0].dtype()
+                                                 : kDefaultFloat;
+    if (!args.empty() && args[0].kind != Obj::Kind::DType)
+      in.raise("TypeError", "finfo() takes a dtype", loc);
+    double max = 0, eps = 0, tiny = 0;
+    switch (d) {
+    case DType::float16:
+      max = 65504.0, eps = 0.0009765625, tiny = 6.103515625e-05;
+      break;
+    case DType::bfloat16:
+      max = 3.3895313892515355e+38, eps = 0.0078125, tiny = 1.1754943508222875e-38;
+      break;
+    case DType::float32:
+      max = 3.4028234663852886e+38, eps = 1.1920928955078125e-07, tiny = 1.1754943508222875e-38;
+      break;
+    case DType::float64:
+      max = DBL_MAX, eps = DBL_EPSILON, tiny = DBL_MIN;
+      break;
+    default:
+      in.raise("TypeError", "torch.finfo() requires a floating point input type", loc);
+    }
+    return info_object(in, "finfo",
+                       {{"max", Obj::float_of(max)},
+                        {"min", Obj::float_of(-max)},
+                        {"eps", Obj::float_of(eps)},
+                        {"tiny", Obj::float_of(tiny)},
+                        {"smallest_normal", Obj::float_of(tiny)},
+                        {"bits", Obj::int_of(dtype_info(d).bits)},
+                        {"dtype", Obj::str(dtype_info(d).torch_name)}});
+  }
+  case TorchSpecial::iinfo: {
+    if (args.empty() || args[0].kind != Obj::Kind::DType)
+      in.raise("TypeError", "iinfo() takes a dtype", loc);
+    DType d = args[0].dtype();
+    int64_t lo = 0, hi = 0;
+    switch (d) {
+    case DType::int64:
+      lo = INT64_MIN;
+      hi = INT64_MAX;
+      break;
+    case DType::int32:
+      lo = INT32_MIN;
+      hi = INT32_MAX;
+      break;
+    case DType::int16:
+      lo = INT16_MIN;
+      hi = INT16_MAX;
+      break;
+    case DType::int8:
+      lo = INT8_MIN;
+      hi = INT8_MAX;
+      break;
+    case DType::uint8:
+      lo = 0;
+      hi = 255;
+      break;
+    case DType::bool_:
+      lo = 0;
+      hi = 1;
+      break;
+    default:
+      in.raise("TypeError", "torch.iinfo() requires an integer input type", loc);
+    }
+    return info_object(in, "iinfo",
+                       {{"min", Obj::int_of(lo)},
+                        {"max", Obj::int_of(hi)},
+                        {"bits", Obj::int_of(dtype_info(d).bits)}});
+  }
+  case TorchSpecial::is_tensor:
+    return Obj::boolean_of(!args.empty() && args[0].kind == Obj::Kind::Tensor);
+  case TorchSpecial::is_floating_point:
+    return Obj::boolean_of(!args.empty() && args[0].kind == Obj::Kind::Tensor &&
+                           is_floating(args[0].as<TensorObj>().dtype));
+  case TorchSpecial::manual_seed:
+    return Obj::none();
+  case TorchSpecial::get_default_dtype:
+    return Obj::dtype_of(kDefaultFloat);
+  case TorchSpecial::is_grad_enabled:
+    return Obj::boolean_of(false);
+  case TorchSpecial::cuda_is_available:
+    return Obj::boolean_of(false);
+  case TorchSpecial::cuda_device_count:
+    return Obj::int_of(0);
+  case TorchSpecial::numel: {
+    if (args.size() != 1 || args[0].kind != Obj::Kind::Tensor)
+      in.raise("TypeError", "numel() takes a tensor", loc);
+    Obj n = Obj::int_of(1);
+    for (const Obj &d : args[0].as<TensorObj>().shape)
+      n = in.number(NumOp::mul, {n, d}, loc);
+    return n;
+  }
+  case TorchSpecial::typing_cast:
+    if (args.size() != 2) in.raise("TypeError", "cast() takes a type and a value", loc);
+    return args[1];
+  case TorchSpecial::broadcast_shapes: {
+    std::vector<Obj> out;
+    for (const Obj &shape : args) {
+      std::vector<Obj> dims = in.iterate(shape, loc);
+      if (dims.size() > out.size())
+        out.insert(out.begin(), dims.size() - out.size(), Obj::int_of(1));
+      std::size_t offset = out.size() - dims.size();
+      for (std::size_t i = 0; i < dims.size(); ++i) {
+        Obj &o = out[offset + i];
+        int64_t x = in.concrete_int(o, loc, "a size"), y = in.concrete_int(dims[i], loc, "a size");
+        if (x == 1)
+          o = dims[i];
+        else if (y != 1 && y != x)
+          in.raise("RuntimeError", "shape mismatch: objects cannot be broadcast to a single shape",
+                   loc);
+      }
+    }
+    return Obj::tuple(std::move(out));
+  }
+  }
+  throw TraceError(loc, "`" + excerpt(fn.name) + "` is not supported");
+}
+
+Obj call_math_function(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                       const Loc &loc) {
+  if (fn.index < 100) {
+    auto op = static_cast<NumOp>(fn.index);
+    if (op == NumOp::pow) {
+      if (args.size() != 2) in.raise("TypeError", "math.pow takes two arguments", loc);
+      Obj x = in.number(NumOp::to_float, {args[0]}, loc);
+      Obj y = in.number(NumOp::to_float, {args[1]}, loc);
+      // CPython's math.pow: a finite result out of range is "math range error", 0.0 to a
+      // negative power "math domain error" (not the ZeroDivisionError of `**`).
+      if (!x.is_proxy() && !y.is_proxy()) {
+        double r = std::pow(x.real, y.real);
+        if (x.real == 0 && y.real < 0) in.raise("ValueError", "math domain error", loc);
+        if (std::isinf(r) && std::isfinite(x.real) && std::isfinite(y.real))
+          in.raise("OverflowError", "math range error", loc);
+        if (x.real < 0 && std::isfinite(y.real) && y.real != std::floor(y.real))
+          in.raise("ValueError", "math domain error", loc);
+      }
+      return in.number(NumOp::pow, {x, y}, loc);
+    }
+    if (args.size() != 1) in.raise("TypeError", fn.name + "() takes exactly one argument", loc);
+    if (args[0].kind == Obj::Kind::Tensor)
+      in.raise("TypeError", "must be real number, not Tensor (use the torch function)", loc);
+    Obj x = op == NumOp::abs ? in.number(NumOp::to_float, {args[0]}, loc) : args[0];
+    return in.number(op, {x}, loc);
+  }
+  auto extra = static_cast<MathExtra>(fn.index);
+  switch (extra) {
+  case MathExtra::isinf:
+  case MathExtra::isnan:
+  case MathExtra::isfinite: {
+    double x = in.concrete_float(args.at(0), loc, fn.name + "()'s argument");
+    return Obj::boolean_of(extra == MathExtra::isinf   ? std::isinf(x)
+                           : extra == MathExtra::isnan ? std::isnan(x)
+                                                       : std::isfinite(x));
+  }
+  case MathExtra::log2:
+  case MathExtra::log10: {
+    Obj l = in.number(NumOp::log, {args.at(0)}, loc);
+    return in.number(NumOp::truediv,
+                     {l, Obj::float_of(std::log(extra == MathExtra::log2 ? 2.0 : 10.0))}, loc);
+  }
+  case MathExtra::gcd: {
+    int64_t a = 0;
+    for (const Obj &o : args) {
+      int64_t b = std::llabs(in.concrete_int(o, loc, "gcd()'s argument"));
+      while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+      }
+    }
+    return Obj::int_of(a);
+  }
+  case MathExtra::prod: {
+    Obj acc = Obj::int_of(1);
+    for (Obj &o : in.iterate(args.at(0), loc))
+      acc = in.binary("*", std::move(acc), std::move(o), loc);
+    return acc;
+  }
+  case MathExtra::isqrt:
+    return Obj::int_of(static_cast<int64_t>(
+        std::sqrt(static_cast<double>(in.concrete_int(args.at(0), loc, "isqrt()'s argument")))));
+  case MathExtra::erf:
+    return Obj::float_of(std::erf(in.concrete_float(args.at(0), loc, "erf()'s argument")));
+  }
+  throw TraceError(loc, "`" + excerpt(fn.name) + "` is not supported");
+}
+
+} // namespace
+
+std::span<const Entry> torch_functions() {
+  static constexpr Entry kEntries[] = {
+      {Builtin::no_grad, call_context_manager},      {Builtin::null_context, call_context_manager},
+      {Builtin::torch_symbol, call_registry_symbol}, {Builtin::tensor_symbol, call_registry_symbol},
+      {Builtin::tensor_method, call_tensor_method},  {Builtin::torch_special, call_torch_special},
+      {Builtin::math_function, call_math_function},
+  };
+  return kEntries;
+}
+
+} // namespace builtins
 
 } // namespace tracelint::tracer

@@ -23,6 +23,7 @@ enum class Builtin : uint16_t {
 #define TRACELINT_BUILTIN(id, spelled) id,
 #include "tracelint/tracer/builtins.def"
 #undef TRACELINT_BUILTIN
+  count_ // how many there are
 };
 const char *builtin_spelling(Builtin b);
 
@@ -137,6 +138,10 @@ public:
 
   // The lines the traced code printed (print()), in order.
   const std::vector<std::string> &printed() const { return printed_; }
+  // Keeps a printed line for the caller (the CLI shows them on stderr); a flood is cut.
+  void note_printed(std::string line) {
+    if (printed_.size() < 10000) printed_.push_back(std::move(line));
+  }
 
   // ---- used by the builtins, the torch API and the module-state walk
   Obj call(const Obj &callable, std::vector<Obj> args, Kwargs kwargs, const Loc &loc);
@@ -202,6 +207,14 @@ public:
   // that an in-place update of either is refused while the other is in use.
   static void note_views(const Obj &input, Obj &result);
 
+  Obj compare(const std::string &op, const Obj &a, const Obj &b, const Loc &loc);
+  Obj unary(const std::string &op, const Obj &a, const Loc &loc);
+  Obj format_value(const Obj &value, const std::string &spec, const Loc &loc);
+  std::string format_method(const std::string &format, const std::vector<Obj> &args,
+                            const Kwargs &kwargs, const Loc &loc);
+  [[noreturn]] void unknown_used(const Obj &o, const Loc &loc, const std::string &how);
+  Obj subscript(const Obj &base, const Obj &index, const Loc &loc);
+
   struct Impl;
 
 private:
@@ -211,10 +224,8 @@ private:
   Obj call_function(const FunctionObj &f, std::vector<Obj> args, Kwargs kwargs, const Loc &loc);
   Obj construct(const std::shared_ptr<ClassObj> &cls, std::vector<Obj> args, Kwargs kwargs,
                 const Loc &loc);
-  Obj call_builtin(BuiltinObj &b, std::vector<Obj> &args, Kwargs &kwargs, const Loc &loc);
   Obj call_builtin_class(const ClassObj &cls, std::vector<Obj> &args, Kwargs &kwargs,
                          const Loc &loc);
-  Obj call_torch(BuiltinObj &b, std::vector<Obj> &args, Kwargs &kwargs, const Loc &loc);
   Flow run_block(const std::vector<Stmt> &block, Frame &frame);
   Flow run(const Stmt &s, Frame &frame);
   Flow run_try(const Stmt &s, Frame &frame);
@@ -229,23 +240,16 @@ private:
   void assign(const Expr &target, Obj value, Frame &frame);
   void bind_name(const std::string &name, Obj value, Frame &frame);
   void delete_target(const Expr &target, Frame &frame);
-  Obj subscript(const Obj &base, const Obj &index, const Loc &loc);
   void set_item(const Obj &base, const Obj &index, Obj value, const Loc &loc);
-  Obj compare(const std::string &op, const Obj &a, const Obj &b, const Loc &loc);
   // <, <=, >, >= through a user class's __lt__/__le__/__gt__/__ge__ (or the other operand's
   // reflected one), as CPython; nullopt when neither defines it or both say NotImplemented.
   std::optional<Obj> user_ordering(const std::string &op, const Obj &a, const Obj &b,
                                    const Loc &loc);
-  Obj unary(const std::string &op, const Obj &a, const Loc &loc);
   Obj tensor_binary(const std::string &op, Obj a, Obj b, const Loc &loc);
   Obj tensor_attribute(const Obj &t, std::string_view name, const Loc &loc);
   std::optional<Obj> torch_attribute(const ModuleObj &m, std::string_view name, const Loc &loc);
   std::optional<Obj> builtin_method(const Obj &self, std::string_view name, const Loc &loc);
-  Obj format_value(const Obj &value, const std::string &spec, const Loc &loc);
   std::string percent_format(const std::string &format, const Obj &args, const Loc &loc);
-  std::string format_method(const std::string &format, const std::vector<Obj> &args,
-                            const Kwargs &kwargs, const Loc &loc);
-  [[noreturn]] void unknown_used(const Obj &o, const Loc &loc, const std::string &how);
   Obj make_exception(const std::string &cls, const std::string &message);
   void call_chain_note(TraceError &e, const std::string &where);
 

@@ -1,0 +1,269 @@
+// Builtins: the methods of list, tuple, dict and set.
+// Each is registered by its id (builtins.def) in this family's table; dispatch.cpp reads it.
+#include "builtin_family.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+namespace tracelint::tracer::builtins {
+
+namespace {
+
+Obj call_list_append(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                     const Loc &loc) {
+  const std::string &name = fn.name;
+  const Obj &self = fn.self;
+  arity(in, name, args, 1, 1, loc);
+  items_of(self).push_back(args[0]);
+  return Obj::none();
+}
+
+Obj call_list_extend(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                     const Loc &loc) {
+  const std::string &name = fn.name;
+  const Obj &self = fn.self;
+  auto id = static_cast<Builtin>(fn.id);
+  arity(in, name, args, 1, 1, loc);
+  for (Obj &o : in.iterate(args[0], loc)) {
+    if (id == Builtin::set_update) {
+      bool seen = false;
+      in.charge(static_cast<int64_t>(items_of(self).size() / 16), loc);
+      for (const Obj &u : items_of(self))
+        seen = seen || in.equal(u, o, loc);
+      if (seen) continue;
+    }
+    items_of(self).push_back(std::move(o));
+  }
+  return Obj::none();
+}
+
+Obj call_list_insert(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                     const Loc &loc) {
+  const std::string &name = fn.name;
+  const Obj &self = fn.self;
+  arity(in, name, args, 2, 2, loc);
+  auto &items = items_of(self);
+  int64_t n = static_cast<int64_t>(items.size());
+  int64_t i = in.concrete_int(args[0], loc, "an index");
+  if (i < 0) i = std::max<int64_t>(0, i + n);
+  i = std::min(i, n);
+  items.insert(items.begin() + i, args[1]);
+  return Obj::none();
+}
+
+Obj call_list_pop(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                  const Loc &loc) {
+  const std::string &name = fn.name;
+  const Obj &self = fn.self;
+  arity(in, name, args, 0, 1, loc);
+  auto &items = items_of(self);
+  int64_t n = static_cast<int64_t>(items.size());
+  if (n == 0) in.raise("IndexError", "pop from empty list", loc);
+  int64_t i = args.empty() ? n - 1 : in.concrete_int(args[0], loc, "an index");
+  if (i < 0) i += n;
+  if (i < 0 || i >= n) in.raise("IndexError", "pop index out of range", loc);
+  Obj out = items[static_cast<std::size_t>(i)];
+  items.erase(items.begin() + i);
+  return out;
+}
+
+Obj call_list_remove(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                     const Loc &loc) {
+  const std::string &name = fn.name;
+  const Obj &self = fn.self;
+  auto id = static_cast<Builtin>(fn.id);
+  arity(in, name, args, 1, 1, loc);
+  auto &items = items_of(self);
+  for (auto it = items.begin(); it != items.end(); ++it)
+    if (in.equal(*it, args[0], loc)) {
+      items.erase(it);
+      return Obj::none();
+    }
+  if (id == Builtin::list_remove) in.raise("ValueError", "list.remove(x): x not in list", loc);
+  return Obj::none();
+}
+
+Obj call_list_reverse(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,
+                      Kwargs & /*kwargs*/, const Loc & /*loc*/) {
+  const Obj &self = fn.self;
+  std::reverse(items_of(self).begin(), items_of(self).end());
+  return Obj::none();
+}
+
+Obj call_list_clear(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,
+                    Kwargs & /*kwargs*/, const Loc & /*loc*/) {
+  const Obj &self = fn.self;
+  items_of(self).clear();
+  return Obj::none();
+}
+
+Obj call_seq_index(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                   const Loc &loc) {
+  const std::string &name = fn.name;
+  const Obj &self = fn.self;
+  auto id = static_cast<Builtin>(fn.id);
+  arity(in, name, args, 1, 1, loc);
+  int64_t count = 0;
+  const auto &items = items_of(self);
+  for (std::size_t i = 0; i < items.size(); ++i)
+    if (in.equal(items[i], args[0], loc)) {
+      if (id == Builtin::seq_index) return Obj::int_of(static_cast<int64_t>(i));
+      ++count;
+    }
+  if (id == Builtin::seq_index)
+    in.raise("ValueError", "the value is not in the " + type_name(self), loc);
+  return Obj::int_of(count);
+}
+
+Obj call_seq_copy(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,
+                  Kwargs & /*kwargs*/, const Loc & /*loc*/) {
+  const Obj &self = fn.self;
+  if (self.kind == Obj::Kind::Dict) {
+    Obj d = Obj::dict();
+    d.as<DictObj>().keys = self.as<DictObj>().keys;
+    d.as<DictObj>().values = self.as<DictObj>().values;
+    return d;
+  }
+  return self.kind == Obj::Kind::Set ? Obj::set(items_of(self)) : Obj::list(items_of(self));
+}
+
+Obj call_set_add(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                 const Loc &loc) {
+  const std::string &name = fn.name;
+  const Obj &self = fn.self;
+  arity(in, name, args, 1, 1, loc);
+  in.charge(static_cast<int64_t>(items_of(self).size()), loc); // as in set(): a step a comparison
+  for (const Obj &u : items_of(self))
+    if (in.equal(u, args[0], loc)) return Obj::none();
+  items_of(self).push_back(args[0]);
+  return Obj::none();
+}
+
+Obj call_dict_get(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                  const Loc &loc) {
+  const std::string &name = fn.name;
+  const Obj &self = fn.self;
+  arity(in, name, args, 1, 2, loc);
+  if (args[0].is_proxy()) in.backend().guard(args[0], loc);
+  if (const Obj *v = in.dict_get(self.as<DictObj>(), args[0], loc)) return *v;
+  return args.size() > 1 ? args[1] : Obj::none();
+}
+
+Obj call_dict_keys(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,
+                   Kwargs & /*kwargs*/, const Loc & /*loc*/) {
+  const Obj &self = fn.self;
+  return Obj::list(self.as<DictObj>().keys);
+}
+
+Obj call_dict_values(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,
+                     Kwargs & /*kwargs*/, const Loc & /*loc*/) {
+  const Obj &self = fn.self;
+  return Obj::list(self.as<DictObj>().values);
+}
+
+Obj call_dict_items(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,
+                    Kwargs & /*kwargs*/, const Loc & /*loc*/) {
+  const Obj &self = fn.self;
+  const DictObj &d = self.as<DictObj>();
+  std::vector<Obj> out;
+  for (std::size_t i = 0; i < d.keys.size(); ++i)
+    out.push_back(Obj::tuple({d.keys[i], d.values[i]}));
+  return Obj::list(std::move(out));
+}
+
+Obj call_dict_pop(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                  const Loc &loc) {
+  const std::string &name = fn.name;
+  const Obj &self = fn.self;
+  arity(in, name, args, 1, 2, loc);
+  DictObj &d = self.as<DictObj>();
+  std::ptrdiff_t at = in.dict_find(d, args[0], loc);
+  if (at >= 0) {
+    Obj out = d.values[static_cast<std::size_t>(at)];
+    d.keys.erase(d.keys.begin() + at);
+    d.values.erase(d.values.begin() + at);
+    return out;
+  }
+  if (args.size() > 1) return args[1];
+  in.raise("KeyError", in.repr(args[0], loc), loc);
+}
+
+Obj call_dict_setdefault(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args,
+                         Kwargs & /*kwargs*/, const Loc &loc) {
+  const std::string &name = fn.name;
+  const Obj &self = fn.self;
+  arity(in, name, args, 1, 2, loc);
+  DictObj &d = self.as<DictObj>();
+  if (const Obj *v = in.dict_get(d, args[0], loc)) return *v;
+  Obj value = args.size() > 1 ? args[1] : Obj::none();
+  in.dict_set(d, args[0], value, loc);
+  return value;
+}
+
+Obj call_dict_update(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+                     const Loc &loc) {
+  const std::string &name = fn.name;
+  const Obj &self = fn.self;
+  arity(in, name, args, 0, 1, loc);
+  DictObj &d = self.as<DictObj>();
+  if (!args.empty()) {
+    if (args[0].kind == Obj::Kind::Dict) {
+      const DictObj &src = args[0].as<DictObj>();
+      for (std::size_t i = 0; i < src.keys.size(); ++i)
+        in.dict_set(d, src.keys[i], src.values[i], loc);
+    } else {
+      for (const Obj &pair : in.iterate(args[0], loc)) {
+        std::vector<Obj> kv = in.iterate(pair, loc);
+        if (kv.size() != 2)
+          in.raise("ValueError", "dictionary update sequence element has the wrong length", loc);
+        in.dict_set(d, kv[0], kv[1], loc);
+      }
+    }
+  }
+  for (auto &[k, v] : kwargs)
+    in.dict_set(d, Obj::str(k), std::move(v), loc);
+  return Obj::none();
+}
+
+Obj call_dict_clear(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,
+                    Kwargs & /*kwargs*/, const Loc & /*loc*/) {
+  const Obj &self = fn.self;
+  self.as<DictObj>().keys.clear();
+  self.as<DictObj>().values.clear();
+  return Obj::none();
+}
+
+} // namespace
+
+std::span<const Entry> collection_methods() {
+  static constexpr Entry kEntries[] = {
+      {Builtin::list_append, call_list_append},
+      {Builtin::list_extend, call_list_extend},
+      {Builtin::set_update, call_list_extend},
+      {Builtin::list_insert, call_list_insert},
+      {Builtin::list_pop, call_list_pop},
+      {Builtin::list_remove, call_list_remove},
+      {Builtin::set_discard, call_list_remove},
+      {Builtin::list_reverse, call_list_reverse},
+      {Builtin::list_clear, call_list_clear},
+      {Builtin::seq_index, call_seq_index},
+      {Builtin::seq_count, call_seq_index},
+      {Builtin::seq_copy, call_seq_copy},
+      {Builtin::set_add, call_set_add},
+      {Builtin::dict_get, call_dict_get},
+      {Builtin::dict_keys, call_dict_keys},
+      {Builtin::dict_values, call_dict_values},
+      {Builtin::dict_items, call_dict_items},
+      {Builtin::dict_pop, call_dict_pop},
+      {Builtin::dict_setdefault, call_dict_setdefault},
+      {Builtin::dict_update, call_dict_update},
+      {Builtin::dict_clear, call_dict_clear},
+  };
+  return kEntries;
+}
+
+} // namespace tracelint::tracer::builtins
