@@ -135,222 +135,270 @@ StateTensor describe_state(const StateEntry &e, const std::string &name) {
   return s;
 }
 
-Result<TracedProgram> trace_module(const TraceRequest &request,
-                                   std::shared_ptr<const Module> module) {
-  TracedProgram program;
-  Result<bool> wants_fusion = wants_cuda_fusion(request.executors);
-  if (!wants_fusion) return wants_fusion.error();
-  const bool fusion = wants_fusion.value();
-  Recorder recorder(request.cache, *module, request.provenance);
-  for (const std::string &r : kReserved)
-    recorder.reserve(r);
-  Interpreter in(module, recorder, limits_of(request));
-  Binder binder(request.cache, recorder);
-  recorder.set_recording(false);
-  const std::string what =
-      request.module_class.empty() ? request.function : request.module_class + "." + request.method;
-  const std::string tracing = "tracing " + what;
-  try {
-    report_progress(request.progress, "running the module's top level");
-    in.run_module();
-    if (!request.module_class.empty())
-      report_progress(request.progress, "constructing " + request.module_class);
-    Result<TracedCallable> found = traced_callable(request, *module, in);
-    if (!found) return found.error();
-    TracedCallable &target = found.value();
-    const FunctionDef &def = *target.def;
+// One traced call of a function or a module's method, in its steps: find the callable, bind the
+// inputs, call it, build the computation (with the grad transform's augmented forward when
+// --grad), build the prologue, add the backward, group fusion regions. Each step reads what the
+// steps before it left in the members.
+class ModuleTracing {
+public:
+  ModuleTracing(const TraceRequest &request, std::shared_ptr<const Module> module)
+      : request_(request), module_(std::move(module)),
+        recorder_(request.cache, *module_, request.provenance),
+        in_(module_, recorder_, limits_of(request)), binder_(request.cache, recorder_) {
+    for (const std::string &r : kReserved)
+      recorder_.reserve(r);
+    recorder_.set_recording(false);
+  }
 
-    // ---- the inputs
+  Result<TracedProgram> run(bool fusion) {
+    try {
+      report_progress(request_.progress, "running the module's top level");
+      in_.run_module();
+      if (!request_.module_class.empty())
+        report_progress(request_.progress, "constructing " + request_.module_class);
+      Result<TracedCallable> found = traced_callable(request_, *module_, in_);
+      if (!found) return found.error();
+      target_ = std::move(found.value());
+      if (std::optional<Error> wrong = check_args()) return *wrong;
+      name_state();
+      if (std::optional<Error> wrong = bind_inputs()) return *wrong;
+      call();
+      Trace computation = build_computation();
+      Trace prologue = build_prologue();
+      program_.file.traces.reserve(3);
+      program_.file.traces.push_back(std::move(prologue));
+      program_.file.traces.push_back(std::move(computation));
+      if (training_) add_backward();
+      if (fusion) fuse();
+    } catch (const TraceError &e) {
+      return error_of(e, request_.path);
+    } catch (const PyError &e) {
+      return error_of(in_.uncaught(e), request_.path);
+    } catch (const BodyRest::Failed &) {
+      return Error{"part of a function body does not parse", request_.path, 0, 0}; // see trace()
+    }
+    return std::move(program_);
+  }
+
+private:
+  const FunctionDef &def() const { return *target_.def; }
+
+  // Every --arg names a parameter of the traced callable, once.
+  std::optional<Error> check_args() const {
     std::set<std::string_view> named;
-    for (const ArgSpec &arg : request.args) {
+    for (const ArgSpec &arg : request_.args) {
       bool known = false;
-      for (std::size_t i = target.first_param; i < def.params.size(); ++i)
-        known = known || def.params[i].name == arg.name;
+      for (std::size_t i = target_.first_param; i < def().params.size(); ++i)
+        known = known || def().params[i].name == arg.name;
       if (!known)
-        return Error{"--arg " + excerpt(arg.name) + ": " + target.signature +
+        return Error{"--arg " + excerpt(arg.name) + ": " + target_.signature +
                          " has no parameter `" + excerpt(arg.name) + "`",
-                     request.path, def.loc.line, def.loc.column};
+                     request_.path, def().loc.line, def().loc.column};
       if (!named.insert(arg.name).second)
         return Error{"--arg " + excerpt(arg.name) + " is given twice (one --arg per parameter)", "",
                      0, 0};
     }
-    for (std::size_t i = target.first_param; i < def.params.size(); ++i)
-      recorder.reserve(def.params[i].name);
-    std::vector<StateEntry> state;
-    if (target.instance.kind == Obj::Kind::Instance)
-      state = module_state(in, target.instance, def.loc);
-    std::vector<std::string> state_names;
-    {
-      std::set<std::string> taken;
-      for (const StateEntry &e : state) {
-        std::string name = state_name(e.path);
-        for (int k = 1; taken.count(name) || kReserved.count(name); ++k)
-          name = state_name(e.path) + "_" + std::to_string(k);
-        taken.insert(name);
-        recorder.reserve(name);
-        state_names.push_back(name);
-      }
+    return std::nullopt;
+  }
+
+  // The module's tensors and the names the traces give them (never a parameter's or a reserved
+  // name).
+  void name_state() {
+    for (std::size_t i = target_.first_param; i < def().params.size(); ++i)
+      recorder_.reserve(def().params[i].name);
+    if (target_.instance.kind == Obj::Kind::Instance)
+      state_ = module_state(in_, target_.instance, def().loc);
+    std::set<std::string> taken;
+    for (const StateEntry &e : state_) {
+      std::string name = state_name(e.path);
+      for (int k = 1; taken.count(name) || kReserved.count(name); ++k)
+        name = state_name(e.path) + "_" + std::to_string(k);
+      taken.insert(name);
+      recorder_.reserve(name);
+      state_names_.push_back(name);
     }
-    std::vector<Obj> args;
-    std::vector<std::pair<std::string, Obj>> inputs; // the traced inputs, by name
-    for (std::size_t i = target.first_param; i < def.params.size(); ++i) {
-      const Param &p = def.params[i];
+  }
+
+  // Each parameter's value: a proxy made from its --arg, or its default.
+  std::optional<Error> bind_inputs() {
+    for (std::size_t i = target_.first_param; i < def().params.size(); ++i) {
+      const Param &p = def().params[i];
+      auto given = std::find_if(request_.args.begin(), request_.args.end(),
+                                [&](const ArgSpec &a) { return a.name == p.name; });
       if (p.kind == Param::Kind::VarArgs || p.kind == Param::Kind::VarKeywords) {
-        if (std::any_of(request.args.begin(), request.args.end(),
-                        [&](const ArgSpec &a) { return a.name == p.name; }))
+        if (given != request_.args.end())
           return Error{"--arg " + excerpt(p.name) +
                            ": a *args or **kwargs parameter takes no --arg "
                            "(the tracer gives each input its own parameter)",
-                       request.path, p.loc.line, p.loc.column};
+                       request_.path, p.loc.line, p.loc.column};
         continue;
       }
-      auto given = std::find_if(request.args.begin(), request.args.end(),
-                                [&](const ArgSpec &a) { return a.name == p.name; });
-      if (given == request.args.end()) {
-        if (!target.function->defaults[i])
+      if (given == request_.args.end()) {
+        if (!target_.function->defaults[i])
           return Error{"missing --arg for parameter `" + excerpt(p.name) + "` of " +
-                           target.signature + " (for example --arg " + excerpt(p.name) +
+                           target_.signature + " (for example --arg " + excerpt(p.name) +
                            "=f32[2, 3] or --arg " + excerpt(p.name) + "=4)",
-                       request.path, p.loc.line, p.loc.column};
-        args.push_back(*target.function->defaults[i]);
+                       request_.path, p.loc.line, p.loc.column};
+        args_.push_back(*target_.function->defaults[i]);
         continue;
       }
       Result<InputSpec> spec = parse_arg(*given);
       if (!spec) return Error{spec.error().message, "", 0, 0};
-      Obj o = binder.make_input(spec.value(), p.name);
-      args.push_back(o);
-      inputs.emplace_back(p.name, o);
-      program.inputs.push_back(std::move(spec.value()));
+      Obj o = binder_.make_input(spec.value(), p.name);
+      args_.push_back(o);
+      inputs_.emplace_back(p.name, o);
+      program_.inputs.push_back(std::move(spec.value()));
     }
-    for (std::size_t i = 0; i < state.size(); ++i)
-      binder.name_state(state[i].tensor, state_names[i]);
+    for (std::size_t i = 0; i < state_.size(); ++i)
+      binder_.name_state(state_[i].tensor, state_names_[i]);
+    return std::nullopt;
+  }
 
-    // ---- the call
-    recorder.set_recording(true);
-    recorder.set_taping(request.grad);
-    recorder.set_progress(
-        [&](std::size_t recorded) { report_progress(request.progress, tracing, recorded); });
-    Obj result = in.call_top(target.callable, args, {}, def.loc);
-    Value returned;
+  // Interprets the call with the recorder on; what it returns, as the trace returns it.
+  void call() {
+    recorder_.set_recording(true);
+    recorder_.set_taping(request_.grad);
+    const std::string what = request_.module_class.empty()
+                                 ? request_.function
+                                 : request_.module_class + "." + request_.method;
+    const std::string tracing = "tracing " + what;
+    recorder_.set_progress(
+        [&](std::size_t recorded) { report_progress(request_.progress, tracing, recorded); });
+    result_ = in_.call_top(target_.callable, args_, {}, def().loc);
     try {
-      returned = to_value(result, def.loc);
+      returned_ = to_value(result_, def().loc);
     } catch (const TraceError &) {
-      throw TraceError(def.loc, "the traced function returns " + describe(result) +
-                                    ", which a trace cannot return (tensors, numbers, and "
-                                    "tuples, lists and dicts of them)");
+      throw TraceError(def().loc, "the traced function returns " + describe(result_) +
+                                      ", which a trace cannot return (tensors, numbers, and "
+                                      "tuples, lists and dicts of them)");
     }
-    // An input updated in place is copied back, as eager PyTorch leaves the caller's tensor
-    // updated (prims.copy_ is never removed as dead code).
+    if (request_.grad) refuse_leaf_updates(inputs_, state_, def().loc);
+    copy_back_updates();
+    program_.printed = in_.printed();
+  }
+
+  // An input updated in place is copied back, as eager PyTorch leaves the caller's tensor
+  // updated (prims.copy_ is never removed as dead code).
+  void copy_back_updates() {
     auto copy_back = [&](const Obj &o) {
       const TensorObj &t = o.as<TensorObj>();
       if (t.name != t.input_name)
         // grad_enabled: the grad mode Thunder records (the traced call runs with grad on; a
         // copy into an input that requires grad is refused above).
-        recorder.append(Statement::bound(
+        recorder_.append(Statement::bound(
             std::nullopt,
             symbol_call(Sym::prims_copy_, {Value::name(t.name), Value::name(t.input_name)},
                         {{"grad_enabled", Value::boolean_value(true)}})));
     };
-    if (request.grad) refuse_leaf_updates(inputs, state, def.loc);
-    for (const auto &[name, o] : inputs)
+    for (const auto &[name, o] : inputs_)
       if (o.kind == Obj::Kind::Tensor) copy_back(o);
-    for (const StateEntry &e : state)
+    for (const StateEntry &e : state_)
       copy_back(e.tensor);
-    program.printed = in.printed();
+  }
 
-    // ---- computation
-    std::vector<const Obj *> proxies;
-    for (const auto &[name, o] : inputs)
-      collect_proxies(o, proxies);
-    std::unordered_set<std::string> used;
-    for (const Obj *o : proxies)
-      used.insert(o->kind == Obj::Kind::Tensor ? o->as<TensorObj>().input_name : proxy_name(*o));
-    for (const std::string &n : state_names)
-      used.insert(n);
-    std::vector<std::pair<std::size_t, std::string>> hidden_reads = recorder.take_hidden_reads();
-    std::vector<Statement> body = recorder.take_body();
-    program.tensor_bytes = recorder.take_tensor_bytes();
-    std::optional<Training> training;
-    if (request.grad) {
-      std::vector<ForwardInput> forward_inputs;
-      for (const Obj *o : proxies)
-        forward_inputs.push_back(o->kind == Obj::Kind::Tensor
-                                     ? ForwardInput{o->as<TensorObj>().input_name, true}
-                                     : ForwardInput{proxy_name(*o), false});
-      std::unordered_set<std::string> requires_grad;
-      for (const auto &[name, o] : inputs)
-        if (o.kind == Obj::Kind::Tensor && o.as<TensorObj>().requires_grad)
-          requires_grad.insert(name);
-      for (std::size_t i = 0; i < state.size(); ++i) {
-        forward_inputs.push_back(ForwardInput{state_names[i], true});
-        if (state[i].tensor.as<TensorObj>().requires_grad) requires_grad.insert(state_names[i]);
-      }
-      report_progress(request.progress, "differentiating (the grad transform)");
-      training = record_training(recorder, body, hidden_reads, result, forward_inputs,
-                                 requires_grad, request.level, def.loc);
-      std::vector<Value> flat_args, flat_output;
-      for (const auto &[name, o] : inputs)
-        if (o.kind == Obj::Kind::Tensor) flat_args.push_back(Value::name(name));
-      std::vector<Obj> output_tensors;
-      tensors_of(result, output_tensors);
-      for (const Obj &t : output_tensors)
-        flat_output.push_back(Value::name(t.as<TensorObj>().name));
-      // Thunder's augmented forward: the outputs, then what the backward needs.
-      returned = Value::tuple(
-          {Value::dict({{Value::string("output"), std::move(returned)},
-                        {Value::string("flat_args"), Value::list(std::move(flat_args))},
-                        {Value::string("flat_output"), Value::tuple(std::move(flat_output))}}),
-           training->saved_for_backward});
+  // The grad transform: the backward of what was recorded, and the augmented forward's return.
+  void differentiate(std::vector<Statement> &body,
+                     std::vector<std::pair<std::size_t, std::string>> &hidden_reads) {
+    std::vector<ForwardInput> forward_inputs;
+    for (const Obj *o : proxies_)
+      forward_inputs.push_back(o->kind == Obj::Kind::Tensor
+                                   ? ForwardInput{o->as<TensorObj>().input_name, true}
+                                   : ForwardInput{proxy_name(*o), false});
+    std::unordered_set<std::string> requires_grad;
+    for (const auto &[name, o] : inputs_)
+      if (o.kind == Obj::Kind::Tensor && o.as<TensorObj>().requires_grad)
+        requires_grad.insert(name);
+    for (std::size_t i = 0; i < state_.size(); ++i) {
+      forward_inputs.push_back(ForwardInput{state_names_[i], true});
+      if (state_[i].tensor.as<TensorObj>().requires_grad) requires_grad.insert(state_names_[i]);
     }
-    std::vector<bool> keep = live_statements(body, hidden_reads, returned, used);
+    report_progress(request_.progress, "differentiating (the grad transform)");
+    training_ = record_training(recorder_, body, hidden_reads, result_, forward_inputs,
+                                requires_grad, request_.level, def().loc);
+    std::vector<Value> flat_args, flat_output;
+    for (const auto &[name, o] : inputs_)
+      if (o.kind == Obj::Kind::Tensor) flat_args.push_back(Value::name(name));
+    std::vector<Obj> output_tensors;
+    tensors_of(result_, output_tensors);
+    for (const Obj &t : output_tensors)
+      flat_output.push_back(Value::name(t.as<TensorObj>().name));
+    // Thunder's augmented forward: the outputs, then what the backward needs.
+    returned_ = Value::tuple(
+        {Value::dict({{Value::string("output"), std::move(returned_)},
+                      {Value::string("flat_args"), Value::list(std::move(flat_args))},
+                      {Value::string("flat_output"), Value::tuple(std::move(flat_output))}}),
+         training_->saved_for_backward});
+  }
+
+  // The parameters the computation takes (the proxies and state tensors it uses), each with
+  // its annotation comment; what the prologue passes it.
+  std::vector<Statement> computation_parameters(Trace &computation) {
+    std::vector<Statement> header;
+    auto take = [&](const std::string &name, const Obj &o, bool always) {
+      if (!always && !used_.count(name)) return;
+      computation.parameters.push_back(Parameter{name, ParamKind::Positional, {}, {}});
+      header.push_back(Statement::annotation_comment(name, type_string(o)));
+      passed_.push_back(Value::name(name));
+    };
+    for (const Obj *o : proxies_)
+      take(o->kind == Obj::Kind::Tensor ? o->as<TensorObj>().input_name : proxy_name(*o), *o,
+           o->kind == Obj::Kind::Tensor);
+    for (std::size_t i = 0; i < state_.size(); ++i) {
+      if (!used_.count(state_names_[i])) continue;
+      // Annotated with what it was when the computation took it.
+      Obj at_entry = state_[i].tensor;
+      take(state_names_[i], at_entry, true);
+      program_.state.push_back(describe_state(state_[i], state_names_[i]));
+      state_tensors_.push_back(at_entry);
+    }
+    if (!header.empty()) header.push_back(Statement::blank());
+    return header;
+  }
+
+  Trace build_computation() {
+    for (const auto &[name, o] : inputs_)
+      collect_proxies(o, proxies_);
+    for (const Obj *o : proxies_)
+      used_.insert(o->kind == Obj::Kind::Tensor ? o->as<TensorObj>().input_name : proxy_name(*o));
+    for (const std::string &n : state_names_)
+      used_.insert(n);
+    std::vector<std::pair<std::size_t, std::string>> hidden_reads = recorder_.take_hidden_reads();
+    std::vector<Statement> body = recorder_.take_body();
+    program_.tensor_bytes = recorder_.take_tensor_bytes();
+    if (request_.grad) differentiate(body, hidden_reads);
+    std::vector<bool> keep = live_statements(body, hidden_reads, returned_, used_);
     Trace computation;
     computation.preamble = {PreambleItem::blank()};
     computation.decorators = decorators();
-    computation.name = request.grad ? "augmented_forward_fn" : "computation";
-    std::vector<Statement> header;
-    std::vector<Value> passed;
-    auto take = [&](const std::string &name, const Obj &o, bool always) {
-      if (!always && !used.count(name)) return;
-      computation.parameters.push_back(Parameter{name, ParamKind::Positional, {}, {}});
-      header.push_back(Statement::annotation_comment(name, type_string(o)));
-      passed.push_back(Value::name(name));
-    };
-    for (const Obj *o : proxies)
-      take(o->kind == Obj::Kind::Tensor ? o->as<TensorObj>().input_name : proxy_name(*o), *o,
-           o->kind == Obj::Kind::Tensor);
-    std::vector<Obj> state_tensors;
-    for (std::size_t i = 0; i < state.size(); ++i) {
-      if (!used.count(state_names[i])) continue;
-      // Annotated with what it was when the computation took it.
-      Obj at_entry = state[i].tensor;
-      take(state_names[i], at_entry, true);
-      program.state.push_back(describe_state(state[i], state_names[i]));
-      state_tensors.push_back(at_entry);
-    }
-    if (!header.empty()) header.push_back(Statement::blank());
+    computation.name = request_.grad ? "augmented_forward_fn" : "computation";
     // Each kept statement moves once, into its place after the header (a Statement is large).
     std::vector<Statement> &out = computation.body;
-    out = std::move(header);
+    out = computation_parameters(computation);
     std::size_t first = out.size();
     out.reserve(first + static_cast<std::size_t>(std::count(keep.begin(), keep.end(), true)) + 1);
     for (std::size_t k = 0; k < body.size(); ++k) {
       if (!keep[k]) continue;
-      if (request.level == Level::Prims)
+      if (request_.level == Level::Prims)
         flatten(std::move(body[k]), out);
       else
         out.push_back(std::move(body[k]));
     }
     for (std::size_t k = first; k < out.size(); ++k)
       if (out[k].kind == Statement::Kind::BoundSymbol) {
-        ++program.bound_symbols;
-        program.all_bound_symbols += 1 + count_subsymbols(out[k]);
+        ++program_.bound_symbols;
+        program_.all_bound_symbols += 1 + count_subsymbols(out[k]);
       }
-    out.push_back(Statement::ret(returned));
+    out.push_back(Statement::ret(returned_));
+    return computation;
+  }
 
-    // ---- prologue
+  // Checks the call's arguments and unpacks the module's state; returns what the computation
+  // takes.
+  Trace build_prologue() {
     Trace prologue;
-    prologue.preamble = preamble(request, request.grad ? "prologue, augmented forward and backward"
-                                                       : "prologue and computation");
+    prologue.preamble =
+        preamble(request_, request_.grad ? "prologue, augmented forward and backward"
+                                         : "prologue and computation");
     prologue.decorators = decorators();
     prologue.name = "prologue";
     prologue.parameters = {Parameter{"args", ParamKind::VarArgs, {}, {}},
@@ -358,15 +406,15 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
     std::vector<Statement> &pb = prologue.body;
     pb.push_back(Statement::annotation_comment("args", "Any"));
     pb.push_back(Statement::bound(
-        std::nullopt,
-        symbol_call(Sym::prims_check_len,
-                    {Value::name("args"), Value::int_value(static_cast<int64_t>(inputs.size()))})));
+        std::nullopt, symbol_call(Sym::prims_check_len,
+                                  {Value::name("args"),
+                                   Value::int_value(static_cast<int64_t>(inputs_.size()))})));
     pb.push_back(Statement::annotation_comment("kwargs", "Any"));
     pb.push_back(
         Statement::bound(std::nullopt, symbol_call(Sym::prims_check_len,
                                                    {Value::name("kwargs"), Value::int_value(0)})));
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      const auto &[name, o] = inputs[i];
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      const auto &[name, o] = inputs_[i];
       // The input as it came in (an in-place update renamed the tensor since).
       Obj entry = o;
       if (o.kind == Obj::Kind::Tensor && o.as<TensorObj>().name != name) {
@@ -376,52 +424,72 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
       pb.push_back(Binder::annotated(
           name, entry,
           Value::subscript(Value::name("args"), Value::int_value(static_cast<int64_t>(i)))));
-      binder.check_input(entry, name, pb);
+      binder_.check_input(entry, name, pb);
     }
-    state_prologue(program.state, pb, binder, state_tensors);
-    for (Statement &s : recorder.guard_statements())
+    state_prologue(program_.state, pb, binder_, state_tensors_);
+    for (Statement &s : recorder_.guard_statements())
       pb.push_back(std::move(s));
-    pb.push_back(Statement::ret(Value::tuple({Value::tuple(passed), Value::tuple({})})));
-
-    program.file.traces.reserve(3);
-    program.file.traces.push_back(std::move(prologue));
-    program.file.traces.push_back(std::move(computation));
-    if (training) {
-      // One gradient per input and state tensor the computation takes, None where it has none.
-      GradientSignature signature;
-      signature.cotangent_of = training->cotangent_of;
-      std::vector<Value> gradients;
-      auto gradient_of = [&](const std::string &name) {
-        auto g = training->gradients.find(name);
-        signature.has_gradient.push_back(g != training->gradients.end());
-        gradients.push_back(g != training->gradients.end() ? g->second : Value::none());
-      };
-      for (const InputSpec &spec : program.inputs)
-        gradient_of(spec.kind == InputSpec::Kind::Tensor ? spec.name : std::string());
-      for (const StateTensor &t : program.state)
-        gradient_of(t.name);
-      training->backward.body.push_back(Statement::ret(Value::tuple(std::move(gradients))));
-      training->backward.decorators = decorators();
-      program.file.traces.push_back(std::move(training->backward));
-      program.gradients = std::move(signature);
-    }
-    if (fusion) {
-      report_progress(request.progress, "grouping prims into fusion regions");
-      int next_region = 0;
-      std::vector<const Trace *> fused;
-      for (std::size_t t = 1; t < program.file.traces.size(); ++t) {
-        fuse_regions(program.file.traces[t], next_region, program.fusions, fused);
-        fused.push_back(&program.file.traces[t]);
-      }
-    }
-  } catch (const TraceError &e) {
-    return error_of(e, request.path);
-  } catch (const PyError &e) {
-    return error_of(in.uncaught(e), request.path);
-  } catch (const BodyRest::Failed &) {
-    return Error{"part of a function body does not parse", request.path, 0, 0}; // see trace()
+    pb.push_back(Statement::ret(Value::tuple({Value::tuple(passed_), Value::tuple({})})));
+    return prologue;
   }
-  return program;
+
+  // backward_fn: one gradient per input and state tensor the computation takes, None where it
+  // has none.
+  void add_backward() {
+    GradientSignature signature;
+    signature.cotangent_of = training_->cotangent_of;
+    std::vector<Value> gradients;
+    auto gradient_of = [&](const std::string &name) {
+      auto g = training_->gradients.find(name);
+      signature.has_gradient.push_back(g != training_->gradients.end());
+      gradients.push_back(g != training_->gradients.end() ? g->second : Value::none());
+    };
+    for (const InputSpec &spec : program_.inputs)
+      gradient_of(spec.kind == InputSpec::Kind::Tensor ? spec.name : std::string());
+    for (const StateTensor &t : program_.state)
+      gradient_of(t.name);
+    training_->backward.body.push_back(Statement::ret(Value::tuple(std::move(gradients))));
+    training_->backward.decorators = decorators();
+    program_.file.traces.push_back(std::move(training_->backward));
+    program_.gradients = std::move(signature);
+  }
+
+  void fuse() {
+    report_progress(request_.progress, "grouping prims into fusion regions");
+    int next_region = 0;
+    std::vector<const Trace *> fused;
+    for (std::size_t t = 1; t < program_.file.traces.size(); ++t) {
+      fuse_regions(program_.file.traces[t], next_region, program_.fusions, fused);
+      fused.push_back(&program_.file.traces[t]);
+    }
+  }
+
+  const TraceRequest &request_;
+  std::shared_ptr<const Module> module_;
+  Recorder recorder_;
+  Interpreter in_; // records into recorder_
+  Binder binder_;
+  TracedProgram program_;
+  TracedCallable target_;
+  std::vector<StateEntry> state_;
+  std::vector<std::string> state_names_;
+  std::vector<Obj> args_;
+  std::vector<std::pair<std::string, Obj>> inputs_; // the traced inputs, by name
+  Obj result_;
+  Value returned_;
+  std::vector<const Obj *> proxies_;     // the inputs' proxies, in order
+  std::unordered_set<std::string> used_; // the names the computation may take
+  std::optional<Training> training_;
+  std::vector<Value> passed_;      // what the prologue returns for the computation
+  std::vector<Obj> state_tensors_; // the state tensors the computation takes
+};
+
+Result<TracedProgram> trace_module(const TraceRequest &request,
+                                   std::shared_ptr<const Module> module) {
+  Result<bool> wants_fusion = wants_cuda_fusion(request.executors);
+  if (!wants_fusion) return wants_fusion.error();
+  ModuleTracing tracing(request, std::move(module));
+  return tracing.run(wants_fusion.value());
 }
 
 } // namespace
