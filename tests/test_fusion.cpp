@@ -50,7 +50,8 @@ TraceRequest nanogpt_request(bool grad) {
   return r;
 }
 
-// The prims an elementwise kernel can take: the registry's CUDA spellings, and broadcasts.
+// The prims an elementwise kernel can take: those with a CUDA spelling (the elementwise prims
+// but bitwise_not), and broadcasts.
 bool fusible(const Statement &s) {
   if (s.kind != Statement::Kind::BoundSymbol || s.value.kind != ValueKind::Call) return false;
   std::string callee = s.value.callee().qualified_name();

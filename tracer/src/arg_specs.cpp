@@ -90,11 +90,13 @@ std::optional<TensorText> split_tensor_spec(std::string_view text) {
 
 // The values an integer dtype holds, [min, max]; none for a floating one.
 std::optional<std::pair<int64_t, int64_t>> integer_range(const std::string &dtype) {
-  if (dtype == "uint8") return std::make_pair(int64_t{0}, int64_t{255});
-  if (dtype == "int8") return std::make_pair(int64_t{-128}, int64_t{127});
-  if (dtype == "int16") return std::make_pair(int64_t{-32768}, int64_t{32767});
-  if (dtype == "int32") return std::make_pair(int64_t{INT32_MIN}, int64_t{INT32_MAX});
-  return std::nullopt; // int64 holds every LO..HI that parses; floats hold them as values
+  std::optional<DType> d = dtype_from_name(dtype);
+  // int64 holds every LO..HI that parses; floats hold them as values.
+  if (!d || !is_integral(*d) || *d == DType::bool_ || dtype_info(*d).bits >= 64)
+    return std::nullopt;
+  int bits = dtype_info(*d).bits;
+  if (*d == DType::uint8) return std::make_pair(int64_t{0}, (int64_t{1} << bits) - 1);
+  return std::make_pair(-(int64_t{1} << (bits - 1)), (int64_t{1} << (bits - 1)) - 1);
 }
 
 } // namespace
@@ -159,7 +161,7 @@ Result<InputSpec> parse_arg(const ArgSpec &arg) {
       return arg_error(arg, "the device index of `" + excerpt(device) + "` is too large");
     spec.device = device;
     spec.requires_grad = tensor->requires_grad;
-    if (spec.requires_grad && !spec.dtype.starts_with("float") && spec.dtype != "bfloat16")
+    if (spec.requires_grad && !is_floating(dtype_from_name(spec.dtype).value_or(DType::bool_)))
       return arg_error(arg, "only a floating tensor can require grad (f32, f16, bf16, f64), got " +
                                 excerpt(tensor->dtype));
     if (!tensor->range.empty()) {

@@ -36,24 +36,16 @@ Result<bool> wants_cuda_fusion(const std::vector<std::string> &executors) {
 
 namespace {
 
-// A dtype's C++ types in a kernel: as stored, and as computed with (f16 and bf16 in float).
-struct CudaType {
-  const char *storage;
-  const char *compute;
-  const char *load;  // a function from storage to compute type, or ""
-  const char *store; // the other way
-};
-CudaType cuda_type(const std::string &dtype) {
-  if (dtype == "f32") return {"float", "float", "", ""};
-  if (dtype == "f64") return {"double", "double", "", ""};
-  if (dtype == "f16") return {"__half", "float", "__half2float", "__float2half"};
-  if (dtype == "bf16") return {"__nv_bfloat16", "float", "__bfloat162float", "__float2bfloat16"};
-  if (dtype == "i64") return {"long long", "long long", "", ""};
-  if (dtype == "i32") return {"int", "int", "", ""};
-  if (dtype == "i16") return {"short", "short", "", ""};
-  if (dtype == "i8") return {"signed char", "signed char", "", ""};
-  if (dtype == "u8") return {"unsigned char", "unsigned char", "", ""};
-  return {"bool", "bool", "", ""};
+using CudaType = CudaSpelling;
+
+// The kernel types of an annotation's dtype (its short name), or nullptr: it does not fuse.
+const CudaType *cuda_type_of(const std::string &dtype) {
+  std::optional<DType> d = dtype_from_name(dtype);
+  return d ? dtype_info(*d).cuda : nullptr;
+}
+// Of a dtype that fits(): one with kernel types.
+const CudaType &cuda_type(const std::string &dtype) {
+  return *cuda_type_of(dtype);
 }
 
 bool same_dims(const std::vector<Dim> &a, const std::vector<Dim> &b) {
@@ -188,7 +180,7 @@ private:
       return std::nullopt;
     std::optional<Sym> sym = find_symbol("prims", callee.text);
     if (!sym) return std::nullopt;
-    if (*sym != Sym::prims_broadcast_in_dim && !Registry::get().op(*sym).cuda) return std::nullopt;
+    if (*sym != Sym::prims_broadcast_in_dim && !cuda_spelling(*sym)) return std::nullopt;
     return sym;
   }
 
@@ -197,7 +189,7 @@ private:
     std::optional<Sym> sym = prim_of(s);
     if (!sym || !s.type_comment || !s.type_comment->type) return false;
     const ProxyType *out = type_of(s.target->name);
-    if (!out || out->kind != ProxyKind::Tensor) return false;
+    if (!out || out->kind != ProxyKind::Tensor || !cuda_type_of(out->dtype)) return false;
     bool open = !region.prims.empty();
     if (open && (!same_dims(out->shape, region.dims) || out->device != region.device)) return false;
     const std::vector<Dim> &dims = open ? region.dims : out->shape;
@@ -206,7 +198,8 @@ private:
       // An input broadcast into the region's shape, read through its strides.
       if (operands != 3) return false;
       const Value &a = s.value.arg(0), &bdims = s.value.arg(2);
-      if (a.kind != ValueKind::Name || !is_tensor(a.text) || region.defined.count(a.text))
+      if (a.kind != ValueKind::Name || !is_tensor(a.text) || region.defined.count(a.text) ||
+          !cuda_type_of(type_of(a.text)->dtype))
         return false;
       if (bdims.kind != ValueKind::List && bdims.kind != ValueKind::Tuple) return false;
       if (bdims.items.size() != type_of(a.text)->shape.size()) return false;
@@ -223,7 +216,7 @@ private:
         continue;
       if (a.kind != ValueKind::Name) return false;
       if (is_number(a.text)) continue;
-      if (!is_tensor(a.text)) return false;
+      if (!is_tensor(a.text) || !cuda_type_of(type_of(a.text)->dtype)) return false;
       if (region.defined.count(a.text)) continue;
       if (!same_dims(type_of(a.text)->shape, dims)) return false;
     }
@@ -299,114 +292,123 @@ private:
   }
 
   // Also fills info.params: what a launch passes, in the kernel's order.
-  std::string kernel(FusionRegion &info, const Region &region) const {
-    // Views: each input tensor read by an elementwise prim (through its own strides), or
-    // broadcast by prims.broadcast_in_dim (through strides that are 0 on the new dims).
-    struct View {
-      std::string tensor;
-      std::vector<int64_t> broadcast_dims; // empty: the region's dims
-      bool broadcast = false;
-    };
+  // Views: each input tensor read by an elementwise prim (through its own strides), or
+  // broadcast by prims.broadcast_in_dim (through strides that are 0 on the new dims).
+  struct View {
+    std::string tensor;
+    std::vector<int64_t> broadcast_dims; // empty: the region's dims
+    bool broadcast = false;
+  };
+  // What a region's prims compute, as the kernel's statements and what they read.
+  struct KernelBody {
     std::vector<View> views;
     std::unordered_map<std::string, std::string> plain_view; // tensor -> its variable
     std::unordered_map<std::string, std::string> variable;   // a prim's output -> its variable
     std::vector<std::string> scalars;
     std::unordered_set<std::string> scalar_seen;
     bool half = false, bfloat = false;
-    auto note_dtype = [&](const std::string &dtype) {
-      half = half || dtype == "f16";
-      bfloat = bfloat || dtype == "bf16";
-    };
-    const std::size_t rank = region.dims.size();
     std::string body;
-    auto load = [&](const View &v, std::size_t index) {
-      const ProxyType &t = *type_of(v.tensor);
-      note_dtype(t.dtype);
-      CudaType ct = cuda_type(t.dtype);
-      std::string read = "in" + std::to_string(index) + "[offset" + std::to_string(index) + "]";
-      return std::string("  const ") + ct.compute + " view" + std::to_string(index) + " = " +
-             ct.load + (std::strlen(ct.load) ? "(" + read + ")" : read) + ";\n";
-    };
+    void note_dtype(const std::string &dtype) {
+      half = half || dtype == dtype_info(DType::float16).short_name;
+      bfloat = bfloat || dtype == dtype_info(DType::bfloat16).short_name;
+    }
+  };
+
+  // Loads view `index` of the kernel into its variable view<index>.
+  std::string load(KernelBody &k, const View &v, std::size_t index) const {
+    const ProxyType &t = *type_of(v.tensor);
+    k.note_dtype(t.dtype);
+    CudaType ct = cuda_type(t.dtype);
+    std::string read = "in" + std::to_string(index) + "[offset" + std::to_string(index) + "]";
+    return std::string("  const ") + ct.compute + " view" + std::to_string(index) + " = " +
+           ct.load + (std::strlen(ct.load) ? "(" + read + ")" : read) + ";\n";
+  }
+
+  // The operands of elementwise prim p, as CUDA expressions (loading the views they need).
+  std::vector<std::string> operands_of(KernelBody &k, const Statement &p, Sym sym,
+                                       const CudaType &out_type) const {
+    std::size_t operands = sym == Sym::prims_convert_element_type ? 1 : p.value.positional_count();
+    // The compute type of the first tensor operand: numbers are converted to it, as torch
+    // computes a tensor with a Python number in the tensor's dtype.
+    std::string operand_type = out_type.compute;
+    for (std::size_t i = 0; i < operands; ++i) {
+      const Value &a = p.value.arg(i);
+      if (a.kind == ValueKind::Name && is_tensor(a.text) && !(sym == Sym::prims_where && i == 0)) {
+        operand_type = cuda_type(type_of(a.text)->dtype).compute;
+        break;
+      }
+    }
+    std::vector<std::string> args;
+    for (std::size_t i = 0; i < operands; ++i) {
+      const Value &a = p.value.arg(i);
+      if (a.kind != ValueKind::Name) {
+        args.push_back("((" + operand_type + ")" + cuda_literal(a) + ")");
+      } else if (auto v = k.variable.find(a.text); v != k.variable.end()) {
+        args.push_back(v->second);
+      } else if (is_number(a.text)) {
+        if (k.scalar_seen.insert(a.text).second) k.scalars.push_back(a.text);
+        args.push_back("((" + operand_type + ")s_" + a.text + ")");
+      } else {
+        auto seen = k.plain_view.find(a.text);
+        if (seen == k.plain_view.end()) {
+          k.views.push_back(View{a.text, {}, false});
+          std::size_t index = k.views.size() - 1;
+          k.body += load(k, k.views.back(), index);
+          seen = k.plain_view.emplace(a.text, "view" + std::to_string(index)).first;
+        }
+        args.push_back(seen->second);
+      }
+    }
+    return args;
+  }
+
+  // The kernel's statements: one per prim of the region.
+  KernelBody kernel_body(const Region &region) const {
+    KernelBody k;
     for (const Statement &p : region.prims) {
       Sym sym = *prim_of(p);
       const ProxyType &out = *type_of(p.target->name);
-      note_dtype(out.dtype);
+      k.note_dtype(out.dtype);
       CudaType out_type = cuda_type(out.dtype);
       std::string var = "v_" + p.target->name;
-      variable[p.target->name] = var;
+      k.variable[p.target->name] = var;
       if (sym == Sym::prims_broadcast_in_dim) {
         View v{p.value.arg(0).text, {}, true};
         for (const Value &d : p.value.arg(2).items)
           v.broadcast_dims.push_back(d.integer);
-        views.push_back(v);
-        std::size_t index = views.size() - 1;
-        body += load(v, index);
-        body += std::string("  const ") + out_type.compute + " " + var + " = view" +
-                std::to_string(index) + ";\n";
+        k.views.push_back(v);
+        std::size_t index = k.views.size() - 1;
+        k.body += load(k, v, index);
+        k.body += std::string("  const ") + out_type.compute + " " + var + " = view" +
+                  std::to_string(index) + ";\n";
         continue;
       }
-      std::size_t operands =
-          sym == Sym::prims_convert_element_type ? 1 : p.value.positional_count();
-      // The compute type of the first tensor operand: numbers are converted to it, as torch
-      // computes a tensor with a Python number in the tensor's dtype.
-      std::string operand_type = out_type.compute;
-      for (std::size_t i = 0; i < operands; ++i) {
-        const Value &a = p.value.arg(i);
-        if (a.kind == ValueKind::Name && is_tensor(a.text) &&
-            !(sym == Sym::prims_where && i == 0)) {
-          operand_type = cuda_type(type_of(a.text)->dtype).compute;
-          break;
-        }
-      }
-      std::vector<std::string> args;
-      for (std::size_t i = 0; i < operands; ++i) {
-        const Value &a = p.value.arg(i);
-        if (a.kind != ValueKind::Name) {
-          args.push_back("((" + operand_type + ")" + cuda_literal(a) + ")");
-        } else if (auto v = variable.find(a.text); v != variable.end()) {
-          args.push_back(v->second);
-        } else if (is_number(a.text)) {
-          if (scalar_seen.insert(a.text).second) scalars.push_back(a.text);
-          args.push_back("((" + operand_type + ")s_" + a.text + ")");
-        } else {
-          auto seen = plain_view.find(a.text);
-          if (seen == plain_view.end()) {
-            views.push_back(View{a.text, {}, false});
-            std::size_t index = views.size() - 1;
-            body += load(views.back(), index);
-            seen = plain_view.emplace(a.text, "view" + std::to_string(index)).first;
-          }
-          args.push_back(seen->second);
-        }
-      }
-      std::string expr = Registry::get().op(sym).cuda;
+      std::vector<std::string> args = operands_of(k, p, sym, out_type);
+      std::string expr = cuda_spelling(sym);
       for (std::size_t i = 0; i < args.size(); ++i) {
         std::string placeholder = "{" + std::to_string(i) + "}";
         for (std::size_t at = expr.find(placeholder); at != std::string::npos;
              at = expr.find(placeholder, at + args[i].size()))
           expr.replace(at, placeholder.size(), args[i]);
       }
-      body += std::string("  const ") + out_type.compute + " " + var + " = (" + out_type.compute +
-              ")" + expr + ";\n";
+      k.body += std::string("  const ") + out_type.compute + " " + var + " = (" + out_type.compute +
+                ")" + expr + ";\n";
     }
-    std::string source = "// " + info.name + ": " + std::to_string(info.prims) + " prims of " +
-                         trace_.name + ", over " + std::to_string(rank) +
-                         " dims. meta: the element count, the " + std::to_string(rank) +
-                         " sizes, then the strides of each input view (in elements, 0 where it "
-                         "is broadcast).\n";
-    if (half) source += "#include <cuda_fp16.h>\n";
-    if (bfloat) source += "#include <cuda_bf16.h>\n";
-    source += "extern \"C\" __global__ void " + info.name + "(";
+    return k;
+  }
+
+  // The kernel's parameters (views, outputs, numbers, meta), also recorded in info.params.
+  std::vector<std::string> kernel_params(FusionRegion &info, const KernelBody &k) const {
     using Param = FusionRegion::KernelParam;
     std::vector<std::string> params;
     info.params.clear();
-    for (std::size_t i = 0; i < views.size(); ++i) {
-      const std::string &dtype = type_of(views[i].tensor)->dtype;
+    for (std::size_t i = 0; i < k.views.size(); ++i) {
+      const std::string &dtype = type_of(k.views[i].tensor)->dtype;
       std::string type = std::string("const ") + cuda_type(dtype).storage + " *";
-      params.push_back(type + "__restrict__ in" + std::to_string(i) + " /* " + views[i].tensor +
-                       (views[i].broadcast ? ", broadcast" : "") + " */");
-      info.params.push_back(Param{Param::Kind::View, views[i].tensor, type, dtype,
-                                  views[i].broadcast_dims, views[i].broadcast});
+      params.push_back(type + "__restrict__ in" + std::to_string(i) + " /* " + k.views[i].tensor +
+                       (k.views[i].broadcast ? ", broadcast" : "") + " */");
+      info.params.push_back(Param{Param::Kind::View, k.views[i].tensor, type, dtype,
+                                  k.views[i].broadcast_dims, k.views[i].broadcast});
     }
     for (std::size_t i = 0; i < info.outputs.size(); ++i) {
       const std::string &dtype = type_of(info.outputs[i])->dtype;
@@ -415,7 +417,7 @@ private:
                        " */");
       info.params.push_back(Param{Param::Kind::Output, info.outputs[i], type, dtype, {}, false});
     }
-    for (const std::string &s : scalars) {
+    for (const std::string &s : k.scalars) {
       const ProxyType &t = *type_of(s);
       std::string type = t.kind == ProxyKind::Float     ? "double"
                          : t.kind == ProxyKind::Integer ? "long long"
@@ -425,6 +427,21 @@ private:
     }
     params.push_back("const long long *__restrict__ meta");
     info.params.push_back(Param{Param::Kind::Meta, "", "const long long *", "", {}, false});
+    return params;
+  }
+
+  std::string kernel(FusionRegion &info, const Region &region) const {
+    const std::size_t rank = region.dims.size();
+    KernelBody k = kernel_body(region);
+    std::string source = "// " + info.name + ": " + std::to_string(info.prims) + " prims of " +
+                         trace_.name + ", over " + std::to_string(rank) +
+                         " dims. meta: the element count, the " + std::to_string(rank) +
+                         " sizes, then the strides of each input view (in elements, 0 where it "
+                         "is broadcast).\n";
+    if (k.half) source += "#include <cuda_fp16.h>\n";
+    if (k.bfloat) source += "#include <cuda_bf16.h>\n";
+    source += "extern \"C\" __global__ void " + info.name + "(";
+    std::vector<std::string> params = kernel_params(info, k);
     for (std::size_t i = 0; i < params.size(); ++i)
       source += (i ? ",\n    " : "\n    ") + params[i];
     source += ") {\n";
@@ -436,14 +453,14 @@ private:
       source += "  for (int d = " + std::to_string(rank) + " - 1; d >= 0; --d) {\n";
       source += "    index[d] = rest % meta[1 + d];\n    rest /= meta[1 + d];\n  }\n";
     }
-    for (std::size_t v = 0; v < views.size(); ++v) {
+    for (std::size_t v = 0; v < k.views.size(); ++v) {
       source += "  long long offset" + std::to_string(v) + " = 0;\n";
       if (rank > 0)
         source += "  for (int d = 0; d < " + std::to_string(rank) + "; ++d) offset" +
                   std::to_string(v) + " += index[d] * meta[" + std::to_string(1 + rank) + " + " +
                   std::to_string(v * rank) + " + d];\n";
     }
-    source += body;
+    source += k.body;
     for (std::size_t o = 0; o < info.outputs.size(); ++o) {
       CudaType ct = cuda_type(type_of(info.outputs[o])->dtype);
       std::string value = "v_" + info.outputs[o];

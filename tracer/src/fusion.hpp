@@ -6,9 +6,19 @@
 #include "tracelint/core/trace.hpp"
 #include "tracelint/tracer/tracer.hpp"
 
+#include "tracelint/tracer/symbols.hpp"
+
+#include <string>
 #include <vector>
 
 namespace tracelint::tracer {
+
+// An elementwise prim's CUDA C++ expression in a fused kernel, {0}, {1}, ... standing for its
+// operands (variables or literals of their compute types: float for f16, bf16 and f32; the
+// result is converted to the output's type); nullptr: it does not fuse (fusion_spellings.cpp).
+const char *cuda_spelling(Sym sym);
+// A spelling given to a prim that is not elementwise (op_registry_problems reports them).
+std::vector<std::string> fusible_problems();
 
 // The executors a request may name, in order: Error for an unknown one.
 Result<bool> wants_cuda_fusion(const std::vector<std::string> &executors);

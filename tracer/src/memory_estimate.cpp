@@ -13,11 +13,8 @@ namespace {
 constexpr uint64_t kCompareBytes = uint64_t{48} << 20;
 
 uint64_t element_bytes(const std::string &dtype) {
-  if (dtype == "float64" || dtype == "int64" || dtype == "complex64") return 8;
-  if (dtype == "complex128") return 16;
-  if (dtype == "float32" || dtype == "int32") return 4;
-  if (dtype == "float16" || dtype == "bfloat16" || dtype == "int16") return 2;
-  return 1; // int8, uint8, bool
+  std::optional<DType> d = dtype_from_name(dtype);
+  return d ? static_cast<uint64_t>(dtype_info(*d).bits / 8) : 1;
 }
 
 uint64_t saturating_add(uint64_t a, uint64_t b) {
@@ -126,8 +123,9 @@ RunMemoryEstimate estimate_run_memory(const Trace &computation,
     estimate.inputs =
         saturating_add(estimate.inputs, saturating_mul(count, element_bytes(in.dtype)));
     // Drawn as float32 (floating dtypes) or int64 (the others), then converted.
-    bool floating = in.dtype.rfind("float", 0) == 0 || in.dtype == "bfloat16";
-    if (in.dtype != (floating ? "float32" : "int64"))
+    DType dtype = dtype_from_name(in.dtype).value_or(DType::bool_);
+    bool floating = is_floating(dtype);
+    if (dtype != (floating ? DType::float32 : DType::int64))
       drawing = std::max(drawing, saturating_mul(count, floating ? 4 : 8));
   }
 

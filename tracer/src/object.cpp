@@ -9,51 +9,9 @@ namespace tracelint::tracer {
 
 namespace {
 
-constexpr std::array<DTypeInfo, 12> kDTypes = {{
-    {DType::float32, "float32", "f32", 32},
-    {DType::float16, "float16", "f16", 16},
-    {DType::bfloat16, "bfloat16", "bf16", 16},
-    {DType::float64, "float64", "f64", 64},
-    {DType::int64, "int64", "i64", 64},
-    {DType::int32, "int32", "i32", 32},
-    {DType::int16, "int16", "i16", 16},
-    {DType::int8, "int8", "i8", 8},
-    {DType::uint8, "uint8", "u8", 8},
-    {DType::bool_, "bool", "b8", 8},
-    {DType::complex64, "complex64", "c64", 64},
-    {DType::complex128, "complex128", "c128", 128},
-}};
-
-constexpr std::pair<const char *, DType> kAliases[] = {
-    {"float", DType::float32},    {"half", DType::float16},      {"double", DType::float64},
-    {"long", DType::int64},       {"int", DType::int32},         {"short", DType::int16},
-    {"cfloat", DType::complex64}, {"cdouble", DType::complex128}};
-
 const std::string kNoProxy;
 
 } // namespace
-
-const DTypeInfo &dtype_info(DType d) {
-  return kDTypes[static_cast<std::size_t>(d)];
-}
-
-std::optional<DType> dtype_from_name(std::string_view name) {
-  for (const DTypeInfo &i : kDTypes)
-    if (name == i.torch_name || name == i.short_name) return i.dtype;
-  for (const auto &[alias, d] : kAliases)
-    if (name == alias) return d;
-  return std::nullopt;
-}
-
-bool is_floating(DType d) {
-  return d == DType::float32 || d == DType::float16 || d == DType::bfloat16 || d == DType::float64;
-}
-bool is_complex(DType d) {
-  return d == DType::complex64 || d == DType::complex128;
-}
-bool is_integral(DType d) {
-  return !is_floating(d) && !is_complex(d);
-}
 
 Obj Obj::str(std::string s) {
   return heap(Kind::Str, std::make_shared<StrObj>(std::move(s)));

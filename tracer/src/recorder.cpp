@@ -113,7 +113,7 @@ Value to_value(const Obj &o, const Loc &loc) {
   }
   case Obj::Kind::DType:
     // Thunder's spelling: dtypes.bool8, the others as torch names them.
-    return Value::dtype(o.dtype() == DType::bool_ ? "bool8" : dtype_info(o.dtype()).torch_name);
+    return Value::dtype(dtype_info(o.dtype()).thunder_name);
   case Obj::Kind::Device:
     return Value::device(o.as<DeviceObj>().spec);
   default:

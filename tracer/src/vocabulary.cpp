@@ -1,6 +1,8 @@
 // The op registry as its users read it: what `tracelint trace --list-ops` prints.
 #include "tracelint/tracer/registry.hpp"
 
+#include "fusion.hpp"
+
 #include "tracelint/tracer/tracer.hpp"
 
 namespace tracelint::tracer {
@@ -51,7 +53,10 @@ std::vector<OpEntry> op_vocabulary() {
 }
 
 std::vector<std::string> op_registry_problems() {
-  return Registry::get().problems();
+  std::vector<std::string> problems = Registry::get().problems();
+  for (std::string &p : fusible_problems())
+    problems.push_back(std::move(p));
+  return problems;
 }
 
 } // namespace tracelint::tracer

@@ -513,7 +513,9 @@ std::vector<Obj> convert_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &
 }
 } // namespace
 
-void define_elementwise_ops(std::vector<OpSpec> &out) {
+namespace {
+
+void define_elementwise_prims(std::vector<OpSpec> &out) {
   auto prim = [&](Sym s, const char *sig, ShapeRule meta, Vjp vjp) {
     out.push_back(prim_spec(s, sig, meta, vjp));
   };
@@ -555,52 +557,9 @@ void define_elementwise_ops(std::vector<OpSpec> &out) {
     prim(s, "a, b, /", comparison_meta, no_gradient);
   prim(Sym::prims_where, "pred, a, b, /", where_meta, where_vjp);
   prim(Sym::prims_convert_element_type, "a, dtype, /", convert_meta, convert_vjp);
+}
 
-  // How each fuses into a CUDA kernel (cuda_fusion executor): CUDA's math functions are
-  // overloaded for float and double; ints reach the double ones and are converted back.
-  // maximum and minimum propagate NaN, as torch does. bitwise_not does not fuse (~ on a bool).
-  const std::pair<Sym, const char *> cuda[] = {
-      {Sym::prims_neg, "(-{0})"},
-      {Sym::prims_abs, "fabs({0})"},
-      {Sym::prims_exp, "exp({0})"},
-      {Sym::prims_log, "log({0})"},
-      {Sym::prims_log1p, "log1p({0})"},
-      {Sym::prims_tanh, "tanh({0})"},
-      {Sym::prims_rsqrt, "rsqrt({0})"},
-      {Sym::prims_sqrt, "sqrt({0})"},
-      {Sym::prims_sin, "sin({0})"},
-      {Sym::prims_cos, "cos({0})"},
-      {Sym::prims_erf, "erf({0})"},
-      {Sym::prims_floor, "floor({0})"},
-      {Sym::prims_ceil, "ceil({0})"},
-      {Sym::prims_trunc, "trunc({0})"},
-      {Sym::prims_reciprocal, "(1 / {0})"},
-      {Sym::prims_signbit, "signbit({0})"},
-      {Sym::prims_isfinite, "isfinite({0})"},
-      {Sym::prims_add, "({0} + {1})"},
-      {Sym::prims_sub, "({0} - {1})"},
-      {Sym::prims_mul, "({0} * {1})"},
-      {Sym::prims_div, "({0} / {1})"},
-      {Sym::prims_pow, "pow({0}, {1})"},
-      {Sym::prims_fmod, "fmod({0}, {1})"},
-      {Sym::prims_maximum, "({0} != {0} || {0} > {1} ? {0} : {1})"},
-      {Sym::prims_minimum, "({0} != {0} || {0} < {1} ? {0} : {1})"},
-      {Sym::prims_bitwise_and, "({0} & {1})"},
-      {Sym::prims_bitwise_or, "({0} | {1})"},
-      {Sym::prims_bitwise_xor, "({0} ^ {1})"},
-      {Sym::prims_eq, "({0} == {1})"},
-      {Sym::prims_ne, "({0} != {1})"},
-      {Sym::prims_lt, "({0} < {1})"},
-      {Sym::prims_le, "({0} <= {1})"},
-      {Sym::prims_gt, "({0} > {1})"},
-      {Sym::prims_ge, "({0} >= {1})"},
-      {Sym::prims_where, "({0} ? {1} : {2})"},
-      {Sym::prims_convert_element_type, "{0}"},
-  };
-  for (auto [sym, spelling] : cuda)
-    for (OpSpec &spec : out)
-      if (spec.sym == sym) spec.cuda = spelling;
-
+void define_elementwise_ltorch(std::vector<OpSpec> &out) {
   auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
     out.push_back({s, sig, std::move(python), d, nullptr});
   };
@@ -688,6 +647,13 @@ void define_elementwise_ops(std::vector<OpSpec> &out) {
          {"torch.masked_fill", "Tensor.masked_fill", "Tensor.masked_fill_"}, masked_fill);
   ltorch(Sym::ltorch_to, "input, /, *, device=None, dtype=None", {}, to);
   ltorch(Sym::ltorch_type_as, "input, other, /", {"Tensor.type_as"}, type_as);
+}
+
+} // namespace
+
+void define_elementwise_ops(std::vector<OpSpec> &out) {
+  define_elementwise_prims(out);
+  define_elementwise_ltorch(out);
 }
 
 } // namespace tracelint::tracer::ops

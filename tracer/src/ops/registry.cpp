@@ -63,7 +63,6 @@ Registry::Registry() : ops_(kSymbolCount) {
     op.decompose = spec.decompose;
     op.meta = spec.meta;
     op.vjp = spec.vjp;
-    op.cuda = spec.cuda;
     op.normalize = spec.normalize;
     for (std::string_view rest = spec.torch_only; !rest.empty();) {
       std::size_t comma = std::min(rest.find(','), rest.size());
@@ -78,10 +77,6 @@ Registry::Registry() : ops_(kSymbolCount) {
       op.torch_only.emplace_back(param);
       rest.remove_prefix(std::min(comma + 1, rest.size()));
     }
-    if (op.cuda && !has_tag(spec.sym, tags::ELEMENTWISE))
-      problems_.push_back(qualified_name(spec.sym) +
-                          " has a CUDA spelling but is not elementwise (only elementwise prims "
-                          "fuse)");
     if (is_prim(spec.sym) && !op.meta)
       problems_.push_back(name + " is a prim without a shape rule");
     if (is_prim(spec.sym) && !op.vjp)

@@ -1,6 +1,10 @@
 #include "runtime.hpp"
 
 #include "tracelint/core/printer.hpp"
+#include "tracelint/tracer/dtypes.hpp"
+
+#include <array>
+#include <optional>
 
 namespace tracelint::tracer {
 
@@ -38,25 +42,31 @@ RtValue RtValue::of_tuple(std::vector<RtValue> items) {
 
 namespace {
 
-// torch's dtype names and libtorch's scalar types, both ways from one table.
-constexpr std::pair<const char *, at::ScalarType> kScalarTypes[] = {
-    {"float32", at::kFloat},  {"float16", at::kHalf}, {"bfloat16", at::kBFloat16},
-    {"float64", at::kDouble}, {"int64", at::kLong},   {"int32", at::kInt},
-    {"int16", at::kShort},    {"int8", at::kChar},    {"uint8", at::kByte},
-    {"bool", at::kBool}};
+// libtorch's scalar type of each dtype the table gives an ATen name, found by that name.
+const std::array<std::optional<at::ScalarType>, 12> &scalar_types() {
+  static const std::array<std::optional<at::ScalarType>, 12> by_dtype = [] {
+    std::array<std::optional<at::ScalarType>, 12> out{};
+    for (int i = 0; i < static_cast<int>(at::ScalarType::NumOptions); ++i) {
+      auto t = static_cast<at::ScalarType>(i);
+      if (std::optional<DType> d = dtype_from_aten_name(c10::toString(t)))
+        out[static_cast<std::size_t>(*d)] = t;
+    }
+    return out;
+  }();
+  return by_dtype;
+}
 
 } // namespace
 
-at::ScalarType scalar_type(const std::string &torch_name) {
-  if (torch_name == "bool8") return at::kBool; // Thunder's dtypes.bool8
-  for (const auto &[name, type] : kScalarTypes)
-    if (torch_name == name) return type;
-  throw ExecError("unknown dtype " + torch_name);
+at::ScalarType scalar_type(const std::string &name) {
+  if (std::optional<DType> d = dtype_from_trace_name(name))
+    if (std::optional<at::ScalarType> t = scalar_types()[static_cast<std::size_t>(*d)]) return *t;
+  throw ExecError("unknown dtype " + name);
 }
 
 std::string dtype_name(at::ScalarType t) {
-  for (const auto &[name, type] : kScalarTypes)
-    if (type == t) return name;
+  if (std::optional<DType> d = dtype_from_aten_name(c10::toString(t)))
+    return dtype_info(*d).torch_name;
   return c10::toString(t);
 }
 

@@ -2,6 +2,8 @@
 // The interpreter's Python values. Numbers, None and booleans are held inline; everything else
 // is a reference to a heap object, shared as Python shares objects: two names bound to one list,
 // module or tensor see each other's changes (`z = x; z += y` changes x too).
+#include "tracelint/tracer/dtypes.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -12,36 +14,6 @@
 #include <vector>
 
 namespace tracelint::tracer {
-
-enum class DType : uint8_t {
-  float32,
-  float16,
-  bfloat16,
-  float64,
-  int64,
-  int32,
-  int16,
-  int8,
-  uint8,
-  bool_,
-  complex64,
-  complex128,
-};
-
-struct DTypeInfo {
-  DType dtype;
-  const char *torch_name; // float32 (torch.float32)
-  const char *short_name; // f32 (annotations)
-  int bits;
-};
-const DTypeInfo &dtype_info(DType d);
-// By torch name, short name or torch alias (float, half, double, long, int, short, bool).
-std::optional<DType> dtype_from_name(std::string_view name);
-bool is_floating(DType d);
-bool is_complex(DType d);
-bool is_integral(DType d); // bool included
-// float32 for a floating dtype's default, as torch.get_default_dtype().
-inline constexpr DType kDefaultFloat = DType::float32;
 
 struct Heap {
   virtual ~Heap() = default;

@@ -53,10 +53,6 @@ struct OpDef {
   // prims: the VJP rule, or ops::no_gradient for a prim without gradients (comparisons,
   // checks, factories, argmax). An ltorch symbol is differentiated through its decomposition.
   Vjp vjp = nullptr;
-  // An elementwise prim that fuses: its CUDA C++ expression in a fused kernel, {0}, {1}, ...
-  // standing for its operands (variables or literals of their compute types: float for f16,
-  // bf16 and f32); the result is converted to the output's type. None: it does not fuse.
-  const char *cuda = nullptr;
   // Parameters PyTorch's function takes and Thunder's symbol of the same name does not (or
   // takes with another default): bound from the user's call, printed only when given another
   // value than the schema's default, so that a printed trace calls Thunder's symbol as Thunder
@@ -75,7 +71,6 @@ struct OpSpec {
   ShapeRule meta = nullptr;
   bool view = false;
   Vjp vjp = nullptr;
-  const char *cuda = nullptr;  // OpDef::cuda
   const char *torch_only = ""; // OpDef::torch_only, comma-separated
   Normalize normalize = nullptr;
 };
