@@ -99,11 +99,9 @@ Obj checked_index(Recorder &r, const Obj &index, const Obj &size, std::size_t di
   return i;
 }
 
-Obj getitem(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
-  const Obj &a = args[0];
-  const Obj &key = args[1];
-  require_tensor(a, "the indexed value", "getitem", loc);
-  const std::vector<Obj> &shape = tensor(a).shape;
+// The key of a[key] as one entry per dim and None (its ellipsis expanded, trailing dims
+// filled with `:`), after checking what the tracer can index with.
+std::vector<Obj> expanded_key(const Obj &key, const std::vector<Obj> &shape, const Loc &loc) {
   std::vector<Obj> entries = key.kind == Obj::Kind::Tuple ? items(key) : std::vector<Obj>{key};
   std::size_t consuming = 0, ellipses = 0, advanced = 0;
   for (const Obj &e : entries) {
@@ -141,6 +139,57 @@ Obj getitem(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
          })) < shape.size())
     expanded.push_back(Obj::slice(Obj::none(), Obj::none(), Obj::none()));
 
+  return expanded;
+}
+
+// One dim's slice: its bounds clamped to the dim as Python's, its length.
+struct DimSlice {
+  Obj start, stop, length;
+  int64_t step = 1;
+  bool whole = false; // the whole dim, unchanged
+};
+
+DimSlice slice_dim(Recorder &r, const SliceObj &s, const Obj &size, const Loc &loc) {
+  DimSlice out;
+  if (s.step.kind != Obj::Kind::None) out.step = r.concrete(s.step, loc, "a slice step");
+  if (out.step == 0) throw TraceError(loc, "slice step cannot be zero");
+  if (out.step < 0)
+    throw TraceError(loc, "step must be greater than zero (torch has no negative slice steps)");
+  auto bound = [&](const Obj &b, const Obj &dflt) {
+    if (b.kind == Obj::Kind::None) return dflt;
+    if (b.kind != Obj::Kind::Int && b.kind != Obj::Kind::Bool)
+      throw TraceError(loc, "slice bounds must be ints or None, not " + describe(b));
+    Obj v = b;
+    if (r.decide(NumOp::lt, v, Obj::int_of(0), loc)) {
+      v = r.num(NumOp::add, v, size, loc);
+      if (r.decide(NumOp::lt, v, Obj::int_of(0), loc)) v = Obj::int_of(0);
+    } else if (r.decide(NumOp::gt, v, size, loc)) {
+      v = size;
+    }
+    return v;
+  };
+  out.start = bound(s.start, Obj::int_of(0));
+  out.stop = bound(s.stop, size);
+  bool from_zero = !out.start.is_proxy() && out.start.integer == 0;
+  // Sizes are never negative, so a slice from 0 cannot end before it starts.
+  if (!from_zero && r.decide(NumOp::lt, out.stop, out.start, loc)) out.stop = out.start;
+  out.length = from_zero ? out.stop : r.num(NumOp::sub, out.stop, out.start, loc);
+  if (out.step != 1) {
+    Obj rounded = r.num(NumOp::add, out.length, Obj::int_of(out.step - 1), loc);
+    out.length = r.num(NumOp::floordiv, rounded, Obj::int_of(out.step), loc);
+  }
+  out.whole = from_zero && out.stop.proxy() == size.proxy() && out.stop.integer == size.integer &&
+              out.step == 1;
+  return out;
+}
+
+Obj getitem(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
+  const Obj &a = args[0];
+  const Obj &key = args[1];
+  require_tensor(a, "the indexed value", "getitem", loc);
+  const std::vector<Obj> &shape = tensor(a).shape;
+  std::vector<Obj> expanded = expanded_key(key, shape, loc);
+
   std::vector<Obj> starts, ends, out_shape, sliced_shape;
   std::vector<int64_t> strides, squeezed, new_axes;
   bool trivial = true;
@@ -162,42 +211,13 @@ Obj getitem(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
       squeezed.push_back(static_cast<int64_t>(dim));
       trivial = false;
     } else if (e.kind == Obj::Kind::Slice) {
-      const SliceObj &s = e.as<SliceObj>();
-      int64_t step = 1;
-      if (s.step.kind != Obj::Kind::None) step = r.concrete(s.step, loc, "a slice step");
-      if (step == 0) throw TraceError(loc, "slice step cannot be zero");
-      if (step < 0)
-        throw TraceError(loc, "step must be greater than zero (torch has no negative slice steps)");
-      auto bound = [&](const Obj &b, const Obj &dflt) {
-        if (b.kind == Obj::Kind::None) return dflt;
-        if (b.kind != Obj::Kind::Int && b.kind != Obj::Kind::Bool)
-          throw TraceError(loc, "slice bounds must be ints or None, not " + describe(b));
-        Obj v = b;
-        if (r.decide(NumOp::lt, v, Obj::int_of(0), loc)) {
-          v = r.num(NumOp::add, v, size, loc);
-          if (r.decide(NumOp::lt, v, Obj::int_of(0), loc)) v = Obj::int_of(0);
-        } else if (r.decide(NumOp::gt, v, size, loc)) {
-          v = size;
-        }
-        return v;
-      };
-      Obj start = bound(s.start, Obj::int_of(0));
-      Obj stop = bound(s.stop, size);
-      bool from_zero = !start.is_proxy() && start.integer == 0;
-      // Sizes are never negative, so a slice from 0 cannot end before it starts.
-      if (!from_zero && r.decide(NumOp::lt, stop, start, loc)) stop = start;
-      Obj length = from_zero ? stop : r.num(NumOp::sub, stop, start, loc);
-      if (step != 1) {
-        Obj rounded = r.num(NumOp::add, length, Obj::int_of(step - 1), loc);
-        length = r.num(NumOp::floordiv, rounded, Obj::int_of(step), loc);
-      }
-      if (!from_zero || stop.proxy() != size.proxy() || stop.integer != size.integer || step != 1)
-        trivial = false;
-      starts.push_back(start);
-      ends.push_back(stop);
-      strides.push_back(step);
-      sliced_shape.push_back(length);
-      out_shape.push_back(length);
+      DimSlice d = slice_dim(r, e.as<SliceObj>(), size, loc);
+      trivial = trivial && d.whole;
+      starts.push_back(d.start);
+      ends.push_back(d.stop);
+      strides.push_back(d.step);
+      sliced_shape.push_back(d.length);
+      out_shape.push_back(d.length);
       ++out_pos;
     } else {
       // The advanced index: the whole dim here, then taken.
