@@ -12,6 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# universal-ctags: scripts/function_lengths.py measures functions (a ctest keeps them short).
 # libopenblas0-pthread: Debian's libtorch (and python3-torch) multiply matrices with whatever
 # libblas.so.3 the alternatives system points at; without it that is the reference BLAS, one
 # core and 10-50x slower (GPT-2 small's forward at [4, 512]: minutes instead of seconds).
@@ -21,7 +22,7 @@ packages=(cmake ninja-build g++ pkg-config
   doctest-dev nlohmann-json3-dev libcli11-dev
   libfmt-dev libtomlplusplus-dev python3-pyflakes python3-dev pybind11-dev python3-pytest
   graphviz chromium clang-14 libclang-rt-14-dev clang-format-14 strace
-  python3-torch git
+  python3-torch git universal-ctags
   libopenblas0-pthread
   python3-venv python3-pip python3-setuptools python3-wheel python3-yaml)
 
