@@ -117,10 +117,21 @@ const Symbols &symbols() {
     s.await = symbol_id("await");
     s.yield = symbol_id("yield");
     s.as_pattern_target = symbol_id("as_pattern_target");
+    s.parenthesized_list_splat = symbol_id("parenthesized_list_splat");
+    s.for_in_clause = symbol_id("for_in_clause");
+    s.if_clause = symbol_id("if_clause");
+    s.as_pattern = symbol_id("as_pattern");
+    s.format_expression = symbol_id("format_expression");
+    s.except_clause = symbol_id("except_clause");
+    s.except_group_clause = symbol_id("except_group_clause");
+    s.finally_clause = symbol_id("finally_clause");
+    s.with_clause = symbol_id("with_clause");
     s.token_comma = symbol_id(",", false);
     s.token_colon = symbol_id(":", false);
     s.token_minus = symbol_id("-", false);
     s.token_plus = symbol_id("+", false);
+    s.token_async = symbol_id("async", false);
+    s.token_equals = symbol_id("=", false);
     return s;
   }();
   return s;
@@ -136,9 +147,12 @@ const Fields &fields() {
     f.arguments = field_id("arguments");
     f.attribute = field_id("attribute");
     f.body = field_id("body");
+    f.cause = field_id("cause");
     f.condition = field_id("condition");
     f.consequence = field_id("consequence");
     f.definition = field_id("definition");
+    f.expression = field_id("expression");
+    f.format_specifier = field_id("format_specifier");
     f.function = field_id("function");
     f.key = field_id("key");
     f.left = field_id("left");
@@ -150,6 +164,7 @@ const Fields &fields() {
     f.right = field_id("right");
     f.subscript = field_id("subscript");
     f.type = field_id("type");
+    f.type_conversion = field_id("type_conversion");
     f.value = field_id("value");
     return f;
   }();
@@ -302,10 +317,20 @@ DecodedString decode_string_literal(std::string_view literal) {
   std::size_t qlen = literal.substr(quote, 3) == std::string(3, q) ? 3 : 1;
   if (literal.size() < quote + 2 * qlen || literal.back() != q)
     return problem("a malformed string literal", quote, true);
-  std::size_t body_begin = quote + qlen, body_end = literal.size() - qlen;
+  std::size_t body_begin = quote + qlen;
+  DecodedString decoded =
+      decode_string_body(literal.substr(body_begin, literal.size() - qlen - body_begin), out);
+  if (!decoded) decoded.problem.offset += body_begin;
+  return decoded;
+}
+
+DecodedString decode_string_body(std::string_view body, StringLiteral prefix) {
+  StringLiteral out = std::move(prefix);
+  std::string_view literal = body;
+  std::size_t body_end = body.size();
   std::string &value = out.value;
-  value.reserve(body_end - body_begin);
-  for (std::size_t i = body_begin; i < body_end; ++i) {
+  value.reserve(body_end);
+  for (std::size_t i = 0; i < body_end; ++i) {
     char c = literal[i];
     // CPython reads "\r\n" and a lone "\r" in source as "\n", in strings too.
     if (c == '\r') {
