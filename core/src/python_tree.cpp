@@ -324,6 +324,111 @@ DecodedString decode_string_literal(std::string_view literal) {
   return decoded;
 }
 
+namespace {
+
+// Appends the escape whose backslash is at literal[i] to value, and leaves i at its last
+// character; the problem when there is one.
+std::optional<DecodedString> decode_escape(std::string_view literal, std::size_t &i, bool bytes,
+                                           std::string &value) {
+  std::size_t at = i; // the backslash
+  char e = literal[++i];
+  switch (e) {
+  case '\r': // a line continuation inside the literal
+    if (i + 1 < literal.size() && literal[i + 1] == '\n') ++i;
+    break;
+  case '\n':
+    break;
+  case '\\':
+  case '\'':
+  case '"':
+    value += e;
+    break;
+  case 'a':
+    value += '\a';
+    break;
+  case 'b':
+    value += '\b';
+    break;
+  case 'f':
+    value += '\f';
+    break;
+  case 'n':
+    value += '\n';
+    break;
+  case 'r':
+    value += '\r';
+    break;
+  case 't':
+    value += '\t';
+    break;
+  case 'v':
+    value += '\v';
+    break;
+  case '0':
+  case '1':
+  case '2':
+  case '3':
+  case '4':
+  case '5':
+  case '6':
+  case '7': {
+    uint32_t code = 0;
+    std::size_t digits = 0;
+    while (digits < 3 && i < literal.size() && literal[i] >= '0' && literal[i] <= '7') {
+      code = code * 8 + static_cast<uint32_t>(literal[i] - '0');
+      ++i;
+      ++digits;
+    }
+    --i;
+    if (bytes)
+      value += static_cast<char>(code & 0xFF);
+    else
+      append_utf8(value, code);
+    break;
+  }
+  case 'x':
+  case 'u':
+  case 'U': {
+    if (e != 'x' && bytes) { // not an escape in bytes
+      value += '\\';
+      value += e;
+      break;
+    }
+    std::size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+    uint32_t code = 0;
+    for (std::size_t k = 1; k <= digits; ++k) {
+      int d = i + k < literal.size() ? hex_digit(literal[i + k]) : -1;
+      if (d < 0)
+        return problem(std::string("truncated \\") + e + std::string(digits, e == 'x' ? 'X' : 'x') +
+                           " escape",
+                       at, true);
+      code = code * 16 + static_cast<uint32_t>(d);
+    }
+    i += digits;
+    if (bytes) {
+      value += static_cast<char>(code);
+    } else if (code > 0x10FFFF) {
+      return problem("illegal Unicode character (past U+10FFFF)", at, true);
+    } else if (code >= 0xD800 && code <= 0xDFFF) {
+      return problem("a lone surrogate cannot be held in UTF-8 text", at, false);
+    } else {
+      append_utf8(value, code);
+    }
+    break;
+  }
+  case 'N':
+    if (!bytes)
+      return problem("\\N{...} escapes are not supported (no Unicode name table)", at, false);
+    [[fallthrough]];
+  default: // an unknown escape keeps its backslash
+    value += '\\';
+    value += e;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 DecodedString decode_string_body(std::string_view body, StringLiteral prefix) {
   StringLiteral out = std::move(prefix);
   std::string_view literal = body;
@@ -351,7 +456,8 @@ DecodedString decode_string_body(std::string_view body, StringLiteral prefix) {
       value += c;
       continue;
     }
-    if (out.raw) { // the backslash stays, and the character after it is not an escape
+    if (out.raw) { // the backslash stays, and the character after it is not an
+                   // escape
       value += c;
       char next = literal[++i];
       if (next == '\r') {
@@ -361,100 +467,8 @@ DecodedString decode_string_body(std::string_view body, StringLiteral prefix) {
       value += next;
       continue;
     }
-    std::size_t at = i; // the backslash
-    char e = literal[++i];
-    switch (e) {
-    case '\r': // a line continuation inside the literal
-      if (i + 1 < body_end && literal[i + 1] == '\n') ++i;
-      break;
-    case '\n':
-      break;
-    case '\\':
-    case '\'':
-    case '"':
-      value += e;
-      break;
-    case 'a':
-      value += '\a';
-      break;
-    case 'b':
-      value += '\b';
-      break;
-    case 'f':
-      value += '\f';
-      break;
-    case 'n':
-      value += '\n';
-      break;
-    case 'r':
-      value += '\r';
-      break;
-    case 't':
-      value += '\t';
-      break;
-    case 'v':
-      value += '\v';
-      break;
-    case '0':
-    case '1':
-    case '2':
-    case '3':
-    case '4':
-    case '5':
-    case '6':
-    case '7': {
-      uint32_t code = 0;
-      std::size_t digits = 0;
-      while (digits < 3 && i < body_end && literal[i] >= '0' && literal[i] <= '7') {
-        code = code * 8 + static_cast<uint32_t>(literal[i] - '0');
-        ++i;
-        ++digits;
-      }
-      --i;
-      if (out.bytes)
-        value += static_cast<char>(code & 0xFF);
-      else
-        append_utf8(value, code);
-      break;
-    }
-    case 'x':
-    case 'u':
-    case 'U': {
-      if (e != 'x' && out.bytes) { // not an escape in bytes
-        value += '\\';
-        value += e;
-        break;
-      }
-      std::size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
-      uint32_t code = 0;
-      for (std::size_t k = 1; k <= digits; ++k) {
-        int d = i + k < body_end ? hex_digit(literal[i + k]) : -1;
-        if (d < 0)
-          return problem(std::string("truncated \\") + e +
-                             std::string(digits, e == 'x' ? 'X' : 'x') + " escape",
-                         at, true);
-        code = code * 16 + static_cast<uint32_t>(d);
-      }
-      i += digits;
-      if (out.bytes) {
-        value += static_cast<char>(code);
-      } else if (code > 0x10FFFF) {
-        return problem("illegal Unicode character (past U+10FFFF)", at, true);
-      } else if (code >= 0xD800 && code <= 0xDFFF) {
-        return problem("a lone surrogate cannot be held in UTF-8 text", at, false);
-      } else {
-        append_utf8(value, code);
-      }
-      break;
-    }
-    case 'N':
-      if (!out.bytes)
-        return problem("\\N{...} escapes are not supported (no Unicode name table)", at, false);
-      [[fallthrough]];
-    default: // an unknown escape keeps its backslash
-      value += '\\';
-      value += e;
-    }
+    if (std::optional<DecodedString> bad = decode_escape(literal, i, out.bytes, value))
+      return std::move(*bad);
   }
   DecodedString decoded;
   decoded.literal = std::move(out);
