@@ -144,8 +144,8 @@ public:
     if (kind == s.call) return call(n);
     if (kind == s.subscript) return subscript(n);
     if (kind == s.slice) return slice(n);
-    if (kind == s.binary_operator) return chain(n, Expr::Kind::BinOp);
-    if (kind == s.boolean_operator) return chain(n, Expr::Kind::BoolOp);
+    if (kind == s.binary_operator) return chain<BinaryOp>(n, Expr::Kind::BinOp);
+    if (kind == s.boolean_operator) return chain<BoolOp>(n, Expr::Kind::BoolOp);
     if (kind == s.unary_operator || kind == s.not_operator) return unary(n, kind);
     if (kind == s.comparison_operator) return comparison(n);
     if (kind == s.conditional_expression) return conditional(n);
@@ -562,8 +562,17 @@ private:
   }
 
   Expr unary(TSNode n, TSSymbol kind) const {
-    bool is_not = kind == symbols().not_operator;
-    Expr e = leaf(n, Expr::Kind::UnaryOp, is_not ? "not" : text(field(n, fields().operator_)));
+    Expr e = leaf(n, Expr::Kind::UnaryOp);
+    if (kind == symbols().not_operator) {
+      e.unary_op = UnaryOp::not_;
+    } else {
+      TSNode op = field(n, fields().operator_);
+      std::optional<UnaryOp> known = operator_spelled<UnaryOp>(view(op));
+      if (!known) return unsupported(op, "the unary operator " + text(op));
+      e.unary_op = *known;
+    }
+    // The spelling too: builtins.cpp's literal_object reads a negative number's "-" there.
+    e.text = spelling(e.unary_op);
     e.items.push_back(expr(field(n, fields().argument)));
     return e;
   }
@@ -572,11 +581,12 @@ private:
   // "is not" are two tokens).
   Expr comparison(TSNode n) const {
     Expr e = leaf(n, Expr::Kind::Compare);
+    std::vector<std::string> spelled;
     std::string pending;
     for (TSNode c : tokens_and_children(n)) {
       if (ts_node_is_named(c)) {
         if (!pending.empty()) {
-          e.ops.push_back(pending);
+          spelled.push_back(std::move(pending));
           pending.clear();
         }
         e.items.push_back(expr(c));
@@ -584,8 +594,13 @@ private:
         pending += pending.empty() ? text(c) : " " + text(c);
       }
     }
-    for (const std::string &op : e.ops)
-      if (op == "<>") return unsupported(n, "the `<>` comparison");
+    std::vector<CompareOp> ops;
+    for (const std::string &op : spelled) {
+      std::optional<CompareOp> known = operator_spelled<CompareOp>(op);
+      if (!known) return unsupported(n, "the `" + op + "` comparison");
+      ops.push_back(*known);
+    }
+    e.ops = std::move(ops);
     return e;
   }
 
@@ -772,18 +787,23 @@ private:
     std::reverse(chain.operands.begin(), chain.operands.end());
     return chain;
   }
-  // A chain of binary or boolean operators as one Expr: its operands in items, the operator
-  // between each pair in ops.
-  Expr chain(TSNode n, Expr::Kind kind) const {
+  // A chain of binary (Op: BinaryOp) or boolean (BoolOp) operators as one Expr: its operands in
+  // items, the operator between each pair in ops.
+  template <class Op> Expr chain(TSNode n, Expr::Kind kind) const {
     Expr e = leaf(n, kind);
     LeftChain chain = left_chain(n);
-    e.items.reserve(chain.operands.size() + 1);
-    e.ops.reserve(chain.operators.size());
-    e.items.push_back(expr(chain.first));
-    for (std::size_t i = 0; i < chain.operands.size(); ++i) {
-      e.ops.push_back(text(chain.operators[i]));
-      e.items.push_back(expr(chain.operands[i]));
+    std::vector<Op> ops;
+    ops.reserve(chain.operators.size());
+    for (TSNode op : chain.operators) {
+      std::optional<Op> known = operator_spelled<Op>(view(op));
+      if (!known) return unsupported(op, "the operator " + text(op));
+      ops.push_back(*known);
     }
+    e.ops = std::move(ops);
+    e.items.reserve(chain.operands.size() + 1);
+    e.items.push_back(expr(chain.first));
+    for (TSNode operand : chain.operands)
+      e.items.push_back(expr(operand));
     return e;
   }
 
@@ -803,8 +823,12 @@ private:
     if (is(inner, s.assignment)) return assignment(n, inner);
     if (is(inner, s.augmented_assignment)) {
       out.kind = Stmt::Kind::AugAssign;
-      std::string op = text(field(inner, fields().operator_));
-      out.op = op.substr(0, op.size() - 1);
+      TSNode op = field(inner, fields().operator_);
+      std::string_view spelled = view(op); // "+=": the binary operator, then "="
+      std::optional<BinaryOp> known =
+          operator_spelled<BinaryOp>(spelled.substr(0, spelled.size() - 1));
+      if (!known) return unsupported_statement(op, "the augmented assignment " + text(op));
+      out.op = *known;
       out.targets.push_back(target(field(inner, fields().left)));
       out.value = expr(field(inner, fields().right));
       return out;
