@@ -756,18 +756,9 @@ bool Interpreter::equal(const Obj &a, const Obj &b, const Loc &loc) {
   // list holding itself equals itself; two such lists recurse into RecursionError.
   if (a.ref && a.ref == b.ref) return true;
   ValueLevel level = enter_value("in comparison", loc);
+  if (a.kind == Obj::Kind::Str) charge(static_cast<int64_t>(str_of(a).size() / 64), loc);
+  if (std::optional<bool> same = equal_atoms(a, b)) return *same;
   switch (a.kind) {
-  case Obj::Kind::None:
-  case Obj::Kind::Ellipsis:
-  case Obj::Kind::NotImplemented:
-    return true;
-  case Obj::Kind::Str:
-    charge(static_cast<int64_t>(str_of(a).size() / 64), loc);
-    return str_of(a) == str_of(b);
-  case Obj::Kind::DType:
-    return a.integer == b.integer;
-  case Obj::Kind::Device:
-    return a.as<DeviceObj>().spec == b.as<DeviceObj>().spec;
   case Obj::Kind::Tuple:
   case Obj::Kind::List: {
     const auto &x = items_of(a), &y = items_of(b);
