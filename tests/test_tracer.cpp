@@ -611,6 +611,47 @@ TEST_CASE("tracer: chained and tuple assignments bind every target to the value"
   require_clean(print_trace_file(p.file));
 }
 
+TEST_CASE("tracer: operators and string literals as CPython runs them") {
+  // Each operator by its enum: user classes' special methods (reflected ones too), chained
+  // comparisons, `not in`/`is not`, augmented assignments; abs() of a tensor is ltorch.abs.
+  const std::string source =
+      "class P:\n"
+      "    def __init__(self, v):\n"
+      "        self.v = v\n"
+      "    def __radd__(self, o):\n"
+      "        return P(self.v + o)\n"
+      "    def __gt__(self, o):\n"
+      "        return self.v > o.v\n"
+      "    def __neg__(self):\n"
+      "        return P(-self.v)\n"
+      "\n"
+      "def f(x, n):\n"
+      "    m = 7\n"
+      "    m //= 2\n"
+      "    m **= 2\n"
+      "    print((2 + P(1)).v, P(1) < P(2), (-P(3)).v, m, 1 < n <= 3 != 4)\n"
+      "    print(2 not in [1], None is not n, not n, ~n, 5 ^ n, 1 << n)\n"
+      "    print(rf'{{a}}\\n' + f'{n!r:>3}{{}}' + '\\x41\\101\\u00e9' + f'{n=}')\n"
+      "    print(repr('''a\r\nb'''))\n"
+      "    return abs(x), +x, -x\n";
+  TracedProgram p = traced(source, "f", {{"x", "f32[2]"}, {"n", "3"}}, CacheMode::ConstantValues);
+  REQUIRE(p.printed.size() == 4);
+  CHECK(p.printed[0] == "3 True -3 9 True\n");
+  CHECK(p.printed[1] == "True True False -4 6 8\n");
+  CHECK(p.printed[2] == "{a}\\n  3{}AA\xc3\xa9n=3\n");
+  CHECK(p.printed[3] == "'a\\nb'\n"); // CPython reads \r\n in a literal as \n
+  std::string computation = section(print_trace_file(p.file), "computation");
+  CHECK(computation.find("ltorch.abs(x)") != std::string::npos);
+  CHECK(computation.find("ltorch.neg(x)") != std::string::npos);
+  require_clean(print_trace_file(p.file));
+
+  // A tensor and None are no operands of +, as in PyTorch.
+  Error e = trace_error("def f(x):\n    return x + None\n", "f", {{"x", "f32[2]"}});
+  CHECK(e.line == 2);
+  CHECK(e.message.find("unsupported operand type(s) for +: a tensor and 'NoneType'") !=
+        std::string::npos);
+}
+
 TEST_CASE("tracer: a size computed again from the same operands is the same proxy, recorded once") {
   // Each reshape counts the input's elements (i0 * i1: the product's 1 * i0 is i0 itself) and
   // the new shape's: under symbolic values each product is one statement however often it is

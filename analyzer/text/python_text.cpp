@@ -1,13 +1,11 @@
 #include "tracelint/analyzer/python_text.hpp"
 
-#include <tree_sitter/api.h>
+#include "tracelint/core/python_tree.hpp"
 
 #include <array>
 #include <cctype>
 #include <regex>
 #include <string>
-
-extern "C" const TSLanguage *tree_sitter_python();
 
 namespace tracelint::analyzer {
 
@@ -41,19 +39,12 @@ std::string_view leading_keyword(std::string_view line) {
 
 } // namespace
 
-PythonParser::PythonParser() : parser_(ts_parser_new()) {
-  ts_parser_set_language(parser_, tree_sitter_python());
-}
-PythonParser::~PythonParser() {
-  ts_parser_delete(parser_);
-}
+PythonParser::PythonParser() : parser_(std::make_unique<python::Parser>()) {}
+PythonParser::~PythonParser() = default;
 
 bool PythonParser::parses(std::string_view text) {
-  TSTree *tree =
-      ts_parser_parse_string(parser_, nullptr, text.data(), static_cast<uint32_t>(text.size()));
-  bool ok = tree && !ts_node_has_error(ts_tree_root_node(tree));
-  ts_tree_delete(tree);
-  return ok;
+  python::Tree tree = parser_->parse(text);
+  return !ts_node_has_error(ts_tree_root_node(tree.get()));
 }
 
 bool PythonParser::line_is_valid(std::string_view line) {

@@ -210,7 +210,7 @@ public:
 
   // Records that the model cannot represent n, and returns nullopt for chaining.
   std::nullopt_t unmodelled(TSNode n, const std::string &what) const {
-    return unmodelled(span(n), what, ts_node_type(n));
+    return unmodelled(span(n), what, python::kind_name(n));
   }
   std::nullopt_t unmodelled(Span where, const std::string &what, std::string form = "") const {
     if (!failed_) {
@@ -481,7 +481,7 @@ std::optional<Value> View::value(TSNode n, unsigned depth) const {
       result = Value::subscript(std::move(*base), std::move(index));
     }
   } else {
-    return unmodelled(n, "'" + text(n).substr(0, 40) + "' (" + ts_node_type(n) +
+    return unmodelled(n, "'" + text(n).substr(0, 40) + "' (" + python::kind_name(n) +
                              ") is not part of the trace model");
   }
   if (result) result->span = span(n);
@@ -509,7 +509,7 @@ std::optional<Target> View::target(TSNode n, unsigned depth) const {
     if (inner.size() != 1) return unmodelled(n, "unexpected target");
     return target(inner[0], depth + 1);
   } else {
-    return unmodelled(n, std::string("assigning to ") + ts_node_type(n) + " '" +
+    return unmodelled(n, std::string("assigning to ") + python::kind_name(n) + " '" +
                              text(n).substr(0, 40) + "' is not a trace statement");
   }
   t.span = span(n);
@@ -619,7 +619,7 @@ std::optional<Statement> View::statement(TSNode n) const {
       names = named_children(what);
     } else {
       return unmodelled(what,
-                        std::string("del of ") + ts_node_type(what) + " is not a trace statement");
+                        std::string("del of ") + python::kind_name(what) + " is not a trace statement");
     }
     s.deleted.reserve(names.size());
     for (TSNode name : names) {
@@ -630,7 +630,7 @@ std::optional<Statement> View::statement(TSNode n) const {
     }
     return s;
   }
-  return unmodelled(n, std::string("a ") + ts_node_type(n) + " is not a trace statement");
+  return unmodelled(n, std::string("a ") + python::kind_name(n) + " is not a trace statement");
 }
 
 // "# name: "type"" / "# name" with the positions of the name and the type text.
@@ -1156,7 +1156,7 @@ private:
     Span s = view_.span(e);
     std::string message;
     if (ts_node_is_missing(e)) {
-      message = std::string("missing '") + ts_node_type(e) + "'";
+      message = std::string("missing '") + python::kind_name(e) + "'";
     } else {
       std::string text = view_.text(e);
       std::size_t nl = text.find('\n');
@@ -1367,7 +1367,7 @@ private:
                          "call_in_class_body");
       } else {
         view_.reset_failure();
-        view_.unmodelled(m, std::string("a ") + ts_node_type(m) +
+        view_.unmodelled(m, std::string("a ") + python::kind_name(m) +
                                 " in a class body is not a trace statement");
       }
     }
@@ -1490,7 +1490,7 @@ private:
         continue;
       } else {
         view_.reset_failure();
-        view_.unmodelled(p, std::string("a ") + ts_node_type(p) +
+        view_.unmodelled(p, std::string("a ") + python::kind_name(p) +
                                 " parameter is not part of the trace model");
         NodeList inner = view_.named_children(p);
         if (inner.empty()) continue;

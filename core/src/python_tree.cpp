@@ -117,10 +117,21 @@ const Symbols &symbols() {
     s.await = symbol_id("await");
     s.yield = symbol_id("yield");
     s.as_pattern_target = symbol_id("as_pattern_target");
+    s.parenthesized_list_splat = symbol_id("parenthesized_list_splat");
+    s.for_in_clause = symbol_id("for_in_clause");
+    s.if_clause = symbol_id("if_clause");
+    s.as_pattern = symbol_id("as_pattern");
+    s.format_expression = symbol_id("format_expression");
+    s.except_clause = symbol_id("except_clause");
+    s.except_group_clause = symbol_id("except_group_clause");
+    s.finally_clause = symbol_id("finally_clause");
+    s.with_clause = symbol_id("with_clause");
     s.token_comma = symbol_id(",", false);
     s.token_colon = symbol_id(":", false);
     s.token_minus = symbol_id("-", false);
     s.token_plus = symbol_id("+", false);
+    s.token_async = symbol_id("async", false);
+    s.token_equals = symbol_id("=", false);
     return s;
   }();
   return s;
@@ -136,9 +147,12 @@ const Fields &fields() {
     f.arguments = field_id("arguments");
     f.attribute = field_id("attribute");
     f.body = field_id("body");
+    f.cause = field_id("cause");
     f.condition = field_id("condition");
     f.consequence = field_id("consequence");
     f.definition = field_id("definition");
+    f.expression = field_id("expression");
+    f.format_specifier = field_id("format_specifier");
     f.function = field_id("function");
     f.key = field_id("key");
     f.left = field_id("left");
@@ -150,6 +164,7 @@ const Fields &fields() {
     f.right = field_id("right");
     f.subscript = field_id("subscript");
     f.type = field_id("type");
+    f.type_conversion = field_id("type_conversion");
     f.value = field_id("value");
     return f;
   }();
@@ -302,10 +317,125 @@ DecodedString decode_string_literal(std::string_view literal) {
   std::size_t qlen = literal.substr(quote, 3) == std::string(3, q) ? 3 : 1;
   if (literal.size() < quote + 2 * qlen || literal.back() != q)
     return problem("a malformed string literal", quote, true);
-  std::size_t body_begin = quote + qlen, body_end = literal.size() - qlen;
+  std::size_t body_begin = quote + qlen;
+  DecodedString decoded =
+      decode_string_body(literal.substr(body_begin, literal.size() - qlen - body_begin), out);
+  if (!decoded) decoded.problem.offset += body_begin;
+  return decoded;
+}
+
+namespace {
+
+// Appends the escape whose backslash is at literal[i] to value, and leaves i at its last
+// character; the problem when there is one.
+std::optional<DecodedString> decode_escape(std::string_view literal, std::size_t &i, bool bytes,
+                                           std::string &value) {
+  std::size_t at = i; // the backslash
+  char e = literal[++i];
+  switch (e) {
+  case '\r': // a line continuation inside the literal
+    if (i + 1 < literal.size() && literal[i + 1] == '\n') ++i;
+    break;
+  case '\n':
+    break;
+  case '\\':
+  case '\'':
+  case '"':
+    value += e;
+    break;
+  case 'a':
+    value += '\a';
+    break;
+  case 'b':
+    value += '\b';
+    break;
+  case 'f':
+    value += '\f';
+    break;
+  case 'n':
+    value += '\n';
+    break;
+  case 'r':
+    value += '\r';
+    break;
+  case 't':
+    value += '\t';
+    break;
+  case 'v':
+    value += '\v';
+    break;
+  case '0':
+  case '1':
+  case '2':
+  case '3':
+  case '4':
+  case '5':
+  case '6':
+  case '7': {
+    uint32_t code = 0;
+    std::size_t digits = 0;
+    while (digits < 3 && i < literal.size() && literal[i] >= '0' && literal[i] <= '7') {
+      code = code * 8 + static_cast<uint32_t>(literal[i] - '0');
+      ++i;
+      ++digits;
+    }
+    --i;
+    if (bytes)
+      value += static_cast<char>(code & 0xFF);
+    else
+      append_utf8(value, code);
+    break;
+  }
+  case 'x':
+  case 'u':
+  case 'U': {
+    if (e != 'x' && bytes) { // not an escape in bytes
+      value += '\\';
+      value += e;
+      break;
+    }
+    std::size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+    uint32_t code = 0;
+    for (std::size_t k = 1; k <= digits; ++k) {
+      int d = i + k < literal.size() ? hex_digit(literal[i + k]) : -1;
+      if (d < 0)
+        return problem(std::string("truncated \\") + e + std::string(digits, e == 'x' ? 'X' : 'x') +
+                           " escape",
+                       at, true);
+      code = code * 16 + static_cast<uint32_t>(d);
+    }
+    i += digits;
+    if (bytes) {
+      value += static_cast<char>(code);
+    } else if (code > 0x10FFFF) {
+      return problem("illegal Unicode character (past U+10FFFF)", at, true);
+    } else if (code >= 0xD800 && code <= 0xDFFF) {
+      return problem("a lone surrogate cannot be held in UTF-8 text", at, false);
+    } else {
+      append_utf8(value, code);
+    }
+    break;
+  }
+  case 'N':
+    if (!bytes)
+      return problem("\\N{...} escapes are not supported (no Unicode name table)", at, false);
+    [[fallthrough]];
+  default: // an unknown escape keeps its backslash
+    value += '\\';
+    value += e;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+DecodedString decode_string_body(std::string_view body, StringLiteral prefix) {
+  StringLiteral out = std::move(prefix);
+  std::string_view literal = body;
+  std::size_t body_end = body.size();
   std::string &value = out.value;
-  value.reserve(body_end - body_begin);
-  for (std::size_t i = body_begin; i < body_end; ++i) {
+  value.reserve(body_end);
+  for (std::size_t i = 0; i < body_end; ++i) {
     char c = literal[i];
     // CPython reads "\r\n" and a lone "\r" in source as "\n", in strings too.
     if (c == '\r') {
@@ -326,7 +456,8 @@ DecodedString decode_string_literal(std::string_view literal) {
       value += c;
       continue;
     }
-    if (out.raw) { // the backslash stays, and the character after it is not an escape
+    if (out.raw) { // the backslash stays, and the character after it is not an
+                   // escape
       value += c;
       char next = literal[++i];
       if (next == '\r') {
@@ -336,100 +467,8 @@ DecodedString decode_string_literal(std::string_view literal) {
       value += next;
       continue;
     }
-    std::size_t at = i; // the backslash
-    char e = literal[++i];
-    switch (e) {
-    case '\r': // a line continuation inside the literal
-      if (i + 1 < body_end && literal[i + 1] == '\n') ++i;
-      break;
-    case '\n':
-      break;
-    case '\\':
-    case '\'':
-    case '"':
-      value += e;
-      break;
-    case 'a':
-      value += '\a';
-      break;
-    case 'b':
-      value += '\b';
-      break;
-    case 'f':
-      value += '\f';
-      break;
-    case 'n':
-      value += '\n';
-      break;
-    case 'r':
-      value += '\r';
-      break;
-    case 't':
-      value += '\t';
-      break;
-    case 'v':
-      value += '\v';
-      break;
-    case '0':
-    case '1':
-    case '2':
-    case '3':
-    case '4':
-    case '5':
-    case '6':
-    case '7': {
-      uint32_t code = 0;
-      std::size_t digits = 0;
-      while (digits < 3 && i < body_end && literal[i] >= '0' && literal[i] <= '7') {
-        code = code * 8 + static_cast<uint32_t>(literal[i] - '0');
-        ++i;
-        ++digits;
-      }
-      --i;
-      if (out.bytes)
-        value += static_cast<char>(code & 0xFF);
-      else
-        append_utf8(value, code);
-      break;
-    }
-    case 'x':
-    case 'u':
-    case 'U': {
-      if (e != 'x' && out.bytes) { // not an escape in bytes
-        value += '\\';
-        value += e;
-        break;
-      }
-      std::size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
-      uint32_t code = 0;
-      for (std::size_t k = 1; k <= digits; ++k) {
-        int d = i + k < body_end ? hex_digit(literal[i + k]) : -1;
-        if (d < 0)
-          return problem(std::string("truncated \\") + e +
-                             std::string(digits, e == 'x' ? 'X' : 'x') + " escape",
-                         at, true);
-        code = code * 16 + static_cast<uint32_t>(d);
-      }
-      i += digits;
-      if (out.bytes) {
-        value += static_cast<char>(code);
-      } else if (code > 0x10FFFF) {
-        return problem("illegal Unicode character (past U+10FFFF)", at, true);
-      } else if (code >= 0xD800 && code <= 0xDFFF) {
-        return problem("a lone surrogate cannot be held in UTF-8 text", at, false);
-      } else {
-        append_utf8(value, code);
-      }
-      break;
-    }
-    case 'N':
-      if (!out.bytes)
-        return problem("\\N{...} escapes are not supported (no Unicode name table)", at, false);
-      [[fallthrough]];
-    default: // an unknown escape keeps its backslash
-      value += '\\';
-      value += e;
-    }
+    if (std::optional<DecodedString> bad = decode_escape(literal, i, out.bytes, value))
+      return std::move(*bad);
   }
   DecodedString decoded;
   decoded.literal = std::move(out);

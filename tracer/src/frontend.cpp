@@ -4,170 +4,41 @@
 #include "tracelint/core/chunking.hpp"
 #include "tracelint/core/indentation.hpp"
 #include "tracelint/core/lexing.hpp"
+#include "tracelint/core/python_tree.hpp"
 #include "tracelint/core/syntax_errors.hpp"
 #include "tracelint/core/value.hpp"
 
-#include <tree_sitter/api.h>
-
 #include <algorithm>
-#include <cstring>
 #include <memory>
 #include <string_view>
-
-extern "C" const TSLanguage *tree_sitter_python();
 
 namespace tracelint::tracer {
 
 namespace {
 
-struct TreeDeleter {
-  void operator()(TSTree *t) const { ts_tree_delete(t); }
-};
-struct ParserDeleter {
-  void operator()(TSParser *p) const { ts_parser_delete(p); }
-};
-using TreePtr = std::unique_ptr<TSTree, TreeDeleter>;
+using python::field;
+using python::fields;
+using python::is;
+using python::symbols;
 
 // Own-line comments reach tree-sitter as spaces (the frontend skips comments anyway): a run of
 // them is quadratic in tree-sitter-python's scanner (16,000 comment lines in a body: 21 s).
-TreePtr parse_python(const std::string &text) {
-  std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
-  ts_parser_set_language(parser.get(), tree_sitter_python());
+// Null only when tree-sitter gave up (out of memory): the callers report that as an error.
+python::Tree parse_python(const std::string &text) {
+  // One parser per thread (the chunks of a body are parsed on worker threads), reused.
+  thread_local python::Parser parser;
   std::vector<chunking::OwnLineComment> comments = chunking::own_line_comments(text);
   chunking::BlankedInput input(text, comments);
-  return TreePtr(ts_parser_parse(parser.get(), nullptr, input.input()));
-}
-
-bool is(TSNode n, const char *type) {
-  return std::string_view(ts_node_type(n)) == type;
-}
-// The grammar's field ids, looked up once: tree-sitter finds a field by name by scanning every
-// field name, and the frontend asks for several per node.
-struct FieldIds {
-  TSFieldId alias;
-  TSFieldId alternative;
-  TSFieldId argument;
-  TSFieldId arguments;
-  TSFieldId attribute;
-  TSFieldId body;
-  TSFieldId cause;
-  TSFieldId condition;
-  TSFieldId consequence;
-  TSFieldId definition;
-  TSFieldId expression;
-  TSFieldId format_specifier;
-  TSFieldId function;
-  TSFieldId key;
-  TSFieldId left;
-  TSFieldId module_name;
-  TSFieldId name;
-  TSFieldId object;
-  TSFieldId operator_;
-  TSFieldId parameters;
-  TSFieldId right;
-  TSFieldId superclasses;
-  TSFieldId type;
-  TSFieldId type_conversion;
-  TSFieldId value;
-};
-
-const FieldIds &field_ids() {
-  static const FieldIds ids = [] {
-    const TSLanguage *language = tree_sitter_python();
-    auto id = [&](const char *name) {
-      TSFieldId found =
-          ts_language_field_id_for_name(language, name, static_cast<uint32_t>(std::strlen(name)));
-      if (!found) throw std::logic_error(std::string("tree-sitter-python has no field ") + name);
-      return found;
-    };
-    FieldIds ids;
-    ids.alias = id("alias");
-    ids.alternative = id("alternative");
-    ids.argument = id("argument");
-    ids.arguments = id("arguments");
-    ids.attribute = id("attribute");
-    ids.body = id("body");
-    ids.cause = id("cause");
-    ids.condition = id("condition");
-    ids.consequence = id("consequence");
-    ids.definition = id("definition");
-    ids.expression = id("expression");
-    ids.format_specifier = id("format_specifier");
-    ids.function = id("function");
-    ids.key = id("key");
-    ids.left = id("left");
-    ids.module_name = id("module_name");
-    ids.name = id("name");
-    ids.object = id("object");
-    ids.operator_ = id("operator");
-    ids.parameters = id("parameters");
-    ids.right = id("right");
-    ids.superclasses = id("superclasses");
-    ids.type = id("type");
-    ids.type_conversion = id("type_conversion");
-    ids.value = id("value");
-    return ids;
-  }();
-  return ids;
-}
-
-TSNode field(TSNode n, TSFieldId id) {
-  return ts_node_child_by_field_id(n, id);
-}
-
-// Comments and line continuations, by symbol: what children() leaves out.
-const std::vector<bool> &skipped_symbols() {
-  static const std::vector<bool> skipped = [] {
-    const TSLanguage *language = tree_sitter_python();
-    std::vector<bool> out(ts_language_symbol_count(language));
-    for (TSSymbol i = 0; i < out.size(); ++i) {
-      std::string_view name = ts_language_symbol_name(language, i);
-      out[i] = name == "comment" || name == "line_continuation";
-    }
-    return out;
-  }();
-  return skipped;
-}
-
-// The children of the node a cursor is at, comments and line continuations left out.
-std::vector<TSNode> children_at(TSTreeCursor *cursor, bool named_only) {
-  std::vector<TSNode> out;
-  const std::vector<bool> &skipped = skipped_symbols();
-  if (ts_tree_cursor_goto_first_child(cursor)) {
-    do {
-      TSNode c = ts_tree_cursor_current_node(cursor);
-      TSSymbol symbol = ts_node_symbol(c);
-      if (symbol < skipped.size() && skipped[symbol]) continue;
-      if (!named_only || ts_node_is_named(c)) out.push_back(c);
-    } while (ts_tree_cursor_goto_next_sibling(cursor));
+  try {
+    return parser.parse(input.input());
+  } catch (const std::runtime_error &) {
+    return nullptr;
   }
-  return out;
-}
-
-std::vector<TSNode> children(TSNode n, bool named_only) {
-  TSTreeCursor cursor = ts_tree_cursor_new(n);
-  std::vector<TSNode> out = children_at(&cursor, named_only);
-  ts_tree_cursor_delete(&cursor);
-  return out;
-}
-
-// Children that carry a given field name (subscript's indices repeat the field).
-std::vector<TSNode> field_children(TSNode n, const char *name) {
-  std::vector<TSNode> out;
-  TSTreeCursor cursor = ts_tree_cursor_new(n);
-  if (ts_tree_cursor_goto_first_child(&cursor)) {
-    do {
-      const char *f = ts_tree_cursor_current_field_name(&cursor);
-      if (f && std::strcmp(f, name) == 0) out.push_back(ts_tree_cursor_current_node(&cursor));
-    } while (ts_tree_cursor_goto_next_sibling(&cursor));
-  }
-  ts_tree_cursor_delete(&cursor);
-  return out;
 }
 
 // A readable name for a tree-sitter node type in error messages.
 std::string construct_name(TSNode n) {
-  std::string t = ts_node_type(n);
+  std::string t = python::kind_name(n);
   for (char &c : t)
     if (c == '_') c = ' ';
   return t;
@@ -177,86 +48,11 @@ std::string construct_name(TSNode n) {
 // an expression with one call per level, and stops at the same depth.
 constexpr int kMaxExpressionDepth = 200;
 
-void append_utf8(std::string &out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
-// Python's decoding of one escape sequence (its text, backslash included), or none for one the
-// tracer does not decode (\N{...}).
-std::optional<std::string> decode_escape(std::string_view s) {
-  if (s.size() < 2) return std::string(s);
-  auto hex = [&](std::size_t from, std::size_t n) -> std::optional<uint32_t> {
-    if (s.size() < from + n) return std::nullopt;
-    uint32_t v = 0;
-    for (std::size_t i = from; i < from + n; ++i) {
-      char c = s[i];
-      int d = c >= '0' && c <= '9'   ? c - '0'
-              : c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                     : -1;
-      if (d < 0) return std::nullopt;
-      v = v * 16 + static_cast<uint32_t>(d);
-    }
-    return v;
-  };
-  std::string out;
-  switch (s[1]) {
-  case 'n':
-    return "\n";
-  case 't':
-    return "\t";
-  case 'r':
-    return "\r";
-  case '\\':
-    return "\\";
-  case '\'':
-    return "'";
-  case '"':
-    return "\"";
-  case 'a':
-    return "\a";
-  case 'b':
-    return "\b";
-  case 'f':
-    return "\f";
-  case 'v':
-    return "\v";
-  case '\n':
-  case '\r':
-    return ""; // a backslash before a line break continues the string
-  case 'x':
-  case 'u':
-  case 'U': {
-    std::optional<uint32_t> v = hex(2, s[1] == 'x' ? 2 : s[1] == 'u' ? 4 : 8);
-    if (!v || *v > 0x10FFFF) return std::nullopt;
-    append_utf8(out, *v);
-    return out;
-  }
-  default:
-    if (s[1] >= '0' && s[1] <= '7') {
-      uint32_t v = 0;
-      for (std::size_t i = 1; i < s.size() && i < 4 && s[i] >= '0' && s[i] <= '7'; ++i)
-        v = v * 8 + static_cast<uint32_t>(s[i] - '0');
-      append_utf8(out, v);
-      return out;
-    }
-    if (s[1] == 'N') return std::nullopt;
-    return std::string(s); // Python keeps an unknown escape as written
-  }
+// The kinds of a sequence display or target: (a, b), [a, b], {a, b}, a, b.
+bool is_sequence_kind(TSSymbol kind) {
+  const python::Symbols &s = symbols();
+  return kind == s.tuple || kind == s.expression_list || kind == s.list || kind == s.pattern_list ||
+         kind == s.tuple_pattern || kind == s.list_pattern;
 }
 
 class Reader {
@@ -267,27 +63,18 @@ public:
       : text_(text), from_row_(from_row), add_rows_(add_rows) {}
   Reader(const Reader &) = delete;
   Reader &operator=(const Reader &) = delete;
-  ~Reader() {
-    if (cursor_) ts_tree_cursor_delete(&*cursor_);
-  }
 
-  // children(n, named_only) with the reader's cursor (a new cursor allocates its stack).
-  std::vector<TSNode> children(TSNode n, bool named_only) const {
-    return children_at(cursor_at(n), named_only);
-  }
+  // The named children, comments and line continuations left out (with the reader's cursor: a
+  // new cursor allocates its stack).
+  python::NodeList named(TSNode n) const { return cursor_.named_children(n); }
 
   Loc loc(TSNode n) const {
     TSPoint p = ts_node_start_point(n);
     int64_t row = p.row >= from_row_ ? p.row + add_rows_ : p.row;
     return Loc{static_cast<uint32_t>(row + 1), p.column + 1};
   }
-  std::string text(TSNode n) const {
-    return text_.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
-  }
-  std::string_view view(TSNode n) const {
-    return std::string_view(text_).substr(ts_node_start_byte(n),
-                                          ts_node_end_byte(n) - ts_node_start_byte(n));
-  }
+  std::string text(TSNode n) const { return std::string(view(n)); }
+  std::string_view view(TSNode n) const { return python::text_of(n, text_); }
 
   // What the interpreter cannot run: kept, and raised when it is reached.
   Expr unsupported(TSNode n, const std::string &what = "") const {
@@ -311,7 +98,7 @@ public:
     if (errors.empty()) return;
     TSNode n = errors.front().node;
     if (ts_node_is_missing(n))
-      throw TraceError(loc(n), "syntax error: missing " + std::string(ts_node_type(n)));
+      throw TraceError(loc(n), "syntax error: missing " + std::string(python::kind_name(n)));
     std::string near = text(n).substr(0, 40);
     near = near.substr(0, near.find('\n'));
     throw TraceError(loc(n), "syntax error near `" + near + "`" +
@@ -322,502 +109,136 @@ public:
 
   Expr expr(TSNode n) const {
     Nesting nesting(*this, n);
-    Expr e;
-    e.loc = loc(n);
-    std::string_view type = ts_node_type(n);
-    if (type == "identifier") {
-      e.kind = Expr::Kind::Name;
-      e.text = text(n);
-    } else if (type == "integer" || type == "float") {
-      std::optional<Value> v = parse_python_number(text(n), type == "integer");
-      if (!v) return unsupported(n, "an integer literal out of the 64-bit range: " + text(n));
-      if (v->kind == ValueKind::Complex) return unsupported(n, "a complex literal");
-      e.kind = v->kind == ValueKind::Int ? Expr::Kind::Int : Expr::Kind::Float;
-      e.integer = v->integer;
-      e.real = v->real;
-    } else if (type == "string") {
-      return string(n);
-    } else if (type == "concatenated_string") {
-      e.kind = Expr::Kind::Str;
-      bool formatted = false;
-      std::vector<Expr> parts;
-      for (TSNode c : children(n, true)) {
-        Expr part = expr(c);
-        if (part.kind == Expr::Kind::Unsupported) return part;
-        formatted = formatted || part.kind == Expr::Kind::FString;
-        parts.push_back(std::move(part));
-      }
-      if (!formatted) {
-        for (const Expr &p : parts)
-          e.text += p.text;
-        return e;
-      }
-      e.kind = Expr::Kind::FString;
-      for (Expr &p : parts)
-        if (p.kind == Expr::Kind::FString)
-          for (Expr &q : p.items)
-            e.items.push_back(std::move(q));
-        else
-          e.items.push_back(std::move(p));
-    } else if (type == "true" || type == "false") {
-      e.kind = Expr::Kind::Bool;
-      e.boolean = type == "true";
-    } else if (type == "none") {
-      e.kind = Expr::Kind::None;
-    } else if (type == "ellipsis") {
-      e.kind = Expr::Kind::Ellipsis;
-    } else if (type == "parenthesized_expression") {
-      auto kids = children(n, true);
+    const python::Symbols &s = symbols();
+    TSSymbol kind = ts_node_symbol(n);
+    if (kind == s.identifier) return leaf(n, Expr::Kind::Name, text(n));
+    if (kind == s.integer || kind == s.float_) return number(n, kind == s.integer);
+    if (kind == s.string) return string(n);
+    if (kind == s.concatenated_string) return concatenated_string(n);
+    if (kind == s.true_ || kind == s.false_) {
+      Expr e = leaf(n, Expr::Kind::Bool);
+      e.boolean = kind == s.true_;
+      return e;
+    }
+    if (kind == s.none) return leaf(n, Expr::Kind::None);
+    if (kind == s.ellipsis) return leaf(n, Expr::Kind::Ellipsis);
+    if (kind == s.parenthesized_expression) {
+      python::NodeList kids = named(n);
       if (kids.size() != 1) return unsupported(n);
       return expr(kids[0]);
-    } else if (type == "tuple" || type == "expression_list" || type == "list" ||
-               type == "pattern_list" || type == "tuple_pattern" || type == "list_pattern" ||
-               type == "set") {
-      e.kind = type == "set"                                ? Expr::Kind::Set
-               : (type == "list" || type == "list_pattern") ? Expr::Kind::List
-                                                            : Expr::Kind::Tuple;
-      for (TSNode c : children(n, true))
-        e.items.push_back(expr(c));
-    } else if (type == "list_splat" || type == "list_splat_pattern" ||
-               type == "parenthesized_list_splat") {
-      e.kind = Expr::Kind::Starred;
-      auto kids = children(n, true);
-      if (kids.size() != 1) return unsupported(n);
-      e.items.push_back(expr(kids[0]));
-    } else if (type == "dictionary_splat") {
-      e.kind = Expr::Kind::DoubleStarred;
-      e.items.push_back(expr(children(n, true).at(0)));
-    } else if (type == "dictionary") {
-      e.kind = Expr::Kind::Dict;
-      for (TSNode c : children(n, true)) {
-        if (is(c, "pair")) {
-          e.items.push_back(expr(field(c, field_ids().key)));
-          e.items.push_back(expr(field(c, field_ids().value)));
-        } else if (is(c, "dictionary_splat")) {
-          e.items.push_back(expr(c));
-          Expr none;
-          none.loc = loc(c);
-          e.items.push_back(std::move(none));
-        } else {
-          return unsupported(c);
-        }
-      }
-    } else if (type == "attribute") {
-      e.kind = Expr::Kind::Attribute;
-      e.items.push_back(expr(field(n, field_ids().object)));
-      e.text = text(field(n, field_ids().attribute));
-    } else if (type == "call") {
-      e.kind = Expr::Kind::Call;
-      e.items.push_back(expr(field(n, field_ids().function)));
-      TSNode args = field(n, field_ids().arguments);
-      if (is(args, "generator_expression")) {
-        e.items.push_back(expr(args));
-        return e;
-      }
-      std::vector<std::pair<std::string, Expr>> kwargs;
-      for (TSNode a : children(args, true)) {
-        if (is(a, "keyword_argument")) {
-          kwargs.emplace_back(text(field(a, field_ids().name)), expr(field(a, field_ids().value)));
-        } else if (is(a, "dictionary_splat")) {
-          kwargs.emplace_back("**", expr(children(a, true).at(0)));
-        } else {
-          // Python evaluates a positional after a keyword in order; the tracer reads the
-          // positionals first, which only matters for side effects in the arguments.
-          e.items.push_back(expr(a));
-        }
-      }
-      for (auto &[name, value] : kwargs) {
-        e.keywords.push_back(name);
-        e.items.push_back(std::move(value));
-      }
-    } else if (type == "subscript") {
-      e.kind = Expr::Kind::Subscript;
-      e.items.push_back(expr(field(n, field_ids().value)));
-      auto indices = field_children(n, "subscript");
-      bool comma = false;
-      for (TSNode c : children(n, false))
-        if (!ts_node_is_named(c) && view(c) == ",") comma = true;
-      if (indices.size() == 1 && !comma) {
-        e.items.push_back(expr(indices[0]));
-      } else {
-        Expr index;
-        index.kind = Expr::Kind::Tuple;
-        index.loc = loc(indices.at(0));
-        for (TSNode c : indices)
-          index.items.push_back(expr(c));
-        e.items.push_back(std::move(index));
-      }
-    } else if (type == "slice") {
-      e.kind = Expr::Kind::Slice;
-      Expr none;
-      none.kind = Expr::Kind::None;
-      none.loc = e.loc;
-      e.items = {none, none, none};
-      std::size_t part = 0;
-      for (TSNode c : children(n, false)) {
-        if (!ts_node_is_named(c)) {
-          if (view(c) == ":") ++part;
-          continue;
-        }
-        if (part > 2) return unsupported(c);
-        e.items[part] = expr(c);
-      }
-    } else if (type == "binary_operator") {
-      e.kind = Expr::Kind::BinOp;
-      read_chain(left_chain(n), e);
-    } else if (type == "unary_operator") {
-      e.kind = Expr::Kind::UnaryOp;
-      e.text = text(field(n, field_ids().operator_));
-      e.items.push_back(expr(field(n, field_ids().argument)));
-    } else if (type == "not_operator") {
-      e.kind = Expr::Kind::UnaryOp;
-      e.text = "not";
-      e.items.push_back(expr(field(n, field_ids().argument)));
-    } else if (type == "boolean_operator") {
-      e.kind = Expr::Kind::BoolOp;
-      read_chain(left_chain(n), e);
-    } else if (type == "comparison_operator") {
-      e.kind = Expr::Kind::Compare;
-      std::string pending;
-      for (TSNode c : children(n, false)) {
-        if (ts_node_is_named(c)) {
-          if (!pending.empty()) {
-            e.ops.push_back(pending);
-            pending.clear();
-          }
-          e.items.push_back(expr(c));
-        } else {
-          pending += pending.empty() ? text(c) : " " + text(c);
-        }
-      }
-      for (const std::string &op : e.ops)
-        if (op == "<>") return unsupported(n, "the `<>` comparison");
-    } else if (type == "conditional_expression") {
-      e.kind = Expr::Kind::IfExp;
-      for (TSNode c : children(n, true))
-        e.items.push_back(expr(c));
-      if (e.items.size() != 3) return unsupported(n);
-    } else if (type == "lambda") {
-      e.kind = Expr::Kind::Lambda;
-      auto f = std::make_shared<FunctionDef>();
-      f->name = "<lambda>";
-      f->loc = e.loc;
-      TSNode params = field(n, field_ids().parameters);
-      if (!ts_node_is_null(params)) {
-        std::optional<Expr> bad = parameters(params, f->params);
-        if (bad) return *bad;
-      }
-      Stmt ret;
-      ret.kind = Stmt::Kind::Return;
-      ret.loc = loc(field(n, field_ids().body));
-      ret.value = expr(field(n, field_ids().body));
-      f->body.push_back(std::move(ret));
-      e.function = std::move(f);
-    } else if (type == "list_comprehension" || type == "set_comprehension" ||
-               type == "generator_expression" || type == "dictionary_comprehension") {
-      e.kind = type == "list_comprehension"     ? Expr::Kind::ListComp
-               : type == "set_comprehension"    ? Expr::Kind::SetComp
-               : type == "generator_expression" ? Expr::Kind::GeneratorExp
-                                                : Expr::Kind::DictComp;
-      TSNode body = field(n, field_ids().body);
-      if (e.kind == Expr::Kind::DictComp) {
-        e.items.push_back(expr(field(body, field_ids().key)));
-        e.items.push_back(expr(field(body, field_ids().value)));
-      } else {
-        e.items.push_back(expr(body));
-      }
-      auto generators = std::make_shared<std::vector<CompFor>>();
-      for (TSNode c : children(n, true)) {
-        if (is(c, "for_in_clause")) {
-          CompFor g;
-          g.target = target(field(c, field_ids().left));
-          std::vector<TSNode> right = field_children(c, "right");
-          if (right.size() == 1) {
-            g.iter = expr(right[0]);
-          } else {
-            g.iter.kind = Expr::Kind::Tuple;
-            g.iter.loc = loc(right.at(0));
-            for (TSNode r : right)
-              g.iter.items.push_back(expr(r));
-          }
-          for (TSNode a : children(c, false))
-            if (!ts_node_is_named(a) && view(a) == "async")
-              return unsupported(c, "an async comprehension");
-          generators->push_back(std::move(g));
-        } else if (is(c, "if_clause")) {
-          if (generators->empty()) return unsupported(c);
-          generators->back().ifs.push_back(expr(children(c, true).at(0)));
-        }
-      }
-      e.generators = std::move(generators);
-    } else if (type == "named_expression") {
-      e.kind = Expr::Kind::NamedExpr;
-      e.items.push_back(expr(field(n, field_ids().name)));
-      e.items.push_back(expr(field(n, field_ids().value)));
-    } else if (type == "await") {
-      return unsupported(n, "await");
-    } else if (type == "yield") {
-      return unsupported(n, "yield (generators are not traced)");
-    } else {
-      return unsupported(n);
     }
-    return e;
+    if (is_sequence_kind(kind) || kind == s.set) return sequence(n, kind);
+    if (kind == s.list_splat || kind == s.list_splat_pattern || kind == s.parenthesized_list_splat)
+      return starred(n);
+    if (kind == s.dictionary_splat) {
+      Expr e = leaf(n, Expr::Kind::DoubleStarred);
+      e.items.push_back(expr(first_of(named(n))));
+      return e;
+    }
+    if (kind == s.dictionary) return dictionary(n);
+    if (kind == s.attribute) {
+      Expr e = leaf(n, Expr::Kind::Attribute, text(field(n, fields().attribute)));
+      e.items.push_back(expr(field(n, fields().object)));
+      return e;
+    }
+    if (kind == s.call) return call(n);
+    if (kind == s.subscript) return subscript(n);
+    if (kind == s.slice) return slice(n);
+    if (kind == s.binary_operator) return chain<BinaryOp>(n, Expr::Kind::BinOp);
+    if (kind == s.boolean_operator) return chain<BoolOp>(n, Expr::Kind::BoolOp);
+    if (kind == s.unary_operator || kind == s.not_operator) return unary(n, kind);
+    if (kind == s.comparison_operator) return comparison(n);
+    if (kind == s.conditional_expression) return conditional(n);
+    if (kind == s.lambda) return lambda(n);
+    if (kind == s.list_comprehension || kind == s.set_comprehension ||
+        kind == s.generator_expression || kind == s.dictionary_comprehension)
+      return comprehension(n, kind);
+    if (kind == s.named_expression) {
+      Expr e = leaf(n, Expr::Kind::NamedExpr);
+      e.items.push_back(expr(field(n, fields().name)));
+      e.items.push_back(expr(field(n, fields().value)));
+      return e;
+    }
+    if (kind == s.await) return unsupported(n, "await");
+    if (kind == s.yield) return unsupported(n, "yield (generators are not traced)");
+    return unsupported(n);
   }
 
   std::vector<Stmt> block(TSNode n) const {
     std::vector<Stmt> out;
-    for (TSNode c : children(n, true))
+    for (TSNode c : named(n))
       out.push_back(stmt(c));
     return out;
   }
 
   Stmt stmt(TSNode n) const {
-    Stmt s;
-    s.loc = loc(n);
-    std::string_view type = ts_node_type(n);
-    if (type == "expression_statement") {
-      auto kids = children(n, true);
-      if (kids.size() != 1) {
-        // `a, b` as a statement: a tuple expression.
-        s.kind = Stmt::Kind::Expr;
-        s.value.kind = Expr::Kind::Tuple;
-        s.value.loc = s.loc;
-        for (TSNode k : kids)
-          s.value.items.push_back(expr(k));
-        return s;
-      }
-      TSNode inner = kids[0];
-      if (is(inner, "assignment")) {
-        TSNode annotation = field(inner, field_ids().type);
-        if (!ts_node_is_null(annotation)) {
-          // x: T = v (the annotation is not evaluated: Python evaluates it, but nothing the
-          // tracer runs reads it; a dataclass field is found by its name).
-          s.kind = Stmt::Kind::AnnAssign;
-          s.targets.push_back(target(field(inner, field_ids().left)));
-          TSNode right = field(inner, field_ids().right);
-          s.has_value = !ts_node_is_null(right);
-          if (s.has_value) s.value = expr(right);
-          s.text = text(annotation);
-          return s;
-        }
-        s.kind = Stmt::Kind::Assign;
-        TSNode cur = inner;
-        while (true) {
-          s.targets.push_back(target(field(cur, field_ids().left)));
-          TSNode right = field(cur, field_ids().right);
-          if (ts_node_is_null(right)) return unsupported_statement(cur);
-          if (is(right, "assignment")) {
-            if (!ts_node_is_null(field(right, field_ids().type)))
-              return unsupported_statement(right);
-            cur = right;
-            continue;
-          }
-          if (is(right, "augmented_assignment")) return unsupported_statement(right);
-          s.value = expr(right);
-          break;
-        }
-      } else if (is(inner, "augmented_assignment")) {
-        s.kind = Stmt::Kind::AugAssign;
-        std::string op = text(field(inner, field_ids().operator_));
-        s.op = op.substr(0, op.size() - 1);
-        s.targets.push_back(target(field(inner, field_ids().left)));
-        s.value = expr(field(inner, field_ids().right));
-      } else {
-        s.kind = Stmt::Kind::Expr;
-        s.value = expr(inner);
-      }
-    } else if (type == "return_statement") {
-      s.kind = Stmt::Kind::Return;
-      auto kids = children(n, true);
-      s.has_value = !kids.empty();
-      if (s.has_value) s.value = expr(kids[0]);
-    } else if (type == "pass_statement") {
-      s.kind = Stmt::Kind::Pass;
-    } else if (type == "break_statement") {
-      s.kind = Stmt::Kind::Break;
-    } else if (type == "continue_statement") {
-      s.kind = Stmt::Kind::Continue;
-    } else if (type == "if_statement") {
-      s.kind = Stmt::Kind::If;
-      s.value = expr(field(n, field_ids().condition));
-      s.body = block(field(n, field_ids().consequence));
-      for (TSNode alt : field_children(n, "alternative")) {
-        if (is(alt, "elif_clause")) {
-          Stmt clause;
-          clause.kind = Stmt::Kind::If;
-          clause.loc = loc(alt);
-          clause.value = expr(field(alt, field_ids().condition));
-          clause.body = block(field(alt, field_ids().consequence));
-          s.elifs.push_back(std::move(clause));
-        } else {
-          s.orelse = block(field(alt, field_ids().body));
-        }
-      }
-    } else if (type == "for_statement") {
-      s.kind = Stmt::Kind::For;
-      for (TSNode c : children(n, false))
-        if (!ts_node_is_named(c) && view(c) == "async")
-          return unsupported_statement(n, "async for");
-      s.targets.push_back(target(field(n, field_ids().left)));
-      s.value = expr(field(n, field_ids().right));
-      s.body = block(field(n, field_ids().body));
-      TSNode alt = field(n, field_ids().alternative);
-      if (!ts_node_is_null(alt)) s.orelse = block(field(alt, field_ids().body));
-    } else if (type == "while_statement") {
-      s.kind = Stmt::Kind::While;
-      s.value = expr(field(n, field_ids().condition));
-      s.body = block(field(n, field_ids().body));
-      TSNode alt = field(n, field_ids().alternative);
-      if (!ts_node_is_null(alt)) s.orelse = block(field(alt, field_ids().body));
-    } else if (type == "function_definition") {
-      return definition(n, {});
-    } else if (type == "class_definition") {
-      return class_definition(n, {});
-    } else if (type == "decorated_definition") {
-      std::vector<Expr> decorators;
-      for (TSNode c : children(n, true))
-        if (is(c, "decorator")) decorators.push_back(expr(children(c, true).at(0)));
-      TSNode def = field(n, field_ids().definition);
-      if (is(def, "function_definition")) return definition(def, std::move(decorators));
-      if (is(def, "class_definition")) return class_definition(def, std::move(decorators));
-      return unsupported_statement(def);
-    } else if (type == "import_statement") {
-      s.kind = Stmt::Kind::Import;
-      for (TSNode name : field_children(n, "name")) {
-        if (is(name, "aliased_import"))
-          s.names.push_back(
-              {text(field(name, field_ids().name)), text(field(name, field_ids().alias))});
-        else
-          s.names.push_back({text(name), ""});
-      }
-    } else if (type == "import_from_statement") {
-      s.kind = Stmt::Kind::ImportFrom;
-      s.text = text(field(n, field_ids().module_name));
-      for (TSNode name : field_children(n, "name")) {
-        if (is(name, "aliased_import"))
-          s.names.push_back(
-              {text(field(name, field_ids().name)), text(field(name, field_ids().alias))});
-        else
-          s.names.push_back({text(name), ""});
-      }
-      for (TSNode c : children(n, true))
-        if (is(c, "wildcard_import")) s.names.push_back({"*", ""});
-    } else if (type == "future_import_statement") {
-      s.kind = Stmt::Kind::Pass;
-    } else if (type == "assert_statement") {
-      s.kind = Stmt::Kind::Assert;
-      auto kids = children(n, true);
-      s.value = expr(kids.at(0));
-      if (kids.size() > 1) s.exprs.push_back(expr(kids[1]));
-    } else if (type == "raise_statement") {
-      s.kind = Stmt::Kind::Raise;
-      auto kids = children(n, true);
-      TSNode cause = field(n, field_ids().cause);
-      s.has_value = false;
-      for (TSNode k : kids) {
-        if (!ts_node_is_null(cause) && ts_node_eq(k, cause)) {
-          s.exprs.push_back(expr(k));
-        } else if (!s.has_value) {
-          s.value = expr(k);
-          s.has_value = true;
-        }
-      }
-    } else if (type == "try_statement") {
-      s.kind = Stmt::Kind::Try;
-      s.body = block(field(n, field_ids().body));
-      for (TSNode c : children(n, true)) {
-        if (is(c, "except_clause")) {
-          ExceptHandler h;
-          h.loc = loc(c);
-          TSNode value = field(c, field_ids().value);
-          TSNode alias = field(c, field_ids().alias);
-          if (!ts_node_is_null(value)) {
-            if (is(value, "as_pattern")) {
-              // except E as e (older grammar spelling)
-              h.type = expr(children(value, true).at(0));
-              TSNode target = field(value, field_ids().alias);
-              if (!ts_node_is_null(target)) h.name = text(target);
-            } else {
-              h.type = expr(value);
-            }
-          }
-          if (!ts_node_is_null(alias)) h.name = text(alias);
-          for (TSNode b : children(c, true))
-            if (is(b, "block")) h.body = block(b);
-          s.handlers.push_back(std::move(h));
-        } else if (is(c, "except_group_clause")) {
-          return unsupported_statement(c, "except*");
-        } else if (is(c, "else_clause")) {
-          s.orelse = block(field(c, field_ids().body));
-        } else if (is(c, "finally_clause")) {
-          for (TSNode b : children(c, true))
-            if (is(b, "block")) s.finalbody = block(b);
-        }
-      }
-    } else if (type == "with_statement") {
-      s.kind = Stmt::Kind::With;
-      for (TSNode c : children(n, false))
-        if (!ts_node_is_named(c) && view(c) == "async")
-          return unsupported_statement(n, "async with");
-      for (TSNode clause : children(n, true)) {
-        if (!is(clause, "with_clause")) continue;
-        for (TSNode item : children(clause, true)) {
-          TSNode value = field(item, field_ids().value);
-          Expr none;
-          none.loc = loc(item);
-          if (is(value, "as_pattern")) {
-            s.exprs.push_back(expr(children(value, true).at(0)));
-            TSNode alias = field(value, field_ids().alias);
-            auto alias_kids = children(alias, true);
-            s.targets.push_back(alias_kids.size() == 1 ? target(alias_kids[0]) : none);
-          } else {
-            s.exprs.push_back(expr(value));
-            s.targets.push_back(none);
-          }
-        }
-      }
-      s.body = block(field(n, field_ids().body));
-    } else if (type == "delete_statement") {
-      s.kind = Stmt::Kind::Delete;
-      TSNode what = children(n, true).at(0);
-      if (is(what, "expression_list") || is(what, "tuple"))
-        for (TSNode t : children(what, true))
-          s.targets.push_back(target(t));
-      else
-        s.targets.push_back(target(what));
-    } else if (type == "global_statement" || type == "nonlocal_statement") {
-      s.kind = type == "global_statement" ? Stmt::Kind::Global : Stmt::Kind::Nonlocal;
-      for (TSNode c : children(n, true))
-        s.names.push_back({text(c), ""});
-    } else {
-      return unsupported_statement(n);
+    const python::Symbols &s = symbols();
+    TSSymbol kind = ts_node_symbol(n);
+    if (kind == s.expression_statement) return expression_statement(n);
+    if (kind == s.return_statement) {
+      Stmt r = statement(n, Stmt::Kind::Return);
+      python::NodeList kids = named(n);
+      r.has_value = !kids.empty();
+      if (r.has_value) r.value = expr(kids[0]);
+      return r;
     }
-    return s;
+    if (kind == s.pass_statement || kind == s.future_import_statement)
+      return statement(n, Stmt::Kind::Pass);
+    if (kind == s.break_statement) return statement(n, Stmt::Kind::Break);
+    if (kind == s.continue_statement) return statement(n, Stmt::Kind::Continue);
+    if (kind == s.if_statement) return if_statement(n);
+    if (kind == s.for_statement) return for_statement(n);
+    if (kind == s.while_statement) {
+      Stmt w = statement(n, Stmt::Kind::While);
+      w.value = expr(field(n, fields().condition));
+      w.body = block(field(n, fields().body));
+      w.orelse = else_block(n);
+      return w;
+    }
+    if (kind == s.function_definition) return definition(n, {});
+    if (kind == s.class_definition) return class_definition(n, {});
+    if (kind == s.decorated_definition) return decorated_definition(n);
+    if (kind == s.import_statement || kind == s.import_from_statement) return import(n, kind);
+    if (kind == s.assert_statement) {
+      Stmt a = statement(n, Stmt::Kind::Assert);
+      python::NodeList kids = named(n);
+      a.value = expr(first_of(kids));
+      if (kids.size() > 1) a.exprs.push_back(expr(kids[1]));
+      return a;
+    }
+    if (kind == s.raise_statement) return raise_statement(n);
+    if (kind == s.try_statement) return try_statement(n);
+    if (kind == s.with_statement) return with_statement(n);
+    if (kind == s.delete_statement) return delete_statement(n);
+    if (kind == s.global_statement || kind == s.nonlocal_statement) {
+      Stmt g = statement(n, kind == s.global_statement ? Stmt::Kind::Global : Stmt::Kind::Nonlocal);
+      for (TSNode c : named(n))
+        g.names.push_back({text(c), ""});
+      return g;
+    }
+    return unsupported_statement(n);
   }
 
   // An assignment target: a name, an attribute, a subscript, a starred target, or a tuple or
   // list of these. Anything else is an Unsupported expression (raised when assigned to).
   Expr target(TSNode n) const {
-    std::string_view type = ts_node_type(n);
-    if (type == "parenthesized_expression") {
-      auto kids = children(n, true);
+    const python::Symbols &s = symbols();
+    TSSymbol kind = ts_node_symbol(n);
+    if (kind == s.parenthesized_expression) {
+      python::NodeList kids = named(n);
       if (kids.size() == 1) return target(kids[0]);
     }
-    if (type == "identifier" || type == "attribute" || type == "subscript") return expr(n);
-    if (type == "pattern_list" || type == "tuple_pattern" || type == "list_pattern" ||
-        type == "tuple" || type == "list" || type == "expression_list") {
-      Expr e;
-      e.kind = (type == "list" || type == "list_pattern") ? Expr::Kind::List : Expr::Kind::Tuple;
-      e.loc = loc(n);
-      for (TSNode c : children(n, true))
+    if (kind == s.identifier || kind == s.attribute || kind == s.subscript) return expr(n);
+    if (is_sequence_kind(kind)) {
+      Expr e =
+          leaf(n, kind == s.list || kind == s.list_pattern ? Expr::Kind::List : Expr::Kind::Tuple);
+      for (TSNode c : named(n))
         e.items.push_back(target(c));
       return e;
     }
-    if (type == "list_splat_pattern" || type == "list_splat") {
-      Expr e;
-      e.kind = Expr::Kind::Starred;
-      e.loc = loc(n);
-      e.items.push_back(target(children(n, true).at(0)));
+    if (kind == s.list_splat_pattern || kind == s.list_splat) {
+      Expr e = leaf(n, Expr::Kind::Starred);
+      e.items.push_back(target(first_of(named(n))));
       return e;
     }
     return unsupported(n, "assignment to a " + construct_name(n));
@@ -826,37 +247,35 @@ public:
   // Reads a parameter list into `out`; an Unsupported expression for a parameter form the
   // tracer does not read.
   std::optional<Expr> parameters(TSNode list, std::vector<Param> &out) const {
+    const python::Symbols &s = symbols();
     bool keyword_only = false;
-    for (TSNode p : children(list, true)) {
+    for (TSNode p : named(list)) {
       Param param;
       param.loc = loc(p);
       param.kind = keyword_only ? Param::Kind::KeywordOnly : Param::Kind::Positional;
-      if (is(p, "identifier")) {
+      TSSymbol kind = ts_node_symbol(p);
+      if (kind == s.typed_parameter) {
+        // `x: T`, `*args: T`, `**kw: T`: read as the parameter without its annotation.
+        p = first_of(named(p));
+        kind = ts_node_symbol(p);
+        if (kind != s.list_splat_pattern && kind != s.dictionary_splat_pattern) kind = s.identifier;
+      }
+      if (kind == s.identifier) {
         param.name = text(p);
-      } else if (is(p, "default_parameter") || is(p, "typed_default_parameter")) {
-        param.name = text(field(p, field_ids().name));
-        param.default_value = expr(field(p, field_ids().value));
-      } else if (is(p, "typed_parameter")) {
-        TSNode inner = children(p, true).at(0);
-        if (is(inner, "list_splat_pattern") || is(inner, "dictionary_splat_pattern")) {
-          param.kind =
-              is(inner, "list_splat_pattern") ? Param::Kind::VarArgs : Param::Kind::VarKeywords;
-          param.name = text(children(inner, true).at(0));
-          if (param.kind == Param::Kind::VarArgs) keyword_only = true;
-        } else {
-          param.name = text(inner);
-        }
-      } else if (is(p, "list_splat_pattern")) {
+      } else if (kind == s.default_parameter || kind == s.typed_default_parameter) {
+        param.name = text(field(p, fields().name));
+        param.default_value = expr(field(p, fields().value));
+      } else if (kind == s.list_splat_pattern) {
         param.kind = Param::Kind::VarArgs;
-        param.name = text(children(p, true).at(0));
+        param.name = text(first_of(named(p)));
         keyword_only = true;
-      } else if (is(p, "dictionary_splat_pattern")) {
+      } else if (kind == s.dictionary_splat_pattern) {
         param.kind = Param::Kind::VarKeywords;
-        param.name = text(children(p, true).at(0));
-      } else if (is(p, "keyword_separator")) {
+        param.name = text(first_of(named(p)));
+      } else if (kind == s.keyword_separator) {
         keyword_only = true;
         continue;
-      } else if (is(p, "positional_separator")) {
+      } else if (kind == s.positional_separator) {
         for (Param &earlier : out)
           if (earlier.kind == Param::Kind::Positional) earlier.kind = Param::Kind::PositionalOnly;
         continue;
@@ -869,16 +288,13 @@ public:
   }
 
   Stmt definition(TSNode n, std::vector<Expr> decorators) const {
-    Stmt s;
-    s.kind = Stmt::Kind::Def;
-    s.loc = loc(n);
-    for (TSNode c : children(n, false))
-      if (!ts_node_is_named(c) && view(c) == "async") return unsupported_statement(n, "async def");
+    Stmt s = statement(n, Stmt::Kind::Def);
+    if (has_token(n, symbols().token_async)) return unsupported_statement(n, "async def");
     auto f = std::make_shared<FunctionDef>();
     f->loc = s.loc;
-    f->name = text(field(n, field_ids().name));
-    std::optional<Expr> bad = parameters(field(n, field_ids().parameters), f->params);
-    TSNode body = field(n, field_ids().body);
+    f->name = text(field(n, fields().name));
+    std::optional<Expr> bad = parameters(field(n, fields().parameters), f->params);
+    TSNode body = field(n, fields().body);
     f->body = block(body);
     f->is_generator = holds_yield(body);
     if (bad) {
@@ -902,24 +318,22 @@ public:
   }
 
   Stmt class_definition(TSNode n, std::vector<Expr> decorators) const {
-    Stmt s;
-    s.kind = Stmt::Kind::Class;
-    s.loc = loc(n);
+    Stmt s = statement(n, Stmt::Kind::Class);
     auto c = std::make_shared<ClassDef>();
     c->loc = s.loc;
-    c->name = text(field(n, field_ids().name));
-    TSNode supers = field(n, field_ids().superclasses);
+    c->name = text(field(n, fields().name));
+    TSNode supers = field(n, fields().superclasses);
     if (!ts_node_is_null(supers)) {
-      for (TSNode a : children(supers, true)) {
-        if (is(a, "keyword_argument")) {
-          c->keywords.push_back(text(field(a, field_ids().name)));
-          c->keyword_values.push_back(expr(field(a, field_ids().value)));
+      for (TSNode a : named(supers)) {
+        if (is(a, symbols().keyword_argument)) {
+          c->keywords.push_back(text(field(a, fields().name)));
+          c->keyword_values.push_back(expr(field(a, fields().value)));
         } else {
           c->bases.push_back(expr(a));
         }
       }
     }
-    c->body = block(field(n, field_ids().body));
+    c->body = block(field(n, fields().body));
     c->decorators = std::move(decorators);
     s.cls = std::move(c);
     return s;
@@ -949,15 +363,61 @@ private:
     const Reader &reader_;
   };
 
+  // An expression of a kind at n's place, its text (a name, an attribute) if any.
+  Expr leaf(TSNode n, Expr::Kind kind, std::string text = "") const {
+    Expr e;
+    e.kind = kind;
+    e.loc = loc(n);
+    e.text = std::move(text);
+    return e;
+  }
+  Stmt statement(TSNode n, Stmt::Kind kind) const {
+    Stmt s;
+    s.kind = kind;
+    s.loc = loc(n);
+    return s;
+  }
+  // An absent part (a slice's bound, a `with` without `as`): None at n's place.
+  Expr none_at(Loc at) const {
+    Expr none;
+    none.kind = Expr::Kind::None;
+    none.loc = at;
+    return none;
+  }
+
+  // The first of nodes the grammar never leaves empty (std::out_of_range if it did).
+  static TSNode first_of(const python::NodeList &nodes) {
+    if (nodes.empty()) throw std::out_of_range("a node without the child the grammar gives it");
+    return nodes[0];
+  }
+
+  // n's children, tokens included, comments and line continuations left out.
+  python::NodeList tokens_and_children(TSNode n) const {
+    const python::Symbols &s = symbols();
+    python::NodeList out;
+    for (TSNode c : cursor_.children(n)) {
+      TSSymbol kind = ts_node_symbol(c);
+      if (kind != s.comment && kind != s.line_continuation) out.push_back(c);
+    }
+    return out;
+  }
+  // One of n's own tokens is `token` (`async` before a def, `=` in f"{x=}").
+  bool has_token(TSNode n, TSSymbol token) const {
+    for (TSNode c : cursor_.children(n))
+      if (!ts_node_is_named(c) && ts_node_symbol(c) == token) return true;
+    return false;
+  }
+
   // Whether a function body holds a yield outside nested functions, classes and lambdas.
   bool holds_yield(TSNode body) const {
+    const python::Symbols &s = symbols();
     std::vector<TSNode> stack{body};
     while (!stack.empty()) {
       TSNode n = stack.back();
       stack.pop_back();
-      std::string_view type = ts_node_type(n);
-      if (type == "yield") return true;
-      if (type == "function_definition" || type == "class_definition" || type == "lambda") continue;
+      TSSymbol kind = ts_node_symbol(n);
+      if (kind == s.yield) return true;
+      if (kind == s.function_definition || kind == s.class_definition || kind == s.lambda) continue;
       uint32_t count = ts_node_named_child_count(n);
       for (uint32_t i = 0; i < count; ++i)
         stack.push_back(ts_node_named_child(n, i));
@@ -965,128 +425,344 @@ private:
     return false;
   }
 
-  // A string literal: its prefix says raw, bytes or formatted.
-  Expr string(TSNode n) const {
-    Expr e;
-    e.loc = loc(n);
-    e.kind = Expr::Kind::Str;
-    bool raw = false, formatted = false;
-    for (TSNode c : children(n, true)) {
-      if (is(c, "string_start")) {
-        for (char ch : view(c)) {
-          if (ch == 'r' || ch == 'R') raw = true;
-          if (ch == 'f' || ch == 'F') formatted = true;
-          if (ch == 'b' || ch == 'B') return unsupported(n, "a bytes literal");
-        }
+  Expr number(TSNode n, bool integer) const {
+    std::optional<Value> v = parse_python_number(text(n), integer);
+    if (!v) return unsupported(n, "an integer literal out of the 64-bit range: " + text(n));
+    if (v->kind == ValueKind::Complex) return unsupported(n, "a complex literal");
+    Expr e = leaf(n, v->kind == ValueKind::Int ? Expr::Kind::Int : Expr::Kind::Float);
+    e.integer = v->integer;
+    e.real = v->real;
+    return e;
+  }
+
+  // "a" "b" f"{c}": one Str, or one FString when a part is formatted.
+  Expr concatenated_string(TSNode n) const {
+    Expr e = leaf(n, Expr::Kind::Str);
+    bool formatted = false;
+    std::vector<Expr> parts;
+    for (TSNode c : named(n)) {
+      Expr part = expr(c);
+      if (part.kind == Expr::Kind::Unsupported) return part;
+      formatted = formatted || part.kind == Expr::Kind::FString;
+      parts.push_back(std::move(part));
+    }
+    if (!formatted) {
+      for (const Expr &p : parts)
+        e.text += p.text;
+      return e;
+    }
+    e.kind = Expr::Kind::FString;
+    for (Expr &p : parts)
+      if (p.kind == Expr::Kind::FString)
+        for (Expr &q : p.items)
+          e.items.push_back(std::move(q));
+      else
+        e.items.push_back(std::move(p));
+    return e;
+  }
+
+  // A tuple, list or set display (or target list read as a value).
+  Expr sequence(TSNode n, TSSymbol kind) const {
+    const python::Symbols &s = symbols();
+    Expr e = leaf(n, kind == s.set                                ? Expr::Kind::Set
+                     : (kind == s.list || kind == s.list_pattern) ? Expr::Kind::List
+                                                                  : Expr::Kind::Tuple);
+    for (TSNode c : named(n))
+      e.items.push_back(expr(c));
+    return e;
+  }
+
+  Expr starred(TSNode n) const {
+    python::NodeList kids = named(n);
+    if (kids.size() != 1) return unsupported(n);
+    Expr e = leaf(n, Expr::Kind::Starred);
+    e.items.push_back(expr(kids[0]));
+    return e;
+  }
+
+  Expr dictionary(TSNode n) const {
+    const python::Symbols &s = symbols();
+    Expr e = leaf(n, Expr::Kind::Dict);
+    for (TSNode c : named(n)) {
+      if (is(c, s.pair)) {
+        e.items.push_back(expr(field(c, fields().key)));
+        e.items.push_back(expr(field(c, fields().value)));
+      } else if (is(c, s.dictionary_splat)) {
+        e.items.push_back(expr(c));
+        Expr none; // the value slot of a **d entry (Expr's default kind is None)
+        none.loc = loc(c);
+        e.items.push_back(std::move(none));
+      } else {
+        return unsupported(c);
       }
     }
-    if (formatted) e.kind = Expr::Kind::FString;
+    return e;
+  }
+
+  Expr call(TSNode n) const {
+    const python::Symbols &s = symbols();
+    Expr e = leaf(n, Expr::Kind::Call);
+    e.items.push_back(expr(field(n, fields().function)));
+    TSNode args = field(n, fields().arguments);
+    if (is(args, s.generator_expression)) {
+      e.items.push_back(expr(args));
+      return e;
+    }
+    std::vector<std::pair<std::string, Expr>> kwargs;
+    for (TSNode a : named(args)) {
+      if (is(a, s.keyword_argument)) {
+        kwargs.emplace_back(text(field(a, fields().name)), expr(field(a, fields().value)));
+      } else if (is(a, s.dictionary_splat)) {
+        kwargs.emplace_back("**", expr(first_of(named(a))));
+      } else {
+        // Python evaluates a positional after a keyword in order; the tracer reads the
+        // positionals first, which only matters for side effects in the arguments.
+        e.items.push_back(expr(a));
+      }
+    }
+    for (auto &[name, value] : kwargs) {
+      e.keywords.push_back(name);
+      e.items.push_back(std::move(value));
+    }
+    return e;
+  }
+
+  // x[i], or x[i, j] with the indices as one tuple.
+  Expr subscript(TSNode n) const {
+    Expr e = leaf(n, Expr::Kind::Subscript);
+    e.items.push_back(expr(field(n, fields().value)));
+    python::NodeList indices = cursor_.field_children(n, fields().subscript);
+    bool comma = has_token(n, symbols().token_comma);
+    if (indices.size() == 1 && !comma) {
+      e.items.push_back(expr(indices[0]));
+      return e;
+    }
+    Expr index = leaf(first_of(indices), Expr::Kind::Tuple);
+    for (TSNode c : indices)
+      index.items.push_back(expr(c));
+    e.items.push_back(std::move(index));
+    return e;
+  }
+
+  // start:stop:step, each part None where absent.
+  Expr slice(TSNode n) const {
+    Expr e = leaf(n, Expr::Kind::Slice);
+    Expr none = none_at(e.loc);
+    e.items = {none, none, none};
+    std::size_t part = 0;
+    for (TSNode c : tokens_and_children(n)) {
+      if (!ts_node_is_named(c)) {
+        if (is(c, symbols().token_colon)) ++part;
+        continue;
+      }
+      if (part > 2) return unsupported(c);
+      e.items[part] = expr(c);
+    }
+    return e;
+  }
+
+  Expr unary(TSNode n, TSSymbol kind) const {
+    Expr e = leaf(n, Expr::Kind::UnaryOp);
+    if (kind == symbols().not_operator) {
+      e.unary_op = UnaryOp::not_;
+    } else {
+      TSNode op = field(n, fields().operator_);
+      std::optional<UnaryOp> known = operator_spelled<UnaryOp>(view(op));
+      if (!known) return unsupported(op, "the unary operator " + text(op));
+      e.unary_op = *known;
+    }
+    // The spelling too: builtins.cpp's literal_object reads a negative number's "-" there.
+    e.text = spelling(e.unary_op);
+    e.items.push_back(expr(field(n, fields().argument)));
+    return e;
+  }
+
+  // a < b <= c: the operands in items, the operator between each pair in ops ("not in" and
+  // "is not" are two tokens).
+  Expr comparison(TSNode n) const {
+    Expr e = leaf(n, Expr::Kind::Compare);
+    std::vector<std::string> spelled;
+    std::string pending;
+    for (TSNode c : tokens_and_children(n)) {
+      if (ts_node_is_named(c)) {
+        if (!pending.empty()) {
+          spelled.push_back(std::move(pending));
+          pending.clear();
+        }
+        e.items.push_back(expr(c));
+      } else {
+        pending += pending.empty() ? text(c) : " " + text(c);
+      }
+    }
+    std::vector<CompareOp> ops;
+    for (const std::string &op : spelled) {
+      std::optional<CompareOp> known = operator_spelled<CompareOp>(op);
+      if (!known) return unsupported(n, "the `" + op + "` comparison");
+      ops.push_back(*known);
+    }
+    e.ops = std::move(ops);
+    return e;
+  }
+
+  Expr conditional(TSNode n) const {
+    Expr e = leaf(n, Expr::Kind::IfExp);
+    for (TSNode c : named(n))
+      e.items.push_back(expr(c));
+    if (e.items.size() != 3) return unsupported(n);
+    return e;
+  }
+
+  Expr lambda(TSNode n) const {
+    Expr e = leaf(n, Expr::Kind::Lambda);
+    auto f = std::make_shared<FunctionDef>();
+    f->name = "<lambda>";
+    f->loc = e.loc;
+    TSNode params = field(n, fields().parameters);
+    if (!ts_node_is_null(params)) {
+      std::optional<Expr> bad = parameters(params, f->params);
+      if (bad) return *bad;
+    }
+    TSNode body = field(n, fields().body);
+    Stmt ret = statement(body, Stmt::Kind::Return);
+    ret.value = expr(body);
+    f->body.push_back(std::move(ret));
+    e.function = std::move(f);
+    return e;
+  }
+
+  Expr comprehension(TSNode n, TSSymbol kind) const {
+    const python::Symbols &s = symbols();
+    Expr e = leaf(n, kind == s.list_comprehension     ? Expr::Kind::ListComp
+                     : kind == s.set_comprehension    ? Expr::Kind::SetComp
+                     : kind == s.generator_expression ? Expr::Kind::GeneratorExp
+                                                      : Expr::Kind::DictComp);
+    TSNode body = field(n, fields().body);
+    if (e.kind == Expr::Kind::DictComp) {
+      e.items.push_back(expr(field(body, fields().key)));
+      e.items.push_back(expr(field(body, fields().value)));
+    } else {
+      e.items.push_back(expr(body));
+    }
+    auto generators = std::make_shared<std::vector<CompFor>>();
+    for (TSNode c : named(n)) {
+      if (is(c, s.for_in_clause)) {
+        if (has_token(c, s.token_async)) return unsupported(c, "an async comprehension");
+        generators->push_back(for_in_clause(c));
+      } else if (is(c, s.if_clause)) {
+        if (generators->empty()) return unsupported(c);
+        generators->back().ifs.push_back(expr(first_of(named(c))));
+      }
+    }
+    e.generators = std::move(generators);
+    return e;
+  }
+
+  // `for target in iter` of a comprehension; `in a, b` iterates over the tuple.
+  CompFor for_in_clause(TSNode c) const {
+    CompFor g;
+    g.target = target(field(c, fields().left));
+    python::NodeList right = cursor_.field_children(c, fields().right);
+    if (right.size() == 1) {
+      g.iter = expr(right[0]);
+      return g;
+    }
+    g.iter = leaf(first_of(right), Expr::Kind::Tuple);
+    for (TSNode r : right)
+      g.iter.items.push_back(expr(r));
+    return g;
+  }
+
+  // A string literal: its prefix says raw, bytes or formatted.
+  Expr string(TSNode n) const {
+    const python::Symbols &s = symbols();
+    python::StringLiteral prefix;
+    python::NodeList parts = named(n);
+    for (TSNode c : parts) {
+      if (!is(c, s.string_start)) continue;
+      for (char ch : view(c)) {
+        if (ch == 'r' || ch == 'R') prefix.raw = true;
+        if (ch == 'f' || ch == 'F') prefix.formatted = true;
+        if (ch == 'b' || ch == 'B') return unsupported(n, "a bytes literal");
+      }
+    }
+    Expr e = leaf(n, prefix.formatted ? Expr::Kind::FString : Expr::Kind::Str);
     std::string pending;
     auto flush = [&] {
-      if (!formatted || pending.empty()) return;
-      Expr part;
-      part.kind = Expr::Kind::Str;
-      part.loc = e.loc;
-      part.text = std::move(pending);
+      if (!prefix.formatted || pending.empty()) return;
+      e.items.push_back(leaf(n, Expr::Kind::Str, std::move(pending)));
       pending.clear();
-      e.items.push_back(std::move(part));
     };
-    for (TSNode c : children(n, true)) {
-      if (is(c, "string_content")) {
-        if (raw) {
-          pending += view(c);
-          continue;
-        }
-        // Escapes are children of the content; the text between them is literal.
-        uint32_t at = ts_node_start_byte(c);
-        for (TSNode esc : children(c, true)) {
-          pending.append(text_, at, ts_node_start_byte(esc) - at);
-          if (is(esc, "escape_sequence")) {
-            std::optional<std::string> decoded = decode_escape(view(esc));
-            if (!decoded) return unsupported(esc, "the escape sequence " + text(esc));
-            pending += *decoded;
-          } else {
-            pending += view(esc); // an escape_interpolation ({{ or }})
-          }
-          at = ts_node_end_byte(esc);
-        }
-        pending.append(text_, at, ts_node_end_byte(c) - at);
-        if (formatted) {
-          // {{ and }} in an f-string are literal braces.
-          std::string unbraced;
-          for (std::size_t i = 0; i < pending.size(); ++i) {
-            unbraced += pending[i];
-            if ((pending[i] == '{' || pending[i] == '}') && i + 1 < pending.size() &&
-                pending[i + 1] == pending[i])
-              ++i;
-          }
-          pending = std::move(unbraced);
-        }
-      } else if (is(c, "interpolation")) {
+    for (TSNode c : parts) {
+      if (is(c, s.string_content)) {
+        python::DecodedString decoded = python::decode_string_body(view(c), prefix);
+        if (!decoded) return undecodable(c, decoded.problem);
+        pending += decoded.literal->value;
+      } else if (is(c, s.interpolation)) {
         flush();
         e.items.push_back(interpolation(c));
       }
     }
-    if (formatted)
+    if (prefix.formatted)
       flush();
     else
       e.text = std::move(pending);
     return e;
   }
 
+  // A piece of a string the tracer cannot hold (\N{...}, a lone surrogate) or CPython rejects
+  // (a truncated \x): Unsupported at the escape sequence, named by its text.
+  Expr undecodable(TSNode content, const python::StringLiteralProblem &problem) const {
+    uint32_t at = ts_node_start_byte(content) + static_cast<uint32_t>(problem.offset);
+    TSNode escape = ts_node_descendant_for_byte_range(content, at, at + 1);
+    if (is(escape, symbols().escape_sequence))
+      return unsupported(escape, "the escape sequence " + text(escape));
+    return unsupported(content, problem.message);
+  }
+
   Expr interpolation(TSNode n) const {
-    Expr v;
-    v.kind = Expr::Kind::FormattedValue;
-    v.loc = loc(n);
-    TSNode value = field(n, field_ids().expression);
+    Expr v = leaf(n, Expr::Kind::FormattedValue);
+    TSNode value = field(n, fields().expression);
     v.items.push_back(expr(value));
-    TSNode conversion = field(n, field_ids().type_conversion);
+    TSNode conversion = field(n, fields().type_conversion);
     if (!ts_node_is_null(conversion)) v.text = text(conversion).substr(1);
-    TSNode spec = field(n, field_ids().format_specifier);
-    if (!ts_node_is_null(spec)) {
-      // The spec is an f-string itself: its literal text and its nested {fields}.
-      Expr format;
-      format.kind = Expr::Kind::FString;
-      format.loc = loc(spec);
-      uint32_t at = ts_node_start_byte(spec) + 1; // after the ':'
-      auto literal = [&](uint32_t end) {
-        if (end <= at) return;
-        Expr part;
-        part.kind = Expr::Kind::Str;
-        part.loc = format.loc;
-        part.text = text_.substr(at, end - at);
-        format.items.push_back(std::move(part));
-      };
-      for (TSNode c : children(spec, true)) {
-        if (!is(c, "format_expression")) continue;
-        literal(ts_node_start_byte(c));
-        Expr nested;
-        nested.kind = Expr::Kind::FormattedValue;
-        nested.loc = loc(c);
-        nested.items.push_back(expr(field(c, field_ids().expression)));
-        format.items.push_back(std::move(nested));
-        at = ts_node_end_byte(c);
-      }
-      literal(ts_node_end_byte(spec));
-      v.items.push_back(std::move(format));
-    }
+    TSNode spec = field(n, fields().format_specifier);
+    if (!ts_node_is_null(spec)) v.items.push_back(format_spec(spec));
     // f"{x=}": the expression's text, then its repr.
-    for (TSNode c : children(n, false))
-      if (!ts_node_is_named(c) && view(c) == "=") {
-        Expr fstring;
-        fstring.kind = Expr::Kind::FString;
-        fstring.loc = v.loc;
-        Expr label;
-        label.kind = Expr::Kind::Str;
-        label.loc = v.loc;
-        label.text = text_.substr(ts_node_start_byte(value),
-                                  ts_node_end_byte(c) - ts_node_start_byte(value));
-        fstring.items.push_back(std::move(label));
+    for (TSNode c : cursor_.children(n))
+      if (!ts_node_is_named(c) && is(c, symbols().token_equals)) {
+        Expr fstring = leaf(n, Expr::Kind::FString);
+        uint32_t begin = ts_node_start_byte(value);
+        fstring.items.push_back(
+            leaf(n, Expr::Kind::Str, text_.substr(begin, ts_node_end_byte(c) - begin)));
         if (v.text.empty() && v.items.size() == 1) v.text = "r";
         fstring.items.push_back(std::move(v));
         return fstring;
       }
     return v;
+  }
+
+  // A format spec is an f-string itself: its literal text and its nested {fields}.
+  Expr format_spec(TSNode spec) const {
+    Expr format = leaf(spec, Expr::Kind::FString);
+    uint32_t at = ts_node_start_byte(spec) + 1; // after the ':'
+    auto literal = [&](uint32_t end) {
+      if (end <= at) return;
+      Expr part;
+      part.kind = Expr::Kind::Str;
+      part.loc = format.loc;
+      part.text = text_.substr(at, end - at);
+      format.items.push_back(std::move(part));
+    };
+    for (TSNode c : named(spec)) {
+      if (!is(c, symbols().format_expression)) continue;
+      literal(ts_node_start_byte(c));
+      Expr nested = leaf(c, Expr::Kind::FormattedValue);
+      nested.items.push_back(expr(field(c, fields().expression)));
+      format.items.push_back(std::move(nested));
+      at = ts_node_end_byte(c);
+    }
+    literal(ts_node_end_byte(spec));
+    return format;
   }
 
   // A left-deep chain of one operator node type: `a + b - c` is (a + b) - c.
@@ -1099,43 +775,262 @@ private:
   // one recursive call per operator would turn into a stack overflow.
   LeftChain left_chain(TSNode n) const {
     LeftChain chain;
-    std::string_view type = ts_node_type(n);
+    TSSymbol kind = ts_node_symbol(n);
     TSNode left = n;
-    while (ts_node_type(left) == type) {
-      chain.operators.push_back(field(left, field_ids().operator_));
-      chain.operands.push_back(field(left, field_ids().right));
-      left = field(left, field_ids().left);
+    while (is(left, kind)) {
+      chain.operators.push_back(field(left, fields().operator_));
+      chain.operands.push_back(field(left, fields().right));
+      left = field(left, fields().left);
     }
     chain.first = left;
     std::reverse(chain.operators.begin(), chain.operators.end());
     std::reverse(chain.operands.begin(), chain.operands.end());
     return chain;
   }
-  // The chain as one Expr: its operands in items, the operator between each pair in ops.
-  void read_chain(const LeftChain &chain, Expr &e) const {
+  // A chain of binary (Op: BinaryOp) or boolean (BoolOp) operators as one Expr: its operands in
+  // items, the operator between each pair in ops.
+  template <class Op> Expr chain(TSNode n, Expr::Kind kind) const {
+    Expr e = leaf(n, kind);
+    LeftChain chain = left_chain(n);
+    std::vector<Op> ops;
+    ops.reserve(chain.operators.size());
+    for (TSNode op : chain.operators) {
+      std::optional<Op> known = operator_spelled<Op>(view(op));
+      if (!known) return unsupported(op, "the operator " + text(op));
+      ops.push_back(*known);
+    }
+    e.ops = std::move(ops);
     e.items.reserve(chain.operands.size() + 1);
-    e.ops.reserve(chain.operators.size());
     e.items.push_back(expr(chain.first));
-    for (std::size_t i = 0; i < chain.operands.size(); ++i) {
-      e.ops.push_back(text(chain.operators[i]));
-      e.items.push_back(expr(chain.operands[i]));
+    for (TSNode operand : chain.operands)
+      e.items.push_back(expr(operand));
+    return e;
+  }
+
+  // A statement of one expression, an assignment or an augmented assignment.
+  Stmt expression_statement(TSNode n) const {
+    const python::Symbols &s = symbols();
+    Stmt out = statement(n, Stmt::Kind::Expr);
+    python::NodeList kids = named(n);
+    if (kids.size() != 1) {
+      // `a, b` as a statement: a tuple expression.
+      out.value = leaf(n, Expr::Kind::Tuple);
+      for (TSNode k : kids)
+        out.value.items.push_back(expr(k));
+      return out;
+    }
+    TSNode inner = kids[0];
+    if (is(inner, s.assignment)) return assignment(n, inner);
+    if (is(inner, s.augmented_assignment)) {
+      out.kind = Stmt::Kind::AugAssign;
+      TSNode op = field(inner, fields().operator_);
+      std::string_view spelled = view(op); // "+=": the binary operator, then "="
+      std::optional<BinaryOp> known =
+          operator_spelled<BinaryOp>(spelled.substr(0, spelled.size() - 1));
+      if (!known) return unsupported_statement(op, "the augmented assignment " + text(op));
+      out.op = *known;
+      out.targets.push_back(target(field(inner, fields().left)));
+      out.value = expr(field(inner, fields().right));
+      return out;
+    }
+    out.value = expr(inner);
+    return out;
+  }
+
+  // a = b = value, or an annotated x: T [= value].
+  Stmt assignment(TSNode statement_node, TSNode inner) const {
+    const python::Symbols &s = symbols();
+    Stmt out = statement(statement_node, Stmt::Kind::Assign);
+    TSNode annotation = field(inner, fields().type);
+    if (!ts_node_is_null(annotation)) {
+      // x: T = v (the annotation is not evaluated: Python evaluates it, but nothing the
+      // tracer runs reads it; a dataclass field is found by its name).
+      out.kind = Stmt::Kind::AnnAssign;
+      out.targets.push_back(target(field(inner, fields().left)));
+      TSNode right = field(inner, fields().right);
+      out.has_value = !ts_node_is_null(right);
+      if (out.has_value) out.value = expr(right);
+      out.text = text(annotation);
+      return out;
+    }
+    TSNode cur = inner;
+    while (true) {
+      out.targets.push_back(target(field(cur, fields().left)));
+      TSNode right = field(cur, fields().right);
+      if (ts_node_is_null(right)) return unsupported_statement(cur);
+      if (is(right, s.assignment)) {
+        if (!ts_node_is_null(field(right, fields().type))) return unsupported_statement(right);
+        cur = right;
+        continue;
+      }
+      if (is(right, s.augmented_assignment)) return unsupported_statement(right);
+      out.value = expr(right);
+      return out;
     }
   }
 
-  // One cursor for the walks above, reset to each node (a new cursor allocates its stack).
-  TSTreeCursor *cursor_at(TSNode n) const {
-    if (cursor_)
-      ts_tree_cursor_reset(&*cursor_, n);
+  // The block of n's `else:` clause (for, while), or none.
+  std::vector<Stmt> else_block(TSNode n) const {
+    TSNode alt = field(n, fields().alternative);
+    if (ts_node_is_null(alt)) return {};
+    return block(field(alt, fields().body));
+  }
+
+  Stmt if_statement(TSNode n) const {
+    Stmt s = statement(n, Stmt::Kind::If);
+    s.value = expr(field(n, fields().condition));
+    s.body = block(field(n, fields().consequence));
+    for (TSNode alt : cursor_.field_children(n, fields().alternative)) {
+      if (is(alt, symbols().elif_clause)) {
+        Stmt clause = statement(alt, Stmt::Kind::If);
+        clause.value = expr(field(alt, fields().condition));
+        clause.body = block(field(alt, fields().consequence));
+        s.elifs.push_back(std::move(clause));
+      } else {
+        s.orelse = block(field(alt, fields().body));
+      }
+    }
+    return s;
+  }
+
+  Stmt for_statement(TSNode n) const {
+    Stmt s = statement(n, Stmt::Kind::For);
+    if (has_token(n, symbols().token_async)) return unsupported_statement(n, "async for");
+    s.targets.push_back(target(field(n, fields().left)));
+    s.value = expr(field(n, fields().right));
+    s.body = block(field(n, fields().body));
+    s.orelse = else_block(n);
+    return s;
+  }
+
+  Stmt decorated_definition(TSNode n) const {
+    const python::Symbols &s = symbols();
+    std::vector<Expr> decorators;
+    for (TSNode c : named(n))
+      if (is(c, s.decorator)) decorators.push_back(expr(first_of(named(c))));
+    TSNode def = field(n, fields().definition);
+    if (is(def, s.function_definition)) return definition(def, std::move(decorators));
+    if (is(def, s.class_definition)) return class_definition(def, std::move(decorators));
+    return unsupported_statement(def);
+  }
+
+  // import a.b as c, d / from m import a as b, *
+  Stmt import(TSNode n, TSSymbol kind) const {
+    const python::Symbols &s = symbols();
+    bool from = kind == s.import_from_statement;
+    Stmt out = statement(n, from ? Stmt::Kind::ImportFrom : Stmt::Kind::Import);
+    if (from) out.text = text(field(n, fields().module_name));
+    for (TSNode name : cursor_.field_children(n, fields().name)) {
+      if (is(name, s.aliased_import))
+        out.names.push_back({text(field(name, fields().name)), text(field(name, fields().alias))});
+      else
+        out.names.push_back({text(name), ""});
+    }
+    if (from)
+      for (TSNode c : named(n))
+        if (is(c, s.wildcard_import)) out.names.push_back({"*", ""});
+    return out;
+  }
+
+  // raise [exc [from cause]]
+  Stmt raise_statement(TSNode n) const {
+    Stmt s = statement(n, Stmt::Kind::Raise);
+    TSNode cause = field(n, fields().cause);
+    s.has_value = false;
+    for (TSNode k : named(n)) {
+      if (!ts_node_is_null(cause) && ts_node_eq(k, cause)) {
+        s.exprs.push_back(expr(k));
+      } else if (!s.has_value) {
+        s.value = expr(k);
+        s.has_value = true;
+      }
+    }
+    return s;
+  }
+
+  Stmt try_statement(TSNode n) const {
+    const python::Symbols &sym = symbols();
+    Stmt s = statement(n, Stmt::Kind::Try);
+    s.body = block(field(n, fields().body));
+    for (TSNode c : named(n)) {
+      if (is(c, sym.except_clause)) {
+        s.handlers.push_back(except_clause(c));
+      } else if (is(c, sym.except_group_clause)) {
+        return unsupported_statement(c, "except*");
+      } else if (is(c, sym.else_clause)) {
+        s.orelse = block(field(c, fields().body));
+      } else if (is(c, sym.finally_clause)) {
+        for (TSNode b : named(c))
+          if (is(b, sym.block)) s.finalbody = block(b);
+      }
+    }
+    return s;
+  }
+
+  ExceptHandler except_clause(TSNode c) const {
+    const python::Symbols &s = symbols();
+    ExceptHandler h;
+    h.loc = loc(c);
+    TSNode value = field(c, fields().value);
+    TSNode alias = field(c, fields().alias);
+    if (!ts_node_is_null(value)) {
+      if (is(value, s.as_pattern)) {
+        // except E as e (older grammar spelling)
+        h.type = expr(first_of(named(value)));
+        TSNode target = field(value, fields().alias);
+        if (!ts_node_is_null(target)) h.name = text(target);
+      } else {
+        h.type = expr(value);
+      }
+    }
+    if (!ts_node_is_null(alias)) h.name = text(alias);
+    for (TSNode b : named(c))
+      if (is(b, s.block)) h.body = block(b);
+    return h;
+  }
+
+  // with a as x, b: body (the context managers in exprs, their targets or None in targets).
+  Stmt with_statement(TSNode n) const {
+    const python::Symbols &sym = symbols();
+    Stmt s = statement(n, Stmt::Kind::With);
+    if (has_token(n, sym.token_async)) return unsupported_statement(n, "async with");
+    for (TSNode clause : named(n)) {
+      if (!is(clause, sym.with_clause)) continue;
+      for (TSNode item : named(clause)) {
+        TSNode value = field(item, fields().value);
+        Expr none; // Expr's default kind is None
+        none.loc = loc(item);
+        if (is(value, sym.as_pattern)) {
+          s.exprs.push_back(expr(first_of(named(value))));
+          python::NodeList alias = named(field(value, fields().alias));
+          s.targets.push_back(alias.size() == 1 ? target(alias[0]) : none);
+        } else {
+          s.exprs.push_back(expr(value));
+          s.targets.push_back(none);
+        }
+      }
+    }
+    s.body = block(field(n, fields().body));
+    return s;
+  }
+
+  Stmt delete_statement(TSNode n) const {
+    const python::Symbols &sym = symbols();
+    Stmt s = statement(n, Stmt::Kind::Delete);
+    TSNode what = first_of(named(n));
+    if (is(what, sym.expression_list) || is(what, sym.tuple))
+      for (TSNode t : named(what))
+        s.targets.push_back(target(t));
     else
-      cursor_ = ts_tree_cursor_new(n);
-    return &*cursor_;
+      s.targets.push_back(target(what));
+    return s;
   }
 
   const std::string &text_;
   uint32_t from_row_ = UINT32_MAX;
   int64_t add_rows_ = 0;
-  mutable std::optional<TSTreeCursor> cursor_;
-  mutable int depth_ = 0; // expr calls on the stack
+  mutable python::NodeCursor cursor_; // one for every walk (a new cursor allocates its stack)
+  mutable int depth_ = 0;             // expr calls on the stack
 };
 
 template <class F> auto guarded(F &&f, const std::string &path) -> decltype(f()) {
@@ -1149,7 +1044,7 @@ template <class F> auto guarded(F &&f, const std::string &path) -> decltype(f())
 // Adds the top-level statements under root to m.
 void read_top_level(const Reader &reader, TSNode root, Module &m) {
   reader.check_syntax(root);
-  for (TSNode n : reader.children(root, true))
+  for (TSNode n : reader.named(root))
     m.body.push_back(reader.stmt(n));
 }
 
@@ -1190,15 +1085,15 @@ struct BodyRest::Impl {
     std::string text = chunking::kChunkPrefix;
     text.append(source->text(), begin, end - begin);
     try {
-      TreePtr tree = parse_python(text);
+      python::Tree tree = parse_python(text);
       if (!tree) throw TraceError(Loc{}, "tree-sitter returned no tree");
       Reader reader(text, 1, static_cast<int64_t>(start_rows[i]) - 1);
       TSNode root = ts_tree_root_node(tree.get());
       reader.check_syntax(root);
-      std::vector<TSNode> defs = children(root, true);
-      if (defs.size() != 1 || !is(defs[0], "function_definition"))
+      python::NodeList defs = reader.named(root);
+      if (defs.size() != 1 || !is(defs[0], symbols().function_definition))
         throw TraceError(Loc{}, "the chunk is not one body");
-      part.body = reader.block(field(defs[0], field_ids().body));
+      part.body = reader.block(field(defs[0], fields().body));
     } catch (const TraceError &) {
       part.failed = true;
     }
@@ -1346,7 +1241,7 @@ std::optional<Module> read_in_pieces(const std::shared_ptr<const SourceText> &so
     for (std::size_t i = 0; i < starts.size(); ++i) {
       std::size_t end = i + 1 < starts.size() ? starts[i + 1] : text.size();
       std::string piece = text.substr(starts[i], end - starts[i]);
-      TreePtr tree = parse_python(piece);
+      python::Tree tree = parse_python(piece);
       if (!tree) return std::nullopt;
       Reader reader(piece, 0, row_of(*source, starts[i]));
       read_top_level(reader, ts_tree_root_node(tree.get()), m);
@@ -1373,7 +1268,7 @@ Result<Module> parse_whole(std::shared_ptr<const SourceText> source) {
   }
   return guarded(
       [&]() -> Result<Module> {
-        TreePtr tree = parse_python(source->text());
+        python::Tree tree = parse_python(source->text());
         if (!tree) return Error{"tree-sitter returned no tree", path, 0, 0};
         Reader reader(source->text());
         if (tokenizer_error) {
@@ -1423,15 +1318,16 @@ Result<Module> parse_module_chunked(const std::string &path, const std::string &
   std::string cut = text.substr(0, hole_at) + text.substr(hole_end);
   Result<Module> head = guarded(
       [&]() -> Result<Module> {
-        TreePtr tree = parse_python(cut);
+        python::Tree tree = parse_python(cut);
         if (!tree) return Error{"tree-sitter returned no tree", path, 0, 0};
         uint32_t hole_row = row_of(*source, hole_at);
         Reader reader(cut, hole_row, row_of(*source, hole_end) - hole_row);
         TSNode root = ts_tree_root_node(tree.get());
         Module m = read_module(source, reader, root);
-        for (TSNode n : children(root, true)) {
-          TSNode def = is(n, "decorated_definition") ? field(n, field_ids().definition) : n;
-          if (!is(def, "function_definition") || ts_node_start_byte(def) != chunks->def_offset)
+        for (TSNode n : reader.named(root)) {
+          TSNode def = is(n, symbols().decorated_definition) ? field(n, fields().definition) : n;
+          if (!is(def, symbols().function_definition) ||
+              ts_node_start_byte(def) != chunks->def_offset)
             continue;
           Loc at = reader.loc(def);
           for (Stmt &s : m.body)
@@ -1451,7 +1347,7 @@ Result<Expr> parse_expression(const std::string &source) {
   return guarded(
       [&]() -> Result<Expr> {
         std::string text = "(" + source + "\n)";
-        TreePtr tree = parse_python(text);
+        python::Tree tree = parse_python(text);
         if (!tree) return Error{"tree-sitter returned no tree", "", 0, 0};
         Reader reader(text);
         TSNode root = ts_tree_root_node(tree.get());
@@ -1460,10 +1356,10 @@ Result<Expr> parse_expression(const std::string &source) {
         } catch (const TraceError &e) {
           throw TraceError(Loc{e.loc.line, e.loc.column > 1 ? e.loc.column - 1 : 1}, e.what());
         }
-        auto stmts = children(root, true);
-        if (stmts.size() != 1 || !is(stmts[0], "expression_statement"))
+        python::NodeList stmts = reader.named(root);
+        if (stmts.size() != 1 || !is(stmts[0], symbols().expression_statement))
           return Error{"not a single Python expression", "", 1, 1};
-        auto kids = children(stmts[0], true);
+        python::NodeList kids = reader.named(stmts[0]);
         if (kids.size() != 1) return Error{"not a single Python expression", "", 1, 1};
         return reader.expr(kids[0]);
       },
@@ -1491,17 +1387,17 @@ Result<std::vector<Param>> parse_parameters(const std::string &source) {
   return guarded(
       [&]() -> Result<std::vector<Param>> {
         std::string text = "def f(" + source + "): pass\n";
-        TreePtr tree = parse_python(text);
+        python::Tree tree = parse_python(text);
         if (!tree) return Error{"tree-sitter returned no tree", "", 0, 0};
         Reader reader(text);
         TSNode root = ts_tree_root_node(tree.get());
         reader.check_syntax(root);
-        auto defs = children(root, true);
-        if (defs.size() != 1 || !is(defs[0], "function_definition"))
+        python::NodeList defs = reader.named(root);
+        if (defs.size() != 1 || !is(defs[0], symbols().function_definition))
           return Error{"not a parameter list", "", 1, 1};
         std::vector<Param> params;
         if (std::optional<Expr> bad =
-                reader.parameters(field(defs[0], field_ids().parameters), params))
+                reader.parameters(field(defs[0], fields().parameters), params))
           return Error{"unsupported parameter: " + bad->text, "", 1, 1};
         return params;
       },

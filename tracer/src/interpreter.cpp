@@ -347,7 +347,7 @@ Interpreter::Flow Interpreter::run(const Stmt &s, Frame &frame) {
       result = tensor_binary(s.op, left, std::move(right), s.loc);
       update_in_place(left, result, s.loc);
       result = left;
-    } else if (left.kind == Obj::Kind::List && s.op == "+") {
+    } else if (left.kind == Obj::Kind::List && s.op == BinaryOp::add) {
       // list.__iadd__ extends the list itself.
       for (Obj &o : iterate(right, s.loc))
         items_of(left).push_back(std::move(o));
@@ -934,18 +934,19 @@ Obj Interpreter::eval(const Expr &e, Frame &frame) {
     // A chain (a + b - c) runs left to right, as Python evaluates its left-deep tree.
     Obj left = eval(e.items[0], frame);
     for (std::size_t i = 1; i < e.items.size(); ++i)
-      left = binary(e.ops[i - 1], std::move(left), eval(e.items[i], frame), e.loc);
+      left = binary(e.binary_ops()[i - 1], std::move(left), eval(e.items[i], frame), e.loc);
     return left;
   }
   case Expr::Kind::UnaryOp:
-    return unary(e.text, eval(e.items[0], frame), e.loc);
+    return unary(e.unary_op, eval(e.items[0], frame), e.loc);
   case Expr::Kind::Compare: {
     Obj left = eval(e.items[0], frame);
     Obj result = Obj::boolean_of(true);
-    for (std::size_t i = 0; i < e.ops.size(); ++i) {
+    const std::vector<CompareOp> &ops = e.compare_ops();
+    for (std::size_t i = 0; i < ops.size(); ++i) {
       Obj right = eval(e.items[i + 1], frame);
-      result = compare(e.ops[i], left, right, e.loc);
-      if (i + 1 < e.ops.size() && !truth(result, e.loc)) return result;
+      result = compare(ops[i], left, right, e.loc);
+      if (i + 1 < ops.size() && !truth(result, e.loc)) return result;
       left = std::move(right);
     }
     return result;
@@ -956,7 +957,7 @@ Obj Interpreter::eval(const Expr &e, Frame &frame) {
     Obj left = eval(e.items[0], frame);
     for (std::size_t i = 1; i < e.items.size(); ++i) {
       bool t = truth(left, e.items[i - 1].loc);
-      if (e.ops[i - 1] == "and" ? t : !t) left = eval(e.items[i], frame);
+      if (e.bool_ops()[i - 1] == BoolOp::and_ ? t : !t) left = eval(e.items[i], frame);
     }
     return left;
   }

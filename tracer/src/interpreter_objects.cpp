@@ -303,7 +303,7 @@ std::vector<std::string> characters(const std::string &s) {
 Obj Interpreter::subscript(const Obj &base, const Obj &index, const Loc &loc) {
   switch (base.kind) {
   case Obj::Kind::Tensor:
-    return tensor_binary("[]", base, index, loc);
+    return tensor_binary(TensorOperator::subscript(), base, index, loc);
   case Obj::Kind::Tuple:
   case Obj::Kind::List:
   case Obj::Kind::Str: {
@@ -410,79 +410,84 @@ void Interpreter::set_item(const Obj &base, const Obj &index, Obj value, const L
 
 namespace {
 
-struct BinaryName {
-  const char *op;
-  NumOp num;
-  const char *dunder;
-  const char *rdunder;
-};
-constexpr BinaryName kBinary[] = {
-    {"+", NumOp::add, "__add__", "__radd__"},
-    {"-", NumOp::sub, "__sub__", "__rsub__"},
-    {"*", NumOp::mul, "__mul__", "__rmul__"},
-    {"/", NumOp::truediv, "__truediv__", "__rtruediv__"},
-    {"//", NumOp::floordiv, "__floordiv__", "__rfloordiv__"},
-    {"%", NumOp::mod, "__mod__", "__rmod__"},
-    {"**", NumOp::pow, "__pow__", "__rpow__"},
-    {"@", NumOp::add, "__matmul__", "__rmatmul__"},
-    {"&", NumOp::bitwise_and, "__and__", "__rand__"},
-    {"|", NumOp::bitwise_or, "__or__", "__ror__"},
-    {"^", NumOp::bitwise_xor, "__xor__", "__rxor__"},
-    {"<<", NumOp::add, "__lshift__", "__rlshift__"},
-    {">>", NumOp::add, "__rshift__", "__rrshift__"},
-};
-
-const BinaryName *binary_name(const std::string &op) {
-  for (const BinaryName &b : kBinary)
-    if (op == b.op) return &b;
-  return nullptr;
+// The number operation a binary operator is on two numbers (@, << and >> are none: binary
+// runs them itself).
+std::optional<NumOp> number_operation(BinaryOp op) {
+  switch (op) {
+  case BinaryOp::add:
+    return NumOp::add;
+  case BinaryOp::sub:
+    return NumOp::sub;
+  case BinaryOp::mul:
+    return NumOp::mul;
+  case BinaryOp::truediv:
+    return NumOp::truediv;
+  case BinaryOp::floordiv:
+    return NumOp::floordiv;
+  case BinaryOp::mod:
+    return NumOp::mod;
+  case BinaryOp::pow:
+    return NumOp::pow;
+  case BinaryOp::bit_and:
+    return NumOp::bitwise_and;
+  case BinaryOp::bit_or:
+    return NumOp::bitwise_or;
+  case BinaryOp::bit_xor:
+    return NumOp::bitwise_xor;
+  case BinaryOp::matmul:
+  case BinaryOp::lshift:
+  case BinaryOp::rshift:
+    break;
+  }
+  return std::nullopt;
 }
 
 } // namespace
 
-Obj Interpreter::binary(const std::string &op, Obj a, Obj b, const Loc &loc) {
+Obj Interpreter::binary(BinaryOp op, Obj a, Obj b, const Loc &loc) {
+  const std::string symbol(spelling(op));
   if (a.kind == Obj::Kind::Unknown) unknown_used(a, loc, "an operand");
   if (b.kind == Obj::Kind::Unknown) unknown_used(b, loc, "an operand");
   if (a.kind == Obj::Kind::Tensor || b.kind == Obj::Kind::Tensor)
     return tensor_binary(op, std::move(a), std::move(b), loc);
-  const BinaryName *name = binary_name(op);
-  if (!name) throw TraceError(loc, "unsupported operator `" + op + "`");
   if (a.kind == Obj::Kind::Instance || b.kind == Obj::Kind::Instance) {
-    if (a.kind == Obj::Kind::Instance && a.as<InstanceObj>().cls->lookup(name->dunder)) {
-      Obj r = call(attribute(a, name->dunder, loc), {b}, {}, loc);
+    const OperatorRow &methods = operator_row(op);
+    if (a.kind == Obj::Kind::Instance && a.as<InstanceObj>().cls->lookup(methods.method)) {
+      Obj r = call(attribute(a, methods.method, loc), {b}, {}, loc);
       if (r.kind != Obj::Kind::NotImplemented) return r;
     }
-    if (b.kind == Obj::Kind::Instance && b.as<InstanceObj>().cls->lookup(name->rdunder)) {
-      Obj r = call(attribute(b, name->rdunder, loc), {a}, {}, loc);
+    if (b.kind == Obj::Kind::Instance && b.as<InstanceObj>().cls->lookup(methods.reflected)) {
+      Obj r = call(attribute(b, methods.reflected, loc), {a}, {}, loc);
       if (r.kind != Obj::Kind::NotImplemented) return r;
     }
   }
   if (a.is_number() && b.is_number()) {
-    if (op == "@" || op == "<<" || op == ">>") {
-      if (op == "@") raise("TypeError", "unsupported operand type(s) for @", loc);
+    std::optional<NumOp> num = number_operation(op);
+    if (!num) {
+      if (op == BinaryOp::matmul) raise("TypeError", "unsupported operand type(s) for @", loc);
       int64_t x = concrete_int(a, loc, "a shifted value"), y = concrete_int(b, loc, "a shift");
       if (y < 0 || y > 62) raise("ValueError", "shift count out of the supported range", loc);
-      return Obj::int_of(op == "<<" ? x << y : x >> y);
+      return Obj::int_of(op == BinaryOp::lshift ? x << y : x >> y);
     }
-    if ((name->num == NumOp::bitwise_and || name->num == NumOp::bitwise_or ||
-         name->num == NumOp::bitwise_xor) &&
+    if ((op == BinaryOp::bit_and || op == BinaryOp::bit_or || op == BinaryOp::bit_xor) &&
         (a.kind == Obj::Kind::Float || b.kind == Obj::Kind::Float))
-      raise("TypeError", "unsupported operand type(s) for " + op + ": float", loc);
-    return number(name->num, {a, b}, loc);
+      raise("TypeError", "unsupported operand type(s) for " + symbol + ": float", loc);
+    return number(*num, {a, b}, loc);
   }
-  if (op == "+" && a.kind == b.kind && (a.kind == Obj::Kind::Tuple || a.kind == Obj::Kind::List)) {
+  if (op == BinaryOp::add && a.kind == b.kind &&
+      (a.kind == Obj::Kind::Tuple || a.kind == Obj::Kind::List)) {
     make_room(items_of(a).size() + items_of(b).size(), sizeof(Obj), loc);
     std::vector<Obj> items = items_of(a);
     const auto &more = items_of(b);
     items.insert(items.end(), more.begin(), more.end());
     return a.kind == Obj::Kind::Tuple ? Obj::tuple(std::move(items)) : Obj::list(std::move(items));
   }
-  if (op == "+" && a.kind == Obj::Kind::Str && b.kind == Obj::Kind::Str) {
+  if (op == BinaryOp::add && a.kind == Obj::Kind::Str && b.kind == Obj::Kind::Str) {
     make_room(str_of(a).size() + str_of(b).size(), loc);
     return Obj::str(str_of(a) + str_of(b));
   }
-  if (op == "*" && (a.is_sequence() || a.kind == Obj::Kind::Str || b.is_sequence() ||
-                    b.kind == Obj::Kind::Str)) {
+  if (op == BinaryOp::mul && (a.is_sequence() || a.kind == Obj::Kind::Str || b.is_sequence() ||
+                              b.kind == Obj::Kind::Str)) {
     const Obj &seq = a.is_number() ? b : a;
     const Obj &count = a.is_number() ? a : b;
     if (count.kind != Obj::Kind::Int && count.kind != Obj::Kind::Bool)
@@ -505,8 +510,9 @@ Obj Interpreter::binary(const std::string &op, Obj a, Obj b, const Loc &loc) {
     return seq.kind == Obj::Kind::Tuple ? Obj::tuple(std::move(items))
                                         : Obj::list(std::move(items));
   }
-  if (op == "%" && a.kind == Obj::Kind::Str) return Obj::str(percent_format(str_of(a), b, loc));
-  if (op == "|" && a.kind == Obj::Kind::Dict && b.kind == Obj::Kind::Dict) {
+  if (op == BinaryOp::mod && a.kind == Obj::Kind::Str)
+    return Obj::str(percent_format(str_of(a), b, loc));
+  if (op == BinaryOp::bit_or && a.kind == Obj::Kind::Dict && b.kind == Obj::Kind::Dict) {
     Obj out = Obj::dict();
     for (const Obj *d : {&a, &b}) {
       const DictObj &src = d->as<DictObj>();
@@ -516,8 +522,8 @@ Obj Interpreter::binary(const std::string &op, Obj a, Obj b, const Loc &loc) {
     return out;
   }
   raise("TypeError",
-        "unsupported operand type(s) for " + op + ": '" + type_name(a) + "' and '" + type_name(b) +
-            "'",
+        "unsupported operand type(s) for " + symbol + ": '" + type_name(a) + "' and '" +
+            type_name(b) + "'",
         loc);
 }
 
@@ -544,35 +550,33 @@ Obj Interpreter::number(NumOp op, const std::vector<Obj> &args, const Loc &loc) 
   return result;
 }
 
-Obj Interpreter::unary(const std::string &op, const Obj &a, const Loc &loc) {
-  if (op == "not") return Obj::boolean_of(!truth(a, loc));
+Obj Interpreter::unary(UnaryOp op, const Obj &a, const Loc &loc) {
+  if (op == UnaryOp::not_) return Obj::boolean_of(!truth(a, loc));
   if (a.kind == Obj::Kind::Unknown) unknown_used(a, loc, "the operand");
-  if (a.kind == Obj::Kind::Tensor)
-    return tensor_binary(op == "-" ? "neg" : op == "~" ? "~" : "+", a, Obj::none(), loc);
+  if (a.kind == Obj::Kind::Tensor) return tensor_binary(op, a, Obj::none(), loc);
   if (a.kind == Obj::Kind::Instance) {
-    const char *dunder = op == "-" ? "__neg__" : op == "+" ? "__pos__" : "__invert__";
-    if (a.as<InstanceObj>().cls->lookup(dunder))
-      return call(attribute(a, dunder, loc), {}, {}, loc);
+    std::string_view method = operator_row(op).method;
+    if (a.as<InstanceObj>().cls->lookup(method))
+      return call(attribute(a, method, loc), {}, {}, loc);
   }
   if (!a.is_number())
-    raise("TypeError", "bad operand type for unary " + op + ": '" + type_name(a) + "'", loc);
-  if (op == "+") return a.kind == Obj::Kind::Bool ? Obj::int_of(a.integer) : a;
-  if (op == "-") return number(NumOp::neg, {a}, loc);
+    raise("TypeError",
+          "bad operand type for unary " + std::string(spelling(op)) + ": '" + type_name(a) + "'",
+          loc);
+  if (op == UnaryOp::pos) return a.kind == Obj::Kind::Bool ? Obj::int_of(a.integer) : a;
+  if (op == UnaryOp::neg) return number(NumOp::neg, {a}, loc);
+  if (op == UnaryOp::abs) return number(NumOp::abs, {a}, loc);
   // ~x == -x - 1 for ints
   if (a.kind == Obj::Kind::Float) raise("TypeError", "bad operand type for unary ~: 'float'", loc);
   Obj neg = number(NumOp::neg, {a}, loc);
   return number(NumOp::sub, {neg, Obj::int_of(1)}, loc);
 }
 
-std::optional<Obj> Interpreter::user_ordering(const std::string &op, const Obj &a, const Obj &b,
+std::optional<Obj> Interpreter::user_ordering(CompareOp op, const Obj &a, const Obj &b,
                                               const Loc &loc) {
-  static const std::map<std::string, std::pair<std::string, std::string>> kDunders = {
-      {"<", {"__lt__", "__gt__"}},
-      {"<=", {"__le__", "__ge__"}},
-      {">", {"__gt__", "__lt__"}},
-      {">=", {"__ge__", "__le__"}}};
-  const auto &[method, reflected] = kDunders.at(op);
-  auto try_method = [&](const Obj &self, const std::string &name,
+  const OperatorRow &methods = operator_row(op);
+  std::string_view method = methods.method, reflected = methods.reflected;
+  auto try_method = [&](const Obj &self, std::string_view name,
                         const Obj &other) -> std::optional<Obj> {
     if (self.kind != Obj::Kind::Instance || !self.as<InstanceObj>().cls->lookup(name))
       return std::nullopt;
@@ -593,8 +597,8 @@ std::optional<Obj> Interpreter::user_ordering(const std::string &op, const Obj &
   return std::nullopt;
 }
 
-Obj Interpreter::compare(const std::string &op, const Obj &a, const Obj &b, const Loc &loc) {
-  if (op == "is" || op == "is not") {
+Obj Interpreter::compare(CompareOp op, const Obj &a, const Obj &b, const Loc &loc) {
+  if (op == CompareOp::is || op == CompareOp::is_not) {
     bool same;
     if (a.kind != b.kind)
       same = false;
@@ -606,9 +610,9 @@ Obj Interpreter::compare(const std::string &op, const Obj &a, const Obj &b, cons
       same = true; // None, Ellipsis, NotImplemented
     else
       same = a.ref == b.ref;
-    return Obj::boolean_of(same == (op == "is"));
+    return Obj::boolean_of(same == (op == CompareOp::is));
   }
-  if (op == "in" || op == "not in") {
+  if (op == CompareOp::in || op == CompareOp::not_in) {
     bool found = false;
     switch (b.kind) {
     case Obj::Kind::Str:
@@ -634,22 +638,25 @@ Obj Interpreter::compare(const std::string &op, const Obj &a, const Obj &b, cons
           break;
         }
     }
-    return Obj::boolean_of(found == (op == "in"));
+    return Obj::boolean_of(found == (op == CompareOp::in));
   }
   if (a.kind == Obj::Kind::Tensor || b.kind == Obj::Kind::Tensor)
     return tensor_binary(op, a, b, loc);
-  if (op == "==" || op == "!=") {
+  if (op == CompareOp::eq || op == CompareOp::ne) {
     if (a.is_number() && b.is_number())
-      return number(op == "==" ? NumOp::eq : NumOp::ne, {a, b}, loc);
+      return number(op == CompareOp::eq ? NumOp::eq : NumOp::ne, {a, b}, loc);
     if (a.kind == Obj::Kind::Instance && a.as<InstanceObj>().cls->lookup("__eq__")) {
       Obj r = call(attribute(a, "__eq__", loc), {b}, {}, loc);
       if (r.kind != Obj::Kind::NotImplemented)
-        return op == "==" ? r : Obj::boolean_of(!truth(r, loc));
+        return op == CompareOp::eq ? r : Obj::boolean_of(!truth(r, loc));
     }
     bool eq = equal(a, b, loc);
-    return Obj::boolean_of(op == "==" ? eq : !eq);
+    return Obj::boolean_of(op == CompareOp::eq ? eq : !eq);
   }
-  NumOp num = op == "<" ? NumOp::lt : op == "<=" ? NumOp::le : op == ">" ? NumOp::gt : NumOp::ge;
+  NumOp num = op == CompareOp::lt   ? NumOp::lt
+              : op == CompareOp::le ? NumOp::le
+              : op == CompareOp::gt ? NumOp::gt
+                                    : NumOp::ge;
   if (a.is_number() && b.is_number()) return number(num, {a, b}, loc);
   if (a.kind == Obj::Kind::Instance || b.kind == Obj::Kind::Instance)
     if (std::optional<Obj> r = user_ordering(op, a, b, loc)) return *r;
@@ -676,8 +683,8 @@ Obj Interpreter::compare(const std::string &op, const Obj &a, const Obj &b, cons
     return Obj::boolean_of(ordered(x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0));
   }
   raise("TypeError",
-        "'" + op + "' not supported between instances of '" + type_name(a) + "' and '" +
-            type_name(b) + "'",
+        "'" + std::string(spelling(op)) + "' not supported between instances of '" + type_name(a) +
+            "' and '" + type_name(b) + "'",
         loc);
 }
 
@@ -710,7 +717,7 @@ std::ptrdiff_t Interpreter::dict_find(const DictObj &d, const Obj &key, const Lo
     const Obj &stored = d.keys[i];
     if (stored.ref == key.ref) return static_cast<std::ptrdiff_t>(i);
     if (!has_user_key_methods(stored) || user_hash(stored, loc) != hash) continue;
-    if (truth(compare("==", stored, key, loc), loc)) return static_cast<std::ptrdiff_t>(i);
+    if (truth(compare(CompareOp::eq, stored, key, loc), loc)) return static_cast<std::ptrdiff_t>(i);
   }
   return -1;
 }
@@ -745,18 +752,9 @@ bool Interpreter::equal(const Obj &a, const Obj &b, const Loc &loc) {
   // list holding itself equals itself; two such lists recurse into RecursionError.
   if (a.ref && a.ref == b.ref) return true;
   ValueLevel level = enter_value("in comparison", loc);
+  if (a.kind == Obj::Kind::Str) charge(static_cast<int64_t>(str_of(a).size() / 64), loc);
+  if (std::optional<bool> same = equal_atoms(a, b)) return *same;
   switch (a.kind) {
-  case Obj::Kind::None:
-  case Obj::Kind::Ellipsis:
-  case Obj::Kind::NotImplemented:
-    return true;
-  case Obj::Kind::Str:
-    charge(static_cast<int64_t>(str_of(a).size() / 64), loc);
-    return str_of(a) == str_of(b);
-  case Obj::Kind::DType:
-    return a.integer == b.integer;
-  case Obj::Kind::Device:
-    return a.as<DeviceObj>().spec == b.as<DeviceObj>().spec;
   case Obj::Kind::Tuple:
   case Obj::Kind::List: {
     const auto &x = items_of(a), &y = items_of(b);

@@ -50,16 +50,8 @@ const std::string &Obj::proxy() const {
   return static_cast<const ProxyName &>(*ref).name;
 }
 
-namespace {
-
-// Python's == on the constants that can be dict keys; objects by identity.
-bool same_key(const Obj &a, const Obj &b) {
-  if (a.is_number() && b.is_number()) {
-    if (a.kind == Obj::Kind::Float || b.kind == Obj::Kind::Float)
-      return a.as_double() == b.as_double();
-    return a.integer == b.integer;
-  }
-  if (a.kind != b.kind) return false;
+std::optional<bool> equal_atoms(const Obj &a, const Obj &b) {
+  if (a.kind != b.kind) return std::nullopt;
   switch (a.kind) {
   case Obj::Kind::None:
   case Obj::Kind::Ellipsis:
@@ -71,6 +63,23 @@ bool same_key(const Obj &a, const Obj &b) {
     return a.integer == b.integer;
   case Obj::Kind::Device:
     return a.as<DeviceObj>().spec == b.as<DeviceObj>().spec;
+  default:
+    return std::nullopt;
+  }
+}
+
+namespace {
+
+// Python's == on the constants that can be dict keys; objects by identity.
+bool same_key(const Obj &a, const Obj &b) {
+  if (a.is_number() && b.is_number()) {
+    if (a.kind == Obj::Kind::Float || b.kind == Obj::Kind::Float)
+      return a.as_double() == b.as_double();
+    return a.integer == b.integer;
+  }
+  if (a.kind != b.kind) return false;
+  if (std::optional<bool> same = equal_atoms(a, b)) return *same;
+  switch (a.kind) {
   case Obj::Kind::Tuple: {
     const auto &x = a.as<SeqObj>().items, &y = b.as<SeqObj>().items;
     if (x.size() != y.size()) return false;

@@ -383,40 +383,56 @@ bool is_basic_index(const Obj &key) {
   return true;
 }
 
-const char *binary_symbol_spelling(const std::string &op) {
-  static const std::pair<const char *, const char *> names[] = {
-      {"+", "Tensor.__add__"},     {"-", "Tensor.__sub__"},       {"*", "Tensor.__mul__"},
-      {"/", "Tensor.__truediv__"}, {"//", "Tensor.__floordiv__"}, {"%", "Tensor.__mod__"},
-      {"**", "Tensor.__pow__"},    {"@", "Tensor.__matmul__"},    {"&", "Tensor.__and__"},
-      {"|", "Tensor.__or__"},      {"<", "Tensor.__lt__"},        {"<=", "Tensor.__le__"},
-      {">", "Tensor.__gt__"},      {">=", "Tensor.__ge__"},       {"==", "Tensor.__eq__"},
-      {"!=", "Tensor.__ne__"},     {"[]", "Tensor.__getitem__"},  {"neg", "Tensor.__neg__"},
-      {"~", "Tensor.__invert__"},  {"abs", "Tensor.__abs__"},     {"+u", "Tensor.__pos__"}};
-  for (auto [o, s] : names)
-    if (op == o) return s;
-  return nullptr;
+// The registry's op for an operator on tensors, by its "Tensor.__add__" spelling (how bind's
+// errors name it): looked up once per operator, then by index. None where torch.Tensor has no
+// such method in the registry (^, <<, >>).
+struct TensorOperatorOp {
+  std::string spelled;
+  const OpDef *op = nullptr;
+};
+const TensorOperatorOp &tensor_operator_op(TensorOperator op) {
+  constexpr std::size_t kKinds = 4, kPerKind = 16; // every operator enum has fewer values
+  static const std::vector<TensorOperatorOp> ops = [] {
+    std::vector<TensorOperatorOp> out(kKinds * kPerKind);
+    auto add = [&](TensorOperator o) {
+      TensorOperatorOp &entry = out[static_cast<std::size_t>(o.kind) * kPerKind + o.op];
+      entry.spelled = "Tensor." + std::string(o.method());
+      if (std::optional<Registry::Spelling> s = Registry::get().python(entry.spelled))
+        entry.op = s->op;
+    };
+    for (std::size_t i = 0; i < operator_table<BinaryOp>().size(); ++i)
+      add(static_cast<BinaryOp>(i));
+    for (std::size_t i = 0; i < operator_table<CompareOp>().size(); ++i)
+      add(static_cast<CompareOp>(i));
+    for (std::size_t i = 0; i < operator_table<UnaryOp>().size(); ++i)
+      add(static_cast<UnaryOp>(i));
+    add(TensorOperator::subscript());
+    return out;
+  }();
+  return ops[static_cast<std::size_t>(op.kind) * kPerKind + op.op];
 }
 
 } // namespace
 
-Obj Interpreter::tensor_binary(const std::string &op, Obj a, Obj b, const Loc &loc) {
-  if (op == "+" && b.kind == Obj::Kind::None && a.kind == Obj::Kind::Tensor) return a; // unary +
-  const char *spelled = binary_symbol_spelling(op);
-  if (!spelled) throw TraceError(loc, "the `" + op + "` operator on tensors is not supported");
-  std::optional<Registry::Spelling> s = Registry::get().python(spelled);
-  if (!s) throw TraceError(loc, "the `" + op + "` operator on tensors is not supported");
-  const OpDef &def = *s->op;
+Obj Interpreter::tensor_binary(TensorOperator op, Obj a, Obj b, const Loc &loc) {
+  bool unary = op.kind == TensorOperator::Kind::unary, getitem = op == TensorOperator::subscript();
+  if (op == UnaryOp::pos && a.kind == Obj::Kind::Tensor) return a; // +t is t
+  const std::string symbol(op.spelling());
+  const auto &[spelled, found] = tensor_operator_op(op);
+  if (!found) throw TraceError(loc, "the `" + symbol + "` operator on tensors is not supported");
+  const OpDef &def = *found;
   if (a.kind == Obj::Kind::Unknown) unknown_used(a, loc, "an operand");
   if (b.kind == Obj::Kind::Unknown) unknown_used(b, loc, "an operand");
   std::vector<Obj> args;
   args.push_back(std::move(a));
-  if (op != "neg" && op != "~" && op != "abs") args.push_back(std::move(b));
+  if (!unary) args.push_back(std::move(b));
   for (const Obj &x : args)
-    if (x.kind != Obj::Kind::Tensor && !x.is_number() && op != "[]")
+    if (x.kind != Obj::Kind::Tensor && !x.is_number() && !getitem)
       raise("TypeError",
-            "unsupported operand type(s) for " + op + ": a tensor and '" + type_name(x) + "'", loc);
+            "unsupported operand type(s) for " + symbol + ": a tensor and '" + type_name(x) + "'",
+            loc);
   // Basic indexing (ints, slices, None, ...) gives a view; a tensor or list index, a copy.
-  bool view = def.view && (op != "[]" || is_basic_index(args[1]));
+  bool view = def.view && (!getitem || is_basic_index(args[1]));
   Obj input = args[0];
   std::vector<Obj> bound = Registry::get().bind(def, std::move(args), {}, spelled, loc);
   Obj result = backend_->call_symbol(def.sym, std::move(bound), loc);
@@ -1067,7 +1083,7 @@ Obj call_math_function(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, 
   case MathExtra::prod: {
     Obj acc = Obj::int_of(1);
     for (Obj &o : in.iterate(args.at(0), loc))
-      acc = in.binary("*", std::move(acc), std::move(o), loc);
+      acc = in.binary(BinaryOp::mul, std::move(acc), std::move(o), loc);
     return acc;
   }
   case MathExtra::isqrt:

@@ -125,7 +125,7 @@ Obj call_abs(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   const std::string &name = fn.name;
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 1, 1, loc);
-  if (args[0].kind == Obj::Kind::Tensor) return in.unary("abs", args[0], loc);
+  if (args[0].kind == Obj::Kind::Tensor) return in.unary(UnaryOp::abs, args[0], loc);
   if (args[0].kind == Obj::Kind::Instance && args[0].as<InstanceObj>().cls->lookup("__abs__"))
     return in.call(in.attribute(args[0], "__abs__", loc), {}, {}, loc);
   return in.number(NumOp::abs, {args[0]}, loc);
@@ -160,7 +160,7 @@ Obj call_pow(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 2, 3, loc);
   if (args.size() == 3 && args[2].kind != Obj::Kind::None) return modular_pow(in, args, loc);
-  return in.binary("**", args[0], args[1], loc);
+  return in.binary(BinaryOp::pow, args[0], args[1], loc);
 }
 
 Obj call_divmod(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
@@ -168,8 +168,8 @@ Obj call_divmod(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs 
   const std::string &name = fn.name;
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 2, 2, loc);
-  return Obj::tuple(
-      {in.binary("//", args[0], args[1], loc), in.binary("%", args[0], args[1], loc)});
+  return Obj::tuple({in.binary(BinaryOp::floordiv, args[0], args[1], loc),
+                     in.binary(BinaryOp::mod, args[0], args[1], loc)});
 }
 
 Obj call_format(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,

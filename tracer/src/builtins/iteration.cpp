@@ -58,7 +58,8 @@ Obj call_min(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   Obj best_key = key ? in.call(*key, {items[0]}, {}, loc) : items[0];
   for (std::size_t i = 1; i < items.size(); ++i) {
     Obj k = key ? in.call(*key, {items[i]}, {}, loc) : items[i];
-    if (in.truth(in.compare(id == Builtin::min ? "<" : ">", k, best_key, loc), loc)) {
+    if (in.truth(in.compare(id == Builtin::min ? CompareOp::lt : CompareOp::gt, k, best_key, loc),
+                 loc)) {
       best = i;
       best_key = k;
     }
@@ -75,7 +76,7 @@ Obj call_sum(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   Obj total = args.size() > 1 ? args[1] : start ? *start : Obj::int_of(0);
   for (Obj &o : in.iterate(args[0], loc)) {
     in.step(loc);
-    total = in.binary("+", std::move(total), std::move(o), loc);
+    total = in.binary(BinaryOp::add, std::move(total), std::move(o), loc);
   }
   return total;
 }
@@ -175,7 +176,7 @@ Obj call_sorted(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs 
   try {
     cpython_sort(order, reverse && in.truth(*reverse, loc), [&](std::size_t x, std::size_t y) {
       in.step(loc); // a comparison is one in.step (n log n in all)
-      return in.truth(in.compare("<", keys[x], keys[y], loc), loc);
+      return in.truth(in.compare(CompareOp::lt, keys[x], keys[y], loc), loc);
     });
   } catch (...) {
     // A comparison raised: list.sort leaves its list as far as CPython's sort had got.

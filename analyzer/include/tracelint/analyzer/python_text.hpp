@@ -1,9 +1,12 @@
 #pragma once
 // What printed text says: whether a line is valid Python, and whether a piece of it is Python
 // code (so that the function printing it is a Python printer) or C++ (a kernel generator).
+#include <memory>
 #include <string_view>
 
-struct TSParser;
+namespace tracelint::python {
+class Parser;
+}
 
 namespace tracelint::analyzer {
 
@@ -24,7 +27,7 @@ public:
   bool line_is_valid(std::string_view line);
 
 private:
-  TSParser *parser_;
+  std::unique_ptr<python::Parser> parser_; // core's tree-sitter layer
 };
 
 // The line starts (after indentation) with a Python statement keyword: `def `, `return`,

@@ -50,17 +50,20 @@ struct Symbols {
       parenthesized_expression, attribute, call, argument_list, generator_expression,
       keyword_argument, list_splat, dictionary_splat, subscript, slice, pattern_list, tuple_pattern,
       list_pattern, type, list_comprehension, dictionary_comprehension, set_comprehension,
-      named_expression, await, yield, as_pattern_target;
+      named_expression, await, yield, as_pattern_target, parenthesized_list_splat, for_in_clause,
+      if_clause, as_pattern, format_expression;
+  // Clauses of compound statements.
+  TSSymbol except_clause, except_group_clause, finally_clause, with_clause;
   // Anonymous tokens.
-  TSSymbol token_comma, token_colon, token_minus, token_plus;
+  TSSymbol token_comma, token_colon, token_minus, token_plus, token_async, token_equals;
 };
 const Symbols &symbols();
 
 // tree-sitter-python's field ids.
 struct Fields {
-  TSFieldId alias, alternative, argument, arguments, attribute, body, condition, consequence,
-      definition, function, key, left, module_name, name, object, operator_, parameters, right,
-      subscript, superclasses, type, value;
+  TSFieldId alias, alternative, argument, arguments, attribute, body, cause, condition, consequence,
+      definition, expression, format_specifier, function, key, left, module_name, name, object,
+      operator_, parameters, right, subscript, superclasses, type, type_conversion, value;
 };
 const Fields &fields();
 
@@ -149,6 +152,11 @@ template <class F> void NodeCursor::walk(TSNode n, F &&visit) {
   }
 }
 
+// The grammar's name of n's kind ("call", "ERROR", or a token's text such as ")"), for
+// messages: readers tell kinds apart by symbol id.
+inline const char *kind_name(TSNode n) {
+  return ts_node_type(n);
+}
 inline bool is(TSNode n, TSSymbol symbol) {
   return ts_node_symbol(n) == symbol;
 }
@@ -188,5 +196,9 @@ struct DecodedString {
   explicit operator bool() const { return literal.has_value(); }
 };
 DecodedString decode_string_literal(std::string_view literal);
+// The same for the text between a literal's quotes, its prefix already read into `prefix`
+// (raw, bytes, formatted; value empty): an f-string's literal pieces between its replacement
+// fields. A problem's offset is from the body's start.
+DecodedString decode_string_body(std::string_view body, StringLiteral prefix);
 
 } // namespace tracelint::python

@@ -9,8 +9,11 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 namespace tracelint::tracer {
@@ -27,6 +30,133 @@ struct TraceError : std::runtime_error {
   Loc loc;
   std::vector<std::string> chain;
   TraceError(Loc where, const std::string &message) : std::runtime_error(message), loc(where) {}
+};
+
+// Python's operators, read by the frontend and run by the interpreter.
+enum class BinaryOp : uint8_t {
+  add,      // +
+  sub,      // -
+  mul,      // *
+  truediv,  // /
+  floordiv, // //
+  mod,      // %
+  pow,      // **
+  matmul,   // @
+  bit_and,  // &
+  bit_or,   // |
+  bit_xor,  // ^
+  lshift,   // <<
+  rshift,   // >>
+};
+enum class CompareOp : uint8_t { lt, le, gt, ge, eq, ne, is, is_not, in, not_in };
+// The unary arithmetic operations of Python's data model (-x, +x, ~x and the builtin abs(x),
+// each with its special method) and `not`.
+enum class UnaryOp : uint8_t { neg, pos, invert, abs, not_ };
+enum class BoolOp : uint8_t { and_, or_ };
+// An augmented assignment (x += y) applies its binary operator: Stmt::op is a BinaryOp.
+
+// The one table of the operators: each one's spelling (for messages: "unsupported operand
+// type(s) for +") and the special methods it calls on a user class (__add__, and the reflected
+// __radd__ tried on the right operand; empty where there is none). Indexed by the enum.
+struct OperatorRow {
+  std::string_view spelling;
+  std::string_view method;
+  std::string_view reflected;
+};
+inline constexpr OperatorRow kBinaryOperators[] = {{"+", "__add__", "__radd__"},
+                                                   {"-", "__sub__", "__rsub__"},
+                                                   {"*", "__mul__", "__rmul__"},
+                                                   {"/", "__truediv__", "__rtruediv__"},
+                                                   {"//", "__floordiv__", "__rfloordiv__"},
+                                                   {"%", "__mod__", "__rmod__"},
+                                                   {"**", "__pow__", "__rpow__"},
+                                                   {"@", "__matmul__", "__rmatmul__"},
+                                                   {"&", "__and__", "__rand__"},
+                                                   {"|", "__or__", "__ror__"},
+                                                   {"^", "__xor__", "__rxor__"},
+                                                   {"<<", "__lshift__", "__rlshift__"},
+                                                   {">>", "__rshift__", "__rrshift__"}};
+// An ordering's reflection is its mirror (a < b tries b.__gt__(a)).
+inline constexpr OperatorRow kCompareOperators[] = {{"<", "__lt__", "__gt__"},
+                                                    {"<=", "__le__", "__ge__"},
+                                                    {">", "__gt__", "__lt__"},
+                                                    {">=", "__ge__", "__le__"},
+                                                    {"==", "__eq__", "__eq__"},
+                                                    {"!=", "__ne__", "__ne__"},
+                                                    {"is", "", ""},
+                                                    {"is not", "", ""},
+                                                    {"in", "__contains__", ""},
+                                                    {"not in", "__contains__", ""}};
+inline constexpr OperatorRow kUnaryOperators[] = {{"-", "__neg__", ""},
+                                                  {"+", "__pos__", ""},
+                                                  {"~", "__invert__", ""},
+                                                  {"abs", "__abs__", ""},
+                                                  {"not", "", ""}};
+inline constexpr OperatorRow kBoolOperators[] = {{"and", "", ""}, {"or", "", ""}};
+
+template <class Op> constexpr std::span<const OperatorRow> operator_table();
+template <> constexpr std::span<const OperatorRow> operator_table<BinaryOp>() {
+  return kBinaryOperators;
+}
+template <> constexpr std::span<const OperatorRow> operator_table<CompareOp>() {
+  return kCompareOperators;
+}
+template <> constexpr std::span<const OperatorRow> operator_table<UnaryOp>() {
+  return kUnaryOperators;
+}
+template <> constexpr std::span<const OperatorRow> operator_table<BoolOp>() {
+  return kBoolOperators;
+}
+
+template <class Op> constexpr const OperatorRow &operator_row(Op op) {
+  return operator_table<Op>()[static_cast<std::size_t>(op)];
+}
+template <class Op> constexpr std::string_view spelling(Op op) {
+  return operator_row(op).spelling;
+}
+// The operator of this kind spelled so, if Python has one ("+=" is not: an augmented
+// assignment's operator is read without its "=").
+template <class Op> constexpr std::optional<Op> operator_spelled(std::string_view spelled) {
+  std::span<const OperatorRow> rows = operator_table<Op>();
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].spelling == spelled) return static_cast<Op>(i);
+  return std::nullopt;
+}
+
+// What Python's operator syntax asks of an operand's special methods: a binary, comparison or
+// unary operator, or a subscript (x[i], __getitem__). The interpreter hands it to a tensor.
+struct TensorOperator {
+  enum class Kind : uint8_t { binary, comparison, unary, subscript };
+  Kind kind;
+  uint8_t op; // the BinaryOp, CompareOp or UnaryOp's value; 0 for a subscript
+
+  constexpr TensorOperator(BinaryOp o) : kind(Kind::binary), op(static_cast<uint8_t>(o)) {}
+  constexpr TensorOperator(CompareOp o) : kind(Kind::comparison), op(static_cast<uint8_t>(o)) {}
+  constexpr TensorOperator(UnaryOp o) : kind(Kind::unary), op(static_cast<uint8_t>(o)) {}
+  static constexpr TensorOperator subscript() { return TensorOperator(Kind::subscript); }
+  friend constexpr bool operator==(TensorOperator, TensorOperator) = default;
+
+  // "+", "<", "-", and "[]" for a subscript.
+  constexpr std::string_view spelling() const { return row().spelling; }
+  // The special method: "__add__", "__lt__", "__neg__", "__getitem__".
+  constexpr std::string_view method() const { return row().method; }
+
+private:
+  static constexpr OperatorRow kSubscript{"[]", "__getitem__", ""};
+  constexpr explicit TensorOperator(Kind k) : kind(k), op(0) {}
+  constexpr const OperatorRow &row() const {
+    switch (kind) {
+    case Kind::binary:
+      return operator_row(static_cast<BinaryOp>(op));
+    case Kind::comparison:
+      return operator_row(static_cast<CompareOp>(op));
+    case Kind::unary:
+      return operator_row(static_cast<UnaryOp>(op));
+    case Kind::subscript:
+      break;
+    }
+    return kSubscript;
+  }
 };
 
 struct FunctionDef;
@@ -53,10 +183,10 @@ struct Expr {
                    // keywords names them ("**" for a **d argument)
     Subscript,     // items[0][items[1]]
     Slice,         // items: start, stop, step (None where absent)
-    BinOp,         // items: operands left to right; ops: the operator between each pair
-    UnaryOp,       // text: - + not ~
-    Compare,       // items compared pairwise with ops (< <= == != > >= is, is not, in, not in)
-    BoolOp,        // items: operands left to right; ops: and / or between each pair
+    BinOp,         // items: operands left to right; binary_ops(): the operator between each pair
+    UnaryOp,       // unary_op applied to items[0]
+    Compare,       // items compared pairwise with compare_ops()
+    BoolOp,        // items: operands left to right; bool_ops(): and / or between each pair
     IfExp,         // items: body, condition, orelse
     Starred,       // *items[0]
     DoubleStarred, // **items[0]
@@ -75,11 +205,18 @@ struct Expr {
   bool boolean = false;
   std::vector<Expr> items;
   std::vector<std::string> keywords; // Call
-  std::vector<std::string> ops;      // Compare, BinOp, BoolOp
+  // BinOp, Compare, BoolOp: the operators between the items (one vector of the node's kind,
+  // as small as a vector of one type).
+  std::variant<std::vector<BinaryOp>, std::vector<CompareOp>, std::vector<BoolOp>> ops;
+  UnaryOp unary_op = UnaryOp::neg; // UnaryOp
   // Lambda: its function. Comprehensions: their for/if clauses, outermost first.
   std::shared_ptr<const FunctionDef> function;
   std::shared_ptr<const std::vector<CompFor>> generators;
   Loc loc;
+
+  const std::vector<BinaryOp> &binary_ops() const { return std::get<0>(ops); }
+  const std::vector<CompareOp> &compare_ops() const { return std::get<1>(ops); }
+  const std::vector<BoolOp> &bool_ops() const { return std::get<2>(ops); }
 };
 
 struct CompFor {
@@ -135,8 +272,8 @@ struct Stmt {
   bool has_value = true;     // Return, Raise, AnnAssign
   std::vector<Expr> targets; // Assign: one or more; AugAssign/For/AnnAssign: one
   Expr value;
-  std::string op;   // AugAssign: + - * ...
-  std::string text; // ImportFrom: the module (with its leading dots); Unsupported: what
+  BinaryOp op = BinaryOp::add; // AugAssign: += is add
+  std::string text;            // ImportFrom: the module (with its leading dots); Unsupported: what
   std::vector<Expr> exprs;
   std::vector<Stmt> body;
   // If: the elif clauses in order (each an If without elifs or orelse), side by side rather than

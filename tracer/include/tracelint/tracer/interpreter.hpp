@@ -180,7 +180,7 @@ public:
   std::string repr(const Obj &o, const Loc &loc);
   // Python's == (concrete: a proxy compared is guarded).
   bool equal(const Obj &a, const Obj &b, const Loc &loc);
-  Obj binary(const std::string &op, Obj a, Obj b, const Loc &loc);
+  Obj binary(BinaryOp op, Obj a, Obj b, const Loc &loc);
   Obj number(NumOp op, const std::vector<Obj> &args, const Loc &loc);
   bool isinstance(const Obj &o, const Obj &cls, const Loc &loc);
   std::shared_ptr<ClassObj> builtin_class(Builtin b) const;
@@ -207,8 +207,8 @@ public:
   // that an in-place update of either is refused while the other is in use.
   static void note_views(const Obj &input, Obj &result);
 
-  Obj compare(const std::string &op, const Obj &a, const Obj &b, const Loc &loc);
-  Obj unary(const std::string &op, const Obj &a, const Loc &loc);
+  Obj compare(CompareOp op, const Obj &a, const Obj &b, const Loc &loc);
+  Obj unary(UnaryOp op, const Obj &a, const Loc &loc);
   Obj format_value(const Obj &value, const std::string &spec, const Loc &loc);
   std::string format_method(const std::string &format, const std::vector<Obj> &args,
                             const Kwargs &kwargs, const Loc &loc);
@@ -243,9 +243,9 @@ private:
   void set_item(const Obj &base, const Obj &index, Obj value, const Loc &loc);
   // <, <=, >, >= through a user class's __lt__/__le__/__gt__/__ge__ (or the other operand's
   // reflected one), as CPython; nullopt when neither defines it or both say NotImplemented.
-  std::optional<Obj> user_ordering(const std::string &op, const Obj &a, const Obj &b,
-                                   const Loc &loc);
-  Obj tensor_binary(const std::string &op, Obj a, Obj b, const Loc &loc);
+  std::optional<Obj> user_ordering(CompareOp op, const Obj &a, const Obj &b, const Loc &loc);
+  // A tensor operand's special method (b is None for a unary operator).
+  Obj tensor_binary(TensorOperator op, Obj a, Obj b, const Loc &loc);
   Obj tensor_attribute(const Obj &t, std::string_view name, const Loc &loc);
   std::optional<Obj> torch_attribute(const ModuleObj &m, std::string_view name, const Loc &loc);
   std::optional<Obj> builtin_method(const Obj &self, std::string_view name, const Loc &loc);

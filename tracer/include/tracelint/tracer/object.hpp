@@ -159,6 +159,11 @@ struct DeviceObj : Heap {
   explicit DeviceObj(std::string s) : spec(std::move(s)) {}
 };
 
+// Python's == on two objects of a kind that holds no other objects and no number: None,
+// Ellipsis, NotImplemented, str, dtype, device (dict keys and the interpreter's == share it).
+// None for objects of two kinds or of any other kind.
+std::optional<bool> equal_atoms(const Obj &a, const Obj &b);
+
 // A backend's tensor storage (an at::Tensor for the eager backend; none while tracing).
 struct TensorData {
   virtual ~TensorData() = default;
