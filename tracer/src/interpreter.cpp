@@ -320,49 +320,8 @@ Interpreter::Flow Interpreter::run(const Stmt &s, Frame &frame) {
     assign(target, eval(s.value, frame), frame);
     return Flow::Normal;
   }
-  case Stmt::Kind::AugAssign: {
-    if (traced_code) backend_->at_statement(s);
-    const Expr &target = s.targets[0];
-    // The target's parts are evaluated once (x[i] += 1 reads and writes the same x and i).
-    Obj base, index, left;
-    if (target.kind == Expr::Kind::Attribute) {
-      base = eval(target.items[0], frame);
-      left = attribute(base, target.text, target.loc);
-    } else if (target.kind == Expr::Kind::Subscript) {
-      base = eval(target.items[0], frame);
-      index = eval(target.items[1], frame);
-      left = subscript(base, index, target.loc);
-    } else if (target.kind == Expr::Kind::Name) {
-      left = lookup(target, frame);
-    } else {
-      throw TraceError(
-          target.loc,
-          "unsupported construct: augmented assignment to " +
-              (target.kind == Expr::Kind::Unsupported ? target.text : std::string("this target")));
-    }
-    Obj right = eval(s.value, frame);
-    Obj result;
-    if (left.kind == Obj::Kind::Tensor) {
-      // Tensor.__iadd__: an in-place update that every alias of the tensor sees.
-      result = tensor_binary(s.op, left, std::move(right), s.loc);
-      update_in_place(left, result, s.loc);
-      result = left;
-    } else if (left.kind == Obj::Kind::List && s.op == BinaryOp::add) {
-      // list.__iadd__ extends the list itself.
-      for (Obj &o : iterate(right, s.loc))
-        items_of(left).push_back(std::move(o));
-      result = left;
-    } else {
-      result = binary(s.op, std::move(left), std::move(right), s.loc);
-    }
-    if (target.kind == Expr::Kind::Attribute)
-      set_attribute(base, target.text, std::move(result), target.loc);
-    else if (target.kind == Expr::Kind::Subscript)
-      set_item(base, index, std::move(result), target.loc);
-    else
-      bind_name(target.text, std::move(result), frame);
-    return Flow::Normal;
-  }
+  case Stmt::Kind::AugAssign:
+    return run_aug_assign(s, frame);
   case Stmt::Kind::Return:
     if (traced_code) backend_->at_statement(s);
     frame.result = s.has_value ? eval(s.value, frame) : Obj::none();
@@ -432,32 +391,8 @@ Interpreter::Flow Interpreter::run(const Stmt &s, Frame &frame) {
   }
   case Stmt::Kind::Try:
     return run_try(s, frame);
-  case Stmt::Kind::With: {
-    if (traced_code) backend_->at_statement(s);
-    std::vector<Obj> managers;
-    for (std::size_t i = 0; i < s.exprs.size(); ++i) {
-      Obj m = eval(s.exprs[i], frame);
-      Obj entered;
-      if (m.kind == Obj::Kind::Builtin &&
-          (m.as<BuiltinObj>().id == static_cast<uint16_t>(Builtin::no_grad) ||
-           m.as<BuiltinObj>().id == static_cast<uint16_t>(Builtin::null_context))) {
-        entered = Obj::none();
-      } else if (m.kind == Obj::Kind::Instance && m.as<InstanceObj>().cls->lookup("__enter__")) {
-        entered = call(attribute(m, "__enter__", s.loc), {}, {}, s.loc);
-      } else {
-        throw TraceError(s.exprs[i].loc, "unsupported construct: `with` " + describe(m) +
-                                             " (the tracer knows torch.no_grad() and "
-                                             "objects with __enter__/__exit__)");
-      }
-      managers.push_back(m);
-      if (s.targets[i].kind != Expr::Kind::None) assign(s.targets[i], entered, frame);
-    }
-    Flow f = run_block(s.body, frame);
-    for (auto m = managers.rbegin(); m != managers.rend(); ++m)
-      if (m->kind == Obj::Kind::Instance)
-        call(attribute(*m, "__exit__", s.loc), {Obj::none(), Obj::none(), Obj::none()}, {}, s.loc);
-    return f;
-  }
+  case Stmt::Kind::With:
+    return run_with(s, frame);
   case Stmt::Kind::Delete:
     if (traced_code) backend_->at_statement(s);
     for (const Expr &t : s.targets)
@@ -477,6 +412,81 @@ Interpreter::Flow Interpreter::run(const Stmt &s, Frame &frame) {
                                 "--help`)");
   }
   return Flow::Normal;
+}
+
+// x op= y: the target's parts evaluated once; a tensor updated in place, a list extended.
+Interpreter::Flow Interpreter::run_aug_assign(const Stmt &s, Frame &frame) {
+  bool traced_code = frame.module == module_.get();
+  if (traced_code) backend_->at_statement(s);
+  const Expr &target = s.targets[0];
+  // The target's parts are evaluated once (x[i] += 1 reads and writes the same x and i).
+  Obj base, index, left;
+  if (target.kind == Expr::Kind::Attribute) {
+    base = eval(target.items[0], frame);
+    left = attribute(base, target.text, target.loc);
+  } else if (target.kind == Expr::Kind::Subscript) {
+    base = eval(target.items[0], frame);
+    index = eval(target.items[1], frame);
+    left = subscript(base, index, target.loc);
+  } else if (target.kind == Expr::Kind::Name) {
+    left = lookup(target, frame);
+  } else {
+    throw TraceError(
+        target.loc,
+        "unsupported construct: augmented assignment to " +
+            (target.kind == Expr::Kind::Unsupported ? target.text : std::string("this target")));
+  }
+  Obj right = eval(s.value, frame);
+  Obj result;
+  if (left.kind == Obj::Kind::Tensor) {
+    // Tensor.__iadd__: an in-place update that every alias of the tensor sees.
+    result = tensor_binary(s.op, left, std::move(right), s.loc);
+    update_in_place(left, result, s.loc);
+    result = left;
+  } else if (left.kind == Obj::Kind::List && s.op == BinaryOp::add) {
+    // list.__iadd__ extends the list itself.
+    for (Obj &o : iterate(right, s.loc))
+      items_of(left).push_back(std::move(o));
+    result = left;
+  } else {
+    result = binary(s.op, std::move(left), std::move(right), s.loc);
+  }
+  if (target.kind == Expr::Kind::Attribute)
+    set_attribute(base, target.text, std::move(result), target.loc);
+  else if (target.kind == Expr::Kind::Subscript)
+    set_item(base, index, std::move(result), target.loc);
+  else
+    bind_name(target.text, std::move(result), frame);
+  return Flow::Normal;
+}
+
+// `with`: torch.no_grad() and objects with __enter__/__exit__.
+Interpreter::Flow Interpreter::run_with(const Stmt &s, Frame &frame) {
+  bool traced_code = frame.module == module_.get();
+  if (traced_code) backend_->at_statement(s);
+  std::vector<Obj> managers;
+  for (std::size_t i = 0; i < s.exprs.size(); ++i) {
+    Obj m = eval(s.exprs[i], frame);
+    Obj entered;
+    if (m.kind == Obj::Kind::Builtin &&
+        (m.as<BuiltinObj>().id == static_cast<uint16_t>(Builtin::no_grad) ||
+         m.as<BuiltinObj>().id == static_cast<uint16_t>(Builtin::null_context))) {
+      entered = Obj::none();
+    } else if (m.kind == Obj::Kind::Instance && m.as<InstanceObj>().cls->lookup("__enter__")) {
+      entered = call(attribute(m, "__enter__", s.loc), {}, {}, s.loc);
+    } else {
+      throw TraceError(s.exprs[i].loc, "unsupported construct: `with` " + describe(m) +
+                                           " (the tracer knows torch.no_grad() and "
+                                           "objects with __enter__/__exit__)");
+    }
+    managers.push_back(m);
+    if (s.targets[i].kind != Expr::Kind::None) assign(s.targets[i], entered, frame);
+  }
+  Flow f = run_block(s.body, frame);
+  for (auto m = managers.rbegin(); m != managers.rend(); ++m)
+    if (m->kind == Obj::Kind::Instance)
+      call(attribute(*m, "__exit__", s.loc), {Obj::none(), Obj::none(), Obj::none()}, {}, s.loc);
+  return f;
 }
 
 Interpreter::Flow Interpreter::run_try(const Stmt &s, Frame &frame) {

@@ -229,6 +229,8 @@ private:
   Flow run_block(const std::vector<Stmt> &block, Frame &frame);
   Flow run(const Stmt &s, Frame &frame);
   Flow run_try(const Stmt &s, Frame &frame);
+  Flow run_aug_assign(const Stmt &s, Frame &frame);
+  Flow run_with(const Stmt &s, Frame &frame);
   void define_class(const Stmt &s, Frame &frame);
   void do_import(const Stmt &s, Frame &frame);
   Obj eval(const Expr &e, Frame &frame);
