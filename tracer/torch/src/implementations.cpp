@@ -5,7 +5,8 @@
 #include "runtime.hpp"
 
 #include "tracelint/core/value.hpp"
-#include "tracelint/tracer/interpreter.hpp" // truncate_to_int64
+#include "tracelint/tracer/interpreter.hpp" // NumOp
+#include "tracelint/tracer/python_numbers.hpp"
 
 #include <ATen/ScalarOps.h>
 #include <c10/util/Exception.h>
@@ -91,72 +92,123 @@ RtValue tuple_of(const std::vector<at::Tensor> &ts) {
 
 // ---- numbers (the number prims of a trace: sizes, guards)
 
-bool any_float(const RtValue &a, const RtValue &b) {
-  return a.kind == RtValue::Kind::Float || b.kind == RtValue::Kind::Float;
+Number number_of(const RtValue &v) {
+  switch (v.kind) {
+  case RtValue::Kind::Float:
+    return Number::of_float(v.real);
+  case RtValue::Kind::Bool:
+    return Number::of_bool(v.boolean);
+  default:
+    return Number::of_int(v.integer);
+  }
 }
 
-RtValue number_binary(Sym s, const RtValue &a, const RtValue &b) {
-  bool floats = any_float(a, b);
-  double x = as_double(a), y = as_double(b);
-  int64_t i = a.integer, j = b.integer;
+// The number, or the error as the run's: CPython's exception by its class and message.
+RtValue value_or_throw(const NumberResult &r) {
+  if (!r.ok())
+    throw ExecError(r.error().python_class.empty()
+                        ? r.error().message
+                        : r.error().python_class + ": " + r.error().message);
+  const Number &n = r.value();
+  switch (n.kind) {
+  case Number::Kind::Float:
+    return RtValue::of_float(n.real);
+  case Number::Kind::Bool:
+    return RtValue::of_bool(n.integer != 0);
+  default:
+    return RtValue::of_int(n.integer);
+  }
+}
+
+// The Python operator a number prim computes on two numbers (the tracer records `a + b` of
+// numbers as prims.add, and so on), or none for a prim that is no Python operator.
+std::optional<NumOp> python_operator(Sym s) {
   switch (s) {
   case Sym::prims_add:
-    return floats ? RtValue::of_float(x + y) : RtValue::of_int(i + j);
+    return NumOp::add;
   case Sym::prims_sub:
-    return floats ? RtValue::of_float(x - y) : RtValue::of_int(i - j);
+    return NumOp::sub;
   case Sym::prims_mul:
-    return floats ? RtValue::of_float(x * y) : RtValue::of_int(i * j);
-  case Sym::prims_div:
-    if (floats ? y == 0 : j == 0) throw ExecError("division by zero");
-    return floats ? RtValue::of_float(x / y) : RtValue::of_int(i / j); // truncation, as Thunder
-  case Sym::prims_fmod:
-    if (y == 0) throw ExecError("fmod by zero");
-    return RtValue::of_float(std::fmod(x, y));
-  case Sym::prims_pow: {
-    if (floats || j < 0) return RtValue::of_float(std::pow(x, y));
-    std::optional<int64_t> power = truncate_to_int64(std::round(std::pow(x, y)));
-    if (!power) throw ExecError("integer overflow in pow");
-    return RtValue::of_int(*power);
-  }
-  case Sym::prims_maximum:
-    return floats ? RtValue::of_float(std::max(x, y)) : RtValue::of_int(std::max(i, j));
-  case Sym::prims_minimum:
-    return floats ? RtValue::of_float(std::min(x, y)) : RtValue::of_int(std::min(i, j));
+    return NumOp::mul;
+  case Sym::prims_pow:
+    return NumOp::pow;
   case Sym::prims_lt:
-    return RtValue::of_bool(floats ? x < y : i < j);
+    return NumOp::lt;
   case Sym::prims_le:
-    return RtValue::of_bool(floats ? x <= y : i <= j);
+    return NumOp::le;
   case Sym::prims_gt:
-    return RtValue::of_bool(floats ? x > y : i > j);
+    return NumOp::gt;
   case Sym::prims_ge:
-    return RtValue::of_bool(floats ? x >= y : i >= j);
+    return NumOp::ge;
   case Sym::prims_eq:
-    return RtValue::of_bool(floats ? x == y : i == j);
+    return NumOp::eq;
   case Sym::prims_ne:
-    return RtValue::of_bool(floats ? x != y : i != j);
+    return NumOp::ne;
   case Sym::prims_bitwise_and:
+    return NumOp::bitwise_and;
   case Sym::prims_bitwise_or:
-  case Sym::prims_bitwise_xor: {
-    int64_t r = s == Sym::prims_bitwise_and  ? (i & j)
-                : s == Sym::prims_bitwise_or ? (i | j)
-                                             : (i ^ j);
-    if (a.kind == RtValue::Kind::Bool && b.kind == RtValue::Kind::Bool)
-      return RtValue::of_bool(r != 0);
-    return RtValue::of_int(r);
+    return NumOp::bitwise_or;
+  case Sym::prims_bitwise_xor:
+    return NumOp::bitwise_xor;
+  default:
+    return std::nullopt;
   }
+}
+
+// A number prim of two numbers, by Python's rules (python_numbers.hpp), as the tracer computed
+// it when it recorded the prim.
+RtValue number_binary(Sym s, const RtValue &a, const RtValue &b) {
+  Number x = number_of(a), y = number_of(b);
+  if (std::optional<NumOp> op = python_operator(s))
+    return value_or_throw(python_number_op(*op, x, y));
+  bool floats = x.is_float() || y.is_float();
+  switch (s) {
+  case Sym::prims_div: // truncating for ints, as Thunder's prims.div
+    return value_or_throw(floats ? python_number_op(NumOp::truediv, x, y)
+                                 : truncating_division(x.integer, y.integer));
+  case Sym::prims_fmod:
+    return value_or_throw(python_fmod(x.as_double(), y.as_double()));
+  case Sym::prims_maximum:
+    return floats ? RtValue::of_float(std::max(x.as_double(), y.as_double()))
+                  : RtValue::of_int(std::max(x.integer, y.integer));
+  case Sym::prims_minimum:
+    return floats ? RtValue::of_float(std::min(x.as_double(), y.as_double()))
+                  : RtValue::of_int(std::min(x.integer, y.integer));
   default:
     throw ExecError(qualified_name(s) + " of two numbers is not supported");
   }
 }
 
-RtValue number_unary(Sym s, const RtValue &a) {
-  double x = as_double(a);
+// The Python function a number prim computes on one number (-x, abs, math.*), or none for a
+// prim whose number result is not Python's (prims.floor of a float is a float).
+std::optional<NumOp> python_function(Sym s) {
   switch (s) {
   case Sym::prims_neg:
-    return a.kind == RtValue::Kind::Float ? RtValue::of_float(-x) : RtValue::of_int(-a.integer);
+    return NumOp::neg;
   case Sym::prims_abs:
-    return a.kind == RtValue::Kind::Float ? RtValue::of_float(std::fabs(x))
-                                          : RtValue::of_int(a.integer < 0 ? -a.integer : a.integer);
+    return NumOp::abs;
+  case Sym::prims_exp:
+    return NumOp::exp;
+  case Sym::prims_log:
+    return NumOp::log;
+  case Sym::prims_sqrt:
+    return NumOp::sqrt;
+  case Sym::prims_sin:
+    return NumOp::sin;
+  case Sym::prims_cos:
+    return NumOp::cos;
+  case Sym::prims_tanh:
+    return NumOp::tanh;
+  default:
+    return std::nullopt;
+  }
+}
+
+RtValue number_unary(Sym s, const RtValue &a) {
+  if (std::optional<NumOp> op = python_function(s))
+    return value_or_throw(python_number_op(*op, number_of(a)));
+  double x = as_double(a);
+  switch (s) {
   case Sym::prims_signbit:
     return RtValue::of_bool(std::signbit(x));
   case Sym::prims_floor:
@@ -165,22 +217,10 @@ RtValue number_unary(Sym s, const RtValue &a) {
     return RtValue::of_float(std::ceil(x));
   case Sym::prims_trunc:
     return RtValue::of_float(std::trunc(x));
-  case Sym::prims_exp:
-    return RtValue::of_float(std::exp(x));
-  case Sym::prims_log:
-    return RtValue::of_float(std::log(x));
   case Sym::prims_log1p:
     return RtValue::of_float(std::log1p(x));
-  case Sym::prims_tanh:
-    return RtValue::of_float(std::tanh(x));
-  case Sym::prims_sqrt:
-    return RtValue::of_float(std::sqrt(x));
   case Sym::prims_rsqrt:
     return RtValue::of_float(1.0 / std::sqrt(x));
-  case Sym::prims_sin:
-    return RtValue::of_float(std::sin(x));
-  case Sym::prims_cos:
-    return RtValue::of_float(std::cos(x));
   case Sym::prims_erf:
     return RtValue::of_float(std::erf(x));
   case Sym::prims_reciprocal:
@@ -530,15 +570,10 @@ RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
     if (to.kind == RtValue::Kind::DType) return tensor(a.t(0).to(scalar_type(to.text)));
     if (to.kind != RtValue::Kind::Builtin || !is_number(a[0]))
       throw ExecError("convert_element_type of " + describe(a[0]) + " to " + describe(to));
-    if (to.text == "int") {
-      if (a[0].kind != RtValue::Kind::Float) return RtValue::of_int(a[0].integer);
-      std::optional<int64_t> truncated = truncate_to_int64(a[0].real);
-      if (!truncated)
-        throw ExecError("convert_element_type: " + python_float(a[0].real) +
-                        " has no 64-bit integer value");
-      return RtValue::of_int(*truncated);
-    }
-    if (to.text == "float") return RtValue::of_float(as_double(a[0]));
+    // int(x) and float(x), as the tracer computed them when it recorded the conversion.
+    if (to.text == "int") return value_or_throw(python_number_op(NumOp::to_int, number_of(a[0])));
+    if (to.text == "float")
+      return value_or_throw(python_number_op(NumOp::to_float, number_of(a[0])));
     return RtValue::of_bool(as_double(a[0]) != 0);
   }
 
