@@ -16,33 +16,18 @@ namespace tracelint::tracer {
 
 namespace {
 
-Number number_of(const Obj &o) {
-  switch (o.kind) {
-  case Obj::Kind::Float:
-    return Number::of_float(o.real);
-  case Obj::Kind::Bool:
-    return Number::of_bool(o.boolean);
-  default:
-    return Number::of_int(o.integer);
-  }
-}
-
 Obj object_of(const Number &n) {
-  switch (n.kind) {
-  case Number::Kind::Float:
-    return Obj::float_of(n.real);
-  case Number::Kind::Bool:
-    return Obj::boolean_of(n.integer != 0);
-  default:
-    return Obj::int_of(n.integer);
-  }
+  return n.is_float()                   ? Obj::float_of(n.real)
+         : n.kind == Number::Kind::Bool ? Obj::boolean_of(n.integer != 0)
+                                        : Obj::int_of(n.integer);
 }
 
 } // namespace
 
 Obj compute_number(NumOp op, const std::vector<Obj> &args, const Loc &loc) {
-  NumberResult r = args.size() == 1 ? python_number_op(op, number_of(args[0]))
-                                    : python_number_op(op, number_of(args[0]), number_of(args[1]));
+  NumberResult r = args.size() == 1
+                       ? python_number_op(op, number_held(args[0]))
+                       : python_number_op(op, number_held(args[0]), number_held(args[1]));
   if (r.ok()) return object_of(r.value());
   // What CPython raises too is raised as that exception (`except` sees it); a limit of the
   // tracer is a TraceError.

@@ -6,7 +6,9 @@
 #include "tracelint/core/value.hpp" // python_float
 #include "tracelint/tracer/interpreter.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace tracelint::tracer {
 
@@ -25,24 +27,11 @@ NumberError unsupported(NumOp op) {
 }
 
 bool takes_one_operand(NumOp op) {
-  switch (op) {
-  case NumOp::neg:
-  case NumOp::abs:
-  case NumOp::sqrt:
-  case NumOp::exp:
-  case NumOp::log:
-  case NumOp::sin:
-  case NumOp::cos:
-  case NumOp::tanh:
-  case NumOp::floor:
-  case NumOp::ceil:
-  case NumOp::trunc:
-  case NumOp::to_int:
-  case NumOp::to_float:
-    return true;
-  default:
-    return false;
-  }
+  static constexpr NumOp unary[] = {NumOp::neg,     NumOp::abs,  NumOp::sqrt,  NumOp::exp,
+                                    NumOp::log,     NumOp::sin,  NumOp::cos,   NumOp::tanh,
+                                    NumOp::floor,   NumOp::ceil, NumOp::trunc, NumOp::to_int,
+                                    NumOp::to_float};
+  return std::find(std::begin(unary), std::end(unary), op) != std::end(unary);
 }
 
 // int(x) and math.floor/ceil/trunc of a float: an int, or why there is none.

@@ -28,6 +28,14 @@ struct Number {
   double as_double() const { return is_float() ? real : static_cast<double>(integer); }
 };
 
+// The number an interpreter object (Obj) or a runtime value (RtValue) holds: each has a kind
+// with Float and Bool (any other is an int) and the fields real, boolean and integer.
+template <class Value> Number number_held(const Value &v) {
+  return v.kind == Value::Kind::Float  ? Number::of_float(v.real)
+         : v.kind == Value::Kind::Bool ? Number::of_bool(v.boolean)
+                                       : Number::of_int(v.integer);
+}
+
 // Why a number operation has no result.
 struct NumberError {
   // The exception CPython raises ("ZeroDivisionError", "OverflowError", "ValueError"); empty
