@@ -359,3 +359,58 @@ TEST_CASE("cli: INT64_MIN in a traced function runs, with and without fusion reg
           std::string::npos);
   }
 }
+
+TEST_CASE("run: int ** and + give Python's result or error, traced, executed and eager alike") {
+  // Traced on small ints (symbolic values: the trace computes prims.pow(a, b) and
+  // prims.add(a, b) itself), then run on others by the executor and by the eager interpreter:
+  // 3 ** 39 is exact (a double rounds it), 2 ** 62 + 2 ** 62 is past int64 (wrapping it would be
+  // a wrong answer) and fails alike in both, as it fails while tracing.
+  auto request = [](const std::string &body) {
+    TraceRequest r;
+    r.path = "numbers.py";
+    r.source = "def f(a, b):\n    return " + body + "\n";
+    r.function = "f";
+    r.args = {{"a", "3"}, {"b", "2"}};
+    return r;
+  };
+  auto traced_with = [&](const std::string &body, int64_t a, int64_t b) {
+    TraceRequest r = request(body);
+    r.args = {{"a", std::to_string(a)}, {"b", std::to_string(b)}};
+    return trace(r);
+  };
+  auto outcome = [](const auto &result, auto value_of) -> std::string {
+    if (!result.ok()) return "error: " + result.error().message;
+    return value_of(result.value());
+  };
+  auto number = [](const RtValue &v) {
+    return v.kind == RtValue::Kind::Int ? "int " + std::to_string(v.integer) : "not an int";
+  };
+  struct Case {
+    std::string body;
+    int64_t a, b;
+    std::string expected; // the value, or a part of each error
+  };
+  for (const Case &c :
+       {Case{"a ** b", 3, 39, "int 4052555153018976267"},
+        Case{"a + b", int64_t{1} << 62, int64_t{1} << 62, "integer overflow in `+`"}}) {
+    CAPTURE(c.body);
+    TraceRequest r = request(c.body);
+    TracedProgram p = traced(r);
+    REQUIRE(print_trace_file(p.file).find(c.body == "a ** b" ? "prims.pow" : "prims.add") !=
+            std::string::npos);
+    std::vector<RtValue> inputs = {RtValue::of_int(c.a), RtValue::of_int(c.b)};
+    std::string executed =
+        outcome(execute_program(p.file, inputs, {}), [&](const RtValue &v) { return number(v); });
+    std::string eager =
+        outcome(run_eager(r, inputs, {}, 0), [&](const EagerRun &e) { return number(e.result); });
+    Result<TracedProgram> at_trace_time = traced_with(c.body, c.a, c.b);
+    std::string traced_value = outcome(at_trace_time, [&](const TracedProgram &t) {
+      Result<RtValue> out = execute_program(t.file, inputs, {});
+      return out.ok() ? number(out.value()) : "error: " + out.error().message;
+    });
+    for (const std::string *seen : {&executed, &eager, &traced_value}) {
+      CHECK_MESSAGE(seen->find(c.expected) != std::string::npos, *seen);
+      CHECK((seen->rfind("error: ", 0) == 0) == (c.expected.rfind("int ", 0) != 0));
+    }
+  }
+}

@@ -608,37 +608,39 @@ bool wants_cuda(const TracedProgram &program) {
                      [](const StateTensor &s) { return s.device != "cpu"; });
 }
 
-} // namespace
-
-Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgram &program,
-                                  const RunOptions &options) {
-  if (std::optional<Error> too_large =
-          run_memory_error(program, options.max_memory, "RunOptions::max_memory"))
-    return *too_large;
+// The run's setting, made before anything runs: where it runs (and the notices that says), the
+// fusion regions' kernels compiled, and the seeded inputs.
+struct Execution {
   RunReport report;
-  bool cuda = wants_cuda(program), have_cuda = at::hasCUDA() && at::getNumGPUs() > 0;
   ExecOptions exec;
-  exec.check_number_values = options.inputs_as_traced;
+  Regions regions;
+  std::vector<RtValue> inputs;
+};
+
+Result<Execution> prepare_execution(const TraceRequest &request, const TracedProgram &program,
+                                    const RunOptions &options) {
+  Execution run;
+  bool cuda = wants_cuda(program), have_cuda = at::hasCUDA() && at::getNumGPUs() > 0;
+  run.exec.check_number_values = options.inputs_as_traced;
   if (cuda && !have_cuda) {
-    exec.cuda_as_cpu = true;
-    report.notice =
+    run.exec.cuda_as_cpu = true;
+    run.report.notice =
         "note: no CUDA in this libtorch or no GPU: running on cpu; the traces keep their "
         "cuda annotations";
   }
-  report.device = cuda && have_cuda ? "cuda:0" : "cpu";
+  run.report.device = cuda && have_cuda ? "cuda:0" : "cpu";
   if (std::optional<std::string> slow = reference_blas_in_use())
-    report.notice += std::string(report.notice.empty() ? "" : "\n") +
-                     "note: libtorch multiplies matrices with the reference BLAS (" +
-                     printable(*slow) +
-                     "), one core and 10-50x slower than OpenBLAS: install Debian's "
-                     "libopenblas0-pthread (scripts/bootstrap.sh does) for larger models";
+    run.report.notice += std::string(run.report.notice.empty() ? "" : "\n") +
+                         "note: libtorch multiplies matrices with the reference BLAS (" +
+                         printable(*slow) +
+                         "), one core and 10-50x slower than OpenBLAS: install Debian's "
+                         "libopenblas0-pthread (scripts/bootstrap.sh does) for larger models";
   // Every region's kernel compiles before anything runs.
-  Result<Regions> regions = prepare_regions(request, program, exec, report);
+  Result<Regions> regions = prepare_regions(request, program, run.exec, run.report);
   if (!regions) return regions.error();
-
-  std::vector<RtValue> inputs;
+  run.regions = std::move(regions.value());
   try {
-    inputs = make_inputs(program.inputs, options.seed, cuda && have_cuda ? "cuda" : "cpu");
+    run.inputs = make_inputs(program.inputs, options.seed, cuda && have_cuda ? "cuda" : "cpu");
   } catch (const c10::Error &e) {
     return Error{std::string("creating the random inputs: libtorch: ") + e.what_without_backtrace(),
                  request.path, 0, 0};
@@ -646,62 +648,130 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
     return Error{"creating the random inputs: out of memory (are the shapes what you meant?)",
                  request.path, 0, 0};
   }
-  // Traced for grad: the inputs that require grad are autograd leaves of the eager run.
-  std::vector<RtValue> eager_inputs = cloned(inputs);
+  return run;
+}
+
+// The reference: the eager run, on its own copy of the inputs.
+struct Reference {
+  std::vector<RtValue> inputs; // traced for grad: those that require grad are autograd leaves
+  EagerRun eager;
+  RtValue expected; // the eager result, detached
+};
+
+Result<Reference> run_reference(const TraceRequest &request, const TracedProgram &program,
+                                const std::vector<RtValue> &inputs, uint64_t seed) {
+  Reference reference;
+  reference.inputs = cloned(inputs);
   if (program.gradients)
     for (std::size_t i = 0; i < program.inputs.size(); ++i)
-      if (program.inputs[i].requires_grad) eager_inputs[i].tensor.requires_grad_(true);
-  Phases phases(request.progress, exec, report);
-  phases.start("eager");
-  Result<EagerRun> eager = run_eager(request, eager_inputs, program.state, options.seed);
+      if (program.inputs[i].requires_grad) reference.inputs[i].tensor.requires_grad_(true);
+  Result<EagerRun> eager = run_eager(request, reference.inputs, program.state, seed);
   if (!eager)
     return Error{"eager run: " + eager.error().message, eager.error().path, eager.error().line,
                  eager.error().column};
-  RtValue expected = detached(eager->result);
-  std::vector<RtValue> traced_inputs = as_given(cloned(inputs), program);
-  phases.start("the trace");
-  Result<ForwardRun> traced = run_forward(program.file, program, traced_inputs, exec, eager->module,
-                                          "running the trace", request.path);
-  if (!traced) return traced.error();
-  report.from_model = compare(expected, traced->output);
+  reference.eager = std::move(eager.value());
+  reference.expected = detached(reference.eager.result);
+  return reference;
+}
 
-  std::string printed = print_trace_file(program.file);
-  Result<TraceFile> reparsed = parse_trace(printed);
-  if (!reparsed)
-    return Error{"the printed trace does not parse back: " + reparsed.error().message +
-                     " at line " + std::to_string(reparsed.error().line),
-                 request.path, 0, 0};
-  phases.start("the printed trace");
-  Result<ForwardRun> again =
-      run_forward(reparsed.value(), program, as_given(cloned(inputs), program), exec, eager->module,
-                  "running the printed trace", request.path);
-  if (!again) return again.error();
+// The variants of the traces compared with the reference: as traced, and printed then parsed
+// back (what the validator and Thunder read). Each runs on its own copy of the inputs.
+struct Variants {
+  std::string printed;
+  TraceFile reparsed;
+  std::vector<RtValue> traced_inputs; // the traced variant's, as --save-io writes them
+  ForwardRun traced, again;
+};
+
+Result<Variants> run_variants(const TraceRequest &request, const TracedProgram &program,
+                              const Execution &run, const Reference &reference, RunReport &report,
+                              Phases &phases) {
+  struct Variant {
+    const char *phase;
+    Comparison RunReport::*comparison;
+    ForwardRun Variants::*output;
+  };
+  static constexpr Variant variants[] = {
+      {"the trace", &RunReport::from_model, &Variants::traced},
+      {"the printed trace", &RunReport::from_printed, &Variants::again},
+  };
+  Variants out;
+  for (const Variant &variant : variants) {
+    const TraceFile *file = &program.file;
+    std::vector<RtValue> inputs = as_given(cloned(run.inputs), program);
+    if (variant.output == &Variants::traced) {
+      out.traced_inputs = inputs;
+    } else {
+      out.printed = print_trace_file(program.file);
+      Result<TraceFile> reparsed = parse_trace(out.printed);
+      if (!reparsed)
+        return Error{"the printed trace does not parse back: " + reparsed.error().message +
+                         " at line " + std::to_string(reparsed.error().line),
+                     request.path, 0, 0};
+      out.reparsed = std::move(reparsed.value());
+      file = &out.reparsed;
+    }
+    phases.start(variant.phase);
+    Result<ForwardRun> ran =
+        run_forward(*file, program, std::move(inputs), run.exec, reference.eager.module,
+                    std::string("running ") + variant.phase, request.path);
+    if (!ran) return ran.error();
+    report.*variant.comparison = compare(reference.expected, ran->output);
+    out.*variant.output = std::move(ran.value());
+  }
   phases.end();
-  report.from_printed = compare(expected, again->output);
+  return out;
+}
 
+// Traced for grad: the backwards of both variants against autograd (compare_gradients), with
+// libtorch's and autograd's exceptions as errors.
+Result<GradientRun> run_gradients(const TraceRequest &request, const TracedProgram &program,
+                                  const Execution &run, const Reference &reference,
+                                  const Variants &variants, uint64_t seed, RunReport &report,
+                                  Phases &phases) {
+  try {
+    return compare_gradients(program, variants.reparsed, reference.eager, reference.inputs,
+                             variants.traced, variants.again, run.exec, seed, request.path, report,
+                             phases);
+  } catch (const c10::Error &e) {
+    return Error{std::string("the gradients: libtorch: ") + e.what_without_backtrace(),
+                 request.path, 0, 0};
+  } catch (const std::runtime_error &e) {
+    // autograd's own errors (a derivative PyTorch does not implement) are not c10::Errors.
+    return Error{std::string("the gradients: libtorch autograd: ") + e.what(), request.path, 0, 0};
+  }
+}
+
+} // namespace
+
+Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgram &program,
+                                  const RunOptions &options) {
+  if (std::optional<Error> too_large =
+          run_memory_error(program, options.max_memory, "RunOptions::max_memory"))
+    return *too_large;
+  Result<Execution> prepared = prepare_execution(request, program, options);
+  if (!prepared) return prepared.error();
+  Execution &run = prepared.value();
+  RunReport &report = run.report;
+  Phases phases(request.progress, run.exec, report);
+  phases.start("eager");
+  Result<Reference> reference = run_reference(request, program, run.inputs, options.seed);
+  if (!reference) return reference.error();
+  Result<Variants> variants = run_variants(request, program, run, *reference, report, phases);
+  if (!variants) return variants.error();
   GradientRun gradient_run;
   if (program.gradients) {
-    try {
-      Result<GradientRun> ran =
-          compare_gradients(program, reparsed.value(), eager.value(), eager_inputs, traced.value(),
-                            again.value(), exec, options.seed, request.path, report, phases);
-      if (!ran) return ran.error();
-      gradient_run = std::move(ran.value());
-    } catch (const c10::Error &e) {
-      return Error{std::string("the gradients: libtorch: ") + e.what_without_backtrace(),
-                   request.path, 0, 0};
-    } catch (const std::runtime_error &e) {
-      // autograd's own errors (a derivative PyTorch does not implement) are not c10::Errors.
-      return Error{std::string("the gradients: libtorch autograd: ") + e.what(), request.path, 0,
-                   0};
-    }
+    Result<GradientRun> ran =
+        run_gradients(request, program, run, *reference, *variants, options.seed, report, phases);
+    if (!ran) return ran.error();
+    gradient_run = std::move(ran.value());
   }
   phases.end(); // before the report is returned: its timings are complete
-  report.fusion += regions_ran(regions.value(), program, report.device);
+  report.fusion += regions_ran(run.regions, program, report.device);
   if (!options.save_io.empty())
     if (std::optional<Error> failed =
-            save_run_io(options, request, program, inputs, eager.value(), traced.value(),
-                        traced_inputs, again.value(), gradient_run, printed))
+            save_run_io(options, request, program, run.inputs, reference->eager, variants->traced,
+                        variants->traced_inputs, variants->again, gradient_run, variants->printed))
       return *failed;
   return report;
 }

@@ -293,6 +293,81 @@ private:
     return base->empty() ? v.text : *base + "." + v.text;
   }
 
+  // A tuple, list, dict or slice: its items as operands, or, when every item is a constant,
+  // one constant made here.
+  Operand collection_operand(const Value &v) {
+    Operand op;
+    op.kind = Operand::Kind::Collection;
+    op.collection = runtime_kind(v.kind);
+    std::vector<Operand> items;
+    bool all_constant = true;
+    for (const Value &item : v.items) {
+      items.push_back(operand(item));
+      all_constant = all_constant && items.back().kind == Operand::Kind::Constant;
+    }
+    if (!all_constant) {
+      set_items(op, std::move(items));
+      return op;
+    }
+    // Evaluated once, here. The items' constants are the last ones pooled (each item left one
+    // there): they move into the collection, which takes their place.
+    RtValue collection;
+    collection.kind = op.collection;
+    std::size_t first = out_.constants.size() - items.size();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (items[i].constant != static_cast<int>(first + i))
+        throw ExecError("internal error: the executor's constant pool is out of order");
+      collection.items.push_back(std::move(out_.constants[first + i]));
+    }
+    out_.constants.resize(first);
+    op.kind = Operand::Kind::Constant;
+    op.constant = constant(std::move(collection));
+    return op;
+  }
+
+  // A call: a module's state tensor (fn.get_parameter('path')), or a prim of the registry
+  // with its arguments (the arity checked against its schema).
+  Operand call_operand(const Value &v) {
+    Operand op;
+    const Value &callee = v.callee();
+    if (callee.kind == ValueKind::Attribute &&
+        (callee.text == "get_parameter" || callee.text == "get_buffer") &&
+        state_path(callee.items[0]) && v.items.size() == 2 &&
+        v.items[1].kind == ValueKind::String) {
+      op.kind = Operand::Kind::StateTensor;
+      op.text = v.items[1].text;
+      return op;
+    }
+    std::string name = callee.qualified_name();
+    std::size_t dot = name.rfind('.');
+    std::optional<Sym> sym = dot == std::string::npos
+                                 ? std::nullopt
+                                 : find_symbol(name.substr(0, dot), name.substr(dot + 1));
+    if (!sym) throw ExecError(name + " cannot be executed: it is no symbol of the op registry");
+    if (!is_prim(*sym))
+      throw ExecError(name + " cannot be executed: only prims run directly (ltorch symbols "
+                             "run as their subsymbols)");
+    const OpDef &def = Registry::get().op(*sym);
+    std::size_t given = v.items.size() - 1, required = 0;
+    for (const SchemaParam &p : def.params)
+      required += !p.default_value;
+    if (given < required || given > def.params.size())
+      throw ExecError(name + " takes " +
+                      (required == def.params.size() ? std::to_string(required)
+                                                     : std::to_string(required) + " to " +
+                                                           std::to_string(def.params.size())) +
+                      " arguments, got " + std::to_string(given));
+    op.kind = Operand::Kind::Call;
+    op.sym = *sym;
+    op.text = name;
+    std::vector<Operand> args;
+    // Positionals, then keyword values: the printer writes them in the schema's order.
+    for (std::size_t i = 1; i < v.items.size(); ++i)
+      args.push_back(operand(v.items[i]));
+    set_items(op, std::move(args));
+    return op;
+  }
+
   Operand operand(const Value &v) {
     Operand op;
     switch (v.kind) {
@@ -311,34 +386,8 @@ private:
     case ValueKind::Tuple:
     case ValueKind::List:
     case ValueKind::Dict:
-    case ValueKind::Slice: {
-      op.kind = Operand::Kind::Collection;
-      op.collection = runtime_kind(v.kind);
-      std::vector<Operand> items;
-      bool all_constant = true;
-      for (const Value &item : v.items) {
-        items.push_back(operand(item));
-        all_constant = all_constant && items.back().kind == Operand::Kind::Constant;
-      }
-      if (!all_constant) {
-        set_items(op, std::move(items));
-        return op;
-      }
-      // Evaluated once, here. The items' constants are the last ones pooled (each item left one
-      // there): they move into the collection, which takes their place.
-      RtValue collection;
-      collection.kind = op.collection;
-      std::size_t first = out_.constants.size() - items.size();
-      for (std::size_t i = 0; i < items.size(); ++i) {
-        if (items[i].constant != static_cast<int>(first + i))
-          throw ExecError("internal error: the executor's constant pool is out of order");
-        collection.items.push_back(std::move(out_.constants[first + i]));
-      }
-      out_.constants.resize(first);
-      op.kind = Operand::Kind::Constant;
-      op.constant = constant(std::move(collection));
-      return op;
-    }
+    case ValueKind::Slice:
+      return collection_operand(v);
     case ValueKind::Attribute:
       if (std::optional<std::string> path = state_path(v)) {
         op.kind = Operand::Kind::StateTensor;
@@ -360,45 +409,8 @@ private:
       op.kind = Operand::Kind::Subscript;
       set_items(op, {operand(v.items[0]), operand(v.items[1])});
       return op;
-    case ValueKind::Call: {
-      const Value &callee = v.callee();
-      if (callee.kind == ValueKind::Attribute &&
-          (callee.text == "get_parameter" || callee.text == "get_buffer") &&
-          state_path(callee.items[0]) && v.items.size() == 2 &&
-          v.items[1].kind == ValueKind::String) {
-        op.kind = Operand::Kind::StateTensor;
-        op.text = v.items[1].text;
-        return op;
-      }
-      std::string name = callee.qualified_name();
-      std::size_t dot = name.rfind('.');
-      std::optional<Sym> sym = dot == std::string::npos
-                                   ? std::nullopt
-                                   : find_symbol(name.substr(0, dot), name.substr(dot + 1));
-      if (!sym) throw ExecError(name + " cannot be executed: it is no symbol of the op registry");
-      if (!is_prim(*sym))
-        throw ExecError(name + " cannot be executed: only prims run directly (ltorch symbols "
-                               "run as their subsymbols)");
-      const OpDef &def = Registry::get().op(*sym);
-      std::size_t given = v.items.size() - 1, required = 0;
-      for (const SchemaParam &p : def.params)
-        required += !p.default_value;
-      if (given < required || given > def.params.size())
-        throw ExecError(name + " takes " +
-                        (required == def.params.size() ? std::to_string(required)
-                                                       : std::to_string(required) + " to " +
-                                                             std::to_string(def.params.size())) +
-                        " arguments, got " + std::to_string(given));
-      op.kind = Operand::Kind::Call;
-      op.sym = *sym;
-      op.text = name;
-      std::vector<Operand> args;
-      // Positionals, then keyword values: the printer writes them in the schema's order.
-      for (std::size_t i = 1; i < v.items.size(); ++i)
-        args.push_back(operand(v.items[i]));
-      set_items(op, std::move(args));
-      return op;
-    }
+    case ValueKind::Call:
+      return call_operand(v);
     case ValueKind::Complex:
       throw ExecError("complex numbers are not supported");
     default:

@@ -1,20 +1,26 @@
 // The libtorch implementation of every symbol of the op registry (symbols.def), keyed by its
 // id: the executor runs prims with them, and the eager run runs ltorch symbols with them, as
-// torch itself computes each op (not as its decomposition). The switch has no default: a
-// symbol added to the registry without an implementation here does not compile (-Wswitch).
+// torch itself computes each op (not as its decomposition). Each family (prologue checks,
+// elementwise, shapes, reductions, indexing, torch.nn.functional, factories) is a table of
+// {symbol, implementation}; kFamilies registers them all, and a static_assert fails the build
+// when a symbol of the registry has no implementation or two.
 #include "runtime.hpp"
 
 #include "tracelint/core/value.hpp"
-#include "tracelint/tracer/interpreter.hpp" // truncate_to_int64
+#include "tracelint/tracer/interpreter.hpp" // NumOp
+#include "tracelint/tracer/python_numbers.hpp"
 
 #include <ATen/ScalarOps.h>
 #include <c10/util/Exception.h>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <functional>
 #include <numeric>
+#include <span>
+#include <utility>
 
 namespace tracelint::tracer {
 
@@ -30,6 +36,7 @@ public:
     return *values_[i];
   }
   std::size_t size() const { return n_; }
+  const ExecOptions &options() const { return options_; }
   const at::Tensor &t(std::size_t i) const { return tensor_arg((*this)[i], "an argument"); }
   bool none(std::size_t i) const { return i >= n_ || (*this)[i].kind == RtValue::Kind::None; }
   int64_t i(std::size_t k) const {
@@ -40,6 +47,15 @@ public:
   }
   bool b(std::size_t k) const {
     return (*this)[k].kind == RtValue::Kind::Bool ? (*this)[k].boolean : i(k) != 0;
+  }
+  // An optional int or tensor argument (None or left out: none).
+  c10::optional<int64_t> i_opt(std::size_t k) const {
+    if (none(k)) return c10::nullopt;
+    return i(k);
+  }
+  c10::optional<at::Tensor> t_opt(std::size_t k) const {
+    if (none(k)) return c10::nullopt;
+    return t(k);
   }
   double d(std::size_t k) const { return as_double((*this)[k]); }
   const std::string &s(std::size_t k) const { return (*this)[k].text; }
@@ -89,110 +105,108 @@ RtValue tuple_of(const std::vector<at::Tensor> &ts) {
   return RtValue::of_tuple(std::move(out));
 }
 
-// ---- numbers (the number prims of a trace: sizes, guards)
+// ---- numbers (the number prims of a trace: sizes, guards), by Python's rules
 
-bool any_float(const RtValue &a, const RtValue &b) {
-  return a.kind == RtValue::Kind::Float || b.kind == RtValue::Kind::Float;
+// The number, or the error as the run's: CPython's exception by its class and message.
+RtValue value_or_throw(const NumberResult &r) {
+  if (!r.ok())
+    throw ExecError(r.error().python_class.empty()
+                        ? r.error().message
+                        : r.error().python_class + ": " + r.error().message);
+  const Number &n = r.value();
+  return n.is_float()                   ? RtValue::of_float(n.real)
+         : n.kind == Number::Kind::Bool ? RtValue::of_bool(n.integer != 0)
+                                        : RtValue::of_int(n.integer);
+}
+
+// The Python operator or math function a number prim computes: the tracer records `a + b` of
+// numbers as prims.add, math.exp(x) as prims.exp, and computed them by python_numbers.hpp's
+// rules, as the executor must. The prims not here are no Python operation (prims.div
+// truncates ints, prims.floor of a float is a float).
+constexpr std::pair<Sym, NumOp> kPythonNumberOps[] = {
+    {Sym::prims_add, NumOp::add},
+    {Sym::prims_sub, NumOp::sub},
+    {Sym::prims_mul, NumOp::mul},
+    {Sym::prims_pow, NumOp::pow},
+    {Sym::prims_lt, NumOp::lt},
+    {Sym::prims_le, NumOp::le},
+    {Sym::prims_gt, NumOp::gt},
+    {Sym::prims_ge, NumOp::ge},
+    {Sym::prims_eq, NumOp::eq},
+    {Sym::prims_ne, NumOp::ne},
+    {Sym::prims_bitwise_and, NumOp::bitwise_and},
+    {Sym::prims_bitwise_or, NumOp::bitwise_or},
+    {Sym::prims_bitwise_xor, NumOp::bitwise_xor},
+    {Sym::prims_neg, NumOp::neg},
+    {Sym::prims_abs, NumOp::abs},
+    {Sym::prims_exp, NumOp::exp},
+    {Sym::prims_log, NumOp::log},
+    {Sym::prims_sqrt, NumOp::sqrt},
+    {Sym::prims_sin, NumOp::sin},
+    {Sym::prims_cos, NumOp::cos},
+    {Sym::prims_tanh, NumOp::tanh},
+};
+
+std::optional<NumOp> python_number_op_of(Sym s) {
+  for (const auto &[prim, op] : kPythonNumberOps)
+    if (prim == s) return op;
+  return std::nullopt;
 }
 
 RtValue number_binary(Sym s, const RtValue &a, const RtValue &b) {
-  bool floats = any_float(a, b);
-  double x = as_double(a), y = as_double(b);
-  int64_t i = a.integer, j = b.integer;
+  Number x = number_held(a), y = number_held(b);
+  if (std::optional<NumOp> op = python_number_op_of(s))
+    return value_or_throw(python_number_op(*op, x, y));
+  bool floats = x.is_float() || y.is_float();
   switch (s) {
-  case Sym::prims_add:
-    return floats ? RtValue::of_float(x + y) : RtValue::of_int(i + j);
-  case Sym::prims_sub:
-    return floats ? RtValue::of_float(x - y) : RtValue::of_int(i - j);
-  case Sym::prims_mul:
-    return floats ? RtValue::of_float(x * y) : RtValue::of_int(i * j);
-  case Sym::prims_div:
-    if (floats ? y == 0 : j == 0) throw ExecError("division by zero");
-    return floats ? RtValue::of_float(x / y) : RtValue::of_int(i / j); // truncation, as Thunder
+  case Sym::prims_div: // truncating for ints, as Thunder's prims.div
+    return value_or_throw(floats ? python_number_op(NumOp::truediv, x, y)
+                                 : truncating_division(x.integer, y.integer));
   case Sym::prims_fmod:
-    if (y == 0) throw ExecError("fmod by zero");
-    return RtValue::of_float(std::fmod(x, y));
-  case Sym::prims_pow: {
-    if (floats || j < 0) return RtValue::of_float(std::pow(x, y));
-    std::optional<int64_t> power = truncate_to_int64(std::round(std::pow(x, y)));
-    if (!power) throw ExecError("integer overflow in pow");
-    return RtValue::of_int(*power);
-  }
+    return value_or_throw(python_fmod(x.as_double(), y.as_double()));
   case Sym::prims_maximum:
-    return floats ? RtValue::of_float(std::max(x, y)) : RtValue::of_int(std::max(i, j));
+    return floats ? RtValue::of_float(std::max(x.as_double(), y.as_double()))
+                  : RtValue::of_int(std::max(x.integer, y.integer));
   case Sym::prims_minimum:
-    return floats ? RtValue::of_float(std::min(x, y)) : RtValue::of_int(std::min(i, j));
-  case Sym::prims_lt:
-    return RtValue::of_bool(floats ? x < y : i < j);
-  case Sym::prims_le:
-    return RtValue::of_bool(floats ? x <= y : i <= j);
-  case Sym::prims_gt:
-    return RtValue::of_bool(floats ? x > y : i > j);
-  case Sym::prims_ge:
-    return RtValue::of_bool(floats ? x >= y : i >= j);
-  case Sym::prims_eq:
-    return RtValue::of_bool(floats ? x == y : i == j);
-  case Sym::prims_ne:
-    return RtValue::of_bool(floats ? x != y : i != j);
-  case Sym::prims_bitwise_and:
-  case Sym::prims_bitwise_or:
-  case Sym::prims_bitwise_xor: {
-    int64_t r = s == Sym::prims_bitwise_and  ? (i & j)
-                : s == Sym::prims_bitwise_or ? (i | j)
-                                             : (i ^ j);
-    if (a.kind == RtValue::Kind::Bool && b.kind == RtValue::Kind::Bool)
-      return RtValue::of_bool(r != 0);
-    return RtValue::of_int(r);
-  }
+    return floats ? RtValue::of_float(std::min(x.as_double(), y.as_double()))
+                  : RtValue::of_int(std::min(x.integer, y.integer));
   default:
     throw ExecError(qualified_name(s) + " of two numbers is not supported");
   }
 }
 
+// The number prims of one float whose result is no Python function's: Thunder's prims.floor
+// of a float is a float (math.floor's is an int).
+constexpr std::pair<Sym, double (*)(double)> kFloatPrims[] = {
+    {Sym::prims_floor, [](double x) { return std::floor(x); }},
+    {Sym::prims_ceil, [](double x) { return std::ceil(x); }},
+    {Sym::prims_trunc, [](double x) { return std::trunc(x); }},
+    {Sym::prims_log1p, [](double x) { return std::log1p(x); }},
+    {Sym::prims_rsqrt, [](double x) { return 1.0 / std::sqrt(x); }},
+    {Sym::prims_erf, [](double x) { return std::erf(x); }},
+    {Sym::prims_reciprocal, [](double x) { return 1.0 / x; }},
+};
+
 RtValue number_unary(Sym s, const RtValue &a) {
+  if (std::optional<NumOp> op = python_number_op_of(s))
+    return value_or_throw(python_number_op(*op, number_held(a)));
   double x = as_double(a);
-  switch (s) {
-  case Sym::prims_neg:
-    return a.kind == RtValue::Kind::Float ? RtValue::of_float(-x) : RtValue::of_int(-a.integer);
-  case Sym::prims_abs:
-    return a.kind == RtValue::Kind::Float ? RtValue::of_float(std::fabs(x))
-                                          : RtValue::of_int(a.integer < 0 ? -a.integer : a.integer);
-  case Sym::prims_signbit:
-    return RtValue::of_bool(std::signbit(x));
-  case Sym::prims_floor:
-    return RtValue::of_float(std::floor(x));
-  case Sym::prims_ceil:
-    return RtValue::of_float(std::ceil(x));
-  case Sym::prims_trunc:
-    return RtValue::of_float(std::trunc(x));
-  case Sym::prims_exp:
-    return RtValue::of_float(std::exp(x));
-  case Sym::prims_log:
-    return RtValue::of_float(std::log(x));
-  case Sym::prims_log1p:
-    return RtValue::of_float(std::log1p(x));
-  case Sym::prims_tanh:
-    return RtValue::of_float(std::tanh(x));
-  case Sym::prims_sqrt:
-    return RtValue::of_float(std::sqrt(x));
-  case Sym::prims_rsqrt:
-    return RtValue::of_float(1.0 / std::sqrt(x));
-  case Sym::prims_sin:
-    return RtValue::of_float(std::sin(x));
-  case Sym::prims_cos:
-    return RtValue::of_float(std::cos(x));
-  case Sym::prims_erf:
-    return RtValue::of_float(std::erf(x));
-  case Sym::prims_reciprocal:
-    return RtValue::of_float(1.0 / x);
-  case Sym::prims_isfinite:
-    return RtValue::of_bool(std::isfinite(x));
-  case Sym::prims_bitwise_not:
+  for (const auto &[prim, function] : kFloatPrims)
+    if (prim == s) return RtValue::of_float(function(x));
+  if (s == Sym::prims_signbit) return RtValue::of_bool(std::signbit(x));
+  if (s == Sym::prims_isfinite) return RtValue::of_bool(std::isfinite(x));
+  if (s == Sym::prims_bitwise_not)
     return a.kind == RtValue::Kind::Bool ? RtValue::of_bool(!a.boolean)
                                          : RtValue::of_int(~a.integer);
-  default:
-    throw ExecError(qualified_name(s) + " of a number is not supported");
-  }
+  throw ExecError(qualified_name(s) + " of a number is not supported");
+}
+
+// int(x), float(x) and bool(x) of a number, as the tracer computed them when it recorded the
+// conversion.
+RtValue converted_number(const RtValue &x, const std::string &type) {
+  if (type == "int") return value_or_throw(python_number_op(NumOp::to_int, number_held(x)));
+  if (type == "float") return value_or_throw(python_number_op(NumOp::to_float, number_held(x)));
+  return RtValue::of_bool(as_double(x) != 0);
 }
 
 at::Tensor unary_tensor(Sym s, const at::Tensor &t) {
@@ -418,7 +432,8 @@ at::ScalarType number_type(const RtValue &v) {
   return at::kLong;
 }
 
-void check_metadata(const Args &a, const ExecOptions &options) {
+RtValue check_metadata(Sym, const Args &a) {
+  const ExecOptions &options = a.options();
   const at::Tensor &t = a.t(0);
   IntList shape = a.ints(1);
   std::string device = device_name(t.device());
@@ -432,573 +447,660 @@ void check_metadata(const Args &a, const ExecOptions &options) {
     throw ExecError(std::string("check failed: got a tensor with requires_grad=") +
                     (t.requires_grad() ? "True" : "False") +
                     ", expected requires_grad=" + (a.b(4) ? "True" : "False"));
+  return {};
 }
+
+// A parameter or buffer of the traced module reaches the computation as the printer's
+// fn.get_parameter(...), never as this prim.
+RtValue unpacked_by_the_printer(Sym s, const Args &) {
+  throw ExecError(qualified_name(s) + " is printed as fn.get_parameter(...) and runs as that");
+}
+
+// ---- what symbols of several families share
+
+at::Tensor squeezed(at::Tensor t, const IntList &dims) {
+  for (auto it = dims.rbegin(); it != dims.rend(); ++it)
+    t = t.squeeze(*it);
+  return t;
+}
+
+// A tensor of nested Python numbers, made from doubles or int64s, then of `dtype` on `device`.
+at::Tensor tensor_of_numbers(const RtValue &nested, bool from_doubles, at::ScalarType dtype,
+                             const at::Device &device) {
+  std::vector<double> values;
+  std::vector<int64_t> ints, shape;
+  flatten_numbers(nested, values, ints, shape, 0);
+  at::Tensor t = from_doubles ? at::tensor(values, at::TensorOptions().dtype(at::kDouble))
+                              : at::tensor(ints, at::TensorOptions().dtype(at::kLong));
+  return t.reshape(shape).to(dtype).to(device);
+}
+
+// torch.tensor's dtype for nested numbers: bool if all are bools, float if any is a float,
+// int64 otherwise.
+at::ScalarType inferred_dtype(const RtValue &nested) {
+  bool floats = false, bools = true;
+  std::function<void(const RtValue &)> scan = [&](const RtValue &v) {
+    if (v.kind == RtValue::Kind::Tuple || v.kind == RtValue::Kind::List) {
+      for (const RtValue &i : v.items)
+        scan(i);
+      return;
+    }
+    floats = floats || v.kind == RtValue::Kind::Float;
+    bools = bools && v.kind == RtValue::Kind::Bool;
+  };
+  scan(nested);
+  return bools ? at::kBool : floats ? at::kFloat : at::kLong;
+}
+
+// *_like's options: the tensor's, with the dtype and device arguments when given.
+at::TensorOptions like_options(const Args &a, std::size_t dtype, std::size_t device) {
+  const at::Tensor &t = a.t(0);
+  at::TensorOptions opts = t.options().dtype(a.dtype_opt(dtype).value_or(t.scalar_type()));
+  if (!a.none(device)) opts = opts.device(a.device(device));
+  return opts;
+}
+
+// ---- the families: each symbol's implementation, from its arguments in schema order
+
+using Implementation = RtValue (*)(Sym, const Args &);
+struct Entry {
+  Sym symbol;
+  Implementation run;
+};
+
+// The prims that a prim and an ltorch symbol share: the same libtorch call.
+RtValue run_reshape(Sym, const Args &a) {
+  return tensor(a.t(0).reshape(a.ints(1)));
+}
+RtValue run_permute(Sym, const Args &a) {
+  return tensor(a.t(0).permute(a.ints(1)));
+}
+RtValue run_cat(Sym, const Args &a) {
+  return tensor(at::cat(a.tensors(0), a.i(1)));
+}
+RtValue run_flip(Sym, const Args &a) {
+  return tensor(at::flip(a.t(0), a.ints(1)));
+}
+RtValue run_matmul(Sym, const Args &a) {
+  return tensor(at::matmul(a.t(0), a.t(1)));
+}
+RtValue run_linear(Sym, const Args &a) {
+  return tensor(at::linear(a.t(0), a.t(1), a.t_opt(2)));
+}
+
+RtValue check_len(Sym, const Args &a) {
+  std::size_t n = a[0].kind == RtValue::Kind::Dict ? a[0].items.size() / 2 : a[0].items.size();
+  if (static_cast<int64_t>(n) != a.i(1))
+    throw ExecError("check failed: length " + std::to_string(n) + ", expected " +
+                    std::to_string(a.i(1)));
+  return {};
+}
+
+RtValue check_type(Sym, const Args &a) {
+  if (!is_number(a[0]) || (a.s(1) == "int" && a[0].kind == RtValue::Kind::Float) ||
+      (a.s(1) == "float" && a[0].kind != RtValue::Kind::Float))
+    throw ExecError("check failed: " + describe(a[0]) + " is not " + a.s(1));
+  return {};
+}
+
+[[noreturn]] void specialised_for(const Args &a) {
+  throw ExecError("check failed: " + describe(a[0]) + ", the trace was specialised for " +
+                  describe(a[1]));
+}
+
+RtValue shape_of(Sym, const Args &a) {
+  const at::Tensor &t = a.t(0);
+  std::vector<RtValue> dims;
+  for (int64_t d = 0; d < t.dim(); ++d)
+    dims.push_back(RtValue::of_int(t.size(d)));
+  return RtValue::of_tuple(std::move(dims));
+}
+
+constexpr Entry kPrologue[] = {
+    {Sym::prims_check_len, check_len},
+    {Sym::prims_check_tensor_shape_and_metadata, check_metadata},
+    {Sym::prims_check_tensor_metadata, check_metadata},
+    {Sym::prims_assert_tensor_metadata, check_metadata},
+    {Sym::prims_check_type, check_type},
+    {Sym::prims_check_number_type_and_value,
+     [](Sym, const Args &a) -> RtValue {
+       if (!is_number(a[0]) || a[0].kind != a[1].kind || as_double(a[0]) != as_double(a[1]))
+         specialised_for(a);
+       return {};
+     }},
+    {Sym::prims_check_literal_like,
+     [](Sym, const Args &a) -> RtValue {
+       if (!same_literal(a[0], a[1])) specialised_for(a);
+       return {};
+     }},
+    {Sym::prims_check_none,
+     [](Sym, const Args &a) -> RtValue {
+       if (a[0].kind != RtValue::Kind::None)
+         throw ExecError("check failed: " + describe(a[0]) + " is not None");
+       return {};
+     }},
+    {Sym::prims_shape, shape_of},
+    {Sym::prims_unpack_parameter, unpacked_by_the_printer},
+    {Sym::prims_unpack_buffer, unpacked_by_the_printer},
+};
+
+// ---- elementwise: the prims of numbers and of tensors, and ltorch as torch computes it
+
+RtValue elementwise_unary(Sym s, const Args &a) {
+  if (is_number(a[0])) return number_unary(s, a[0]);
+  return tensor(unary_tensor(s, a.t(0)));
+}
+
+RtValue elementwise_binary(Sym s, const Args &a) {
+  if (is_number(a[0]) && is_number(a[1])) return number_binary(s, a[0], a[1]);
+  return tensor(binary_tensor(s, a.tn(0), a.tn(1)));
+}
+
+RtValue convert_element_type(Sym, const Args &a) {
+  const RtValue &to = a[1];
+  if (to.kind == RtValue::Kind::DType) return tensor(a.t(0).to(scalar_type(to.text)));
+  if (to.kind != RtValue::Kind::Builtin || !is_number(a[0]))
+    throw ExecError("convert_element_type of " + describe(a[0]) + " to " + describe(to));
+  return converted_number(a[0], to.text);
+}
+
+// The elementwise prims of one and of two operands, each a number or a tensor: registered
+// with elementwise_unary and elementwise_binary.
+constexpr Sym kUnaryPrims[] = {Sym::prims_neg,        Sym::prims_abs,         Sym::prims_exp,
+                               Sym::prims_log,        Sym::prims_log1p,       Sym::prims_tanh,
+                               Sym::prims_rsqrt,      Sym::prims_sqrt,        Sym::prims_sin,
+                               Sym::prims_cos,        Sym::prims_erf,         Sym::prims_floor,
+                               Sym::prims_ceil,       Sym::prims_trunc,       Sym::prims_signbit,
+                               Sym::prims_reciprocal, Sym::prims_bitwise_not, Sym::prims_isfinite};
+constexpr Sym kBinaryPrims[] = {
+    Sym::prims_add,        Sym::prims_sub,  Sym::prims_mul,         Sym::prims_div,
+    Sym::prims_pow,        Sym::prims_fmod, Sym::prims_maximum,     Sym::prims_minimum,
+    Sym::prims_eq,         Sym::prims_ne,   Sym::prims_lt,          Sym::prims_le,
+    Sym::prims_gt,         Sym::prims_ge,   Sym::prims_bitwise_and, Sym::prims_bitwise_or,
+    Sym::prims_bitwise_xor};
+
+constexpr Entry kElementwisePrims[] = {
+    {Sym::prims_where,
+     [](Sym, const Args &a) { return tensor(at::where(a.tn(0), a.tn(1), a.tn(2))); }},
+    {Sym::prims_convert_element_type, convert_element_type},
+};
+
+// ltorch.add and ltorch.sub: `alpha` scales the second operand; of two numbers, a number.
+RtValue add_or_sub(Sym s, const Args &a) {
+  bool add = s == Sym::ltorch_add;
+  if (!a.is_tensor(0) && !a.is_tensor(1)) {
+    RtValue scaled = a.none(2) ? a[1] : number_binary(Sym::prims_mul, a[1], a[2]);
+    return number_binary(add ? Sym::prims_add : Sym::prims_sub, a[0], scaled);
+  }
+  at::Scalar alpha = a.none(2) ? at::Scalar(1) : a.scalar(2);
+  return tensor(add ? at::add(a.tn(0), a.tn(1), alpha) : at::sub(a.tn(0), a.tn(1), alpha));
+}
+
+// The ltorch symbols that compute as their prim does on tensors (for two operands, a number
+// beside a tensor becomes a tensor): registered with as_prim_on_tensors.
+struct SameAsPrim {
+  Sym ltorch, prim;
+  bool two_operands;
+};
+constexpr SameAsPrim kSameAsPrim[] = {
+    {Sym::ltorch_neg, Sym::prims_neg, false},
+    {Sym::ltorch_abs, Sym::prims_abs, false},
+    {Sym::ltorch_exp, Sym::prims_exp, false},
+    {Sym::ltorch_log, Sym::prims_log, false},
+    {Sym::ltorch_log1p, Sym::prims_log1p, false},
+    {Sym::ltorch_tanh, Sym::prims_tanh, false},
+    {Sym::ltorch_rsqrt, Sym::prims_rsqrt, false},
+    {Sym::ltorch_sqrt, Sym::prims_sqrt, false},
+    {Sym::ltorch_sin, Sym::prims_sin, false},
+    {Sym::ltorch_cos, Sym::prims_cos, false},
+    {Sym::ltorch_erf, Sym::prims_erf, false},
+    {Sym::ltorch_floor, Sym::prims_floor, false},
+    {Sym::ltorch_bitwise_not, Sym::prims_bitwise_not, false},
+    {Sym::ltorch_mul, Sym::prims_mul, true},
+    {Sym::ltorch_pow, Sym::prims_pow, true},
+    {Sym::ltorch_maximum, Sym::prims_maximum, true},
+    {Sym::ltorch_minimum, Sym::prims_minimum, true},
+    {Sym::ltorch_eq, Sym::prims_eq, true},
+    {Sym::ltorch_ne, Sym::prims_ne, true},
+    {Sym::ltorch_lt, Sym::prims_lt, true},
+    {Sym::ltorch_le, Sym::prims_le, true},
+    {Sym::ltorch_gt, Sym::prims_gt, true},
+    {Sym::ltorch_ge, Sym::prims_ge, true},
+    {Sym::ltorch_bitwise_and, Sym::prims_bitwise_and, true},
+    {Sym::ltorch_bitwise_or, Sym::prims_bitwise_or, true},
+};
+
+RtValue as_prim_on_tensors(Sym s, const Args &a) {
+  for (const SameAsPrim &same : kSameAsPrim)
+    if (same.ltorch == s)
+      return tensor(same.two_operands ? binary_tensor(same.prim, a.tn(0), a.tn(1))
+                                      : unary_tensor(same.prim, a.t(0)));
+  throw ExecError(qualified_name(s) + " does not compute as a prim");
+}
+
+constexpr Entry kElementwiseLtorch[] = {
+    {Sym::ltorch_add, add_or_sub},
+    {Sym::ltorch_sub, add_or_sub},
+    {Sym::ltorch_true_divide,
+     [](Sym, const Args &a) { return tensor(at::true_divide(a.tn(0), a.tn(1))); }},
+    {Sym::ltorch_div,
+     [](Sym, const Args &a) {
+       c10::optional<c10::string_view> mode;
+       if (!a.none(2)) mode = c10::string_view(a.s(2));
+       return tensor(at::div(a.tn(0), a.tn(1), mode));
+     }},
+    {Sym::ltorch_floor_divide,
+     [](Sym, const Args &a) { return tensor(at::floor_divide(a.tn(0), a.tn(1))); }},
+    {Sym::ltorch_remainder,
+     [](Sym, const Args &a) { return tensor(at::remainder(a.tn(0), a.tn(1))); }},
+    {Sym::ltorch_logical_and,
+     [](Sym, const Args &a) { return tensor(at::logical_and(a.tn(0), a.tn(1))); }},
+    {Sym::ltorch_logical_or,
+     [](Sym, const Args &a) { return tensor(at::logical_or(a.tn(0), a.tn(1))); }},
+    {Sym::ltorch_logical_not, [](Sym, const Args &a) { return tensor(at::logical_not(a.t(0))); }},
+    {Sym::ltorch_sigmoid, [](Sym, const Args &a) { return tensor(at::sigmoid(a.t(0))); }},
+    {Sym::ltorch_relu, [](Sym, const Args &a) { return tensor(at::relu(a.t(0))); }},
+    {Sym::ltorch_silu, [](Sym, const Args &a) { return tensor(at::silu(a.t(0))); }},
+    {Sym::ltorch_gelu, [](Sym, const Args &a) { return tensor(at::gelu(a.t(0), a.s(1))); }},
+    {Sym::ltorch_clamp,
+     [](Sym, const Args &a) {
+       c10::optional<at::Scalar> lo, hi;
+       if (!a.none(1)) lo = a.scalar(1);
+       if (!a.none(2)) hi = a.scalar(2);
+       return tensor(at::clamp(a.t(0), lo, hi));
+     }},
+    {Sym::ltorch_where,
+     [](Sym, const Args &a) { return tensor(at::where(a.t(0), a.tn(1), a.tn(2))); }},
+    {Sym::ltorch_masked_fill,
+     [](Sym, const Args &a) {
+       if (a.is_tensor(2)) return tensor(a.t(0).masked_fill(a.t(1), a.t(2)));
+       return tensor(a.t(0).masked_fill(a.t(1), a.scalar(2)));
+     }},
+    {Sym::ltorch_to,
+     [](Sym, const Args &a) {
+       at::Tensor t = a.t(0);
+       if (!a.none(1)) t = t.to(a.device(1));
+       if (!a.none(2)) t = t.to(a.dtype(2));
+       return tensor(t);
+     }},
+    {Sym::ltorch_type_as, [](Sym, const Args &a) { return tensor(a.t(0).type_as(a.t(1))); }},
+};
+
+// ---- shapes
+
+RtValue broadcast_in_dim(Sym, const Args &a) {
+  const at::Tensor &t = a.t(0);
+  IntList shape = a.ints(1), dims = a.ints(2);
+  if (dims.size() != static_cast<std::size_t>(t.dim()))
+    throw ExecError("broadcast_in_dim: " + std::to_string(dims.size()) +
+                    " broadcast dims for a tensor of rank " + std::to_string(t.dim()));
+  IntList view(shape.size(), 1);
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    if (dims[k] < 0 || static_cast<std::size_t>(dims[k]) >= view.size())
+      throw ExecError("broadcast_in_dim: dim " + std::to_string(dims[k]) +
+                      " is out of range for a shape of rank " + std::to_string(view.size()));
+    view[static_cast<std::size_t>(dims[k])] = t.size(static_cast<int64_t>(k));
+  }
+  // Only the libtorch calls that change something (each costs a dispatch): expand adds
+  // leading dims itself, so trailing broadcast dims need no reshape.
+  bool trailing = true;
+  for (std::size_t k = 0; k < dims.size(); ++k)
+    trailing = trailing && dims[k] == static_cast<int64_t>(shape.size() - dims.size() + k);
+  at::Tensor viewed = trailing || t.sizes().equals(view) ? t : t.reshape(view);
+  return tensor(viewed.sizes().equals(shape) ? viewed : viewed.expand(shape));
+}
+
+RtValue slice_prim(Sym, const Args &a) {
+  at::Tensor t = a.t(0);
+  IntList starts = a.ints(1), ends = a.ints(2);
+  IntList strides = a.none(3) ? IntList(starts.size(), 1) : a.ints(3);
+  if (starts.size() != static_cast<std::size_t>(t.dim()) || ends.size() != starts.size() ||
+      strides.size() != starts.size())
+    throw ExecError("slice_prim: index lists do not match the rank");
+  for (std::size_t d = 0; d < starts.size(); ++d)
+    t = t.slice(static_cast<int64_t>(d), starts[d], ends[d], strides[d]);
+  return tensor(t);
+}
+
+// padding_config: (low, high, interior) per dim, as Thunder's prims.pad (no negative ones).
+RtValue pad(Sym, const Args &a) {
+  const at::Tensor &t = a.t(0);
+  const RtValue &config = a[2];
+  if (config.items.size() != static_cast<std::size_t>(t.dim()))
+    throw ExecError("pad: the padding config does not match the rank");
+  std::vector<int64_t> shape;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    const RtValue &c = config.items[static_cast<std::size_t>(d)];
+    if (c.items.size() != 3) throw ExecError("pad: each dim takes (low, high, interior)");
+    int64_t n = t.size(d), lo = c.items[0].integer, hi = c.items[1].integer,
+            interior = c.items[2].integer;
+    if (lo < 0 || hi < 0 || interior < 0) throw ExecError("pad: negative padding");
+    shape.push_back(lo + hi + n + std::max<int64_t>(n - 1, 0) * interior);
+  }
+  at::Tensor out = at::full(shape, a.scalar(1), t.options());
+  at::Tensor window = out;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    const RtValue &c = config.items[static_cast<std::size_t>(d)];
+    int64_t lo = c.items[0].integer, step = c.items[2].integer + 1;
+    window = window.slice(d, lo, lo + std::max<int64_t>(t.size(d) - 1, 0) * step + 1, step);
+  }
+  if (t.numel() > 0) window.copy_(t);
+  return tensor(out);
+}
+
+// ltorch.squeeze: every dim of size 1, one dim, or several (negative ones counted from the end).
+RtValue squeeze(Sym, const Args &a) {
+  if (a.none(1)) return tensor(a.t(0).squeeze());
+  if (a[1].kind == RtValue::Kind::Int) return tensor(a.t(0).squeeze(a.i(1)));
+  IntList dims = a.ints(1);
+  for (int64_t &d : dims)
+    if (d < 0) d += a.t(0).dim();
+  std::sort(dims.begin(), dims.end());
+  return tensor(squeezed(a.t(0), dims));
+}
+
+constexpr Entry kShapes[] = {
+    {Sym::prims_broadcast_in_dim, broadcast_in_dim},
+    {Sym::prims_reshape, run_reshape},
+    {Sym::prims_transpose, run_permute},
+    {Sym::prims_squeeze, [](Sym, const Args &a) { return tensor(squeezed(a.t(0), a.ints(1))); }},
+    {Sym::prims_slice_prim, slice_prim},
+    {Sym::prims_pad, pad},
+    {Sym::prims_cat, run_cat},
+    {Sym::prims_flip, run_flip},
+    {Sym::prims_stride_order,
+     [](Sym, const Args &a) { return tensor(stride_ordered(a.t(0), a.ints(1))); }},
+    {Sym::ltorch_reshape, run_reshape},
+    {Sym::ltorch_view, [](Sym, const Args &a) { return tensor(a.t(0).view(a.ints(1))); }},
+    {Sym::ltorch_contiguous, [](Sym, const Args &a) { return tensor(a.t(0).contiguous()); }},
+    {Sym::ltorch_transpose,
+     [](Sym, const Args &a) { return tensor(a.t(0).transpose(a.i(1), a.i(2))); }},
+    {Sym::ltorch_permute, run_permute},
+    {Sym::ltorch_unsqueeze, [](Sym, const Args &a) { return tensor(a.t(0).unsqueeze(a.i(1))); }},
+    {Sym::ltorch_squeeze, squeeze},
+    {Sym::ltorch_flatten,
+     [](Sym, const Args &a) { return tensor(a.t(0).flatten(a.i(1), a.i(2))); }},
+    {Sym::ltorch_expand, [](Sym, const Args &a) { return tensor(a.t(0).expand(a.ints(1))); }},
+    {Sym::ltorch_repeat, [](Sym, const Args &a) { return tensor(a.t(0).repeat(a.ints(1))); }},
+    {Sym::ltorch_repeat_interleave,
+     [](Sym, const Args &a) { return tensor(a.t(0).repeat_interleave(a.i(1), a.i_opt(2))); }},
+    {Sym::ltorch_split,
+     [](Sym, const Args &a) {
+       if (a[1].kind == RtValue::Kind::Int) return tuple_of(a.t(0).split(a.i(1), a.i(2)));
+       return tuple_of(a.t(0).split_with_sizes(a.ints(1), a.i(2)));
+     }},
+    {Sym::ltorch_chunk, [](Sym, const Args &a) { return tuple_of(a.t(0).chunk(a.i(1), a.i(2))); }},
+    {Sym::ltorch_cat, run_cat},
+    {Sym::ltorch_stack, [](Sym, const Args &a) { return tensor(at::stack(a.tensors(0), a.i(1))); }},
+    {Sym::ltorch_flip, run_flip},
+    {Sym::ltorch_tril, [](Sym, const Args &a) { return tensor(at::tril(a.t(0), a.i(1))); }},
+    {Sym::ltorch_triu, [](Sym, const Args &a) { return tensor(at::triu(a.t(0), a.i(1))); }},
+};
+
+// ---- reductions and normalisations
+
+RtValue argmax_or_argmin(Sym s, const Args &a) {
+  if (is_prim(s))
+    return tensor(s == Sym::prims_argmax ? at::argmax(a.t(0), a.i_opt(1))
+                                         : at::argmin(a.t(0), a.i_opt(1)));
+  return tensor(s == Sym::ltorch_argmax ? at::argmax(a.t(0), a.i_opt(1), a.b(2))
+                                        : at::argmin(a.t(0), a.i_opt(1), a.b(2)));
+}
+
+// torch.var's correction: given, or from `unbiased`, or 1.
+RtValue var(Sym, const Args &a) {
+  int64_t correction = !a.none(4) ? a.i(4) : !a.none(2) ? (a.b(2) ? 1 : 0) : 1;
+  return tensor(at::var(a.t(0), at::OptionalIntArrayRef(dims_arg(a, 1, a.t(0))),
+                        c10::optional<int64_t>(correction), a.b(3)));
+}
+
+// As PyTorch documents F.rms_norm (libtorch 1.13 has none): x * rsqrt(mean(x^2) + eps) * w,
+// computed in float32 for half-precision inputs.
+RtValue rms_norm(Sym, const Args &a) {
+  at::Tensor x = a.t(0);
+  at::ScalarType original = x.scalar_type();
+  if (original == at::kHalf || original == at::kBFloat16) x = x.to(at::kFloat);
+  IntList shape = a.ints(1);
+  IntList dims;
+  for (std::size_t k = 0; k < shape.size(); ++k)
+    dims.push_back(x.dim() - static_cast<int64_t>(shape.size()) + static_cast<int64_t>(k));
+  double eps =
+      a.none(3) ? (x.scalar_type() == at::kDouble ? DBL_EPSILON : 1.1920928955078125e-07) : a.d(3);
+  at::Tensor out = x * at::rsqrt(at::mean(x * x, dims, true) + eps);
+  if (!a.none(2)) out = out * a.t(2);
+  return tensor(out.to(original));
+}
+
+constexpr Entry kReductions[] = {
+    {Sym::prims_sum, [](Sym, const Args &a) { return tensor(at::sum(a.t(0), a.ints(1))); }},
+    {Sym::prims_amax, [](Sym, const Args &a) { return tensor(at::amax(a.t(0), a.ints(1))); }},
+    {Sym::prims_amin, [](Sym, const Args &a) { return tensor(at::amin(a.t(0), a.ints(1))); }},
+    {Sym::prims_prod,
+     [](Sym, const Args &a) {
+       return tensor(reduce_all(a.t(0), a.ints(1),
+                                [](const at::Tensor &t, int64_t d) { return at::prod(t, d); }));
+     }},
+    {Sym::prims_var,
+     [](Sym, const Args &a) {
+       return tensor(at::var(a.t(0), at::OptionalIntArrayRef(a.ints(1)),
+                             c10::optional<int64_t>(a.i(2)), false));
+     }},
+    {Sym::prims_argmax, argmax_or_argmin},
+    {Sym::prims_argmin, argmax_or_argmin},
+    {Sym::ltorch_sum,
+     [](Sym, const Args &a) {
+       return tensor(at::sum(a.t(0), dims_arg(a, 1, a.t(0)), a.b(2), a.dtype_opt(3)));
+     }},
+    {Sym::ltorch_mean,
+     [](Sym, const Args &a) {
+       return tensor(at::mean(a.t(0), dims_arg(a, 1, a.t(0)), a.b(2), a.dtype_opt(3)));
+     }},
+    {Sym::ltorch_amax,
+     [](Sym, const Args &a) { return tensor(at::amax(a.t(0), dims_arg(a, 1, a.t(0)), a.b(2))); }},
+    {Sym::ltorch_amin,
+     [](Sym, const Args &a) { return tensor(at::amin(a.t(0), dims_arg(a, 1, a.t(0)), a.b(2))); }},
+    {Sym::ltorch_prod,
+     [](Sym, const Args &a) {
+       if (a.none(1)) return tensor(at::prod(a.t(0), a.dtype_opt(3)));
+       return tensor(at::prod(a.t(0), a.i(1), a.b(2), a.dtype_opt(3)));
+     }},
+    {Sym::ltorch_var, var},
+    {Sym::ltorch_argmax, argmax_or_argmin},
+    {Sym::ltorch_argmin, argmax_or_argmin},
+    {Sym::ltorch_softmax,
+     [](Sym, const Args &a) { return tensor(at::softmax(a.t(0), a.i(1), a.dtype_opt(2))); }},
+    {Sym::ltorch_log_softmax,
+     [](Sym, const Args &a) { return tensor(at::log_softmax(a.t(0), a.i(1), a.dtype_opt(2))); }},
+    {Sym::ltorch_layer_norm,
+     [](Sym, const Args &a) {
+       return tensor(at::layer_norm(a.t(0), a.ints(1), a.t_opt(2), a.t_opt(3), a.d(4)));
+     }},
+    {Sym::ltorch_rms_norm, rms_norm},
+};
+
+// ---- indexing and matrix products
+
+// prims.take: index_select along `dim`, the index's shape in place of that dim.
+RtValue take(Sym, const Args &a) {
+  const at::Tensor &t = a.t(0), &index = a.t(1);
+  int64_t d = a.i(2);
+  at::Tensor picked = at::index_select(t, d, index.reshape({-1}));
+  std::vector<int64_t> shape(t.sizes().begin(), t.sizes().begin() + d);
+  for (int64_t k : index.sizes())
+    shape.push_back(k);
+  shape.insert(shape.end(), t.sizes().begin() + d + 1, t.sizes().end());
+  return tensor(picked.reshape(shape));
+}
+
+constexpr Entry kIndexing[] = {
+    {Sym::prims_take, take},
+    {Sym::prims_take_along_axis,
+     [](Sym, const Args &a) { return tensor(at::gather(a.t(0), a.i(2), a.t(1))); }},
+    // a, index, value, dim
+    {Sym::prims_index_add,
+     [](Sym, const Args &a) { return tensor(at::index_add(a.t(0), a.i(3), a.t(1), a.t(2))); }},
+    {Sym::prims_scatter_add,
+     [](Sym, const Args &a) { return tensor(at::scatter_add(a.t(0), a.i(3), a.t(1), a.t(2))); }},
+    {Sym::prims_matmul, run_matmul},
+    {Sym::prims_linear, run_linear},
+    {Sym::prims_copy_,
+     [](Sym, const Args &a) {
+       at::Tensor dst = a.t(1);
+       dst.copy_(a.t(0));
+       return tensor(dst);
+     }},
+    {Sym::ltorch_getitem,
+     [](Sym, const Args &a) {
+       return tensor(a.t(0).index(tensor_indices(a[1], a.t(0).device())));
+     }},
+    {Sym::ltorch_index_select,
+     [](Sym, const Args &a) { return tensor(at::index_select(a.t(0), a.i(1), a.t(2))); }},
+    {Sym::ltorch_gather,
+     [](Sym, const Args &a) { return tensor(at::gather(a.t(0), a.i(1), a.t(2))); }},
+    {Sym::ltorch_matmul, run_matmul},
+    {Sym::ltorch_linear, run_linear},
+    {Sym::ltorch_outer, [](Sym, const Args &a) { return tensor(at::outer(a.t(0), a.t(1))); }},
+};
+
+// ---- torch.nn.functional
+
+constexpr Entry kNn[] = {
+    {Sym::ltorch_embedding,
+     [](Sym, const Args &a) {
+       if (!a.none(3)) throw ExecError("embedding with max_norm is not supported");
+       return tensor(at::embedding(a.t(1), a.t(0), a.none(2) ? -1 : a.i(2), a.b(5), a.b(6)));
+     }},
+    {Sym::ltorch_scaled_dot_product_attention,
+     [](Sym, const Args &a) { return tensor(attention(a)); }},
+    {Sym::ltorch_cross_entropy,
+     [](Sym, const Args &a) {
+       return tensor(at::cross_entropy_loss(a.t(0), a.t(1), a.t_opt(2), reduction_of(a.s(6)),
+                                            a.i(4), a.d(7)));
+     }},
+    {Sym::ltorch_nll_loss,
+     [](Sym, const Args &a) {
+       return tensor(at::nll_loss_nd(a.t(0), a.t(1), a.t_opt(2), reduction_of(a.s(6)), a.i(4)));
+     }},
+    {Sym::ltorch_mse_loss,
+     [](Sym, const Args &a) { return tensor(at::mse_loss(a.t(0), a.t(1), reduction_of(a.s(4)))); }},
+    {Sym::ltorch_dropout,
+     [](Sym, const Args &a) { return tensor(at::dropout(a.t(0), a.d(1), a.b(2))); }},
+};
+
+// ---- factories
+
+RtValue iota(Sym, const Args &a) {
+  at::TensorOptions opts = factory_options(a, 4, 3, at::kLong);
+  bool floating = at::isFloatingType(opts.dtype().toScalarType());
+  at::Tensor base = at::arange(a.i(0), opts.dtype(floating ? at::kDouble : at::kLong));
+  return tensor((base * a.scalar(2) + a.scalar(1)).to(opts.dtype().toScalarType()));
+}
+
+// torch.arange(end) or (start, end, step): float if any of them is.
+RtValue arange(Sym, const Args &a) {
+  RtValue start = a[0], end = a[1];
+  if (end.kind == RtValue::Kind::None) {
+    end = start;
+    start = RtValue::of_int(0);
+  }
+  bool floats = start.kind == RtValue::Kind::Float || end.kind == RtValue::Kind::Float ||
+                a[2].kind == RtValue::Kind::Float;
+  return tensor(at::arange(as_scalar(start), as_scalar(end), a.scalar(2),
+                           factory_options(a, 4, 6, floats ? at::kFloat : at::kLong)));
+}
+
+RtValue zeros(Sym, const Args &a) {
+  return tensor(at::zeros(a.ints(0), factory_options(a, 1, 3, at::kFloat)));
+}
+
+constexpr Entry kFactories[] = {
+    {Sym::prims_full,
+     [](Sym, const Args &a) {
+       return tensor(at::full(a.ints(0), a.scalar(1), factory_options(a, 3, 2, at::kFloat)));
+     }},
+    {Sym::prims_iota, iota},
+    {Sym::prims_tensor_from_sequence,
+     [](Sym, const Args &a) {
+       at::ScalarType dtype = a.dtype(1);
+       return tensor(tensor_of_numbers(a[0], at::isFloatingType(dtype), dtype, a.device(2)));
+     }},
+    {Sym::prims_uniform,
+     [](Sym, const Args &a) {
+       return tensor(
+           at::empty(a.ints(0), factory_options(a, 4, 3, at::kFloat)).uniform_(a.d(1), a.d(2)));
+     }},
+    {Sym::ltorch_arange, arange},
+    {Sym::ltorch_full,
+     [](Sym, const Args &a) {
+       return tensor(at::full(a.ints(0), a.scalar(1), factory_options(a, 2, 4, number_type(a[1]))));
+     }},
+    {Sym::ltorch_zeros, zeros},
+    // empty as zeros: the traces fill it with zeros too, so the values compare.
+    {Sym::ltorch_empty, zeros},
+    {Sym::ltorch_ones,
+     [](Sym, const Args &a) {
+       return tensor(at::ones(a.ints(0), factory_options(a, 1, 3, at::kFloat)));
+     }},
+    {Sym::ltorch_full_like,
+     [](Sym, const Args &a) {
+       return tensor(at::full(a.t(0).sizes(), a.scalar(1), like_options(a, 2, 4)));
+     }},
+    {Sym::ltorch_zeros_like,
+     [](Sym, const Args &a) { return tensor(at::zeros(a.t(0).sizes(), like_options(a, 1, 3))); }},
+    {Sym::ltorch_ones_like,
+     [](Sym, const Args &a) { return tensor(at::ones(a.t(0).sizes(), like_options(a, 1, 3))); }},
+    {Sym::ltorch_tensor,
+     [](Sym, const Args &a) {
+       bool floats = inferred_dtype(a[0]) == at::kFloat;
+       at::ScalarType dtype = a.dtype_opt(1).value_or(inferred_dtype(a[0]));
+       return tensor(tensor_of_numbers(a[0], floats, dtype, a.device(2)));
+     }},
+};
+
+// Every family, registered in one place (with the lists of symbols that share one
+// implementation): each symbol's implementation by its id.
+constexpr std::span<const Entry> kFamilies[] = {
+    kPrologue, kElementwisePrims, kElementwiseLtorch, kShapes, kReductions, kIndexing,
+    kNn,       kFactories,
+};
+
+constexpr std::array<Implementation, kSymbolCount> implementations_by_id() {
+  std::array<Implementation, kSymbolCount> by_id{};
+  for (std::span<const Entry> family : kFamilies)
+    for (const Entry &e : family)
+      by_id[static_cast<std::size_t>(e.symbol)] = e.run;
+  for (Sym prim : kUnaryPrims)
+    by_id[static_cast<std::size_t>(prim)] = elementwise_unary;
+  for (Sym prim : kBinaryPrims)
+    by_id[static_cast<std::size_t>(prim)] = elementwise_binary;
+  for (const SameAsPrim &same : kSameAsPrim)
+    by_id[static_cast<std::size_t>(same.ltorch)] = as_prim_on_tensors;
+  return by_id;
+}
+
+constexpr std::size_t entry_count() {
+  std::size_t n = std::size(kUnaryPrims) + std::size(kBinaryPrims) + std::size(kSameAsPrim);
+  for (std::span<const Entry> family : kFamilies)
+    n += family.size();
+  return n;
+}
+
+constexpr std::array<Implementation, kSymbolCount> kImplementations = implementations_by_id();
+
+// A symbol added to the registry without an implementation, or given two, does not compile.
+static_assert(entry_count() == kSymbolCount &&
+                  std::none_of(kImplementations.begin(), kImplementations.end(),
+                               [](Implementation run) { return run == nullptr; }),
+              "each symbol of symbols.def has exactly one libtorch implementation");
 
 } // namespace
 
 RtValue implement(Sym s, const RtValue *const *values, std::size_t count,
                   const ExecOptions &options) {
-  Args a(values, count, options);
-  switch (s) {
-  // ---- prologue checks
-  case Sym::prims_check_len: {
-    std::size_t n = a[0].kind == RtValue::Kind::Dict ? a[0].items.size() / 2 : a[0].items.size();
-    if (static_cast<int64_t>(n) != a.i(1))
-      throw ExecError("check failed: length " + std::to_string(n) + ", expected " +
-                      std::to_string(a.i(1)));
-    return {};
-  }
-  case Sym::prims_check_tensor_shape_and_metadata:
-  case Sym::prims_check_tensor_metadata:
-  case Sym::prims_assert_tensor_metadata:
-    check_metadata(a, options);
-    return {};
-  case Sym::prims_check_type:
-    if (!is_number(a[0]) || (a.s(1) == "int" && a[0].kind == RtValue::Kind::Float) ||
-        (a.s(1) == "float" && a[0].kind != RtValue::Kind::Float))
-      throw ExecError("check failed: " + describe(a[0]) + " is not " + a.s(1));
-    return {};
-  case Sym::prims_check_number_type_and_value:
-    if (!is_number(a[0]) || a[0].kind != a[1].kind || as_double(a[0]) != as_double(a[1]))
-      throw ExecError("check failed: " + describe(a[0]) + ", the trace was specialised for " +
-                      describe(a[1]));
-    return {};
-  case Sym::prims_check_literal_like:
-    if (!same_literal(a[0], a[1]))
-      throw ExecError("check failed: " + describe(a[0]) + ", the trace was specialised for " +
-                      describe(a[1]));
-    return {};
-  case Sym::prims_check_none:
-    if (a[0].kind != RtValue::Kind::None)
-      throw ExecError("check failed: " + describe(a[0]) + " is not None");
-    return {};
-  case Sym::prims_shape: {
-    const at::Tensor &t = a.t(0);
-    std::vector<RtValue> dims;
-    for (int64_t d = 0; d < t.dim(); ++d)
-      dims.push_back(RtValue::of_int(t.size(d)));
-    return RtValue::of_tuple(std::move(dims));
-  }
-  case Sym::prims_unpack_parameter:
-  case Sym::prims_unpack_buffer:
-    throw ExecError(qualified_name(s) + " is printed as fn.get_parameter(...) and runs as that");
-
-  // ---- elementwise prims
-  case Sym::prims_neg:
-  case Sym::prims_abs:
-  case Sym::prims_exp:
-  case Sym::prims_log:
-  case Sym::prims_log1p:
-  case Sym::prims_tanh:
-  case Sym::prims_rsqrt:
-  case Sym::prims_sqrt:
-  case Sym::prims_sin:
-  case Sym::prims_cos:
-  case Sym::prims_erf:
-  case Sym::prims_floor:
-  case Sym::prims_ceil:
-  case Sym::prims_trunc:
-  case Sym::prims_signbit:
-  case Sym::prims_reciprocal:
-  case Sym::prims_bitwise_not:
-  case Sym::prims_isfinite:
-    if (is_number(a[0])) return number_unary(s, a[0]);
-    return tensor(unary_tensor(s, a.t(0)));
-  case Sym::prims_add:
-  case Sym::prims_sub:
-  case Sym::prims_mul:
-  case Sym::prims_div:
-  case Sym::prims_pow:
-  case Sym::prims_fmod:
-  case Sym::prims_maximum:
-  case Sym::prims_minimum:
-  case Sym::prims_eq:
-  case Sym::prims_ne:
-  case Sym::prims_lt:
-  case Sym::prims_le:
-  case Sym::prims_gt:
-  case Sym::prims_ge:
-  case Sym::prims_bitwise_and:
-  case Sym::prims_bitwise_or:
-  case Sym::prims_bitwise_xor:
-    if (is_number(a[0]) && is_number(a[1])) return number_binary(s, a[0], a[1]);
-    return tensor(binary_tensor(s, a.tn(0), a.tn(1)));
-  case Sym::prims_where:
-    return tensor(at::where(a.tn(0), a.tn(1), a.tn(2)));
-  case Sym::prims_convert_element_type: {
-    const RtValue &to = a[1];
-    if (to.kind == RtValue::Kind::DType) return tensor(a.t(0).to(scalar_type(to.text)));
-    if (to.kind != RtValue::Kind::Builtin || !is_number(a[0]))
-      throw ExecError("convert_element_type of " + describe(a[0]) + " to " + describe(to));
-    if (to.text == "int") {
-      if (a[0].kind != RtValue::Kind::Float) return RtValue::of_int(a[0].integer);
-      std::optional<int64_t> truncated = truncate_to_int64(a[0].real);
-      if (!truncated)
-        throw ExecError("convert_element_type: " + python_float(a[0].real) +
-                        " has no 64-bit integer value");
-      return RtValue::of_int(*truncated);
-    }
-    if (to.text == "float") return RtValue::of_float(as_double(a[0]));
-    return RtValue::of_bool(as_double(a[0]) != 0);
-  }
-
-  // ---- shape prims
-  case Sym::prims_broadcast_in_dim: {
-    const at::Tensor &t = a.t(0);
-    IntList shape = a.ints(1), dims = a.ints(2);
-    if (dims.size() != static_cast<std::size_t>(t.dim()))
-      throw ExecError("broadcast_in_dim: " + std::to_string(dims.size()) +
-                      " broadcast dims for a tensor of rank " + std::to_string(t.dim()));
-    IntList view(shape.size(), 1);
-    for (std::size_t k = 0; k < dims.size(); ++k) {
-      if (dims[k] < 0 || static_cast<std::size_t>(dims[k]) >= view.size())
-        throw ExecError("broadcast_in_dim: dim " + std::to_string(dims[k]) +
-                        " is out of range for a shape of rank " + std::to_string(view.size()));
-      view[static_cast<std::size_t>(dims[k])] = t.size(static_cast<int64_t>(k));
-    }
-    // Only the libtorch calls that change something (each costs a dispatch): expand adds
-    // leading dims itself, so trailing broadcast dims need no reshape.
-    bool trailing = true;
-    for (std::size_t k = 0; k < dims.size(); ++k)
-      trailing = trailing && dims[k] == static_cast<int64_t>(shape.size() - dims.size() + k);
-    at::Tensor viewed = trailing || t.sizes().equals(view) ? t : t.reshape(view);
-    return tensor(viewed.sizes().equals(shape) ? viewed : viewed.expand(shape));
-  }
-  case Sym::prims_reshape:
-    return tensor(a.t(0).reshape(a.ints(1)));
-  case Sym::prims_transpose:
-    return tensor(a.t(0).permute(a.ints(1)));
-  case Sym::prims_squeeze: {
-    at::Tensor t = a.t(0);
-    IntList dims = a.ints(1);
-    for (auto it = dims.rbegin(); it != dims.rend(); ++it)
-      t = t.squeeze(*it);
-    return tensor(t);
-  }
-  case Sym::prims_slice_prim: {
-    at::Tensor t = a.t(0);
-    IntList starts = a.ints(1), ends = a.ints(2);
-    IntList strides = a.none(3) ? IntList(starts.size(), 1) : a.ints(3);
-    if (starts.size() != static_cast<std::size_t>(t.dim()) || ends.size() != starts.size() ||
-        strides.size() != starts.size())
-      throw ExecError("slice_prim: index lists do not match the rank");
-    for (std::size_t d = 0; d < starts.size(); ++d)
-      t = t.slice(static_cast<int64_t>(d), starts[d], ends[d], strides[d]);
-    return tensor(t);
-  }
-  case Sym::prims_pad: {
-    // padding_config: (low, high, interior) per dim, as Thunder's prims.pad (no negative ones)
-    const at::Tensor &t = a.t(0);
-    const RtValue &config = a[2];
-    if (config.items.size() != static_cast<std::size_t>(t.dim()))
-      throw ExecError("pad: the padding config does not match the rank");
-    std::vector<int64_t> shape;
-    for (int64_t d = 0; d < t.dim(); ++d) {
-      const RtValue &c = config.items[static_cast<std::size_t>(d)];
-      if (c.items.size() != 3) throw ExecError("pad: each dim takes (low, high, interior)");
-      int64_t n = t.size(d), lo = c.items[0].integer, hi = c.items[1].integer,
-              interior = c.items[2].integer;
-      if (lo < 0 || hi < 0 || interior < 0) throw ExecError("pad: negative padding");
-      shape.push_back(lo + hi + n + std::max<int64_t>(n - 1, 0) * interior);
-    }
-    at::Tensor out = at::full(shape, a.scalar(1), t.options());
-    at::Tensor window = out;
-    for (int64_t d = 0; d < t.dim(); ++d) {
-      const RtValue &c = config.items[static_cast<std::size_t>(d)];
-      int64_t lo = c.items[0].integer, step = c.items[2].integer + 1;
-      window = window.slice(d, lo, lo + std::max<int64_t>(t.size(d) - 1, 0) * step + 1, step);
-    }
-    if (t.numel() > 0) window.copy_(t);
-    return tensor(out);
-  }
-  case Sym::prims_cat:
-    return tensor(at::cat(a.tensors(0), a.i(1)));
-  case Sym::prims_flip:
-    return tensor(at::flip(a.t(0), a.ints(1)));
-  case Sym::prims_stride_order:
-    return tensor(stride_ordered(a.t(0), a.ints(1)));
-  case Sym::prims_sum:
-    return tensor(at::sum(a.t(0), a.ints(1)));
-  case Sym::prims_amax:
-    return tensor(at::amax(a.t(0), a.ints(1)));
-  case Sym::prims_amin:
-    return tensor(at::amin(a.t(0), a.ints(1)));
-  case Sym::prims_prod:
-    return tensor(reduce_all(a.t(0), a.ints(1),
-                             [](const at::Tensor &t, int64_t d) { return at::prod(t, d); }));
-  case Sym::prims_var:
-    return tensor(
-        at::var(a.t(0), at::OptionalIntArrayRef(a.ints(1)), c10::optional<int64_t>(a.i(2)), false));
-  case Sym::prims_argmax:
-  case Sym::prims_argmin: {
-    c10::optional<int64_t> dim;
-    if (!a.none(1)) dim = a.i(1);
-    return tensor(s == Sym::prims_argmax ? at::argmax(a.t(0), dim) : at::argmin(a.t(0), dim));
-  }
-  case Sym::prims_take: {
-    const at::Tensor &t = a.t(0), &index = a.t(1);
-    int64_t d = a.i(2);
-    at::Tensor picked = at::index_select(t, d, index.reshape({-1}));
-    std::vector<int64_t> shape(t.sizes().begin(), t.sizes().begin() + d);
-    for (int64_t k : index.sizes())
-      shape.push_back(k);
-    shape.insert(shape.end(), t.sizes().begin() + d + 1, t.sizes().end());
-    return tensor(picked.reshape(shape));
-  }
-  case Sym::prims_take_along_axis:
-    return tensor(at::gather(a.t(0), a.i(2), a.t(1)));
-  case Sym::prims_index_add: // a, index, value, dim
-    return tensor(at::index_add(a.t(0), a.i(3), a.t(1), a.t(2)));
-  case Sym::prims_scatter_add: // a, index, value, dim
-    return tensor(at::scatter_add(a.t(0), a.i(3), a.t(1), a.t(2)));
-  case Sym::prims_matmul:
-    return tensor(at::matmul(a.t(0), a.t(1)));
-  case Sym::prims_linear: {
-    c10::optional<at::Tensor> bias;
-    if (!a.none(2)) bias = a.t(2);
-    return tensor(at::linear(a.t(0), a.t(1), bias));
-  }
-  case Sym::prims_full:
-    return tensor(at::full(a.ints(0), a.scalar(1), factory_options(a, 3, 2, at::kFloat)));
-  case Sym::prims_iota: {
-    at::TensorOptions opts = factory_options(a, 4, 3, at::kLong);
-    int64_t n = a.i(0);
-    bool floating = at::isFloatingType(opts.dtype().toScalarType());
-    at::Tensor base = at::arange(n, opts.dtype(floating ? at::kDouble : at::kLong));
-    return tensor((base * a.scalar(2) + a.scalar(1)).to(opts.dtype().toScalarType()));
-  }
-  case Sym::prims_tensor_from_sequence: {
-    std::vector<double> values;
-    std::vector<int64_t> ints, shape;
-    flatten_numbers(a[0], values, ints, shape, 0);
-    at::ScalarType dtype = a.dtype(1);
-    at::Tensor t = at::isFloatingType(dtype)
-                       ? at::tensor(values, at::TensorOptions().dtype(at::kDouble))
-                       : at::tensor(ints, at::TensorOptions().dtype(at::kLong));
-    return tensor(t.reshape(shape).to(dtype).to(a.device(2)));
-  }
-  case Sym::prims_uniform:
-    return tensor(
-        at::empty(a.ints(0), factory_options(a, 4, 3, at::kFloat)).uniform_(a.d(1), a.d(2)));
-  case Sym::prims_copy_: {
-    at::Tensor dst = a.t(1);
-    dst.copy_(a.t(0));
-    return tensor(dst);
-  }
-
-  // ---- ltorch: elementwise, as torch computes them
-  case Sym::ltorch_add:
-  case Sym::ltorch_sub: {
-    at::Scalar alpha = a.none(2) ? at::Scalar(1) : a.scalar(2);
-    if (!a.is_tensor(0) && !a.is_tensor(1)) {
-      RtValue scaled = a.none(2) ? a[1] : number_binary(Sym::prims_mul, a[1], a[2]);
-      return number_binary(s == Sym::ltorch_add ? Sym::prims_add : Sym::prims_sub, a[0], scaled);
-    }
-    return tensor(s == Sym::ltorch_add ? at::add(a.tn(0), a.tn(1), alpha)
-                                       : at::sub(a.tn(0), a.tn(1), alpha));
-  }
-  case Sym::ltorch_mul:
-    return tensor(at::mul(a.tn(0), a.tn(1)));
-  case Sym::ltorch_true_divide:
-    return tensor(at::true_divide(a.tn(0), a.tn(1)));
-  case Sym::ltorch_div: {
-    c10::optional<c10::string_view> mode;
-    if (!a.none(2)) mode = c10::string_view(a.s(2));
-    return tensor(at::div(a.tn(0), a.tn(1), mode));
-  }
-  case Sym::ltorch_floor_divide:
-    return tensor(at::floor_divide(a.tn(0), a.tn(1)));
-  case Sym::ltorch_remainder:
-    return tensor(at::remainder(a.tn(0), a.tn(1)));
-  case Sym::ltorch_pow:
-    return tensor(at::pow(a.tn(0), a.tn(1)));
-  case Sym::ltorch_maximum:
-    return tensor(at::maximum(a.tn(0), a.tn(1)));
-  case Sym::ltorch_minimum:
-    return tensor(at::minimum(a.tn(0), a.tn(1)));
-  case Sym::ltorch_eq:
-    return tensor(at::eq(a.tn(0), a.tn(1)));
-  case Sym::ltorch_ne:
-    return tensor(at::ne(a.tn(0), a.tn(1)));
-  case Sym::ltorch_lt:
-    return tensor(at::lt(a.tn(0), a.tn(1)));
-  case Sym::ltorch_le:
-    return tensor(at::le(a.tn(0), a.tn(1)));
-  case Sym::ltorch_gt:
-    return tensor(at::gt(a.tn(0), a.tn(1)));
-  case Sym::ltorch_ge:
-    return tensor(at::ge(a.tn(0), a.tn(1)));
-  case Sym::ltorch_logical_and:
-    return tensor(at::logical_and(a.tn(0), a.tn(1)));
-  case Sym::ltorch_logical_or:
-    return tensor(at::logical_or(a.tn(0), a.tn(1)));
-  case Sym::ltorch_logical_not:
-    return tensor(at::logical_not(a.t(0)));
-  case Sym::ltorch_bitwise_and:
-    return tensor(at::bitwise_and(a.tn(0), a.tn(1)));
-  case Sym::ltorch_bitwise_or:
-    return tensor(at::bitwise_or(a.tn(0), a.tn(1)));
-  case Sym::ltorch_bitwise_not:
-    return tensor(at::bitwise_not(a.t(0)));
-  case Sym::ltorch_neg:
-    return tensor(at::neg(a.t(0)));
-  case Sym::ltorch_abs:
-    return tensor(at::abs(a.t(0)));
-  case Sym::ltorch_exp:
-    return tensor(at::exp(a.t(0)));
-  case Sym::ltorch_log:
-    return tensor(at::log(a.t(0)));
-  case Sym::ltorch_log1p:
-    return tensor(at::log1p(a.t(0)));
-  case Sym::ltorch_tanh:
-    return tensor(at::tanh(a.t(0)));
-  case Sym::ltorch_rsqrt:
-    return tensor(at::rsqrt(a.t(0)));
-  case Sym::ltorch_sqrt:
-    return tensor(at::sqrt(a.t(0)));
-  case Sym::ltorch_sin:
-    return tensor(at::sin(a.t(0)));
-  case Sym::ltorch_cos:
-    return tensor(at::cos(a.t(0)));
-  case Sym::ltorch_erf:
-    return tensor(at::erf(a.t(0)));
-  case Sym::ltorch_floor:
-    return tensor(at::floor(a.t(0)));
-  case Sym::ltorch_sigmoid:
-    return tensor(at::sigmoid(a.t(0)));
-  case Sym::ltorch_relu:
-    return tensor(at::relu(a.t(0)));
-  case Sym::ltorch_silu:
-    return tensor(at::silu(a.t(0)));
-  case Sym::ltorch_gelu:
-    return tensor(at::gelu(a.t(0), a.s(1)));
-  case Sym::ltorch_clamp: {
-    c10::optional<at::Scalar> lo, hi;
-    if (!a.none(1)) lo = a.scalar(1);
-    if (!a.none(2)) hi = a.scalar(2);
-    return tensor(at::clamp(a.t(0), lo, hi));
-  }
-  case Sym::ltorch_where:
-    return tensor(at::where(a.t(0), a.tn(1), a.tn(2)));
-  case Sym::ltorch_masked_fill:
-    if (a.is_tensor(2)) return tensor(a.t(0).masked_fill(a.t(1), a.t(2)));
-    return tensor(a.t(0).masked_fill(a.t(1), a.scalar(2)));
-  case Sym::ltorch_to: {
-    at::Tensor t = a.t(0);
-    if (!a.none(1)) t = t.to(a.device(1));
-    if (!a.none(2)) t = t.to(a.dtype(2));
-    return tensor(t);
-  }
-  case Sym::ltorch_type_as:
-    return tensor(a.t(0).type_as(a.t(1)));
-
-  // ---- ltorch: reductions and normalisations
-  case Sym::ltorch_sum:
-    return tensor(at::sum(a.t(0), dims_arg(a, 1, a.t(0)), a.b(2), a.dtype_opt(3)));
-  case Sym::ltorch_mean:
-    return tensor(at::mean(a.t(0), dims_arg(a, 1, a.t(0)), a.b(2), a.dtype_opt(3)));
-  case Sym::ltorch_amax:
-    return tensor(at::amax(a.t(0), dims_arg(a, 1, a.t(0)), a.b(2)));
-  case Sym::ltorch_amin:
-    return tensor(at::amin(a.t(0), dims_arg(a, 1, a.t(0)), a.b(2)));
-  case Sym::ltorch_prod: {
-    if (a.none(1)) return tensor(at::prod(a.t(0), a.dtype_opt(3)));
-    return tensor(at::prod(a.t(0), a.i(1), a.b(2), a.dtype_opt(3)));
-  }
-  case Sym::ltorch_var: {
-    c10::optional<int64_t> correction;
-    if (!a.none(4))
-      correction = a.i(4);
-    else if (!a.none(2))
-      correction = a.b(2) ? 1 : 0;
-    else
-      correction = 1;
-    return tensor(
-        at::var(a.t(0), at::OptionalIntArrayRef(dims_arg(a, 1, a.t(0))), correction, a.b(3)));
-  }
-  case Sym::ltorch_argmax:
-  case Sym::ltorch_argmin: {
-    c10::optional<int64_t> dim;
-    if (!a.none(1)) dim = a.i(1);
-    return tensor(s == Sym::ltorch_argmax ? at::argmax(a.t(0), dim, a.b(2))
-                                          : at::argmin(a.t(0), dim, a.b(2)));
-  }
-  case Sym::ltorch_softmax:
-    return tensor(at::softmax(a.t(0), a.i(1), a.dtype_opt(2)));
-  case Sym::ltorch_log_softmax:
-    return tensor(at::log_softmax(a.t(0), a.i(1), a.dtype_opt(2)));
-  case Sym::ltorch_layer_norm: {
-    c10::optional<at::Tensor> w, b;
-    if (!a.none(2)) w = a.t(2);
-    if (!a.none(3)) b = a.t(3);
-    return tensor(at::layer_norm(a.t(0), a.ints(1), w, b, a.d(4)));
-  }
-  case Sym::ltorch_rms_norm: {
-    // As PyTorch documents F.rms_norm (libtorch 1.13 has none): x * rsqrt(mean(x^2) + eps) * w,
-    // computed in float32 for half-precision inputs.
-    at::Tensor x = a.t(0);
-    at::ScalarType original = x.scalar_type();
-    if (original == at::kHalf || original == at::kBFloat16) x = x.to(at::kFloat);
-    IntList shape = a.ints(1);
-    IntList dims;
-    for (std::size_t k = 0; k < shape.size(); ++k)
-      dims.push_back(x.dim() - static_cast<int64_t>(shape.size()) + static_cast<int64_t>(k));
-    double eps = a.none(3) ? (x.scalar_type() == at::kDouble ? DBL_EPSILON : 1.1920928955078125e-07)
-                           : a.d(3);
-    at::Tensor out = x * at::rsqrt(at::mean(x * x, dims, true) + eps);
-    if (!a.none(2)) out = out * a.t(2);
-    return tensor(out.to(original));
-  }
-
-  // ---- ltorch: shapes
-  case Sym::ltorch_reshape:
-    return tensor(a.t(0).reshape(a.ints(1)));
-  case Sym::ltorch_view:
-    return tensor(a.t(0).view(a.ints(1)));
-  case Sym::ltorch_contiguous:
-    return tensor(a.t(0).contiguous());
-  case Sym::ltorch_transpose:
-    return tensor(a.t(0).transpose(a.i(1), a.i(2)));
-  case Sym::ltorch_permute:
-    return tensor(a.t(0).permute(a.ints(1)));
-  case Sym::ltorch_unsqueeze:
-    return tensor(a.t(0).unsqueeze(a.i(1)));
-  case Sym::ltorch_squeeze: {
-    if (a.none(1)) return tensor(a.t(0).squeeze());
-    if (a[1].kind == RtValue::Kind::Int) return tensor(a.t(0).squeeze(a.i(1)));
-    at::Tensor t = a.t(0);
-    IntList dims = a.ints(1);
-    for (int64_t &d : dims)
-      if (d < 0) d += t.dim();
-    std::sort(dims.begin(), dims.end());
-    for (auto it = dims.rbegin(); it != dims.rend(); ++it)
-      t = t.squeeze(*it);
-    return tensor(t);
-  }
-  case Sym::ltorch_flatten:
-    return tensor(a.t(0).flatten(a.i(1), a.i(2)));
-  case Sym::ltorch_expand:
-    return tensor(a.t(0).expand(a.ints(1)));
-  case Sym::ltorch_repeat:
-    return tensor(a.t(0).repeat(a.ints(1)));
-  case Sym::ltorch_repeat_interleave: {
-    c10::optional<int64_t> dim;
-    if (!a.none(2)) dim = a.i(2);
-    return tensor(a.t(0).repeat_interleave(a.i(1), dim));
-  }
-  case Sym::ltorch_split:
-    if (a[1].kind == RtValue::Kind::Int) return tuple_of(a.t(0).split(a.i(1), a.i(2)));
-    return tuple_of(a.t(0).split_with_sizes(a.ints(1), a.i(2)));
-  case Sym::ltorch_chunk:
-    return tuple_of(a.t(0).chunk(a.i(1), a.i(2)));
-  case Sym::ltorch_cat:
-    return tensor(at::cat(a.tensors(0), a.i(1)));
-  case Sym::ltorch_stack:
-    return tensor(at::stack(a.tensors(0), a.i(1)));
-  case Sym::ltorch_flip:
-    return tensor(at::flip(a.t(0), a.ints(1)));
-  case Sym::ltorch_tril:
-    return tensor(at::tril(a.t(0), a.i(1)));
-  case Sym::ltorch_triu:
-    return tensor(at::triu(a.t(0), a.i(1)));
-
-  // ---- ltorch: indexing, matrix products
-  case Sym::ltorch_getitem:
-    return tensor(a.t(0).index(tensor_indices(a[1], a.t(0).device())));
-  case Sym::ltorch_index_select:
-    return tensor(at::index_select(a.t(0), a.i(1), a.t(2)));
-  case Sym::ltorch_gather:
-    return tensor(at::gather(a.t(0), a.i(1), a.t(2)));
-  case Sym::ltorch_matmul:
-    return tensor(at::matmul(a.t(0), a.t(1)));
-  case Sym::ltorch_linear: {
-    c10::optional<at::Tensor> bias;
-    if (!a.none(2)) bias = a.t(2);
-    return tensor(at::linear(a.t(0), a.t(1), bias));
-  }
-  case Sym::ltorch_outer:
-    return tensor(at::outer(a.t(0), a.t(1)));
-
-  // ---- ltorch: torch.nn.functional
-  case Sym::ltorch_embedding:
-    if (!a.none(3)) throw ExecError("embedding with max_norm is not supported");
-    return tensor(at::embedding(a.t(1), a.t(0), a.none(2) ? -1 : a.i(2), a.b(5), a.b(6)));
-  case Sym::ltorch_scaled_dot_product_attention:
-    return tensor(attention(a));
-  case Sym::ltorch_cross_entropy: {
-    c10::optional<at::Tensor> weight;
-    if (!a.none(2)) weight = a.t(2);
-    return tensor(
-        at::cross_entropy_loss(a.t(0), a.t(1), weight, reduction_of(a.s(6)), a.i(4), a.d(7)));
-  }
-  case Sym::ltorch_nll_loss: {
-    c10::optional<at::Tensor> weight;
-    if (!a.none(2)) weight = a.t(2);
-    return tensor(at::nll_loss_nd(a.t(0), a.t(1), weight, reduction_of(a.s(6)), a.i(4)));
-  }
-  case Sym::ltorch_mse_loss:
-    return tensor(at::mse_loss(a.t(0), a.t(1), reduction_of(a.s(4))));
-  case Sym::ltorch_dropout:
-    return tensor(at::dropout(a.t(0), a.d(1), a.b(2)));
-
-  // ---- ltorch: factories
-  case Sym::ltorch_arange: {
-    RtValue start = a[0], end = a[1];
-    if (end.kind == RtValue::Kind::None) {
-      end = start;
-      start = RtValue::of_int(0);
-    }
-    bool floats = start.kind == RtValue::Kind::Float || end.kind == RtValue::Kind::Float ||
-                  a[2].kind == RtValue::Kind::Float;
-    return tensor(at::arange(as_scalar(start), as_scalar(end), a.scalar(2),
-                             factory_options(a, 4, 6, floats ? at::kFloat : at::kLong)));
-  }
-  case Sym::ltorch_full:
-    return tensor(at::full(a.ints(0), a.scalar(1), factory_options(a, 2, 4, number_type(a[1]))));
-  case Sym::ltorch_zeros:
-  case Sym::ltorch_empty:
-    // empty as zeros: the traces fill it with zeros too, so the values compare.
-    return tensor(at::zeros(a.ints(0), factory_options(a, 1, 3, at::kFloat)));
-  case Sym::ltorch_ones:
-    return tensor(at::ones(a.ints(0), factory_options(a, 1, 3, at::kFloat)));
-  case Sym::ltorch_full_like: {
-    const at::Tensor &t = a.t(0);
-    at::TensorOptions opts = t.options().dtype(a.dtype_opt(2).value_or(t.scalar_type()));
-    if (!a.none(4)) opts = opts.device(a.device(4));
-    return tensor(at::full(t.sizes(), a.scalar(1), opts));
-  }
-  case Sym::ltorch_zeros_like:
-  case Sym::ltorch_ones_like: {
-    const at::Tensor &t = a.t(0);
-    at::TensorOptions opts = t.options().dtype(a.dtype_opt(1).value_or(t.scalar_type()));
-    if (!a.none(3)) opts = opts.device(a.device(3));
-    return tensor(s == Sym::ltorch_zeros_like ? at::zeros(t.sizes(), opts)
-                                              : at::ones(t.sizes(), opts));
-  }
-  case Sym::ltorch_tensor: {
-    std::vector<double> values;
-    std::vector<int64_t> ints, shape;
-    flatten_numbers(a[0], values, ints, shape, 0);
-    bool floats = false, bools = true;
-    std::function<void(const RtValue &)> scan = [&](const RtValue &v) {
-      if (v.kind == RtValue::Kind::Tuple || v.kind == RtValue::Kind::List) {
-        for (const RtValue &i : v.items)
-          scan(i);
-        return;
-      }
-      floats = floats || v.kind == RtValue::Kind::Float;
-      bools = bools && v.kind == RtValue::Kind::Bool;
-    };
-    scan(a[0]);
-    at::ScalarType dtype = a.dtype_opt(1).value_or(bools    ? at::kBool
-                                                   : floats ? at::kFloat
-                                                            : at::kLong);
-    at::Tensor t = floats ? at::tensor(values, at::TensorOptions().dtype(at::kDouble))
-                          : at::tensor(ints, at::TensorOptions().dtype(at::kLong));
-    return tensor(t.reshape(shape).to(dtype).to(a.device(2)));
-  }
-  }
-  throw ExecError(qualified_name(s) + " has no libtorch implementation");
+  if (static_cast<std::size_t>(s) >= kSymbolCount)
+    throw ExecError("symbol " + std::to_string(static_cast<std::size_t>(s)) +
+                    " is not in the op registry");
+  return kImplementations[static_cast<std::size_t>(s)](s, Args(values, count, options));
 }
 
 } // namespace tracelint::tracer
