@@ -618,8 +618,8 @@ std::optional<Statement> View::statement(TSNode n) const {
         return unmodelled(what, "del of a parenthesized tuple is not a trace statement");
       names = named_children(what);
     } else {
-      return unmodelled(what,
-                        std::string("del of ") + python::kind_name(what) + " is not a trace statement");
+      return unmodelled(what, std::string("del of ") + python::kind_name(what) +
+                                  " is not a trace statement");
     }
     s.deleted.reserve(names.size());
     for (TSNode name : names) {

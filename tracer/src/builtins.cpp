@@ -52,7 +52,7 @@ Obj literal_object(const Expr &e) {
   case Expr::Kind::Ellipsis:
     return Obj::ellipsis();
   case Expr::Kind::UnaryOp:
-    if (e.text == "-" && e.items.size() == 1 &&
+    if (e.unary_op == UnaryOp::neg && e.items.size() == 1 &&
         (e.items[0].kind == Expr::Kind::Int || e.items[0].kind == Expr::Kind::Float)) {
       Obj v = literal_object(e.items[0]);
       if (v.kind == Obj::Kind::Int) {

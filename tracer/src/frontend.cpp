@@ -571,8 +571,6 @@ private:
       if (!known) return unsupported(op, "the unary operator " + text(op));
       e.unary_op = *known;
     }
-    // The spelling too: builtins.cpp's literal_object reads a negative number's "-" there.
-    e.text = spelling(e.unary_op);
     e.items.push_back(expr(field(n, fields().argument)));
     return e;
   }
