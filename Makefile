@@ -62,6 +62,7 @@ test-sanitize: bootstrap
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" > build-sanitize.configure.log
 	cmake --build build-sanitize -j $(JOBS)
 	cd build-sanitize && OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  TRACELINT_NO_THUNDER="the sanitizer suite checks tracelint's C++; Thunder runs the printed traces in the main suite" \
 	  ctest --output-on-failure -j $(JOBS) \
 	  -E "installed_package_consumer|source_format|libtorch_pip_configure|real_thunder_traces|oracle_coverage|thunder_compat|thunder_seed_1182|function_lengths"

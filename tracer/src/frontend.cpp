@@ -25,8 +25,10 @@ using python::symbols;
 // them is quadratic in tree-sitter-python's scanner (16,000 comment lines in a body: 21 s).
 // Null only when tree-sitter gave up (out of memory): the callers report that as an error.
 python::Tree parse_python(const std::string &text) {
-  // One parser per thread (the chunks of a body are parsed on worker threads), reused.
-  thread_local python::Parser parser;
+  // A parser per parse, as before: a thread_local one would live in the dynamic TLS of
+  // libtracelint_torch.so (which links the tracer and is loaded with dlopen), whose entries
+  // LeakSanitizer's scan of the main thread crashes on (`tracelint run` under make test-sanitize).
+  python::Parser parser;
   std::vector<chunking::OwnLineComment> comments = chunking::own_line_comments(text);
   chunking::BlankedInput input(text, comments);
   try {
