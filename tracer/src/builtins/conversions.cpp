@@ -4,6 +4,8 @@
 // dispatch.cpp reads it.
 #include "builtin_family.hpp"
 
+#include "tracelint/core/escape.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -185,22 +187,7 @@ Obj call_chr(Interpreter &in, BuiltinObj & /*fn*/, std::vector<Obj> &args, Kwarg
   int64_t c = in.concrete_int(args.at(0), loc, "chr()'s argument");
   if (c < 0 || c > 0x10FFFF) in.raise("ValueError", "chr() arg not in range(0x110000)", loc);
   std::string out;
-  uint32_t cp = static_cast<uint32_t>(c);
-  if (cp < 0x80)
-    out += static_cast<char>(cp);
-  else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
+  append_utf8(out, static_cast<uint32_t>(c));
   return Obj::str(std::move(out));
 }
 

@@ -4,6 +4,7 @@
 // code, and the human report formats, where a control character would drive the terminal or a
 // CI log (an ESC sequence; a line starting `::error` that GitHub Actions runs).
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +16,10 @@ std::string hex_byte(unsigned char byte);
 
 // The offset of the first byte that does not begin or continue a valid UTF-8 sequence.
 std::optional<std::size_t> first_invalid_utf8(std::string_view text);
+
+// Appends a code point as UTF-8 (any below 0x110000, surrogates too, as Python's str holds
+// them).
+void append_utf8(std::string &out, uint32_t cp);
 
 // One line of Python source for a comment: line breaks (\n, \r), NUL and bytes that are not
 // UTF-8 become escapes (`\n`, `\r`, `\x00`, `\xff`); everything else is kept, so a comment
