@@ -182,6 +182,12 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
         ->expected(0, 1)
         ->default_str("text")
         ->check(CLI::IsMember({"text", "markdown"}));
+  if (!is_run)
+    command.add_flag("--list-names", args.list_names,
+                     "Print every name a traced program can use instead of tracing (Python's "
+                     "builtins and methods, torch, torch.nn.functional, torch.cuda, math, "
+                     "dataclasses, typing and functools names, tensor methods and attributes, "
+                     "operators), each with what the tracer makes of it");
   auto *function = command.add_option("-f,--function", args.function, "The function to trace");
   auto *module = command.add_option(
       "-m,--module", args.module_class,
@@ -300,6 +306,16 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
 }
 
 int run_trace(const TraceArgs &args, bool is_run) {
+  if (args.list_names) {
+    if (!args.file.empty() || !args.list_ops.empty()) {
+      std::cerr << "tracelint: error: --list-names takes no file and no --list-ops (it prints "
+                   "the names the tracer accepts)\n";
+      return kUsage;
+    }
+    for (const tracer::NameEntry &e : tracer::name_vocabulary())
+      std::cout << e.name << "\t" << e.means << "\n";
+    return kClean;
+  }
   if (!args.list_ops.empty()) {
     if (!args.file.empty()) {
       std::cerr << "tracelint: error: --list-ops takes no file (it prints the op registry)\n";

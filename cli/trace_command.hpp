@@ -34,7 +34,8 @@ struct TraceArgs {
   uint64_t max_file_size = 64ull << 20;
   uint64_t max_memory = 0; // 0: half of physical memory
   uint64_t max_python_memory = tracer::kDefaultMaxPythonMemory;
-  std::string list_ops; // trace --list-ops: "text" or "markdown"; "" to trace
+  std::string list_ops;    // trace --list-ops: "text" or "markdown"; "" to trace
+  bool list_names = false; // trace --list-names
 };
 
 // Adds the options of `trace` (and `run`, which executes and prints only the comparison).

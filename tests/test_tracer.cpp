@@ -773,3 +773,59 @@ TEST_CASE("TL016 knows the metadata checks from the op registry, as printed and 
   CHECK_FALSE(tracer::is_metadata_check_symbol("prims.check_len"));
   CHECK_FALSE(tracer::is_metadata_check_symbol("ltorch.check_tensor_metadata"));
 }
+
+namespace {
+
+// What tracing `v = <name>; v + 1` says of a name: "" when it traces, else its error.
+std::string use_of(const std::string &name) {
+  bool tensor = name.starts_with("Tensor.");
+  std::string expr = tensor ? "x." + name.substr(7) : name;
+  TraceRequest r;
+  r.path = "names.py";
+  r.source = "import torch\nimport torch.nn.functional\nimport math\nimport functools\n"
+             "import typing\nimport dataclasses\n\n"
+             "def f(x):\n    v = " +
+             expr + "\n    v + 1\n    return x\n";
+  r.function = "f";
+  r.args = {{"x", "f32[2, 3]"}};
+  Result<TracedProgram> p = trace(r);
+  return p ? "" : p.error().message;
+}
+
+bool unresolved(const std::string &message) {
+  return message.find("does not model") != std::string::npos ||
+         message.find("not in the tracer's vocabulary") != std::string::npos ||
+         message.find("has no attribute") != std::string::npos;
+}
+
+} // namespace
+
+TEST_CASE("names: every name --list-names shows for a module or a tensor resolves, and what "
+          "the tracer models is listed") {
+  std::vector<NameEntry> names = name_vocabulary();
+  auto listed = [&](const std::string &name) {
+    return std::any_of(names.begin(), names.end(),
+                       [&](const NameEntry &e) { return e.name == name; });
+  };
+  std::size_t checked = 0;
+  for (const NameEntry &e : names) {
+    std::string name = e.name.substr(0, e.name.find(' ')); // "Tensor.add_ (in place)"
+    bool module_name = name.starts_with("torch.") || name.starts_with("math.") ||
+                       name.starts_with("functools.") || name.starts_with("typing.") ||
+                       name.starts_with("dataclasses.") || name.starts_with("Tensor.");
+    if (!module_name) continue;
+    std::string message = use_of(name);
+    CHECK_MESSAGE(!unresolved(message), name << ": " << message);
+    ++checked;
+  }
+  CHECK(checked > 300);
+  // The check can fail: a name the tracer does not have is unresolved.
+  CHECK(unresolved(use_of("torch.not_a_torch_function")));
+  CHECK(unresolved(use_of("Tensor.not_a_tensor_method")));
+  CHECK(unresolved(use_of("math.not_a_math_function")));
+  // Python's builtins, the builtin types' methods and the operators are listed too.
+  for (const char *name : {"len", "print", "str.join", "dict.items", "sorted", "+", "not in",
+                           "torch.finfo", "math.sqrt", "Tensor.shape", "Tensor.size",
+                           "torch.nn.functional.gelu", "functools.partial", "typing.cast"})
+    CHECK_MESSAGE(listed(name), name);
+}

@@ -17,6 +17,7 @@ enum class Provided : uint16_t {
   torch,
   torch_nn, // the tracer's own torch.nn, Python source run by the interpreter
   torch_nn_functional,
+  torch_special,
   torch_cuda,
   math,
   dataclasses,

@@ -122,16 +122,7 @@ enum class TorchSpecial : uint32_t {
   broadcast_shapes,
 };
 
-struct MathName {
-  const char *name;
-  NumOp op;
-};
-constexpr MathName kMath[] = {
-    {"sqrt", NumOp::sqrt},   {"exp", NumOp::exp},   {"log", NumOp::log},     {"sin", NumOp::sin},
-    {"cos", NumOp::cos},     {"tanh", NumOp::tanh}, {"floor", NumOp::floor}, {"ceil", NumOp::ceil},
-    {"trunc", NumOp::trunc}, {"fabs", NumOp::abs},  {"pow", NumOp::pow},
-};
-// Math functions beyond the number ops, by index after kMath.
+// Math functions beyond the number ops (whose index is their NumOp), by index from 100.
 enum class MathExtra : uint32_t {
   isinf = 100,
   isnan,
@@ -143,6 +134,191 @@ enum class MathExtra : uint32_t {
   isqrt,
   erf
 };
+
+// t.T and t.H (every dim reversed), t.mT and t.mH (the last two swapped): real tensors only.
+Obj transposed(Interpreter &in, const Obj &t, bool matrix, const Loc &loc) {
+  const Registry &r = Registry::get();
+  int64_t rank = static_cast<int64_t>(t.as<TensorObj>().shape.size());
+  if (!matrix) {
+    std::vector<Obj> dims;
+    for (int64_t i = rank - 1; i >= 0; --i)
+      dims.push_back(Obj::int_of(i));
+    return in.backend().call_symbol(
+        Sym::ltorch_permute,
+        r.bind(r.op(Sym::ltorch_permute), {t, Obj::tuple(std::move(dims))}, {}, "Tensor.T", loc),
+        loc);
+  }
+  if (rank < 2)
+    in.raise("RuntimeError", "tensor.mT is only supported on matrices or batches of matrices", loc);
+  return in.backend().call_symbol(Sym::ltorch_transpose,
+                                  r.bind(r.op(Sym::ltorch_transpose),
+                                         {t, Obj::int_of(-2), Obj::int_of(-1)}, {}, "Tensor.mT",
+                                         loc),
+                                  loc);
+}
+
+// A tensor's attributes that are no method: each row's function gives its value.
+struct TensorAttribute {
+  const char *name;
+  Obj (*get)(Interpreter &in, const Obj &t, const Loc &loc);
+};
+const TensorObj &tensor_of(const Obj &t) {
+  return t.as<TensorObj>();
+}
+constexpr TensorAttribute kTensorAttributes[] = {
+    {"shape",
+     [](Interpreter &, const Obj &t, const Loc &) { return Obj::tuple(tensor_of(t).shape); }},
+    {"ndim",
+     [](Interpreter &, const Obj &t, const Loc &) {
+       return Obj::int_of(static_cast<int64_t>(tensor_of(t).shape.size()));
+     }},
+    {"dtype",
+     [](Interpreter &, const Obj &t, const Loc &) { return Obj::dtype_of(tensor_of(t).dtype); }},
+    {"device",
+     [](Interpreter &, const Obj &t, const Loc &) { return Obj::device_of(tensor_of(t).device); }},
+    {"is_cuda",
+     [](Interpreter &, const Obj &t, const Loc &) {
+       return Obj::boolean_of(tensor_of(t).device.starts_with("cuda"));
+     }},
+    {"requires_grad", [](Interpreter &, const Obj &t,
+                         const Loc &) { return Obj::boolean_of(tensor_of(t).requires_grad); }},
+    {"is_leaf", [](Interpreter &, const Obj &, const Loc &) { return Obj::boolean_of(true); }},
+    {"grad", [](Interpreter &, const Obj &, const Loc &) { return Obj::none(); }},
+    {"data", [](Interpreter &, const Obj &t,
+                const Loc &) { return Interpreter::alias_tensor(tensor_of(t)); }},
+    {"T",
+     [](Interpreter &in, const Obj &t, const Loc &loc) { return transposed(in, t, false, loc); }},
+    {"H",
+     [](Interpreter &in, const Obj &t, const Loc &loc) { return transposed(in, t, false, loc); }},
+    {"mT",
+     [](Interpreter &in, const Obj &t, const Loc &loc) { return transposed(in, t, true, loc); }},
+    {"mH",
+     [](Interpreter &in, const Obj &t, const Loc &loc) { return transposed(in, t, true, loc); }},
+};
+
+// What a provided module's name is: a row of kProvidedNames.
+enum class NameKind : uint8_t { builtin, number, boolean, module, builtin_class };
+struct ProvidedName {
+  Provided module;
+  const char *name;
+  NameKind kind;
+  Builtin builtin = Builtin::unknown_call; // builtin: its id; builtin_class: the class
+  uint32_t index = 0;                      // builtin: BuiltinObj::index (a TorchSpecial, ...)
+  double number = 0;                       // number, boolean
+  const char *module_name = nullptr;       // module: its dotted name
+};
+
+constexpr ProvidedName special_name(Provided m, const char *name, TorchSpecial s) {
+  return {m, name, NameKind::builtin, Builtin::torch_special, static_cast<uint32_t>(s)};
+}
+constexpr ProvidedName builtin_name(Provided m, const char *name, Builtin b, uint32_t index = 0) {
+  return {m, name, NameKind::builtin, b, index};
+}
+constexpr ProvidedName number_name(Provided m, const char *name, double value) {
+  return {m, name, NameKind::number, Builtin::unknown_call, 0, value};
+}
+constexpr ProvidedName math_name(const char *name, uint32_t index) {
+  return builtin_name(Provided::math, name, Builtin::math_function, index);
+}
+constexpr ProvidedName class_name(Provided m, const char *name, Builtin cls) {
+  return {m, name, NameKind::builtin_class, cls};
+}
+
+// Every name the provided modules give that is not a registry symbol or a torch dtype: one
+// table, read by torch_attribute and listed by `tracelint trace --list-names`.
+constexpr ProvidedName kProvidedNames[] = {
+    {Provided::torch, "nn", NameKind::module, Builtin::unknown_call, 0, 0, "torch.nn"},
+    {Provided::torch, "cuda", NameKind::module, Builtin::unknown_call, 0, 0, "torch.cuda"},
+    {Provided::torch, "special", NameKind::module, Builtin::unknown_call, 0, 0, "torch.special"},
+    class_name(Provided::torch, "Tensor", Builtin::class_tensor),
+    class_name(Provided::torch, "dtype", Builtin::class_dtype),
+    class_name(Provided::torch, "device", Builtin::class_device),
+    class_name(Provided::torch, "Size", Builtin::tuple),
+    builtin_name(Provided::torch, "no_grad", Builtin::no_grad),
+    builtin_name(Provided::torch, "enable_grad", Builtin::no_grad),
+    builtin_name(Provided::torch, "inference_mode", Builtin::no_grad),
+    special_name(Provided::torch, "finfo", TorchSpecial::finfo),
+    special_name(Provided::torch, "iinfo", TorchSpecial::iinfo),
+    special_name(Provided::torch, "is_tensor", TorchSpecial::is_tensor),
+    special_name(Provided::torch, "is_floating_point", TorchSpecial::is_floating_point),
+    special_name(Provided::torch, "manual_seed", TorchSpecial::manual_seed),
+    special_name(Provided::torch, "get_default_dtype", TorchSpecial::get_default_dtype),
+    special_name(Provided::torch, "is_grad_enabled", TorchSpecial::is_grad_enabled),
+    special_name(Provided::torch, "numel", TorchSpecial::numel),
+    special_name(Provided::torch, "broadcast_shapes", TorchSpecial::broadcast_shapes),
+    number_name(Provided::torch, "pi", M_PI),
+    number_name(Provided::torch, "inf", INFINITY),
+    number_name(Provided::torch, "nan", NAN),
+    special_name(Provided::torch_cuda, "is_available", TorchSpecial::cuda_is_available),
+    special_name(Provided::torch_cuda, "device_count", TorchSpecial::cuda_device_count),
+    number_name(Provided::math, "pi", M_PI),
+    number_name(Provided::math, "e", M_E),
+    number_name(Provided::math, "tau", 2 * M_PI),
+    number_name(Provided::math, "inf", INFINITY),
+    number_name(Provided::math, "nan", NAN),
+    math_name("sqrt", static_cast<uint32_t>(NumOp::sqrt)),
+    math_name("exp", static_cast<uint32_t>(NumOp::exp)),
+    math_name("log", static_cast<uint32_t>(NumOp::log)),
+    math_name("sin", static_cast<uint32_t>(NumOp::sin)),
+    math_name("cos", static_cast<uint32_t>(NumOp::cos)),
+    math_name("tanh", static_cast<uint32_t>(NumOp::tanh)),
+    math_name("floor", static_cast<uint32_t>(NumOp::floor)),
+    math_name("ceil", static_cast<uint32_t>(NumOp::ceil)),
+    math_name("trunc", static_cast<uint32_t>(NumOp::trunc)),
+    math_name("fabs", static_cast<uint32_t>(NumOp::abs)),
+    math_name("pow", static_cast<uint32_t>(NumOp::pow)),
+    math_name("isinf", static_cast<uint32_t>(MathExtra::isinf)),
+    math_name("isnan", static_cast<uint32_t>(MathExtra::isnan)),
+    math_name("isfinite", static_cast<uint32_t>(MathExtra::isfinite)),
+    math_name("log2", static_cast<uint32_t>(MathExtra::log2)),
+    math_name("log10", static_cast<uint32_t>(MathExtra::log10)),
+    math_name("gcd", static_cast<uint32_t>(MathExtra::gcd)),
+    math_name("prod", static_cast<uint32_t>(MathExtra::prod)),
+    math_name("isqrt", static_cast<uint32_t>(MathExtra::isqrt)),
+    math_name("erf", static_cast<uint32_t>(MathExtra::erf)),
+    builtin_name(Provided::dataclasses, "dataclass", Builtin::dataclass),
+    builtin_name(Provided::dataclasses, "field", Builtin::dataclass_field),
+    {Provided::typing, "TYPE_CHECKING", NameKind::boolean},
+    special_name(Provided::typing, "cast", TorchSpecial::typing_cast),
+    builtin_name(Provided::functools, "partial", Builtin::partial),
+    builtin_name(Provided::functools, "reduce", Builtin::reduce),
+    builtin_name(Provided::functools, "lru_cache", Builtin::identity_decorator),
+    builtin_name(Provided::functools, "cache", Builtin::identity_decorator),
+    builtin_name(Provided::functools, "wraps", Builtin::identity_decorator),
+    builtin_name(Provided::functools, "cached_property", Builtin::identity_decorator),
+};
+
+// The dotted name a provided module's names are spelled under ("typing" for typing_extensions).
+const char *provided_prefix(Provided m) {
+  switch (m) {
+  case Provided::torch:
+    return "torch";
+  case Provided::torch_nn:
+    return "torch.nn";
+  case Provided::torch_nn_functional:
+    return "torch.nn.functional";
+  case Provided::torch_special:
+    return "torch.special";
+  case Provided::torch_cuda:
+    return "torch.cuda";
+  case Provided::math:
+    return "math";
+  case Provided::dataclasses:
+    return "dataclasses";
+  case Provided::typing:
+    return "typing";
+  case Provided::functools:
+    return "functools";
+  default:
+    return "builtins";
+  }
+}
+
+const ProvidedName *find_provided(Provided m, std::string_view name) {
+  for (const ProvidedName &row : kProvidedNames)
+    if (row.module == m && name == row.name) return &row;
+  return nullptr;
+}
 
 Obj dtype_attribute(std::string_view name) {
   // torch.float32, torch.half, ...; not the annotations' short names (torch.f32 is no dtype).
@@ -173,6 +349,7 @@ std::optional<Obj> Interpreter::provided_module(const std::string &dotted) {
       {"torch", Provided::torch},
       {"torch.nn", Provided::torch_nn},
       {"torch.nn.functional", Provided::torch_nn_functional},
+      {"torch.special", Provided::torch_special},
       {"torch.cuda", Provided::torch_cuda},
       {"math", Provided::math},
       {"dataclasses", Provided::dataclasses},
@@ -234,132 +411,46 @@ Obj Interpreter::nn_module() {
 
 std::optional<Obj> Interpreter::torch_attribute(const ModuleObj &m, std::string_view name,
                                                 const Loc &loc) {
-  const Registry &registry = Registry::get();
-  auto special = [&](TorchSpecial s, const std::string &spelled) {
-    return make_builtin(Builtin::torch_special, spelled, static_cast<uint32_t>(s));
-  };
-  auto symbol = [&](const std::string &spelled) -> std::optional<Obj> {
-    std::optional<Registry::Spelling> s = registry.python(spelled);
-    if (!s) return std::nullopt;
-    return make_builtin(Builtin::torch_symbol, spelled, static_cast<uint32_t>(s->op->sym));
-  };
-  std::string n(name);
-  switch (static_cast<Provided>(m.provided)) {
-  case Provided::torch: {
-    Obj d = dtype_attribute(name);
-    if (d.kind == Obj::Kind::DType) return d;
-    if (name == "nn") return provided_module("torch.nn");
-    if (name == "cuda") return provided_module("torch.cuda");
-    if (name == "Tensor") return Obj::heap(Obj::Kind::Class, builtin_class(Builtin::class_tensor));
-    if (name == "dtype") return Obj::heap(Obj::Kind::Class, builtin_class(Builtin::class_dtype));
-    if (name == "device") return Obj::heap(Obj::Kind::Class, builtin_class(Builtin::class_device));
-    if (name == "Size") return Obj::heap(Obj::Kind::Class, builtin_class(Builtin::tuple));
-    if (name == "no_grad" || name == "enable_grad" || name == "inference_mode")
-      return make_builtin(Builtin::no_grad, "torch." + n);
-    if (name == "finfo") return special(TorchSpecial::finfo, "torch.finfo");
-    if (name == "iinfo") return special(TorchSpecial::iinfo, "torch.iinfo");
-    if (name == "is_tensor") return special(TorchSpecial::is_tensor, "torch.is_tensor");
-    if (name == "is_floating_point")
-      return special(TorchSpecial::is_floating_point, "torch.is_floating_point");
-    if (name == "manual_seed") return special(TorchSpecial::manual_seed, "torch.manual_seed");
-    if (name == "get_default_dtype")
-      return special(TorchSpecial::get_default_dtype, "torch.get_default_dtype");
-    if (name == "is_grad_enabled")
-      return special(TorchSpecial::is_grad_enabled, "torch.is_grad_enabled");
-    if (name == "numel") return special(TorchSpecial::numel, "torch.numel");
-    if (name == "broadcast_shapes")
-      return special(TorchSpecial::broadcast_shapes, "torch.broadcast_shapes");
-    if (name == "pi") return Obj::float_of(M_PI);
-    if (name == "inf") return Obj::float_of(INFINITY);
-    if (name == "nan") return Obj::float_of(NAN);
-    if (std::optional<Obj> s = symbol("torch." + n)) return s;
-    return make_unknown("torch." + n, loc);
-  }
-  case Provided::torch_nn_functional:
-    if (std::optional<Obj> s = symbol("torch.nn.functional." + n)) return s;
-    return make_unknown("torch.nn.functional." + n, loc);
-  case Provided::torch_nn:
-    return make_unknown("torch.nn." + n, loc);
-  case Provided::torch_cuda:
-    if (name == "is_available")
-      return special(TorchSpecial::cuda_is_available, "torch.cuda.is_available");
-    if (name == "device_count")
-      return special(TorchSpecial::cuda_device_count, "torch.cuda.device_count");
-    return make_unknown("torch.cuda." + n, loc);
-  case Provided::math:
-    if (name == "pi") return Obj::float_of(M_PI);
-    if (name == "e") return Obj::float_of(M_E);
-    if (name == "tau") return Obj::float_of(2 * M_PI);
-    if (name == "inf") return Obj::float_of(INFINITY);
-    if (name == "nan") return Obj::float_of(NAN);
-    for (const MathName &f : kMath)
-      if (name == f.name)
-        return make_builtin(Builtin::math_function, "math." + n, static_cast<uint32_t>(f.op));
-    {
-      static const std::pair<const char *, MathExtra> extra[] = {{"isinf", MathExtra::isinf},
-                                                                 {"isnan", MathExtra::isnan},
-                                                                 {"isfinite", MathExtra::isfinite},
-                                                                 {"log2", MathExtra::log2},
-                                                                 {"log10", MathExtra::log10},
-                                                                 {"gcd", MathExtra::gcd},
-                                                                 {"prod", MathExtra::prod},
-                                                                 {"isqrt", MathExtra::isqrt},
-                                                                 {"erf", MathExtra::erf}};
-      for (auto [e, id] : extra)
-        if (name == e)
-          return make_builtin(Builtin::math_function, "math." + n, static_cast<uint32_t>(id));
+  auto provided = static_cast<Provided>(m.provided);
+  const std::string spelled = std::string(provided_prefix(provided)) + "." + std::string(name);
+  if (provided == Provided::torch)
+    if (Obj d = dtype_attribute(name); d.kind == Obj::Kind::DType) return d;
+  if (const ProvidedName *row = find_provided(provided, name)) {
+    switch (row->kind) {
+    case NameKind::builtin:
+      return make_builtin(row->builtin, spelled, row->index);
+    case NameKind::number:
+      return Obj::float_of(row->number);
+    case NameKind::boolean:
+      return Obj::boolean_of(row->number != 0);
+    case NameKind::module:
+      return provided_module(row->module_name);
+    case NameKind::builtin_class:
+      return Obj::heap(Obj::Kind::Class, builtin_class(row->builtin));
     }
-    return std::nullopt;
+  }
+  if (provided == Provided::torch || provided == Provided::torch_nn_functional ||
+      provided == Provided::torch_special)
+    if (std::optional<Registry::Spelling> s = Registry::get().python(spelled))
+      return make_builtin(Builtin::torch_symbol, spelled, static_cast<uint32_t>(s->op->sym));
+  switch (provided) {
+  case Provided::torch:
+  case Provided::torch_nn_functional:
+  case Provided::torch_special:
+  case Provided::torch_nn:
+  case Provided::torch_cuda:
   case Provided::dataclasses:
-    if (name == "dataclass") return make_builtin(Builtin::dataclass, "dataclasses.dataclass");
-    if (name == "field") return make_builtin(Builtin::dataclass_field, "dataclasses.field");
-    return make_unknown("dataclasses." + n, loc);
   case Provided::typing:
-    if (name == "TYPE_CHECKING") return Obj::boolean_of(false);
-    if (name == "cast") return special(TorchSpecial::typing_cast, "typing.cast");
-    return make_unknown("typing." + n, loc);
   case Provided::functools:
-    if (name == "partial") return make_builtin(Builtin::partial, "functools.partial");
-    if (name == "reduce") return make_builtin(Builtin::reduce, "functools.reduce");
-    if (name == "lru_cache" || name == "cache" || name == "wraps" || name == "cached_property")
-      return make_builtin(Builtin::identity_decorator, "functools." + n);
-    return make_unknown("functools." + n, loc);
-  default:
+    return make_unknown(spelled, loc);
+  default: // math, and a module with no names of its own
     return std::nullopt;
   }
 }
 
 Obj Interpreter::tensor_attribute(const Obj &t, std::string_view name, const Loc &loc) {
-  const TensorObj &x = t.as<TensorObj>();
-  if (name == "shape") return Obj::tuple(x.shape);
-  if (name == "ndim") return Obj::int_of(static_cast<int64_t>(x.shape.size()));
-  if (name == "dtype") return Obj::dtype_of(x.dtype);
-  if (name == "device") return Obj::device_of(x.device);
-  if (name == "is_cuda") return Obj::boolean_of(x.device.starts_with("cuda"));
-  if (name == "requires_grad") return Obj::boolean_of(x.requires_grad);
-  if (name == "is_leaf") return Obj::boolean_of(true);
-  if (name == "grad") return Obj::none();
-  if (name == "data") return alias_tensor(x);
-  if (name == "T" || name == "mT" || name == "H" || name == "mH") {
-    const Registry &r = Registry::get();
-    std::vector<Obj> dims;
-    int64_t rank = static_cast<int64_t>(x.shape.size());
-    if (name == "T" || name == "H") {
-      for (int64_t i = rank - 1; i >= 0; --i)
-        dims.push_back(Obj::int_of(i));
-      return backend_->call_symbol(
-          Sym::ltorch_permute,
-          r.bind(r.op(Sym::ltorch_permute), {t, Obj::tuple(std::move(dims))}, {}, "Tensor.T", loc),
-          loc);
-    }
-    if (rank < 2)
-      raise("RuntimeError", "tensor.mT is only supported on matrices or batches of matrices", loc);
-    return backend_->call_symbol(Sym::ltorch_transpose,
-                                 r.bind(r.op(Sym::ltorch_transpose),
-                                        {t, Obj::int_of(-2), Obj::int_of(-1)}, {}, "Tensor.mT",
-                                        loc),
-                                 loc);
-  }
+  for (const TensorAttribute &a : kTensorAttributes)
+    if (name == a.name) return a.get(*this, t, loc);
   std::string spelled = "Tensor." + std::string(name);
   if (std::optional<Registry::Spelling> s = Registry::get().python(spelled))
     return bound_builtin(Builtin::tensor_symbol, spelled, t, static_cast<uint32_t>(s->op->sym));
@@ -1108,5 +1199,50 @@ std::span<const Entry> torch_functions() {
 }
 
 } // namespace builtins
+
+} // namespace tracelint::tracer
+
+namespace tracelint::tracer {
+
+namespace {
+
+void add_operator_names(std::vector<NameEntry> &out) {
+  auto add = [&](const OperatorRow &row) {
+    std::string means = "operator";
+    if (!row.method.empty()) means += ": " + std::string(row.method);
+    if (!row.reflected.empty()) means += ", " + std::string(row.reflected);
+    out.push_back({std::string(row.spelling), means});
+  };
+  for (const OperatorRow &row : operator_table<BinaryOp>())
+    add(row);
+  for (const OperatorRow &row : operator_table<CompareOp>())
+    add(row);
+  for (const OperatorRow &row : operator_table<UnaryOp>())
+    add(row);
+}
+
+} // namespace
+
+std::vector<NameEntry> name_vocabulary() {
+  std::vector<NameEntry> out;
+  // Python's builtins and the builtin types' methods: builtins.def up to its provided modules.
+  for (auto b = Builtin::print; b <= Builtin::exception_with_traceback;
+       b = static_cast<Builtin>(static_cast<int>(b) + 1))
+    if (builtins::implemented(b)) out.push_back({builtin_spelling(b), "builtin"});
+  for (const ProvidedName &row : kProvidedNames) {
+    static const char *const kinds[] = {"builtin", "number", "bool", "module", "class"};
+    out.push_back({std::string(provided_prefix(row.module)) + "." + row.name,
+                   kinds[static_cast<int>(row.kind)]});
+  }
+  for (const OpEntry &op : op_vocabulary())
+    for (const std::string &spelling : op.spellings)
+      out.push_back({spelling, op.name});
+  for (const MethodName &m : kTensorMethods)
+    out.push_back({std::string("Tensor.") + m.name, "tensor method"});
+  for (const TensorAttribute &a : kTensorAttributes)
+    out.push_back({std::string("Tensor.") + a.name, "tensor attribute"});
+  add_operator_names(out);
+  return out;
+}
 
 } // namespace tracelint::tracer

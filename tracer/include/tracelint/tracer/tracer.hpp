@@ -197,6 +197,17 @@ std::vector<OpEntry> op_vocabulary();
 // spelling naming two symbols); empty when sound.
 std::vector<std::string> op_registry_problems();
 
+// A name a traced program can use, and what the tracer makes of it.
+struct NameEntry {
+  std::string name;  // len, str.join, torch.finfo, math.sqrt, Tensor.shape, torch.add, +
+  std::string means; // "builtin", "ltorch.add", "tensor attribute", "operator: __add__", ...
+};
+// Every name the tracer accepts, from the tables that resolve them: Python's builtins and the
+// builtin types' methods, the provided modules' names (torch, torch.cuda, math, dataclasses,
+// typing, functools), the registry's spellings, the tensor methods and attributes that are no
+// registry symbol, and the operators. `tracelint trace --list-names` prints it.
+std::vector<NameEntry> name_vocabulary();
+
 const char *to_string(CacheMode mode);
 const char *to_string(Level level);
 
