@@ -307,3 +307,18 @@ TEST_CASE("cli: a file deleted during the run is an I/O error, the others are st
   CHECK(files[1]["error"].get<std::string>().find("cannot open: No such file or directory") !=
         std::string::npos);
 }
+
+TEST_CASE("cli: a decorated class (a dataclass of ordinary Python) is read, not a crash") {
+  // The trace parser took every decorated definition for a def and read a class's parameters
+  // (none): `tracelint check` of the repository's tests/tracer/ops_cases.py crashed.
+  test::TempDir dir;
+  test::write_file(dir.path + "/d.py", "from dataclasses import dataclass\n\n@dataclass\n"
+                                       "class Scale:\n    x: int = 1\n\n\ndef f(s):\n"
+                                       "    return s.x\n");
+  auto checked = test::tracelint("check --isolated " + q(dir.path + "/d.py"));
+  CHECK(checked.exit_code == 0);
+  CHECK(checked.out.find("All checks passed (1 file).") != std::string::npos);
+  auto printed = test::tracelint("print " + q(dir.path + "/d.py"));
+  CHECK(printed.exit_code == 1); // not a trace it can model: said, with where
+  CHECK(printed.err.find("a decorated_definition is not a trace statement") != std::string::npos);
+}

@@ -1220,7 +1220,7 @@ private:
         gap(row);
         imports(n, pending);
         last_row = ts_node_end_point(n).row;
-      } else if (type == S.decorated_definition || type == S.function_definition) {
+      } else if (is_def(n)) { // a decorated class is a statement of a fragment, below
         gap(row);
         uint32_t region_end = i + 1 < top.size() ? ts_node_start_byte(top[i + 1])
                                                  : static_cast<uint32_t>(parsed_.size());
