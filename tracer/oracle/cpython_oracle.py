@@ -6,6 +6,7 @@ in the manifest) and (2) the printed trace itself (DIR/trace.py) run here by tra
 which gives every ltorch symbol and prim PyTorch's semantics, independent of tracelint's C++.
 
     /usr/bin/python3 tracer/oracle/cpython_oracle.py [--polyfill] DIR [DIR ...]
+    /usr/bin/python3 tracer/oracle/cpython_oracle.py [--polyfill] --dirs-from LIST
     .venv-tools/bin/python tracer/oracle/cpython_oracle.py --thunder DIR [DIR ...]
 
 (/usr/bin/python3: Debian's python3-torch is PyTorch for the system Python.)
@@ -21,6 +22,9 @@ the computation took are copied into it by their paths; the rest of its state is
 construction made. A run traced with --grad also holds the cotangents and the backward's
 gradients: CPython's autograd computes them from the same cotangents, and they are compared too.
 Exit code 0 when every result matches, 1 when one differs, 2 on bad input.
+
+--dirs-from LIST reads the DIRs from the file LIST, one a line (for thousands of runs, as the
+differential test of the shape rules makes).
 
 --polyfill installs, where the installed PyTorch lacks them, the functions as PyTorch documents
 them (torch.nn.functional.scaled_dot_product_attention and rms_norm appeared after 1.13), for the
@@ -350,8 +354,25 @@ def printed_trace_note(directory, manifest, runner):
     return note
 
 
-def main(argv):
+def directories(argv):
+    """The DIRs of the command line, or of the file after --dirs-from; None when misused."""
     args = [a for a in argv if a not in ("--polyfill", "--thunder")]
+    if "--dirs-from" not in args:
+        return args
+    at = args.index("--dirs-from")
+    if at + 1 >= len(args):
+        return None
+    with open(args[at + 1]) as f:
+        listed = [line.rstrip("\n") for line in f if line.strip()]
+    return args[:at] + args[at + 2:] + listed
+
+
+def main(argv):
+    try:
+        args = directories(argv)
+    except OSError as e:
+        print(f"cpython_oracle: --dirs-from: {e}", file=sys.stderr)
+        return 2
     if "--polyfill" in argv:
         polyfill()
     if not args:

@@ -332,16 +332,18 @@ def to(a, *args, device=None, dtype=None):
 
 def reduction(torch_fn):
     def apply(a, dim=None, keepdim=False, *, dtype=None):
-        if dim is None:
-            return torch_fn(a, **keywords(dtype=dtype))
+        if dim is None:  # all dims; PyTorch 1.13's overload without a dim drops keepdim
+            out = torch_fn(a, **keywords(dtype=dtype))
+            return out.reshape([1] * a.dim()) if keepdim else out
         return torch_fn(a, dim, keepdim, **keywords(dtype=dtype))
     return apply
 
 
 def prod(a, dim=None, keepdim=False, *, dtype=None):
     if dim is None:
-        return torch.prod(a, **keywords(dtype=dtype))
-    for d in sorted((d % a.dim() for d in as_dims(dim)), reverse=True):
+        out = torch.prod(a, **keywords(dtype=dtype))
+        return out.reshape([1] * a.dim()) if keepdim else out
+    for d in sorted((d % max(a.dim(), 1) for d in as_dims(dim)), reverse=True):
         a = torch.prod(a, d, keepdim, **keywords(dtype=dtype))
     return a
 
@@ -393,6 +395,12 @@ def reference_rms_norm(input, normalized_shape, weight=None, eps=None):
     # torch.nn.functional.rms_norm as documented: x / sqrt(mean(x^2) + eps) * weight.
     if eps is None:
         eps = torch.finfo(input.dtype).eps
+    if (len(normalized_shape) > input.dim() or
+            tuple(input.shape[input.dim() - len(normalized_shape):]) != tuple(normalized_shape)):
+        # As PyTorch 2.x's rms_norm (and layer_norm) refuse it.
+        raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input with "
+                           f"shape [*, {', '.join(map(str, normalized_shape))}], but got input of "
+                           f"size{list(input.shape)}")
     dims = tuple(range(-len(normalized_shape), 0))
     out = input * torch.rsqrt(input.pow(2).mean(dims, keepdim=True) + eps)
     return out * weight if weight is not None else out
@@ -427,7 +435,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
 def factory(torch_fn):
     def apply(*size, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-        return torch_fn(*shape_of(size), **keywords(dtype=dtype, device=device),
+        return torch_fn(list(shape_of(size)), **keywords(dtype=dtype, device=device),
                         requires_grad=requires_grad)
     return apply
 

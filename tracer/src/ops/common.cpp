@@ -45,6 +45,22 @@ int64_t canonical_dim(int64_t d, std::size_t rank, const Loc &loc) {
   return d < 0 ? d + r : d;
 }
 
+bool inferred_size(Recorder &r, const Obj &d, const Loc &loc) {
+  if (!d.is_proxy()) return d.integer == -1;
+  // A symbolic size given as -1 is inferred too: the trace holds while it is -1 (guarded).
+  return d.integer == -1 && r.decide(NumOp::eq, d, Obj::int_of(-1), loc);
+}
+
+bool size_is(Recorder &r, const Obj &size, int64_t value, const Loc &loc) {
+  // Guarded only when it is: a trace made for a dim of another size does not check for it.
+  return size.integer == value &&
+         (!size.is_proxy() || r.decide(NumOp::eq, size, Obj::int_of(value), loc));
+}
+
+bool empty_size(Recorder &r, const Obj &size, const Loc &loc) {
+  return size_is(r, size, 0, loc);
+}
+
 int64_t dim_arg(Recorder &r, const Obj &d, std::size_t rank, const Loc &loc) {
   return canonical_dim(r.concrete(d, loc, "a dim"), rank, loc);
 }
@@ -58,13 +74,14 @@ std::vector<int64_t> reduction_dims(Recorder &r, const Obj &dims, std::size_t ra
     return out;
   }
   std::vector<Obj> given = dims.is_sequence() ? items(dims) : std::vector<Obj>{dims};
+  std::vector<int64_t> seen; // a 0-d tensor takes 0 and -1, once
   for (const Obj &d : given) {
     int64_t n = dim_arg(r, d, rank, loc);
-    if (rank == 0) continue;
-    if (std::find(out.begin(), out.end(), n) != out.end())
+    if (std::find(seen.begin(), seen.end(), n) != seen.end())
       throw TraceError(loc,
                        "dim " + std::to_string(n) + " appears multiple times in the list of dims");
-    out.push_back(n);
+    seen.push_back(n);
+    if (rank != 0) out.push_back(n);
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -211,7 +228,10 @@ Obj broadcast_to(Recorder &r, const Obj &t, const std::vector<Obj> &shape, const
   for (std::size_t i = 0; i < x.shape.size(); ++i) {
     const Obj &d = x.shape[i];
     const Obj &target = shape[offset + i];
-    if (!(!d.is_proxy() && d.integer == 1) && !r.same_size(d, target, loc))
+    // A size-1 dim broadcasts, and so does a symbolic one that is 1 (guarded, as
+    // broadcast_shapes decided it): the printed trace holds only for inputs where it is 1.
+    bool broadcasts = !d.is_proxy() && d.integer == 1;
+    if (!broadcasts && !r.same_size(d, target, loc) && !r.decide(NumOp::eq, d, Obj::int_of(1), loc))
       throw TraceError(loc, "The expanded size of the tensor (" + std::to_string(target.integer) +
                                 ") must match the existing size (" + std::to_string(d.integer) +
                                 ") at non-singleton dimension " + std::to_string(offset + i) +

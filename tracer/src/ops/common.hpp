@@ -37,6 +37,11 @@ inline Obj dim_list(const std::vector<Obj> &shape) {
 
 // A dim normalised to [0, rank): Python's rule for negative dims, an IndexError otherwise.
 int64_t canonical_dim(int64_t d, std::size_t rank, const Loc &loc);
+// Whether a requested size (reshape, view, expand) is -1, the one to infer.
+bool inferred_size(Recorder &r, const Obj &d, const Loc &loc);
+// Whether a dim's size is `value` (a symbolic one under a guard that it is).
+bool size_is(Recorder &r, const Obj &size, int64_t value, const Loc &loc);
+bool empty_size(Recorder &r, const Obj &size, const Loc &loc);
 // A dim argument (an int, guarded when a proxy), normalised.
 int64_t dim_arg(Recorder &r, const Obj &d, std::size_t rank, const Loc &loc);
 // A reduction's dims: None or () is every dim; an int or a sequence of ints; sorted, unique.

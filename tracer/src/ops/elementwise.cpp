@@ -80,6 +80,38 @@ Obj numbers(Recorder &r, NumOp op, const std::vector<Obj> &a, const Loc &loc) {
   return r.num(op, a[0], a[1], loc);
 }
 
+bool is_bool(const Obj &x) {
+  return is_tensor(x) ? tensor(x).dtype == DType::bool_ : x.kind == Obj::Kind::Bool;
+}
+
+// What PyTorch refuses to do to a bool tensor (negate it, subtract it, take its abs...), with its
+// message: the checks it makes before any kernel runs, and the kernels that have no bool case
+// (those refuse only tensors with elements; the tracer refuses them all, as a trace is reused
+// for other sizes).
+void refuse_bool_tensor(const Obj &x, const std::string &message, const Loc &loc) {
+  if (is_tensor(x) && tensor(x).dtype == DType::bool_) throw TraceError(loc, message);
+}
+
+// An operation with no kernel for bool results: bool ** bool, bool % bool, bool // bool.
+void refuse_bool_result(const std::vector<Obj> &a, const char *name, const Loc &loc) {
+  if (result_type({&a[0], &a[1]}) == DType::bool_)
+    throw TraceError(loc, std::string("\"") + name + "\" not implemented for 'Bool'");
+}
+
+// torch.maximum, torch.logical_and, ...: both operands must be tensors.
+void require_tensors(const std::vector<Obj> &a, Sym symbol, const Loc &loc) {
+  for (std::size_t i = 0; i < 2; ++i)
+    if (!is_tensor(a[i]))
+      throw TraceError(loc, std::string(symbol_name(symbol).name) + "(): argument '" +
+                                (i == 0 ? "input" : "other") + "' (position " +
+                                std::to_string(i + 1) + ") must be Tensor, not " + describe(a[i]));
+}
+
+template <Sym S, Sym P> Obj tensors_binary(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensors(a, S, loc);
+  return elementwise(r, P, {a[0], a[1]}, loc);
+}
+
 template <Sym P, NumOp N> Obj binary(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   if (!any_tensor(a, 2)) return numbers(r, N, a, loc);
   return elementwise(r, P, {a[0], a[1]}, loc);
@@ -100,6 +132,15 @@ Obj add(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return add_or_sub(r, Sym::prims_add, NumOp::add, a, loc);
 }
 Obj sub(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  if (any_tensor(a, 2)) {
+    if (is_bool(a[0]) && is_bool(a[1]) && is_tensor(a[0]) && is_tensor(a[1]))
+      throw TraceError(loc, "Subtraction, the `-` operator, with two bool tensors is not "
+                            "supported. Use the `^` or `logical_xor()` operator instead.");
+    if (is_bool(a[0]) || is_bool(a[1]))
+      throw TraceError(loc, "Subtraction, the `-` operator, with a bool tensor is not supported. "
+                            "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                            "operator instead.");
+  }
   return add_or_sub(r, Sym::prims_sub, NumOp::sub, a, loc);
 }
 
@@ -130,6 +171,7 @@ Obj select(Recorder &r, const Obj &pred, const Obj &a, const Obj &b, DType t, co
 
 Obj floor_divide(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   if (!any_tensor(a, 2)) return numbers(r, NumOp::floordiv, a, loc);
+  refuse_bool_result(a, "div_floor_cpu", loc);
   DType t = result_type({&a[0], &a[1]});
   if (is_floating(t)) {
     Obj q = elementwise(r, Sym::prims_div, {a[0], a[1]}, loc, t);
@@ -148,6 +190,7 @@ Obj floor_divide(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 
 Obj remainder(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   if (!any_tensor(a, 2)) return numbers(r, NumOp::mod, a, loc);
+  refuse_bool_result(a, "remainder_cpu", loc);
   DType t = result_type({&a[0], &a[1]});
   // Python's %: fmod, then the divisor added where the signs differ.
   Obj rem = elementwise(r, Sym::prims_fmod, {a[0], a[1]}, loc, t);
@@ -188,7 +231,8 @@ template <Sym P> Obj bitwise(Recorder &r, const std::vector<Obj> &a, const Loc &
   return elementwise(r, P, {a[0], a[1]}, loc, t);
 }
 
-template <Sym P> Obj logical(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+template <Sym S, Sym P> Obj logical(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensors(a, S, loc);
   Obj x = is_tensor(a[0]) && tensor(a[0]).dtype != DType::bool_
               ? elementwise(r, Sym::prims_ne, {a[0], Obj::int_of(0)}, loc)
               : a[0];
@@ -222,8 +266,28 @@ template <Sym P> Obj float_unary(Recorder &r, const std::vector<Obj> &a, const L
   return r.prim(P, {x}, loc);
 }
 
+Obj power(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  if (!any_tensor(a, 2)) return numbers(r, NumOp::pow, a, loc);
+  refuse_bool_result(a, "pow", loc);
+  return elementwise(r, Sym::prims_pow, {a[0], a[1]}, loc);
+}
+
+Obj negate(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  refuse_bool_tensor(a[0],
+                     "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                     "trying to invert a mask, use the `~` or `logical_not()` operator instead.",
+                     loc);
+  return same_dtype_unary<Sym::prims_neg>(r, a, loc);
+}
+
+Obj absolute(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  refuse_bool_tensor(a[0], "\"abs_cpu\" not implemented for 'Bool'", loc);
+  return same_dtype_unary<Sym::prims_abs>(r, a, loc);
+}
+
 Obj floor(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   require_tensor(a[0], "the input", "floor", loc);
+  refuse_bool_tensor(a[0], "\"floor_vml_cpu\" not implemented for 'Bool'", loc);
   if (is_integral(tensor(a[0]).dtype)) return a[0];
   return r.prim(Sym::prims_floor, {a[0]}, loc);
 }
@@ -245,6 +309,7 @@ Obj sigmoid(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 
 Obj relu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   require_tensor(a[0], "the input", "relu", loc);
+  refuse_bool_tensor(a[0], "Boolean inputs not supported for relu", loc);
   if (a[1].kind == Obj::Kind::Bool && a[1].boolean)
     throw TraceError(loc, "relu(inplace=True) is not supported (use the out-of-place form)");
   Obj zero = is_floating(tensor(a[0]).dtype) ? Obj::float_of(0.0) : Obj::int_of(0);
@@ -326,11 +391,25 @@ Obj masked_fill(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   } else if (!value.is_number()) {
     throw TraceError(loc, "masked_fill: value must be a number or a 0-d tensor");
   }
-  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  // Out of place, the input and the mask broadcast together (the mask may be the larger).
+  const std::vector<Obj> shape = broadcast_shapes(r, tensor(a[0]).shape, tensor(a[1]).shape, loc);
   Obj mask = broadcast_to(r, a[1], shape, loc);
-  Obj v = convert(r, value, tensor(a[0]).dtype, loc);
+  Obj input = broadcast_to(r, a[0], shape, loc);
+  // The value takes the input's dtype: 0.5 fills an integer tensor with 0.
+  DType dtype = tensor(a[0]).dtype;
+  Obj v = convert(r, value, dtype, loc);
+  if (!is_tensor(v) && v.kind == Obj::Kind::Float && is_integral(dtype) && dtype != DType::bool_) {
+    // PyTorch's checked cast: a value out of the dtype's range (or inf, nan) is refused.
+    double limit = std::ldexp(1.0, dtype_info(dtype).bits - (dtype == DType::uint8 ? 0 : 1));
+    double lowest = dtype == DType::uint8 ? 0.0 : -limit;
+    if (!(v.real >= lowest && v.real < limit))
+      throw TraceError(loc, "value cannot be converted to type " +
+                                std::string(dtype_info(dtype).torch_name) + " without overflow");
+    v = v.is_proxy() ? r.num(NumOp::to_int, v, Obj::none(), loc)
+                     : Obj::int_of(static_cast<int64_t>(v.real));
+  }
   if (is_tensor(v)) v = broadcast_to(r, v, shape, loc);
-  return r.prim(Sym::prims_where, {mask, v, a[0]}, loc);
+  return r.prim(Sym::prims_where, {mask, v, input}, loc);
 }
 
 Obj to(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
@@ -579,12 +658,11 @@ void define_elementwise_ltorch(std::vector<OpSpec> &out) {
   ltorch(Sym::ltorch_remainder, "input, other, /",
          {"torch.remainder", "Tensor.remainder", "Tensor.__mod__"}, remainder);
   ltorch(Sym::ltorch_pow, "input, other, /",
-         {"torch.pow", "Tensor.pow", "Tensor.pow_", "Tensor.__pow__"},
-         binary<Sym::prims_pow, NumOp::pow>);
+         {"torch.pow", "Tensor.pow", "Tensor.pow_", "Tensor.__pow__"}, power);
   ltorch(Sym::ltorch_maximum, "input, other, /", {"torch.maximum", "Tensor.maximum"},
-         binary<Sym::prims_maximum, NumOp::add>);
+         tensors_binary<Sym::ltorch_maximum, Sym::prims_maximum>);
   ltorch(Sym::ltorch_minimum, "input, other, /", {"torch.minimum", "Tensor.minimum"},
-         binary<Sym::prims_minimum, NumOp::add>);
+         tensors_binary<Sym::ltorch_minimum, Sym::prims_minimum>);
   ltorch(Sym::ltorch_eq, "input, other, /", {"torch.eq", "Tensor.eq", "Tensor.__eq__"},
          compare<Sym::prims_eq>);
   ltorch(Sym::ltorch_ne, "input, other, /",
@@ -598,9 +676,9 @@ void define_elementwise_ltorch(std::vector<OpSpec> &out) {
   ltorch(Sym::ltorch_ge, "input, other, /",
          {"torch.ge", "torch.greater_equal", "Tensor.ge", "Tensor.__ge__"}, compare<Sym::prims_ge>);
   ltorch(Sym::ltorch_logical_and, "input, other, /", {"torch.logical_and", "Tensor.logical_and"},
-         logical<Sym::prims_bitwise_and>);
+         logical<Sym::ltorch_logical_and, Sym::prims_bitwise_and>);
   ltorch(Sym::ltorch_logical_or, "input, other, /", {"torch.logical_or", "Tensor.logical_or"},
-         logical<Sym::prims_bitwise_or>);
+         logical<Sym::ltorch_logical_or, Sym::prims_bitwise_or>);
   ltorch(Sym::ltorch_logical_not, "input, /", {"torch.logical_not", "Tensor.logical_not"},
          logical_not);
   ltorch(Sym::ltorch_bitwise_and, "input, other, /",
@@ -613,9 +691,8 @@ void define_elementwise_ltorch(std::vector<OpSpec> &out) {
          {"torch.bitwise_not", "Tensor.bitwise_not", "Tensor.__invert__"}, bitwise_not);
   ltorch(Sym::ltorch_neg, "input, /",
          {"torch.neg", "torch.negative", "Tensor.neg", "Tensor.negative", "Tensor.__neg__"},
-         same_dtype_unary<Sym::prims_neg>);
-  ltorch(Sym::ltorch_abs, "input, /", {"torch.abs", "Tensor.abs", "Tensor.__abs__"},
-         same_dtype_unary<Sym::prims_abs>);
+         negate);
+  ltorch(Sym::ltorch_abs, "input, /", {"torch.abs", "Tensor.abs", "Tensor.__abs__"}, absolute);
   ltorch(Sym::ltorch_exp, "input, /", {"torch.exp", "Tensor.exp", "Tensor.exp_"},
          float_unary<Sym::prims_exp>);
   ltorch(Sym::ltorch_log, "input, /", {"torch.log", "Tensor.log", "Tensor.log_"},

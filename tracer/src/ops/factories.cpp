@@ -135,7 +135,13 @@ Obj arange(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   bool floats = start.kind == Obj::Kind::Float || end.kind == Obj::Kind::Float ||
                 step.kind == Obj::Kind::Float;
   DType d = dtype_of(a[4], loc).value_or(floats ? kDefaultFloat : DType::int64);
+  if (d == DType::bool_) throw TraceError(loc, "\"arange_cpu\" not implemented for 'Bool'");
   std::string device = device_of(a[6], loc);
+  // PyTorch's check, on the values traced (an error needs no guard).
+  double sign = step.as_double();
+  if ((sign > 0 && end.as_double() < start.as_double()) ||
+      (sign < 0 && end.as_double() > start.as_double()))
+    throw TraceError(loc, "upper bound and larger bound inconsistent with step sign");
   Obj length;
   if (!floats) {
     int64_t s = r.concrete(step, loc, "the step");

@@ -33,6 +33,10 @@ Obj take_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
   require_tensor(args[0], "the input", "prims.take", loc);
   require_tensor(args[1], "the index", "prims.take", loc);
   const TensorObj &t = tensor(args[0]);
+  if (args[2].kind != Obj::Kind::Int || args[2].integer < 0 ||
+      args[2].integer >= static_cast<int64_t>(t.shape.size()))
+    throw TraceError(loc, "prims.take: the dim " + describe(args[2]) +
+                              " is not one of a tensor of rank " + std::to_string(t.shape.size()));
   std::size_t d = static_cast<std::size_t>(args[2].integer);
   std::vector<Obj> shape(t.shape.begin(), t.shape.begin() + static_cast<std::ptrdiff_t>(d));
   for (const Obj &s : tensor(args[1]).shape)
@@ -269,10 +273,9 @@ Obj getitem(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
                {t, dim_list(final_shape), Obj::list(int_tuple(kept).as<SeqObj>().items)}, loc);
   }
   if (advanced_pos) {
-    std::size_t at = *advanced_pos;
-    for (int64_t n : new_axes)
-      if (static_cast<std::size_t>(n) <= at) ++at;
-    t = r.prim(Sym::prims_take, {t, advanced_index, Obj::int_of(static_cast<int64_t>(at))}, loc);
+    // Its position counts the new axes before it already (out_pos does).
+    t = r.prim(Sym::prims_take,
+               {t, advanced_index, Obj::int_of(static_cast<int64_t>(*advanced_pos))}, loc);
   }
   return t;
 }
@@ -283,6 +286,8 @@ Obj index_select(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   if (tensor(a[2]).shape.size() > 1 || !is_integral(tensor(a[2]).dtype))
     throw TraceError(loc, "index_select(): Index is supposed to be a vector of integers");
   int64_t d = dim_arg(r, a[1], tensor(a[0]).shape.size(), loc);
+  // A 0-d input is its own selection (PyTorch gives it back, whatever the index's length).
+  if (tensor(a[0]).shape.empty()) return a[0];
   return r.prim(Sym::prims_take, {a[0], a[2], Obj::int_of(d)}, loc);
 }
 

@@ -115,14 +115,20 @@ Obj linear(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
     throw TraceError(loc, "mat1 and mat2 shapes cannot be multiplied (" + shape_text(sx) + " and " +
                               shape_text({sw[1], sw[0]}) + ")");
   same_dtype(x, w, "linear", loc);
+  Obj b = bias;
   if (bias.kind != Obj::Kind::None) {
     require_tensor(bias, "the bias", "linear", loc);
     same_dtype(x, bias, "linear", loc);
-    if (tensor(bias).shape.size() != 1 || !r.same_size(tensor(bias).shape[0], sw[0], loc))
-      throw TraceError(loc, "linear: bias " + shape_text(tensor(bias).shape) +
-                                " does not match weight " + shape_text(sw));
+    const std::vector<Obj> &sb = tensor(bias).shape;
+    // A bias of one element broadcasts over the outputs, as in PyTorch.
+    bool one = sb.empty() ||
+               (sb.size() == 1 && !r.same_size(sb[0], sw[0], loc) && size_is(r, sb[0], 1, loc));
+    if (sb.size() > 1 || (!one && !r.same_size(sb[0], sw[0], loc)))
+      throw TraceError(loc, "linear: bias " + shape_text(sb) + " does not match weight " +
+                                shape_text(sw));
+    if (one) b = broadcast_to(r, bias, {sw[0]}, loc);
   }
-  return r.prim(Sym::prims_linear, {x, w, bias}, loc);
+  return r.prim(Sym::prims_linear, {x, w, b}, loc);
 }
 
 Obj outer(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {

@@ -102,9 +102,24 @@ Obj mean(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return keepdim && !shape.empty() ? keep_dims(r, m, shape, dims, loc) : m;
 }
 
+// amax, amin, argmax, argmin: PyTorch refuses to reduce a dim of size 0 (it has no identity).
+void refuse_empty_dims(Recorder &r, const char *name, const std::vector<Obj> &shape,
+                       const std::vector<int64_t> &dims, const Obj &given, const Loc &loc) {
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (shape.empty() || !empty_size(r, shape[static_cast<std::size_t>(dims[i])], loc)) continue;
+    // PyTorch names the dim as it was given.
+    int64_t as_given = dims[i];
+    if (given.is_sequence() && i < items(given).size()) as_given = items(given)[i].integer;
+    if (given.kind == Obj::Kind::Int) as_given = given.integer;
+    throw TraceError(loc, std::string(name) + "(): Expected reduction dim " +
+                              std::to_string(as_given) + " to have non-zero size.");
+  }
+}
+
 template <Sym P> Obj extremum(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   require_tensor(a[0], "the input", symbol_name(P).name.data(), loc);
   std::vector<int64_t> dims = reduction_dims(r, a[1], tensor(a[0]).shape.size(), loc);
+  refuse_empty_dims(r, P == Sym::prims_amax ? "amax" : "amin", tensor(a[0]).shape, dims, a[1], loc);
   return reduce(r, P, a[0], dims, flag(a[2], "keepdim", loc), loc);
 }
 
@@ -149,13 +164,19 @@ template <Sym P> Obj arg_extremum(Recorder &r, const std::vector<Obj> &a, const 
   require_tensor(a[0], "the input", symbol_name(P).name.data(), loc);
   const std::vector<Obj> &shape = tensor(a[0]).shape;
   bool keepdim = flag(a[2], "keepdim", loc);
+  const char *name = P == Sym::prims_argmax ? "argmax" : "argmin";
   if (a[1].kind == Obj::Kind::None) {
+    for (const Obj &size : shape)
+      if (empty_size(r, size, loc))
+        throw TraceError(loc, std::string(name) + "(): Expected reduction dim to be specified for "
+                                                  "input.numel() == 0.");
     Obj out = r.prim(P, {a[0], Obj::none()}, loc);
     if (!keepdim) return out;
     std::vector<Obj> ones(shape.size(), Obj::int_of(1));
     return r.prim(Sym::prims_broadcast_in_dim, {out, dim_list(ones), Obj::list({})}, loc);
   }
   int64_t d = dim_arg(r, a[1], shape.size(), loc);
+  refuse_empty_dims(r, name, shape, {d}, a[1], loc);
   Obj out = r.prim(P, {a[0], Obj::int_of(d)}, loc);
   return keepdim ? keep_dims(r, out, shape, {d}, loc) : out;
 }
@@ -175,9 +196,12 @@ Obj softmax_like(Recorder &r, const std::vector<Obj> &a, bool log, const Loc &lo
   if (upcast) x = convert(r, x, DType::float32, loc);
   const std::vector<Obj> shape = tensor(x).shape;
   int64_t d = dim_arg(r, a[1], shape.size(), loc);
-  std::vector<int64_t> dims = {d};
-  Obj peak = r.call(Sym::ltorch_amax, {x, Obj::int_of(d), Obj::boolean_of(true)}, loc);
-  Obj shifted = r.call(Sym::ltorch_sub, {x, peak, Obj::none()}, loc);
+  // Shifted by the largest value for stability; a dim of size 0 has none (and no elements).
+  Obj shifted = x;
+  if (shape.empty() || !empty_size(r, shape[static_cast<std::size_t>(d)], loc)) {
+    Obj peak = r.call(Sym::ltorch_amax, {x, Obj::int_of(d), Obj::boolean_of(true)}, loc);
+    shifted = r.call(Sym::ltorch_sub, {x, peak, Obj::none()}, loc);
+  }
   Obj e = r.call(Sym::ltorch_exp, {shifted}, loc);
   Obj total = r.call(Sym::ltorch_sum, {e, Obj::int_of(d), Obj::boolean_of(true), Obj::none()}, loc);
   Obj out = log ? r.call(Sym::ltorch_sub,

@@ -105,7 +105,7 @@ Obj reshape_to(Recorder &r, const Obj &a, std::vector<Obj> requested, const char
   int inferred = -1;
   for (std::size_t i = 0; i < requested.size(); ++i) {
     const Obj &d = requested[i];
-    if (!d.is_proxy() && d.integer == -1) {
+    if (inferred_size(r, d, loc)) {
       if (inferred >= 0)
         throw TraceError(loc, std::string("only one dimension can be inferred (-1) in ") + name);
       inferred = static_cast<int>(i);
@@ -198,6 +198,9 @@ Obj permute(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 
 Obj insert_dim(Recorder &r, const Obj &a, int64_t d, const Loc &loc) {
   std::vector<Obj> shape = tensor(a).shape;
+  if (d < 0 || d > static_cast<int64_t>(shape.size()))
+    throw TraceError(loc, "a new dim at " + std::to_string(d) + " of a tensor of rank " +
+                              std::to_string(shape.size()));
   shape.insert(shape.begin() + d, Obj::int_of(1));
   std::vector<int64_t> kept;
   for (std::size_t i = 0; i < shape.size(); ++i)
@@ -259,7 +262,7 @@ Obj expand(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
                          std::to_string(shape.size()) + ")");
   std::size_t offset = target.size() - shape.size();
   for (std::size_t i = 0; i < target.size(); ++i) {
-    if (!target[i].is_proxy() && target[i].integer == -1) {
+    if (inferred_size(r, target[i], loc)) {
       if (i < offset)
         throw TraceError(loc, "expand: -1 is not allowed in a leading, non-existing dimension");
       target[i] = shape[i - offset];
@@ -301,6 +304,10 @@ Obj repeat_interleave(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   Obj x = a[0];
   if (a[2].kind == Obj::Kind::None) x = flatten(r, {x, Obj::int_of(0), Obj::int_of(-1)}, loc);
   const std::vector<Obj> shape = tensor(x).shape;
+  if (shape.empty()) // torch's wrap_dim for a dim of a 0-d tensor here, not the usual [-1, 0]
+    throw TraceError(loc, "Dimension specified as " +
+                              std::to_string(r.concrete(a[2], loc, "a dim")) +
+                              " but tensor has no dimensions");
   int64_t d = a[2].kind == Obj::Kind::None ? 0 : dim_arg(r, a[2], shape.size(), loc);
   Obj u = insert_dim(r, x, d + 1, loc);
   std::vector<Obj> big = tensor(u).shape;
@@ -373,6 +380,12 @@ Obj chunk(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   if (chunks <= 0) throw TraceError(loc, "chunk expects `chunks` to be greater than 0");
   int64_t d = dim_arg(r, a[2], shape.size(), loc);
   int64_t n = r.concrete(shape.at(static_cast<std::size_t>(d)), loc, "the size of the chunked dim");
+  if (n == 0) // torch.chunk: `chunks` empty pieces of an empty dim
+    return split(r,
+                 {a[0],
+                  Obj::list(std::vector<Obj>(static_cast<std::size_t>(chunks), Obj::int_of(0))),
+                  Obj::int_of(d)},
+                 loc);
   int64_t size = (n + chunks - 1) / chunks;
   return split(r, {a[0], Obj::int_of(std::max<int64_t>(size, 1)), Obj::int_of(d)}, loc);
 }
@@ -385,12 +398,24 @@ Obj cat(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
     require_tensor(t, "each element", "cat", loc);
     ptrs.push_back(&t);
   }
-  const Obj &first = items(a[0])[0];
+  DType dtype = result_type(ptrs);
+  // PyTorch's legacy rule: a 1-D tensor of no elements joins tensors of any rank (it is left out).
+  std::size_t most = 0;
+  for (const Obj &t : items(a[0]))
+    most = std::max(most, tensor(t).shape.size());
+  auto legacy_empty = [&](const Obj &t) {
+    const std::vector<Obj> &s = tensor(t).shape;
+    return most > 1 && s.size() == 1 && empty_size(r, s[0], loc);
+  };
+  std::vector<Obj> joined;
+  for (const Obj &t : items(a[0]))
+    if (!legacy_empty(t)) joined.push_back(t);
+  if (joined.empty()) joined.push_back(items(a[0])[0]);
+  const Obj &first = joined[0];
   std::size_t rank = tensor(first).shape.size();
   int64_t d = dim_arg(r, a[1], rank, loc);
-  DType dtype = result_type(ptrs);
   std::vector<Obj> converted;
-  for (const Obj &t : items(a[0])) {
+  for (const Obj &t : joined) {
     if (tensor(t).shape.size() != rank)
       throw TraceError(loc, "Tensors must have same number of dimensions: got " +
                                 std::to_string(rank) + " and " +

@@ -621,7 +621,17 @@ constexpr Sym kBinaryPrims[] = {
 
 constexpr Entry kElementwisePrims[] = {
     {Sym::prims_where,
-     [](Sym, const Args &a) { return tensor(at::where(a.tn(0), a.tn(1), a.tn(2))); }},
+     [](Sym, const Args &a) {
+       at::Tensor x = a.tn(1), y = a.tn(2);
+       if (!a.is_tensor(1) && !a.is_tensor(2)) {
+         // Two numbers: tensors of their promoted type (float32 for a float), as the traced
+         // annotation says; libtorch's where kernel cannot cast two wrapped numbers itself.
+         at::ScalarType type = at::result_type(x, y);
+         x = x.to(type, false, true);
+         y = y.to(type, false, true);
+       }
+       return tensor(at::where(a.tn(0), x, y));
+     }},
     {Sym::prims_convert_element_type, convert_element_type},
 };
 
@@ -693,10 +703,11 @@ constexpr Entry kElementwiseLtorch[] = {
      [](Sym, const Args &a) { return tensor(at::floor_divide(a.tn(0), a.tn(1))); }},
     {Sym::ltorch_remainder,
      [](Sym, const Args &a) { return tensor(at::remainder(a.tn(0), a.tn(1))); }},
+    // torch.logical_and and logical_or take tensors only (no number beside a tensor).
     {Sym::ltorch_logical_and,
-     [](Sym, const Args &a) { return tensor(at::logical_and(a.tn(0), a.tn(1))); }},
+     [](Sym, const Args &a) { return tensor(at::logical_and(a.t(0), a.t(1))); }},
     {Sym::ltorch_logical_or,
-     [](Sym, const Args &a) { return tensor(at::logical_or(a.tn(0), a.tn(1))); }},
+     [](Sym, const Args &a) { return tensor(at::logical_or(a.t(0), a.t(1))); }},
     {Sym::ltorch_logical_not, [](Sym, const Args &a) { return tensor(at::logical_not(a.t(0))); }},
     {Sym::ltorch_sigmoid, [](Sym, const Args &a) { return tensor(at::sigmoid(a.t(0))); }},
     {Sym::ltorch_relu, [](Sym, const Args &a) { return tensor(at::relu(a.t(0))); }},
@@ -861,6 +872,12 @@ RtValue rms_norm(Sym, const Args &a) {
   at::ScalarType original = x.scalar_type();
   if (original == at::kHalf || original == at::kBFloat16) x = x.to(at::kFloat);
   IntList shape = a.ints(1);
+  bool matches = static_cast<int64_t>(shape.size()) <= x.dim();
+  for (std::size_t k = 0; matches && k < shape.size(); ++k)
+    matches =
+        x.size(x.dim() - static_cast<int64_t>(shape.size()) + static_cast<int64_t>(k)) == shape[k];
+  if (!matches) // as PyTorch 2.x's rms_norm (and layer_norm) refuse it
+    throw ExecError("rms_norm: the input's last dims do not match normalized_shape");
   IntList dims;
   for (std::size_t k = 0; k < shape.size(); ++k)
     dims.push_back(x.dim() - static_cast<int64_t>(shape.size()) + static_cast<int64_t>(k));
@@ -872,13 +889,19 @@ RtValue rms_norm(Sym, const Args &a) {
 }
 
 constexpr Entry kReductions[] = {
-    {Sym::prims_sum, [](Sym, const Args &a) { return tensor(at::sum(a.t(0), a.ints(1))); }},
+    // Thunder's reduction prims keep the input's dtype (at::sum and at::prod of integers and
+    // bools give int64).
+    {Sym::prims_sum,
+     [](Sym, const Args &a) {
+       return tensor(at::sum(a.t(0), a.ints(1), false, a.t(0).scalar_type()));
+     }},
     {Sym::prims_amax, [](Sym, const Args &a) { return tensor(at::amax(a.t(0), a.ints(1))); }},
     {Sym::prims_amin, [](Sym, const Args &a) { return tensor(at::amin(a.t(0), a.ints(1))); }},
     {Sym::prims_prod,
      [](Sym, const Args &a) {
-       return tensor(reduce_all(a.t(0), a.ints(1),
-                                [](const at::Tensor &t, int64_t d) { return at::prod(t, d); }));
+       return tensor(reduce_all(a.t(0), a.ints(1), [](const at::Tensor &t, int64_t d) {
+         return at::prod(t, d, false, t.scalar_type());
+       }));
      }},
     {Sym::prims_var,
      [](Sym, const Args &a) {

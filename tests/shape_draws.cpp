@@ -1,0 +1,848 @@
+#include "shape_draws.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace test {
+
+namespace {
+
+const std::vector<std::string> kAnyDtype = {"f32", "f64", "i64", "i32", "b8"};
+const std::vector<std::string> kFloating = {"f32", "f64"};
+// Without bool: PyTorch's kernels with no bool case refuse it only for tensors with elements
+// (the tracer refuses it for any, tests/test_tracer_run.cpp); an integer divided by a bool
+// tensor divides by zero where it is False.
+const std::vector<std::string> kNumeric = {"f32", "f64", "i64", "i32"};
+const std::vector<std::string> kIntegral = {"i64", "i32", "u8", "b8"};
+
+bool is_floating(const std::string &dtype) {
+  return dtype[0] == 'f' || (dtype[0] == 'b' && dtype[1] == 'f');
+}
+
+int64_t numel(const Shape &s) {
+  return std::accumulate(s.begin(), s.end(), int64_t{1}, std::multiplies<>());
+}
+
+std::string join(const std::vector<std::string> &parts) {
+  std::string out;
+  for (const std::string &p : parts)
+    out += (out.empty() ? "" : ", ") + p;
+  return out;
+}
+
+std::string list_text(const std::vector<int64_t> &xs) {
+  std::vector<std::string> parts;
+  for (int64_t x : xs)
+    parts.push_back(std::to_string(x));
+  return "[" + join(parts) + "]";
+}
+
+// The sizes as the call's trailing arguments, a tuple, or an input (symbolic under symbolic
+// values), by chance.
+std::string sizes(Draw &d, const std::vector<int64_t> &xs, bool varargs_allowed = true) {
+  int way = d.below(3);
+  if (way == 0 && varargs_allowed && !xs.empty()) {
+    std::vector<std::string> parts;
+    for (int64_t x : xs)
+      parts.push_back(d.integer(x));
+    return join(parts);
+  }
+  return way == 1 ? d.value(tuple_text(xs)) : tuple_text(xs);
+}
+
+// ---- elementwise
+
+struct Operands {
+  std::vector<std::string> dtypes = kAnyDtype;
+  bool numbers = true;      // a Python number may stand for the second operand
+  bool nonnegative = false; // values, and numbers, that a division or power takes
+};
+
+std::string number(Draw &d, const Operands &o) {
+  std::string literal = o.nonnegative ? d.pick<std::string>({"2", "3", "0.5", "1.5"})
+                                      : d.pick<std::string>({"2", "-3", "0.5", "True", "0"});
+  return d.chance(50) ? d.value(literal) : literal;
+}
+
+std::string operand(Draw &d, const Shape &with, const Operands &o) {
+  if (o.numbers && d.chance(25)) return number(d, o);
+  return d.tensor(d.pick(o.dtypes), d.partner(with), o.nonnegative ? "1..4" : "");
+}
+
+// torch.NAME(a, b), or the operator with the operands either way round.
+Recipe binary(const std::string &name, const std::string &op = "", Operands o = {},
+              const std::string &extra = "") {
+  return {[=](Draw &d) {
+    Shape s = d.shape();
+    std::string a = d.tensor(d.pick(o.dtypes), s, o.nonnegative ? "1..4" : "");
+    std::string b = operand(d, s, o);
+    if (!op.empty() && d.chance(40))
+      return d.chance(70) ? a + " " + op + " " + b : b + " " + op + " " + a;
+    return "torch." + name + "(" + a + ", " + b + extra + ")";
+  }};
+}
+
+Recipe unary(const std::string &call, const std::vector<std::string> &dtypes = kAnyDtype) {
+  return {[=](Draw &d) { return call + "(" + d.tensor(d.pick(dtypes), d.shape()) + ")"; }};
+}
+
+Recipe clamp() {
+  return {[](Draw &d) {
+    std::string a = d.tensor(d.pick(kAnyDtype), d.shape());
+    std::string lo = d.chance(30) ? "None" : d.pick<std::string>({"-1", "0.5", "0"});
+    std::string hi = d.chance(30) ? "None" : d.pick<std::string>({"2", "1.5"});
+    return "torch.clamp(" + a + ", min=" + lo + ", max=" + hi + ")";
+  }};
+}
+
+Recipe where() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::string pred = d.tensor("b8", s);
+    Operands o;
+    std::string a = operand(d, s, o), b = operand(d, s, o);
+    return "torch.where(" + pred + ", " + a + ", " + b + ")";
+  }};
+}
+
+Recipe masked_fill() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::string a = d.tensor(d.pick(kAnyDtype), s);
+    std::string mask = d.tensor("b8", d.partner(s));
+    std::string value =
+        d.chance(20) ? d.tensor("f32", {}) : d.pick<std::string>({"0.5", "-2", "float('-inf')"});
+    return a + ".masked_fill(" + mask + ", " + value + ")";
+  }};
+}
+
+Recipe conversion() {
+  return {[](Draw &d) {
+    std::string a = d.tensor(d.pick(kAnyDtype), d.shape());
+    std::string dtype =
+        "torch." + d.pick<std::string>({"float32", "float64", "int64", "int32", "bool", "float16"});
+    return d.chance(50) ? a + ".to(" + dtype + ")" : a + ".to(dtype=" + dtype + ")";
+  }};
+}
+
+Recipe type_as() {
+  return {[](Draw &d) {
+    std::string a = d.tensor(d.pick(kAnyDtype), d.shape());
+    return a + ".type_as(" + d.tensor(d.pick(kAnyDtype), d.shape()) + ")";
+  }};
+}
+
+// ---- reductions
+
+// dim=None, one dim, or a tuple of distinct dims (now and then a repeated or out-of-range one).
+std::string dims_argument(Draw &d, std::size_t rank, bool none_allowed = true) {
+  if (none_allowed && d.chance(20)) return "None";
+  if (d.chance(40)) return std::to_string(d.axis(rank));
+  std::vector<int64_t> dims;
+  int n = d.between(0, static_cast<int>(std::max<std::size_t>(rank, 1)));
+  std::vector<int64_t> order = d.permutation(std::max<std::size_t>(rank, 1));
+  for (int i = 0; i < n; ++i)
+    dims.push_back(order[static_cast<std::size_t>(i)] -
+                   (d.chance(30) ? static_cast<int64_t>(std::max<std::size_t>(rank, 1)) : 0));
+  if (d.chance(5) && !dims.empty()) dims.push_back(dims.front());
+  return tuple_text(dims);
+}
+
+Recipe reduction(const std::string &name, const std::vector<std::string> &dtypes, bool dtype_kwarg,
+                 bool none_allowed = true) {
+  return {[=](Draw &d) {
+    Shape s = d.shape();
+    std::string a = d.tensor(d.pick(dtypes), s);
+    std::string call = "torch." + name + "(" + a + ", " + dims_argument(d, s.size(), none_allowed);
+    if (d.chance(50)) call += ", keepdim=True";
+    if (dtype_kwarg && d.chance(20))
+      call += ", dtype=torch." + d.pick<std::string>({"float64", "float32", "int64"});
+    return call + ")";
+  }};
+}
+
+Recipe arg_reduction(const std::string &name) {
+  return {[=](Draw &d) {
+    Shape s = d.shape();
+    std::string a = d.tensor(d.pick(kFloating), s);
+    if (d.chance(25)) return "torch." + name + "(" + a + ")";
+    return "torch." + name + "(" + a + ", " + std::to_string(d.axis(s.size())) +
+           (d.chance(50) ? ", keepdim=True" : "") + ")";
+  }};
+}
+
+Recipe variance() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::string call =
+        "torch.var(" + d.tensor(d.pick(kFloating), s) + ", " + dims_argument(d, s.size());
+    int way = d.below(3);
+    if (way == 0) call += ", unbiased=False";
+    if (way == 1) call += ", correction=" + d.pick<std::string>({"0", "1", "2"});
+    if (d.chance(50)) call += ", keepdim=True";
+    return call + ")";
+  }};
+}
+
+Recipe softmax(const std::string &name) {
+  return {[=](Draw &d) {
+    Shape s = d.shape();
+    std::string a = d.tensor(d.pick(kFloating), s);
+    std::string call = "torch." + name + "(" + a + ", " + std::to_string(d.axis(s.size()));
+    if (d.chance(20)) call += ", dtype=torch.float64";
+    return call + ")";
+  }};
+}
+
+// The last k dims of s (or, now and then, dims it does not end with).
+std::vector<int64_t> normalized_shape(Draw &d, const Shape &s) {
+  std::size_t k =
+      static_cast<std::size_t>(d.between(1, static_cast<int>(std::max<std::size_t>(s.size(), 1))));
+  std::vector<int64_t> out;
+  for (std::size_t i = s.size() >= k ? s.size() - k : 0; i < s.size(); ++i)
+    out.push_back(s[i]);
+  if (d.chance(10) || out.empty()) out.push_back(d.dim());
+  return out;
+}
+
+Recipe layer_norm() {
+  return {[](Draw &d) {
+    Shape s = d.shape(1);
+    std::string dtype = d.pick(kFloating);
+    std::string x = d.tensor(dtype, s);
+    std::vector<int64_t> n = normalized_shape(d, s);
+    // Over one element the result is 0; libtorch's fused kernel rounds x - mean to about 1e-8
+    // there, which its rstd of 1/sqrt(eps) makes 1e-5: past the float32 tolerance.
+    if (numel(n) == 1) n.push_back(2);
+    std::string w = d.chance(50) ? d.tensor(dtype, n) : "None";
+    std::string b = d.chance(50) ? d.tensor(dtype, n) : "None";
+    return "F.layer_norm(" + x + ", " + tuple_text(n) + ", " + w + ", " + b + ")";
+  }};
+}
+
+Recipe rms_norm() {
+  Recipe r{[](Draw &d) {
+    Shape s = d.shape(1);
+    std::string dtype = d.pick(kFloating);
+    std::string x = d.tensor(dtype, s);
+    std::vector<int64_t> n = normalized_shape(d, s);
+    std::string w = d.chance(50) ? d.tensor(dtype, n) : "None";
+    return "F.rms_norm(" + x + ", " + tuple_text(n) + ", " + w +
+           (d.chance(50) ? ", eps=1e-6" : "") + ")";
+  }};
+  r.polyfill = true;
+  return r;
+}
+
+// ---- shapes
+
+// A shape of the same number of elements: s's dims shuffled, adjacent ones merged, ones put in,
+// one of them -1 (where that is unambiguous); in one case of ten a shape drawn at random.
+std::vector<int64_t> reshaped(Draw &d, const Shape &s) {
+  if (d.chance(10)) return d.shape();
+  std::vector<int64_t> dims = s;
+  for (std::size_t i = 0; i + 1 < dims.size(); ++i)
+    if (d.chance(30)) {
+      dims[i] *= dims[i + 1];
+      dims.erase(dims.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    }
+  std::shuffle(dims.begin(), dims.end(), std::mt19937_64(static_cast<uint64_t>(d.below(1000))));
+  if (d.chance(30)) dims.insert(dims.begin() + d.below(static_cast<int>(dims.size()) + 1), 1);
+  if (!dims.empty() && numel(s) != 0 && d.chance(40))
+    dims[static_cast<std::size_t>(d.below(static_cast<int>(dims.size())))] = -1;
+  return dims;
+}
+
+Recipe reshape(const std::string &method) {
+  return {[=](Draw &d) {
+    Shape s = d.shape();
+    std::string a = d.tensor(d.pick(kAnyDtype), s);
+    std::string target = sizes(d, reshaped(d, s));
+    if (method == "reshape" && d.chance(30))
+      return "torch.reshape(" + a + ", " + tuple_text(reshaped(d, s)) + ")";
+    return a + "." + method + "(" + target + ")";
+  }};
+}
+
+Recipe transpose() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::string a = d.tensor("f32", s);
+    return "torch.transpose(" + a + ", " + d.integer(d.axis(s.size())) + ", " +
+           std::to_string(d.axis(s.size())) + ")";
+  }};
+}
+
+Recipe permute() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::vector<int64_t> perm = d.permutation(s.size());
+    if (d.chance(10)) perm.push_back(0);
+    for (int64_t &p : perm)
+      if (d.chance(30)) p -= static_cast<int64_t>(s.size());
+    std::string a = d.tensor("f32", s);
+    return d.chance(50) ? "torch.permute(" + a + ", " + tuple_text(perm) + ")"
+                        : a + ".permute(" + sizes(d, perm) + ")";
+  }};
+}
+
+Recipe unsqueeze() {
+  return {[](Draw &d) {
+    Shape s = d.shape(0, 4);
+    int64_t r = static_cast<int64_t>(s.size());
+    return "torch.unsqueeze(" + d.tensor("f32", s) + ", " +
+           std::to_string(
+               d.between(static_cast<int>(-r - 1), static_cast<int>(r + (d.chance(5) ? 1 : 0)))) +
+           ")";
+  }};
+}
+
+Recipe squeeze() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::string a = d.tensor("f32", s);
+    return d.chance(30) ? "torch.squeeze(" + a + ")"
+                        : "torch.squeeze(" + a + ", " + std::to_string(d.axis(s.size())) + ")";
+  }};
+}
+
+Recipe flatten() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::string a = d.tensor("f32", s);
+    if (d.chance(20)) return "torch.flatten(" + a + ")";
+    return "torch.flatten(" + a + ", " + std::to_string(d.axis(s.size())) + ", " +
+           std::to_string(d.axis(s.size())) + ")";
+  }};
+}
+
+Recipe expand() {
+  return {[](Draw &d) {
+    Shape s = d.shape(0, 4);
+    std::vector<int64_t> target;
+    for (int i = d.below(3); i > 0; --i)
+      target.push_back(d.dim());
+    for (int64_t dim : s)
+      target.push_back(d.chance(30) ? -1 : dim == 1 || d.chance(10) ? d.dim() : dim);
+    return d.tensor("f32", s) + ".expand(" + sizes(d, target) + ")";
+  }};
+}
+
+Recipe repeat() {
+  return {[](Draw &d) {
+    Shape s = d.shape(0, 4);
+    std::vector<int64_t> times;
+    std::size_t n =
+        s.size() + static_cast<std::size_t>(d.below(2)) - (d.chance(10) && !s.empty() ? 1 : 0);
+    for (std::size_t i = 0; i < n; ++i)
+      times.push_back(d.pick<int64_t>({0, 1, 2, 3}));
+    return d.tensor("f32", s) + ".repeat(" + sizes(d, times) + ")";
+  }};
+}
+
+Recipe repeat_interleave() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::string a = d.tensor("f32", s);
+    std::string repeats = d.integer(d.pick<int64_t>({0, 1, 2, 3}));
+    if (d.chance(30)) return "torch.repeat_interleave(" + a + ", " + repeats + ")";
+    return "torch.repeat_interleave(" + a + ", " + repeats +
+           ", dim=" + std::to_string(d.axis(s.size())) + ")";
+  }};
+}
+
+int64_t size_at(const Shape &s, int64_t axis) {
+  int64_t r = static_cast<int64_t>(s.size());
+  return r == 0 ? 1 : s[static_cast<std::size_t>(axis < 0 ? axis + r : axis)];
+}
+
+Recipe split() {
+  return {[](Draw &d) {
+    Shape s = d.shape(1);
+    int64_t axis = d.axis(s.size()), n = size_at(s, axis);
+    std::string a = d.tensor("f32", s);
+    if (d.chance(50))
+      return "torch.split(" + a + ", " + d.integer(d.pick<int64_t>({1, 2, 3})) + ", " +
+             std::to_string(axis) + ")";
+    std::vector<int64_t> sections;
+    for (int64_t left = n; left > 0;) {
+      int64_t take = std::min<int64_t>(left, d.between(0, 3));
+      sections.push_back(take);
+      left -= take;
+    }
+    if (d.chance(10)) sections.push_back(1);
+    return "torch.split(" + a + ", " + list_text(sections) + ", dim=" + std::to_string(axis) + ")";
+  }};
+}
+
+Recipe chunk() {
+  return {[](Draw &d) {
+    Shape s = d.shape(1);
+    return "torch.chunk(" + d.tensor("f32", s) + ", " + d.integer(d.pick<int64_t>({1, 2, 3, 4})) +
+           ", " + std::to_string(d.axis(s.size())) + ")";
+  }};
+}
+
+// Two shapes equal but at axis (for cat) or equal (for stack), and now and then not.
+Recipe joined(const std::string &name) {
+  return {[=](Draw &d) {
+    Shape s = d.shape(name == "cat" ? 1 : 0);
+    int64_t axis = name == "cat"
+                       ? d.axis(s.size())
+                       : d.between(-static_cast<int>(s.size()) - 1, static_cast<int>(s.size()));
+    Shape t = s;
+    if (name == "cat" && !t.empty())
+      t[static_cast<std::size_t>(axis < 0 ? axis + static_cast<int64_t>(t.size()) : axis)] =
+          d.dim();
+    if (d.chance(10)) t = d.shape();
+    std::string dtype = d.pick<std::string>({"f32", "f32", "f64", "i64"});
+    std::string a = d.tensor(dtype, s), b = d.tensor(d.chance(80) ? dtype : d.pick(kAnyDtype), t);
+    return "torch." + name + "([" + a + ", " + b + "], " + std::to_string(axis) + ")";
+  }};
+}
+
+Recipe flip() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::vector<int64_t> dims = d.permutation(s.size());
+    dims.resize(static_cast<std::size_t>(d.below(static_cast<int>(dims.size()) + 1)));
+    return "torch.flip(" + d.tensor("f32", s) + ", " + tuple_text(dims) + ")";
+  }};
+}
+
+Recipe triangle(const std::string &name) {
+  return {[=](Draw &d) {
+    Shape s = d.shape(d.chance(95) ? 2 : 0);
+    return "torch." + name + "(" + d.tensor(d.pick<std::string>({"f32", "i64", "b8"}), s) + ", " +
+           d.integer(d.between(-3, 3)) + ")";
+  }};
+}
+
+// A subscript key: ints, slices with steps, None, an Ellipsis, an int list.
+std::string key(Draw &d, const Shape &s) {
+  std::vector<std::string> parts;
+  std::size_t dim = 0;
+  bool ellipsis = false;
+  int n = d.between(1, static_cast<int>(s.size()) + 1);
+  for (int i = 0; i < n; ++i) {
+    int kind = d.below(100);
+    int64_t size = dim < s.size() ? s[dim] : 0;
+    auto bound = [&] { return d.chance(30) ? std::string() : std::to_string(d.between(-6, 6)); };
+    if (kind < 10) {
+      parts.push_back("None");
+      continue;
+    }
+    if (kind < 18 && !ellipsis) {
+      ellipsis = true;
+      parts.push_back("...");
+      dim = s.size() - std::min(s.size(), static_cast<std::size_t>(n - i - 1));
+      continue;
+    }
+    if (kind < 45 && (size > 0 || d.chance(10))) {
+      parts.push_back(
+          d.integer(size > 0 ? d.between(static_cast<int>(-size), static_cast<int>(size) - 1) : 0));
+    } else if (kind < 52 && size > 0) {
+      parts.push_back(
+          "[" + std::to_string(d.between(static_cast<int>(-size), static_cast<int>(size) - 1)) +
+          ", " + std::to_string(d.between(0, static_cast<int>(size) - 1)) + "]");
+    } else {
+      std::string step = d.chance(60) ? "" : ":" + std::to_string(d.between(1, 3));
+      parts.push_back(bound() + ":" + bound() + step);
+    }
+    ++dim;
+  }
+  return parts.size() == 1 && d.chance(50) ? parts[0] : join(parts);
+}
+
+Recipe getitem() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::string a = d.tensor("f32", s);
+    return a + "[" + key(d, s) + "]";
+  }};
+}
+
+std::string index_range(int64_t size) {
+  return "0.." + std::to_string(std::max<int64_t>(size, 1));
+}
+
+Recipe index_select() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    int64_t axis = d.axis(s.size()), n = size_at(s, axis);
+    std::string a = d.tensor("f32", s);
+    // Of a 0-d input PyTorch gives back the input, and for an empty index whatever its
+    // uninitialised result holds: the index then has elements.
+    int64_t length = n == 0 ? 0 : s.empty() ? d.pick<int64_t>({1, 2, 3}) : d.dim();
+    std::string index = d.tensor("i64", {length}, index_range(n));
+    return "torch.index_select(" + a + ", " + std::to_string(axis) + ", " + index + ")";
+  }};
+}
+
+Recipe gather() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    int64_t axis = d.axis(s.size()), n = size_at(s, axis);
+    Shape is = s;
+    for (std::size_t i = 0; i < is.size(); ++i)
+      is[i] = std::min<int64_t>(is[i], d.dim());
+    if (n == 0 && !is.empty())
+      is[static_cast<std::size_t>(axis < 0 ? axis + static_cast<int64_t>(is.size()) : axis)] = 0;
+    std::string a = d.tensor("f32", s);
+    return "torch.gather(" + a + ", " + std::to_string(axis) + ", " +
+           d.tensor("i64", is, index_range(n)) + ")";
+  }};
+}
+
+// ---- linear algebra and nn
+
+Recipe matmul() {
+  return {[](Draw &d) {
+    Shape a = d.shape(1, 4);
+    Shape b;
+    int64_t inner = a.back();
+    if (d.chance(30)) {
+      b = {d.chance(85) ? inner : d.dim()};
+    } else {
+      Shape batch(a.begin(), a.end() - 1);
+      if (a.size() >= 2) batch.pop_back();
+      b = d.partner(batch);
+      if (b.size() > 2) b.resize(2);
+      b.push_back(d.chance(85) ? inner : d.dim());
+      b.push_back(d.dim());
+    }
+    std::string dtype = d.pick(kFloating);
+    std::string x = d.tensor(dtype, a), y = d.tensor(dtype, b);
+    return d.chance(30) ? x + " @ " + y : "torch.matmul(" + x + ", " + y + ")";
+  }};
+}
+
+Recipe linear() {
+  return {[](Draw &d) {
+    Shape x = d.shape(1, 4);
+    int64_t in = d.chance(90) ? x.back() : d.dim(), out = d.dim();
+    std::string xs = d.tensor("f32", x), w = d.tensor("f32", {out, in});
+    std::string b = d.chance(50) ? ", " + d.tensor("f32", {d.chance(90) ? out : d.dim()}) : "";
+    return "F.linear(" + xs + ", " + w + b + ")";
+  }};
+}
+
+Recipe outer() {
+  return {[](Draw &d) {
+    return "torch.outer(" + d.tensor("f32", {d.dim()}) + ", " +
+           d.tensor(d.pick(kAnyDtype), {d.dim()}) + ")";
+  }};
+}
+
+Recipe embedding() {
+  return {[](Draw &d) {
+    int64_t n = d.pick<int64_t>({1, 2, 3, 5});
+    std::string idx = d.tensor("i64", d.shape(0, 3), index_range(n));
+    std::string w = d.tensor("f32", {n, d.dim()});
+    return "F.embedding(" + idx + ", " + w + ")";
+  }};
+}
+
+Recipe sdpa() {
+  Recipe r{[](Draw &d) {
+    Shape batch = d.shape(1, 2);
+    int64_t l = d.dim(), s = d.dim(), e = d.pick<int64_t>({1, 2, 3, 5}), ev = d.dim();
+    auto with = [&](int64_t a, int64_t b) {
+      Shape out = batch;
+      out.push_back(a);
+      out.push_back(b);
+      return out;
+    };
+    std::string q = d.tensor("f32", with(l, e)), k = d.tensor("f32", with(s, e)),
+                v = d.tensor("f32", with(s, ev));
+    std::string call = "F.scaled_dot_product_attention(" + q + ", " + k + ", " + v;
+    if (d.chance(30))
+      call += ", attn_mask=" + d.tensor(d.pick<std::string>({"b8", "f32"}), d.partner({l, s}));
+    else if (d.chance(40))
+      call += ", is_causal=True";
+    return call + ")";
+  }};
+  r.polyfill = true;
+  return r;
+}
+
+Recipe classification_loss(const std::string &name) {
+  return {[=](Draw &d) {
+    int64_t classes = d.pick<int64_t>({1, 2, 3, 5});
+    Shape input = d.chance(20)   ? Shape{classes}
+                  : d.chance(70) ? Shape{d.dim(), classes}
+                                 : Shape{d.dim(), classes, d.dim()};
+    Shape target = input;
+    target.erase(target.begin() + (input.size() == 1 ? 0 : 1));
+    std::string x = d.tensor("f32", input), t = d.tensor("i64", target, index_range(classes));
+    std::string call = "F." + name + "(" + x + ", " + t;
+    if (d.chance(40)) call += ", reduction='" + d.pick<std::string>({"sum", "none", "mean"}) + "'";
+    if (d.chance(20)) call += ", ignore_index=1";
+    return call + ")";
+  }};
+}
+
+Recipe mse_loss() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::string call = "F.mse_loss(" + d.tensor("f32", s) + ", " +
+                       d.tensor("f32", d.chance(80) ? s : d.partner(s));
+    if (d.chance(40)) call += ", reduction='" + d.pick<std::string>({"sum", "none", "mean"}) + "'";
+    return call + ")";
+  }};
+}
+
+Recipe dropout() {
+  return {[](Draw &d) {
+    std::string a = d.tensor(d.pick(kFloating), d.shape());
+    return d.chance(50) ? "F.dropout(" + a + ", 0.5, training=False)"
+                        : "F.dropout(" + a + ", p=0.0)";
+  }};
+}
+
+// ---- factories
+
+std::string dtype_kwarg(Draw &d) {
+  return d.chance(30) ? ", dtype=torch." +
+                            d.pick<std::string>({"float32", "float64", "int64", "int32", "bool"})
+                      : "";
+}
+
+Recipe arange() {
+  return {[](Draw &d) {
+    if (d.chance(40)) return "torch.arange(" + d.integer(d.dim()) + dtype_kwarg(d) + ")";
+    if (d.chance(50))
+      return "torch.arange(" + d.integer(d.between(-3, 3)) + ", " + d.integer(d.between(-3, 6)) +
+             ", " + d.integer(d.pick<int64_t>({1, 2, 3, -1})) + ")";
+    return "torch.arange(" + d.pick<std::string>({"0.5", "-1.0", "0"}) + ", " +
+           d.pick<std::string>({"3", "2.5"}) + ", " + d.pick<std::string>({"0.5", "1", "0.75"}) +
+           ")";
+  }};
+}
+
+Recipe filled(const std::string &name) {
+  return {[=](Draw &d) {
+    std::vector<int64_t> size = d.shape(0, 4);
+    if (name == "full")
+      return "torch.full(" + tuple_text(size) + ", " + d.pick<std::string>({"1.5", "2", "True"}) +
+             dtype_kwarg(d) + ")";
+    if (name == "empty")
+      return "torch.zeros_like(torch.empty(" + sizes(d, size) + dtype_kwarg(d) + "))";
+    return "torch." + name + "(" + sizes(d, size) + dtype_kwarg(d) + ")";
+  }};
+}
+
+Recipe like(const std::string &name) {
+  return {[=](Draw &d) {
+    std::string a = d.tensor(d.pick(kAnyDtype), d.shape());
+    std::string fill = name == "full_like" ? ", " + d.pick<std::string>({"1.5", "2", "False"}) : "";
+    return "torch." + name + "(" + a + fill + dtype_kwarg(d) + ")";
+  }};
+}
+
+std::string nested_data(Draw &d, const Shape &s, std::size_t at, const std::string &kind) {
+  if (at == s.size()) {
+    if (kind == "int") return std::to_string(d.between(-3, 3));
+    if (kind == "bool") return d.chance(50) ? "True" : "False";
+    return std::to_string(d.between(-6, 6)) + ".5";
+  }
+  std::vector<std::string> items;
+  for (int64_t i = 0; i < s[at]; ++i)
+    items.push_back(nested_data(d, s, at + 1, kind));
+  return "[" + join(items) + "]";
+}
+
+Recipe tensor_factory() {
+  return {[](Draw &d) {
+    Shape s = d.shape(0, 3);
+    if (std::find(s.begin(), s.end(), 0) != s.end()) s = {};
+    return "torch.tensor(" + nested_data(d, s, 0, d.pick<std::string>({"int", "float", "bool"})) +
+           dtype_kwarg(d) + ")";
+  }};
+}
+
+} // namespace
+
+Shape Draw::shape(int min_rank, int max_rank) {
+  Shape s(static_cast<std::size_t>(between(min_rank, max_rank)));
+  for (int64_t &d : s)
+    d = dim();
+  return s;
+}
+
+Shape Draw::partner(const Shape &s) {
+  if (chance(12)) return shape();
+  std::size_t rank = static_cast<std::size_t>(between(0, 5));
+  Shape out(rank);
+  for (std::size_t i = 0; i < rank; ++i) {
+    // Right-aligned with s: its dim, 1, or (where s has 1 or nothing) any dim.
+    std::size_t from_end = rank - 1 - i;
+    bool aligned = from_end < s.size();
+    int64_t theirs = aligned ? s[s.size() - 1 - from_end] : 1;
+    out[i] = chance(30) ? 1 : theirs == 1 ? dim() : theirs;
+  }
+  return out;
+}
+
+int64_t Draw::axis(std::size_t rank) {
+  if (rank == 0) return chance(50) ? 0 : -1;
+  int64_t r = static_cast<int64_t>(rank), a = below(static_cast<int>(rank));
+  if (chance(3)) return r; // out of range
+  return chance(50) ? a - r : a;
+}
+
+std::vector<int64_t> Draw::permutation(std::size_t rank) {
+  std::vector<int64_t> out(rank);
+  std::iota(out.begin(), out.end(), 0);
+  for (std::size_t i = rank; i > 1; --i)
+    std::swap(out[i - 1], out[static_cast<std::size_t>(below(static_cast<int>(i)))]);
+  return out;
+}
+
+std::string Draw::tensor(const std::string &dtype, const Shape &s, const std::string &range) {
+  std::string name = "t" + std::to_string(args.size());
+  std::string text = dtype + shape_text(s);
+  bool integral = !is_floating(dtype) && dtype != "b8";
+  if (integral)
+    text += ":" + (range.empty() ? std::string(dtype == "u8" ? "0..4" : "-3..4") : range);
+  args.push_back({name, text});
+  return name;
+}
+
+std::string Draw::value(const std::string &literal) {
+  std::string name = "n" + std::to_string(args.size());
+  args.push_back({name, literal});
+  return name;
+}
+
+std::string Draw::integer(int64_t v) {
+  return chance(50) ? value(std::to_string(v)) : std::to_string(v);
+}
+
+std::string shape_text(const Shape &s) {
+  return list_text(s);
+}
+
+std::string tuple_text(const std::vector<int64_t> &xs) {
+  if (xs.size() == 1) return "(" + std::to_string(xs[0]) + ",)";
+  std::vector<std::string> parts;
+  for (int64_t x : xs)
+    parts.push_back(std::to_string(x));
+  return "(" + join(parts) + ")";
+}
+
+const std::map<std::string, Recipe> &shape_recipes() {
+  static const std::map<std::string, Recipe> recipes = [] {
+    Operands numeric, divisor, power, tensors, integral;
+    divisor.nonnegative = true;
+    divisor.dtypes = kNumeric;
+    power.nonnegative = true;
+    power.dtypes = kNumeric;
+    tensors.numbers = false;
+    integral.dtypes = kIntegral;
+    std::map<std::string, Recipe> r;
+    r["ltorch.add"] = binary("add", "+");
+    r["ltorch.sub"] = binary("sub", "-");
+    r["ltorch.mul"] = binary("mul", "*");
+    r["ltorch.true_divide"] = binary("true_divide", "/", divisor);
+    r["ltorch.div"] = {[](Draw &d) {
+      Operands o;
+      o.nonnegative = true;
+      o.dtypes = kNumeric;
+      std::string mode = d.pick<std::string>({"None", "'trunc'", "'floor'"});
+      return binary("div", "", o, ", rounding_mode=" + mode).draw(d);
+    }};
+    r["ltorch.floor_divide"] = binary("floor_divide", "//", divisor);
+    r["ltorch.remainder"] = binary("remainder", "%", divisor);
+    r["ltorch.pow"] = binary("pow", "**", power);
+    r["ltorch.maximum"] = binary("maximum", "", tensors);
+    r["ltorch.minimum"] = binary("minimum", "", tensors);
+    for (auto [name, op] : {std::pair<const char *, const char *>{"eq", "=="},
+                            {"ne", "!="},
+                            {"lt", "<"},
+                            {"le", "<="},
+                            {"gt", ">"},
+                            {"ge", ">="}})
+      r[std::string("ltorch.") + name] = binary(name, op);
+    r["ltorch.logical_and"] = binary("logical_and");
+    r["ltorch.logical_or"] = binary("logical_or");
+    r["ltorch.bitwise_and"] = binary("bitwise_and", "&", integral);
+    r["ltorch.bitwise_or"] = binary("bitwise_or", "|", integral);
+    r["ltorch.logical_not"] = unary("torch.logical_not");
+    r["ltorch.bitwise_not"] = unary("torch.bitwise_not", kIntegral);
+    for (const char *name : {"neg", "exp", "log", "log1p", "tanh", "rsqrt", "sqrt", "sin", "cos",
+                             "erf", "sigmoid", "relu"})
+      r[std::string("ltorch.") + name] = unary(std::string("torch.") + name);
+    r["ltorch.abs"] = unary("torch.abs", kNumeric);
+    r["ltorch.floor"] = unary("torch.floor", kNumeric);
+    r["ltorch.silu"] = unary("F.silu", kFloating);
+    r["ltorch.gelu"] = {[](Draw &d) {
+      std::string a = d.tensor(d.pick(kFloating), d.shape());
+      return d.chance(50) ? "F.gelu(" + a + ")" : "F.gelu(" + a + ", approximate='tanh')";
+    }};
+    r["ltorch.clamp"] = clamp();
+    r["ltorch.where"] = where();
+    r["ltorch.masked_fill"] = masked_fill();
+    r["ltorch.to"] = conversion();
+    r["ltorch.type_as"] = type_as();
+    r["ltorch.sum"] = reduction("sum", kAnyDtype, true);
+    r["ltorch.mean"] = reduction("mean", kFloating, true);
+    r["ltorch.prod"] = {[](Draw &d) {
+      // torch.prod takes one dim or none, not a tuple.
+      Shape s = d.shape();
+      std::string a = d.tensor(d.pick(kAnyDtype), s);
+      if (d.chance(30)) return "torch.prod(" + a + dtype_kwarg(d) + ")";
+      return "torch.prod(" + a + ", " + std::to_string(d.axis(s.size())) +
+             (d.chance(50) ? ", keepdim=True" : "") + ")";
+    }};
+    r["ltorch.amax"] = reduction("amax", kAnyDtype, false, false);
+    r["ltorch.amin"] = reduction("amin", kAnyDtype, false, false);
+    r["ltorch.var"] = variance();
+    r["ltorch.argmax"] = arg_reduction("argmax");
+    r["ltorch.argmin"] = arg_reduction("argmin");
+    r["ltorch.softmax"] = softmax("softmax");
+    r["ltorch.log_softmax"] = softmax("log_softmax");
+    r["ltorch.layer_norm"] = layer_norm();
+    r["ltorch.rms_norm"] = rms_norm();
+    r["ltorch.reshape"] = reshape("reshape");
+    r["ltorch.view"] = reshape("view");
+    r["ltorch.contiguous"] = {[](Draw &d) { return d.tensor("f32", d.shape()) + ".contiguous()"; }};
+    r["ltorch.transpose"] = transpose();
+    r["ltorch.permute"] = permute();
+    r["ltorch.unsqueeze"] = unsqueeze();
+    r["ltorch.squeeze"] = squeeze();
+    r["ltorch.flatten"] = flatten();
+    r["ltorch.expand"] = expand();
+    r["ltorch.repeat"] = repeat();
+    r["ltorch.repeat_interleave"] = repeat_interleave();
+    r["ltorch.split"] = split();
+    r["ltorch.chunk"] = chunk();
+    r["ltorch.cat"] = joined("cat");
+    r["ltorch.stack"] = joined("stack");
+    r["ltorch.flip"] = flip();
+    r["ltorch.tril"] = triangle("tril");
+    r["ltorch.triu"] = triangle("triu");
+    r["ltorch.getitem"] = getitem();
+    r["ltorch.index_select"] = index_select();
+    r["ltorch.gather"] = gather();
+    r["ltorch.matmul"] = matmul();
+    r["ltorch.linear"] = linear();
+    r["ltorch.outer"] = outer();
+    r["ltorch.embedding"] = embedding();
+    r["ltorch.scaled_dot_product_attention"] = sdpa();
+    r["ltorch.cross_entropy"] = classification_loss("cross_entropy");
+    r["ltorch.nll_loss"] = classification_loss("nll_loss");
+    r["ltorch.mse_loss"] = mse_loss();
+    r["ltorch.dropout"] = dropout();
+    r["ltorch.arange"] = arange();
+    for (const char *name : {"full", "zeros", "ones", "empty"})
+      r[std::string("ltorch.") + name] = filled(name);
+    for (const char *name : {"full_like", "zeros_like", "ones_like"})
+      r[std::string("ltorch.") + name] = like(name);
+    r["ltorch.tensor"] = tensor_factory();
+    return r;
+  }();
+  return recipes;
+}
+
+} // namespace test
