@@ -829,3 +829,25 @@ TEST_CASE("names: every name --list-names shows for a module or a tensor resolve
                            "torch.nn.functional.gelu", "functools.partial", "typing.cast"})
     CHECK_MESSAGE(listed(name), name);
 }
+
+TEST_CASE("tracer: a name from a module the tracer cannot read answers no `is`: the error is at "
+          "the line that compares it, naming the import") {
+  // Before, `helper is not None` was True for any such name, and the trace went on.
+  Error e = trace_error("from otherlib import helper\n\ndef f(x):\n    if helper is not None:\n"
+                        "        return x + 1\n    return x\n",
+                        "f", {{"x", "f32[2]"}});
+  CHECK(e.line == 4);
+  CHECK(e.column == 8);
+  CHECK_MESSAGE(e.message.find("`otherlib.helper` (from line 1)") != std::string::npos, e.message);
+}
+
+TEST_CASE("tracer: the traced file is imported, not run: __name__ is its module's name and its "
+          "`if __name__ == \"__main__\":` block is left alone") {
+  TracedProgram p = traced("import sys\n\ndef f(x):\n    return x + 1\n\n"
+                           "if __name__ == '__main__':\n    sys.exit(f(2))\n\nNAME = __name__\n\n"
+                           "def g(x):\n    return x * len(NAME)\n",
+                           "g", {{"x", "f32[2]"}}, CacheMode::ConstantValues);
+  // seed.py is the module `seed`: x * 4.
+  CHECK_MESSAGE(print_trace_file(p.file).find("ltorch.mul(x, 4)") != std::string::npos,
+                print_trace_file(p.file));
+}

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 namespace tracelint::tracer {
 
@@ -33,6 +34,12 @@ namespace {
 
 bool contains(const std::vector<std::string> &names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// What `import` would name the file: model for path/to/model.py.
+std::string module_name_of(const std::string &path) {
+  std::string stem = std::filesystem::path(path).stem().string();
+  return stem.empty() || stem == "__main__" ? "__traced__" : stem;
 }
 
 std::string where_text(const std::string &path, const Loc &loc) {
@@ -142,8 +149,10 @@ Interpreter::Interpreter(std::shared_ptr<const Module> module, Backend &backend,
   b.set("False", Obj::boolean_of(false));
   b.set("Ellipsis", Obj::ellipsis());
   b.set("NotImplemented", Obj::not_implemented());
-  b.set("__name__", Obj::str("__main__"));
-  impl_->globals->set("__name__", Obj::str("__main__"));
+  b.set("__name__", Obj::str("builtins"));
+  // The traced file is imported, as by `import model`, not run as a script: its
+  // `if __name__ == "__main__":` block (a demo, a training loop) is left alone.
+  impl_->globals->set("__name__", Obj::str(module_name_of(module_->path)));
   impl_->globals->set("__file__", Obj::str(module_->path));
 }
 

@@ -599,6 +599,10 @@ std::optional<Obj> Interpreter::user_ordering(CompareOp op, const Obj &a, const 
 
 Obj Interpreter::compare(CompareOp op, const Obj &a, const Obj &b, const Loc &loc) {
   if (op == CompareOp::is || op == CompareOp::is_not) {
+    // What the tracer cannot read has no identity to compare: `helper is not None` would
+    // answer for a module it never saw.
+    if (a.kind == Obj::Kind::Unknown || b.kind == Obj::Kind::Unknown)
+      unknown_used(a.kind == Obj::Kind::Unknown ? a : b, loc, "comparing with `is`");
     bool same;
     if (a.kind != b.kind)
       same = false;
