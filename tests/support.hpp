@@ -2,6 +2,7 @@
 // Helpers shared by the tests: reading files, running the CLI, locating the shared corpus.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace test {
@@ -10,6 +11,8 @@ std::string read_file(const std::string &path);
 // s in single quotes for a POSIX shell.
 std::string shell_quote(const std::string &s);
 void write_file(const std::string &path, const std::string &text);
+// A shell command's exit status (-1 when it did not exit) and its stdout.
+std::pair<int, std::string> run_capturing(const std::string &command);
 // A test, or a part of one, that cannot run here: prints `TRACELINT-SKIP: <reason>`, which the
 // discovered tests' SKIP_REGULAR_EXPRESSION turns into ctest's "Skipped" (never "Passed").
 // Under CI=true, where scripts/bootstrap.sh has installed everything and ../shared lies beside

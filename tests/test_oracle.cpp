@@ -158,18 +158,6 @@ bool trace_validate_run(const TraceRequest &r, const std::string &dir) {
   return report.diagnostics.empty() && run->ok();
 }
 
-// A shell command's exit status and its stdout.
-std::pair<int, std::string> run_capturing(const std::string &command) {
-  FILE *pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  char buffer[4096];
-  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe))
-    out.append(buffer, n);
-  int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
 // Runs the oracle on the directories; every one must match CPython.
 // The oracle's exit status and its verdicts (stdout) on the run directories.
 std::pair<int, std::string> run_oracle(const std::vector<std::string> &dirs, bool polyfill,
@@ -178,7 +166,7 @@ std::pair<int, std::string> run_oracle(const std::vector<std::string> &dirs, boo
                         (polyfill ? " --polyfill" : "");
   for (const std::string &d : dirs)
     command += " " + test::shell_quote(d);
-  return run_capturing(command + " 2>/dev/null"); // stderr: what the model itself prints
+  return test::run_capturing(command + " 2>/dev/null"); // stderr: what the model itself prints
 }
 
 void oracle(const std::vector<std::string> &dirs, bool polyfill,
@@ -218,7 +206,7 @@ void thunder_oracle(const std::vector<std::string> &dirs,
       test::shell_quote(tools_python()) + " " + test::shell_quote(oracle_script()) + " --thunder";
   for (const std::string &d : dirs)
     command += " " + test::shell_quote(d);
-  auto [status, out] = run_capturing(command + " 2>/dev/null");
+  auto [status, out] = test::run_capturing(command + " 2>/dev/null");
   CAPTURE(out);
   CHECK(status == (known.empty() ? 0 : 1));
   std::istringstream lines(out);
@@ -422,9 +410,9 @@ TEST_CASE("oracle: Thunder itself refuses a trace only tracelint's executor and 
   auto [stand_in_status, stand_in_text] = run_oracle({out}, false);
   CHECK_MESSAGE(stand_in_status == 0, stand_in_text);
   // ...Thunder 0.2's ltorch.add does not (its alpha defaults to 1 and must be a number).
-  auto [status, text] =
-      run_capturing(test::shell_quote(tools_python()) + " " + test::shell_quote(oracle_script()) +
-                    " --thunder " + test::shell_quote(out) + " 2>/dev/null");
+  auto [status, text] = test::run_capturing(test::shell_quote(tools_python()) + " " +
+                                            test::shell_quote(oracle_script()) + " --thunder " +
+                                            test::shell_quote(out) + " 2>/dev/null");
   CHECK(status == 1);
   CHECK_MESSAGE(text.find("the printed trace, run under lightning-thunder") != std::string::npos,
                 text);

@@ -172,18 +172,6 @@ void check_symbol(const std::string &symbol, const test::Recipe &recipe, uint64_
   }
 }
 
-// A shell command's exit status and its output.
-std::pair<int, std::string> run_capturing(const std::string &command) {
-  FILE *pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  char buffer[4096];
-  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe))
-    out.append(buffer, n);
-  int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
 const std::string kPython = "/usr/bin/python3";
 
 // CPython's verdicts: every run folder matches, every refused call is refused.
@@ -196,7 +184,7 @@ void compare_with_cpython(const Findings &f, const std::string &dir) {
       listed += d + "\n";
     test::write_file(list, listed);
     std::string flag = polyfill ? " --polyfill" : "";
-    auto [status, out] = run_capturing(
+    auto [status, out] = test::run_capturing(
         test::shell_quote(kPython) + " " +
         test::shell_quote(std::string(TRACELINT_SOURCE_DIR) + "/tracer/oracle/cpython_oracle.py") +
         flag + " --dirs-from " + test::shell_quote(list) + " 2>/dev/null");
@@ -213,10 +201,10 @@ void compare_with_cpython(const Findings &f, const std::string &dir) {
     std::string refused = dir + (polyfill ? "/refused-polyfilled.json" : "/refused.json");
     test::write_file(refused, (polyfill ? f.refused_polyfilled : f.refused).dump());
     auto [refused_status, accepted] =
-        run_capturing(test::shell_quote(kPython) + " " +
-                      test::shell_quote(std::string(TRACELINT_SOURCE_DIR) +
-                                        "/tests/tracer/differential_refusals.py") +
-                      flag + " " + test::shell_quote(refused) + " 2>&1");
+        test::run_capturing(test::shell_quote(kPython) + " " +
+                            test::shell_quote(std::string(TRACELINT_SOURCE_DIR) +
+                                              "/tests/tracer/differential_refusals.py") +
+                            flag + " " + test::shell_quote(refused) + " 2>&1");
     CHECK_MESSAGE(refused_status == 0, accepted.substr(0, 6000));
   }
 }

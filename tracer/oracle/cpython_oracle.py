@@ -299,12 +299,30 @@ def compare_run(expected, expected_grads, kwargs_after, manifest, directory, out
     return worst
 
 
+def load_source_module(path):
+    """The traced file as CPython imports it: its folder first on sys.path (and, inside a package,
+    the folder above the package, so that `from .config import X` and `from pkg.utils import Y`
+    find the model's own modules as the tracer does)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    package, parts = folder, [os.path.splitext(os.path.basename(path))[0]]
+    while os.path.isfile(os.path.join(package, "__init__.py")):
+        parts.insert(0, os.path.basename(package))
+        package = os.path.dirname(package)
+    for entry in (package, folder):
+        if entry not in sys.path:
+            sys.path.insert(0, entry)
+    if len(parts) > 1:
+        return importlib.import_module(".".join(parts))
+    spec = importlib.util.spec_from_file_location("traced_module", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def check(directory, runner):
     with open(os.path.join(directory, "manifest.json")) as f:
         manifest = json.load(f)
-    spec = importlib.util.spec_from_file_location("traced_module", manifest["source"])
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_source_module(manifest["source"])
     namespace = dict(vars(module))
     namespace.setdefault("torch", torch)
     kwargs = load_arguments(directory, manifest, namespace)

@@ -164,6 +164,8 @@ Interpreter::~Interpreter() {
     if (std::shared_ptr<Env> env = scope.lock()) env->clear();
   for (const std::shared_ptr<Env> &env : {impl_->globals, impl_->nn_globals})
     if (env) env->clear();
+  for (auto &[path, module] : impl_->local_modules)
+    if (const std::shared_ptr<Env> &env = module.as<ModuleObj>().globals) env->clear();
 }
 
 std::shared_ptr<ClassObj> Interpreter::builtin_class(Builtin b) const {
@@ -214,7 +216,7 @@ Obj Interpreter::make_exception(const std::string &cls, const std::string &messa
 
 void Interpreter::raise(const std::string &exception_class, const std::string &message,
                         const Loc &loc) {
-  throw PyError{make_exception(exception_class, message), loc, {}};
+  throw PyError{make_exception(exception_class, message), loc, {}, std::nullopt};
 }
 
 void Interpreter::unknown_used(const Obj &o, const Loc &loc, const std::string &how) {
@@ -244,6 +246,7 @@ std::string exception_text(Interpreter &in, const Obj &e, const Loc &loc) {
 
 TraceError Interpreter::uncaught(const PyError &e) {
   TraceError out(e.loc, exception_text(*this, e.exception, e.loc));
+  out.file = e.file;
   out.chain = e.chain;
   return out;
 }
@@ -299,7 +302,7 @@ Interpreter::Flow Interpreter::run_block(const std::vector<Stmt> &block, Frame &
 
 Interpreter::Flow Interpreter::run(const Stmt &s, Frame &frame) {
   step(s.loc);
-  bool traced_code = frame.module == module_.get();
+  bool traced_code = frame.module && frame.module != impl_->nn_source.get();
   switch (s.kind) {
   case Stmt::Kind::Pass:
     return Flow::Normal;
@@ -308,11 +311,11 @@ Interpreter::Flow Interpreter::run(const Stmt &s, Frame &frame) {
   case Stmt::Kind::Continue:
     return Flow::Continue;
   case Stmt::Kind::Expr:
-    if (traced_code) backend_->at_statement(s);
+    if (traced_code) backend_->at_statement(s, *frame.module);
     eval(s.value, frame);
     return Flow::Normal;
   case Stmt::Kind::Assign: {
-    if (traced_code) backend_->at_statement(s);
+    if (traced_code) backend_->at_statement(s, *frame.module);
     Obj value = eval(s.value, frame);
     // `a = b = x`: each target in turn; the last takes the value itself.
     for (std::size_t i = 0; i < s.targets.size(); ++i)
@@ -325,28 +328,28 @@ Interpreter::Flow Interpreter::run(const Stmt &s, Frame &frame) {
         !contains(frame.annotations, target.text))
       frame.annotations.push_back(target.text);
     if (!s.has_value) return Flow::Normal;
-    if (traced_code) backend_->at_statement(s);
+    if (traced_code) backend_->at_statement(s, *frame.module);
     assign(target, eval(s.value, frame), frame);
     return Flow::Normal;
   }
   case Stmt::Kind::AugAssign:
     return run_aug_assign(s, frame);
   case Stmt::Kind::Return:
-    if (traced_code) backend_->at_statement(s);
+    if (traced_code) backend_->at_statement(s, *frame.module);
     frame.result = s.has_value ? eval(s.value, frame) : Obj::none();
     return Flow::Return;
   case Stmt::Kind::If: {
-    if (traced_code) backend_->at_statement(s);
+    if (traced_code) backend_->at_statement(s, *frame.module);
     if (truth(eval(s.value, frame), s.value.loc)) return run_block(s.body, frame);
     for (const Stmt &clause : s.elifs) {
       step(clause.loc);
-      if (traced_code) backend_->at_statement(clause);
+      if (traced_code) backend_->at_statement(clause, *frame.module);
       if (truth(eval(clause.value, frame), clause.value.loc)) return run_block(clause.body, frame);
     }
     return run_block(s.orelse, frame);
   }
   case Stmt::Kind::For: {
-    if (traced_code) backend_->at_statement(s);
+    if (traced_code) backend_->at_statement(s, *frame.module);
     std::vector<Obj> items = iterate(eval(s.value, frame), s.value.loc);
     for (Obj &item : items) {
       step(s.loc);
@@ -358,7 +361,7 @@ Interpreter::Flow Interpreter::run(const Stmt &s, Frame &frame) {
     return run_block(s.orelse, frame);
   }
   case Stmt::Kind::While: {
-    if (traced_code) backend_->at_statement(s);
+    if (traced_code) backend_->at_statement(s, *frame.module);
     while (truth(eval(s.value, frame), s.value.loc)) {
       step(s.loc);
       Flow f = run_block(s.body, frame);
@@ -384,7 +387,7 @@ Interpreter::Flow Interpreter::run(const Stmt &s, Frame &frame) {
     do_import(s, frame);
     return Flow::Normal;
   case Stmt::Kind::Assert: {
-    if (traced_code) backend_->at_statement(s);
+    if (traced_code) backend_->at_statement(s, *frame.module);
     if (truth(eval(s.value, frame), s.value.loc)) return Flow::Normal;
     std::string message = s.exprs.empty() ? "" : str(eval(s.exprs[0], frame), s.loc);
     raise("AssertionError", message, s.loc);
@@ -396,14 +399,14 @@ Interpreter::Flow Interpreter::run(const Stmt &s, Frame &frame) {
     if (e.kind != Obj::Kind::Instance ||
         !e.as<InstanceObj>().cls->is_subclass_of(*impl_->exception_classes.at("BaseException")))
       raise("TypeError", "exceptions must derive from BaseException", s.loc);
-    throw PyError{e, s.loc, {}};
+    throw PyError{e, s.loc, {}, std::nullopt};
   }
   case Stmt::Kind::Try:
     return run_try(s, frame);
   case Stmt::Kind::With:
     return run_with(s, frame);
   case Stmt::Kind::Delete:
-    if (traced_code) backend_->at_statement(s);
+    if (traced_code) backend_->at_statement(s, *frame.module);
     for (const Expr &t : s.targets)
       delete_target(t, frame);
     return Flow::Normal;
@@ -425,8 +428,8 @@ Interpreter::Flow Interpreter::run(const Stmt &s, Frame &frame) {
 
 // x op= y: the target's parts evaluated once; a tensor updated in place, a list extended.
 Interpreter::Flow Interpreter::run_aug_assign(const Stmt &s, Frame &frame) {
-  bool traced_code = frame.module == module_.get();
-  if (traced_code) backend_->at_statement(s);
+  bool traced_code = frame.module && frame.module != impl_->nn_source.get();
+  if (traced_code) backend_->at_statement(s, *frame.module);
   const Expr &target = s.targets[0];
   // The target's parts are evaluated once (x[i] += 1 reads and writes the same x and i).
   Obj base, index, left;
@@ -471,8 +474,8 @@ Interpreter::Flow Interpreter::run_aug_assign(const Stmt &s, Frame &frame) {
 
 // `with`: torch.no_grad() and objects with __enter__/__exit__.
 Interpreter::Flow Interpreter::run_with(const Stmt &s, Frame &frame) {
-  bool traced_code = frame.module == module_.get();
-  if (traced_code) backend_->at_statement(s);
+  bool traced_code = frame.module && frame.module != impl_->nn_source.get();
+  if (traced_code) backend_->at_statement(s, *frame.module);
   std::vector<Obj> managers;
   for (std::size_t i = 0; i < s.exprs.size(); ++i) {
     Obj m = eval(s.exprs[i], frame);
@@ -553,27 +556,43 @@ bool only_logs(std::string_view what) {
 } // namespace
 
 void Interpreter::do_import(const Stmt &s, Frame &frame) {
+  // A provided module (torch, math, ...), else one of the model's own files, else a module the
+  // tracer cannot read: an error where something of it is used.
   auto module_object = [&](const std::string &dotted) -> Obj {
     if (std::optional<Obj> m = provided_module(dotted)) return *m;
     return make_unknown("module " + dotted, s.loc);
   };
   if (s.kind == Stmt::Kind::Import) {
     for (const ImportName &n : s.names) {
+      std::string top = n.name.substr(0, n.name.find('.'));
+      if (!provided_module(top)) {
+        std::vector<Obj> chain = local_module(n.name, 0, frame, s.loc);
+        if (!chain.empty()) {
+          // import a.b binds a; import a.b as c binds a.b.
+          bind_name(n.alias.empty() ? top : n.alias, n.alias.empty() ? chain.front() : chain.back(),
+                    frame);
+          continue;
+        }
+      }
       if (!n.alias.empty()) {
         bind_name(n.alias, module_object(n.name), frame);
       } else {
         // import a.b binds a (which must then have b).
-        std::string top = n.name.substr(0, n.name.find('.'));
         bind_name(top, module_object(top), frame);
       }
     }
     return;
   }
-  if (s.text.starts_with(".")) {
-    for (const ImportName &n : s.names)
-      bind_name(n.alias.empty() ? n.name : n.alias,
-                make_unknown("`" + n.name + "` of the relative module " + s.text, s.loc), frame);
-    return;
+  std::size_t level = s.text.find_first_not_of('.');
+  if (level == std::string::npos) level = s.text.size();
+  std::string dotted = s.text.substr(level);
+  if (level > 0 || !provided_module(dotted.substr(0, dotted.find('.')))) {
+    std::vector<Obj> chain = local_module(dotted, level, frame, s.loc);
+    if (!chain.empty()) return import_names(chain.back(), dotted, level, s, frame);
+    if (level > 0)
+      raise("ModuleNotFoundError",
+            "no module named '" + s.text + "' beside " + (frame.module ? frame.module->path : ""),
+            s.loc);
   }
   Obj module = module_object(s.text);
   for (const ImportName &n : s.names) {
@@ -596,11 +615,35 @@ void Interpreter::do_import(const Stmt &s, Frame &frame) {
   }
 }
 
+// from <one of the model's modules> import names: its attributes, or its submodules.
+void Interpreter::import_names(const Obj &module, const std::string &dotted, std::size_t level,
+                               const Stmt &s, Frame &frame) {
+  const ModuleObj &m = module.as<ModuleObj>();
+  for (const ImportName &n : s.names) {
+    if (n.name == "*") {
+      for (const auto &[name, value] : std::vector(m.globals->vars))
+        if (!name.starts_with("_")) bind_name(name, value, frame);
+      continue;
+    }
+    Obj value;
+    if (Obj *v = m.globals->find(n.name)) {
+      value = *v;
+    } else {
+      std::vector<Obj> sub =
+          local_module(dotted.empty() ? n.name : dotted + "." + n.name, level, frame, s.loc);
+      if (sub.empty())
+        raise("ImportError", "cannot import name '" + n.name + "' from '" + s.text + "'", s.loc);
+      value = sub.back();
+    }
+    bind_name(n.alias.empty() ? n.name : n.alias, std::move(value), frame);
+  }
+}
+
 Obj Interpreter::make_function(const FunctionDef &def, Frame &frame, const std::string &qualname) {
   auto f = std::make_shared<FunctionObj>();
   f->def = &def;
   f->globals = frame.globals;
-  f->module = frame.module == module_.get() ? module_ : impl_->nn_source;
+  f->module = owner_of(frame.module);
   // A def in a class body does not see the class's names; one in a function sees its scope.
   if (frame.is_class)
     f->closure = frame.locals->parent;
@@ -1257,16 +1300,21 @@ Obj Interpreter::call_function(const FunctionObj &f, std::vector<Obj> args, Kwar
     if (Obj *first = frame.locals->find(def.params[0].name)) frame.first_argument = *first;
 
   ++depth_;
-  bool library = f.module.get() != module_.get();
+  const Module *nn = impl_->nn_source.get();
+  bool library = f.module.get() == nn;
   const Module *caller = call_modules_.empty() ? module_.get() : call_modules_.back();
   call_modules_.push_back(f.module.get());
-  // Errors inside the tracer's torch.nn are reported at the traced code's call into it.
+  // Errors inside the tracer's torch.nn are reported at the user's call into it; an error in a
+  // module the traced file imports names that module's file.
   auto note = [&](auto &e) {
-    if (!library)
+    if (!library) {
+      if (!e.file) e.file = f.module->path; // raised in this function's code
       e.chain.push_back("in `" + excerpt(f.qualname) + "`, called at " +
-                        where_text(module_->path, loc));
-    else if (caller == module_.get())
+                        where_text(caller->path, loc));
+    } else if (caller != nn) {
       e.loc = loc;
+      e.file = caller->path;
+    }
   };
   try {
     Flow flow = run_block(def.body, frame);

@@ -35,6 +35,10 @@ struct Interpreter::Impl {
   // torch.nn: its syntax tree and namespace, once loaded.
   std::shared_ptr<const Module> nn_source;
   std::shared_ptr<Env> nn_globals;
+  // The model's own modules read from disk (imports.cpp), by canonical path: CPython's
+  // sys.modules for them; their syntax trees, which their functions point into.
+  std::map<std::string, Obj> local_modules;
+  std::vector<std::shared_ptr<const Module>> local_sources;
   // The scopes functions closed over (see ~Interpreter).
   std::vector<std::weak_ptr<Env>> captured;
   std::size_t compact_captured_at = 64;

@@ -143,13 +143,15 @@ Statement &Recorder::top_statement() {
   return body_.emplace_back();
 }
 
-void Recorder::at_statement(const Stmt &s) {
+void Recorder::at_statement(const Stmt &s, const Module &m) {
   if (!provenance_ || !recording_) return;
-  if (s.loc.line == 0 || s.loc.line > module_.source->line_count()) return;
-  std::string_view line = module_.source->line(s.loc.line);
+  if (s.loc.line == 0 || s.loc.line > m.source->line_count()) return;
+  std::string_view line = m.source->line(s.loc.line);
   while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
     line.remove_suffix(1);
-  pending_provenance_ = "# " + module_.path + ":" + std::to_string(s.loc.line) + ": ";
+  // The traced file as the user named it; a module it imports by its path.
+  pending_provenance_ =
+      "# " + (&m == &module_ ? module_.path : m.path) + ":" + std::to_string(s.loc.line) + ": ";
   pending_provenance_ += line;
 }
 

@@ -36,7 +36,7 @@ public:
   Obj call_symbol(Sym symbol, std::vector<Obj> args, const Loc &loc) override;
   Obj number_op(NumOp op, const std::vector<Obj> &args, Obj result, const Loc &loc) override;
   void guard(const Obj &value, const Loc &loc) override;
-  void at_statement(const Stmt &s) override;
+  void at_statement(const Stmt &s, const Module &m) override;
   bool tracing() const override { return recording_; }
 
   // While false (a module being constructed), operations compute their results' shapes and

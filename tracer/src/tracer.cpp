@@ -67,7 +67,7 @@ Error error_of(const TraceError &e, const std::string &path) {
   std::string message = e.what();
   for (const std::string &c : e.chain)
     message += "\n  " + c;
-  return Error{message, path, e.loc.line, e.loc.column};
+  return Error{message, e.file.value_or(path), e.loc.line, e.loc.column};
 }
 
 // The statements of the prologue that unpack the module's state from the function object.

@@ -253,12 +253,12 @@ Result<EagerRun> run_eager(const TraceRequest &request, const std::vector<RtValu
     std::string message = e.what();
     for (const std::string &c : e.chain)
       message += "\n  " + c;
-    return Error{message, request.path, e.loc.line, e.loc.column};
+    return Error{message, e.file.value_or(request.path), e.loc.line, e.loc.column};
   } catch (const TraceError &e) {
     std::string message = e.what();
     for (const std::string &c : e.chain)
       message += "\n  " + c;
-    return Error{message, request.path, e.loc.line, e.loc.column};
+    return Error{message, e.file.value_or(request.path), e.loc.line, e.loc.column};
   } catch (const ExecError &e) {
     return Error{e.what(), request.path, 0, 0};
   } catch (const c10::Error &e) {

@@ -28,6 +28,8 @@ struct Loc {
 // first).
 struct TraceError : std::runtime_error {
   Loc loc;
+  // The file of loc, once the function it was raised in has said (none: the traced file).
+  std::optional<std::string> file;
   std::vector<std::string> chain;
   TraceError(Loc where, const std::string &message) : std::runtime_error(message), loc(where) {}
 };

@@ -33,7 +33,8 @@ const char *builtin_spelling(Builtin b);
 struct PyError {
   Obj exception; // an instance of an exception class
   Loc loc;
-  std::vector<std::string> chain; // the calls it came through, innermost first
+  std::vector<std::string> chain;  // the calls it came through, innermost first
+  std::optional<std::string> file; // of loc, as TraceError::file
 };
 
 // In-place initialisation of a tensor made while a module is constructed (torch.nn.init.*,
@@ -89,7 +90,7 @@ public:
   // The interpreter needs the concrete value of a proxy (a branch, a loop bound).
   virtual void guard(const Obj &value, const Loc &loc) = 0;
   // The statement about to run (provenance comments).
-  virtual void at_statement(const Stmt &) {}
+  virtual void at_statement(const Stmt &, const Module &) {}
   virtual void initialize(TensorObj &, InitKind, double, double) {}
   // Whether operations are being recorded into a trace (false: a module is being constructed,
   // or this is an eager run).
@@ -233,6 +234,17 @@ private:
   Flow run_with(const Stmt &s, Frame &frame);
   void define_class(const Stmt &s, Frame &frame);
   void do_import(const Stmt &s, Frame &frame);
+  // imports.cpp: the model's own modules, read from disk beside the traced file.
+  // The modules `import dotted` (with `level` leading dots) runs, outermost first; none when
+  // it names no file or folder there.
+  std::vector<Obj> local_module(const std::string &dotted, std::size_t level, Frame &frame,
+                                const Loc &loc);
+  Obj namespace_module(const std::string &folder, const std::string &dotted);
+  void import_names(const Obj &module, const std::string &dotted, std::size_t level, const Stmt &s,
+                    Frame &frame);
+  Obj load_local(const std::string &file, const std::string &dotted, const Frame &importer,
+                 const Loc &loc);
+  std::shared_ptr<const Module> owner_of(const Module *m) const;
   Obj eval(const Expr &e, Frame &frame);
   Obj eval_call(const Expr &e, Frame &frame);
   Obj eval_fstring(const Expr &e, Frame &frame);

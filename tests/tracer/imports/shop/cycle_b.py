@@ -1,0 +1,3 @@
+from . import cycle_a
+
+B = 4

@@ -1,0 +1,1 @@
+from .norm import centered

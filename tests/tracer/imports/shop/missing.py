@@ -1,0 +1,5 @@
+from .nowhere import thing
+
+
+def f(x):
+    return x

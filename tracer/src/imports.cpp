@@ -1,0 +1,212 @@
+// The model's own modules: `from .config import Config`, `from mingpt.utils import CfgNode`,
+// `import helpers` read the sibling module or package from disk, where CPython would find it
+// for the traced file (its folder, as sys.path[0], and the folder above its package), and run
+// it with the same interpreter, once (a cycle meets the module partly run, as in CPython).
+#include "interpreter_impl.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace tracelint::tracer {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A module file is read whole; past this it is refused (as the traced file's --max-file-size).
+constexpr std::uintmax_t kMaxModuleBytes = 64u << 20;
+
+std::vector<std::string> dotted_parts(const std::string &dotted) {
+  std::vector<std::string> parts;
+  std::size_t at = 0;
+  while (at <= dotted.size()) {
+    std::size_t dot = dotted.find('.', at);
+    if (dot == std::string::npos) dot = dotted.size();
+    if (dot > at) parts.push_back(dotted.substr(at, dot - at));
+    at = dot + 1;
+  }
+  return parts;
+}
+
+// base/a/b.py, or the package base/a/b/__init__.py; none when neither is there.
+std::optional<fs::path> module_file(const fs::path &base, const std::vector<std::string> &parts) {
+  if (parts.empty()) {
+    fs::path init = base / "__init__.py";
+    return fs::is_regular_file(init) ? std::optional<fs::path>(init) : std::nullopt;
+  }
+  fs::path p = base;
+  for (const std::string &part : parts)
+    p /= part;
+  std::error_code ec;
+  fs::path file = p;
+  file += ".py";
+  if (fs::is_regular_file(file, ec)) return file;
+  if (fs::is_regular_file(p / "__init__.py", ec)) return p / "__init__.py";
+  return std::nullopt;
+}
+
+// Where `import x` looks: the traced file's folder, then the folder holding its top package.
+std::vector<fs::path> import_roots(const std::string &traced) {
+  std::error_code ec;
+  fs::path dir = fs::path(traced).parent_path().lexically_normal();
+  if (dir.empty()) dir = ".";
+  std::vector<fs::path> roots = {dir};
+  // Up while the folder is a package; relative as the traced file was named, where it can be.
+  fs::path package = dir;
+  while (fs::is_regular_file(package / "__init__.py", ec)) {
+    fs::path up = package.parent_path();
+    if (up.empty() || package == "." || package.filename() == "..")
+      up = fs::absolute(package, ec).parent_path();
+    if (up == package) break;
+    package = up;
+  }
+  if (package != dir) roots.push_back(package);
+  return roots;
+}
+
+Result<std::string> read_module_text(const fs::path &file) {
+  std::error_code ec;
+  std::uintmax_t size = fs::file_size(file, ec);
+  if (ec) return Error{"cannot read it: " + ec.message(), file.string(), 0, 0};
+  if (size > kMaxModuleBytes)
+    return Error{"it is larger than 64 MiB: the tracer does not read it", file.string(), 0, 0};
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in && !in.eof()) return Error{"cannot read it", file.string(), 0, 0};
+  return text.str();
+}
+
+} // namespace
+
+std::shared_ptr<const Module> Interpreter::owner_of(const Module *m) const {
+  if (m == module_.get()) return module_;
+  for (const std::shared_ptr<const Module> &local : impl_->local_sources)
+    if (local.get() == m) return local;
+  return impl_->nn_source;
+}
+
+std::vector<Obj> Interpreter::local_module(const std::string &dotted, std::size_t level,
+                                           Frame &frame, const Loc &loc) {
+  std::vector<std::string> parts = dotted_parts(dotted);
+  std::vector<fs::path> bases;
+  if (level > 0) {
+    // Relative to the importing module's package: its folder, one up per further dot.
+    fs::path base = fs::path(frame.module ? frame.module->path : module_->path).parent_path();
+    if (base.empty()) base = ".";
+    for (std::size_t i = 1; i < level; ++i)
+      base = base.has_relative_path() && base != "." ? base.parent_path() : base / "..";
+    bases.push_back(base);
+  } else {
+    bases = import_roots(module_->path);
+  }
+  for (const fs::path &base : bases) {
+    // import a.b.c runs a, then a.b, then a.b.c; each is an attribute of the one before.
+    std::vector<Obj> chain;
+    std::string name = std::string(level, '.');
+    if (level > 0) {
+      // The package itself (from . import x): its __init__.py, or a folder of modules.
+      std::optional<fs::path> init = module_file(base, {});
+      chain.push_back(init ? load_local(init->string(), name, frame, loc)
+                           : namespace_module(base.string(), name));
+    }
+    for (std::size_t i = 1; i <= parts.size(); ++i) {
+      std::vector<std::string> prefix(parts.begin(), parts.begin() + static_cast<long>(i));
+      fs::path folder = base;
+      for (const std::string &p : prefix)
+        folder /= p;
+      name += (name.empty() || name.back() == '.' ? "" : ".") + prefix.back();
+      std::optional<fs::path> file = module_file(base, prefix);
+      std::error_code ec;
+      if (!file && !fs::is_directory(folder, ec)) {
+        chain.clear();
+        break;
+      }
+      Obj m = file ? load_local(file->string(), name, frame, loc)
+                   : namespace_module(folder.string(), name);
+      if (!chain.empty()) chain.back().as<ModuleObj>().globals->set(prefix.back(), m);
+      chain.push_back(m);
+    }
+    if (!chain.empty()) return chain;
+  }
+  return {};
+}
+
+Obj Interpreter::namespace_module(const std::string &folder, const std::string &dotted) {
+  std::error_code ec;
+  std::string key = fs::weakly_canonical(folder, ec).string() + "/";
+  if (auto seen = impl_->local_modules.find(key); seen != impl_->local_modules.end())
+    return seen->second;
+  auto m = std::make_shared<ModuleObj>();
+  m->name = dotted;
+  m->globals = std::make_shared<Env>();
+  m->globals->set("__name__", Obj::str(dotted));
+  Obj module = Obj::heap(Obj::Kind::Module, m);
+  impl_->local_modules.emplace(key, module);
+  return module;
+}
+
+Obj Interpreter::load_local(const std::string &file, const std::string &dotted,
+                            const Frame &importer, const Loc &loc) {
+  std::error_code ec;
+  std::string key = fs::weakly_canonical(file, ec).string();
+  if (ec) key = file;
+  if (auto seen = impl_->local_modules.find(key); seen != impl_->local_modules.end())
+    return seen->second;
+  std::string importer_path = importer.module ? importer.module->path : module_->path;
+  auto fail = [&](const std::string &why) {
+    TraceError e(loc, "cannot import `" + dotted + "` from " + file + ": " + why);
+    e.file = importer_path;
+    throw e;
+  };
+  Result<std::string> text = read_module_text(file);
+  if (!text) fail(text.error().message);
+  Result<Module> parsed = parse_module(file, text.value());
+  if (!parsed) {
+    // Its syntax error, at its place in its file.
+    TraceError e(Loc{parsed.error().line, parsed.error().column}, parsed.error().message);
+    e.file = file;
+    e.chain.push_back("in the module `" + dotted + "`, imported at " + importer_path + ":" +
+                      std::to_string(loc.line) + ":" + std::to_string(loc.column));
+    throw e;
+  }
+  auto source = std::make_shared<const Module>(std::move(parsed.value()));
+  impl_->local_sources.push_back(source);
+  auto m = std::make_shared<ModuleObj>();
+  m->name = dotted;
+  m->globals = std::make_shared<Env>();
+  std::string name = fs::path(file).filename() == "__init__.py"
+                         ? fs::path(file).parent_path().filename().string()
+                         : fs::path(file).stem().string();
+  m->globals->set("__name__", Obj::str(dotted.empty() || dotted[0] == '.' ? name : dotted));
+  m->globals->set("__file__", Obj::str(file));
+  Obj module = Obj::heap(Obj::Kind::Module, m);
+  // Registered before it runs: a module that imports it back meets it partly run.
+  impl_->local_modules.emplace(key, module);
+  Frame frame;
+  frame.locals = frame.globals = m->globals;
+  frame.module = source.get();
+  frame.is_module = true;
+  auto note = [&](auto &e) {
+    if (!e.file) e.file = file;
+    e.chain.push_back("in the module `" + dotted + "`, imported at " + importer_path + ":" +
+                      std::to_string(loc.line) + ":" + std::to_string(loc.column));
+  };
+  call_modules_.push_back(source.get());
+  try {
+    run_block(source->body, frame);
+  } catch (TraceError &e) {
+    call_modules_.pop_back();
+    note(e);
+    throw;
+  } catch (PyError &e) {
+    call_modules_.pop_back();
+    note(e);
+    throw;
+  }
+  call_modules_.pop_back();
+  return module;
+}
+
+} // namespace tracelint::tracer
