@@ -353,7 +353,8 @@ Recipe repeat_interleave() {
 
 int64_t size_at(const Shape &s, int64_t axis) {
   int64_t r = static_cast<int64_t>(s.size());
-  return r == 0 ? 1 : s[static_cast<std::size_t>(axis < 0 ? axis + r : axis)];
+  int64_t at = axis < 0 ? axis + r : axis;
+  return at < 0 || at >= r ? 1 : s[static_cast<std::size_t>(at)]; // 1: a dim not there
 }
 
 Recipe split() {
@@ -391,9 +392,9 @@ Recipe joined(const std::string &name) {
                        ? d.axis(s.size())
                        : d.between(-static_cast<int>(s.size()) - 1, static_cast<int>(s.size()));
     Shape t = s;
-    if (name == "cat" && !t.empty())
-      t[static_cast<std::size_t>(axis < 0 ? axis + static_cast<int64_t>(t.size()) : axis)] =
-          d.dim();
+    int64_t at = axis < 0 ? axis + static_cast<int64_t>(t.size()) : axis;
+    if (name == "cat" && at >= 0 && at < static_cast<int64_t>(t.size())) // in range: it may not be
+      t[static_cast<std::size_t>(at)] = d.dim();
     if (d.chance(10)) t = d.shape();
     std::string dtype = d.pick<std::string>({"f32", "f32", "f64", "i64"});
     std::string a = d.tensor(dtype, s), b = d.tensor(d.chance(80) ? dtype : d.pick(kAnyDtype), t);
@@ -486,8 +487,9 @@ Recipe gather() {
     Shape is = s;
     for (std::size_t i = 0; i < is.size(); ++i)
       is[i] = std::min<int64_t>(is[i], d.dim());
-    if (n == 0 && !is.empty())
-      is[static_cast<std::size_t>(axis < 0 ? axis + static_cast<int64_t>(is.size()) : axis)] = 0;
+    int64_t at = axis < 0 ? axis + static_cast<int64_t>(is.size()) : axis;
+    if (n == 0 && at >= 0 && at < static_cast<int64_t>(is.size()))
+      is[static_cast<std::size_t>(at)] = 0;
     std::string a = d.tensor("f32", s);
     return "torch.gather(" + a + ", " + std::to_string(axis) + ", " +
            d.tensor("i64", is, index_range(n)) + ")";
