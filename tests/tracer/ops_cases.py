@@ -1,7 +1,7 @@
 # The tracer's vocabulary, one small function per op or Python construct: traced at both levels,
 # validated, run by libtorch, and compared with CPython running this file (tests/test_oracle.cpp).
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import torch
 import torch.nn as nn
@@ -601,3 +601,41 @@ def not_all_converted(text, value):
         return text % value
     except TypeError as e:
         return str(e)
+
+
+class Celsius:
+    # A property with a setter and a deleter, as real model configs write them.
+    def __init__(self, degrees):
+        self._degrees = degrees
+        self.deleted = False
+
+    @property
+    def degrees(self):
+        return self._degrees
+
+    @degrees.setter
+    def degrees(self, value):
+        self._degrees = value * 2
+
+    @degrees.deleter
+    def degrees(self):
+        self.deleted = True
+
+
+def property_setter_deleter(x):
+    c = Celsius(1.5)
+    c.degrees = 3
+    before = c.degrees
+    del c.degrees
+    return x * before + c.deleted, Celsius.degrees.fset is not None, Celsius.degrees.fdel is None
+
+
+@dataclass
+class Box:
+    width: int = 2
+    height: int = 3
+
+
+def dataclass_replace(x):
+    b = replace(Box(), height=5)
+    return x * b.width * b.height, Box().height

@@ -170,6 +170,9 @@ std::optional<Obj> Interpreter::builtin_method(const Obj &self, std::string_view
       {Obj::Kind::Set, "update", Builtin::set_update},
       {Obj::Kind::Set, "copy", Builtin::seq_copy},
       {Obj::Kind::Float, "is_integer", Builtin::float_is_integer},
+      {Obj::Kind::Property, "getter", Builtin::property_getter},
+      {Obj::Kind::Property, "setter", Builtin::property_setter},
+      {Obj::Kind::Property, "deleter", Builtin::property_deleter},
   };
   for (const Method &m : methods)
     if (m.kind == self.kind && name == m.name)

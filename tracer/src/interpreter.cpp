@@ -750,10 +750,16 @@ void Interpreter::define_class(const Stmt &s, Frame &frame) {
       fn.owner_class = cls;
     } else if (value.kind == Obj::Kind::ClassMethod || value.kind == Obj::Kind::StaticMethod ||
                value.kind == Obj::Kind::Property) {
-      const Obj &inner = value.kind == Obj::Kind::Property ? value.as<PropertyObj>().getter
-                                                           : value.as<MethodWrapperObj>().function;
-      if (inner.kind == Obj::Kind::Function) {
-        FunctionObj &fn = inner.as<FunctionObj>();
+      std::vector<const Obj *> inner;
+      if (value.kind == Obj::Kind::Property) {
+        const PropertyObj &p = value.as<PropertyObj>();
+        inner = {&p.getter, &p.setter, &p.deleter};
+      } else {
+        inner = {&value.as<MethodWrapperObj>().function};
+      }
+      for (const Obj *f : inner) {
+        if (f->kind != Obj::Kind::Function) continue;
+        FunctionObj &fn = f->as<FunctionObj>();
         if (fn.qualname == fn.def->name) fn.qualname = def.name + "." + fn.def->name;
         fn.owner_class = cls;
       }
@@ -905,6 +911,16 @@ void Interpreter::delete_target(const Expr &target, Frame &frame) {
       InstanceObj &inst = base.as<InstanceObj>();
       if (inst.cls->lookup("__delattr__")) {
         call(attribute(base, "__delattr__", target.loc), {Obj::str(target.text)}, {}, target.loc);
+        return;
+      }
+      if (const Obj *p = inst.cls->lookup(target.text); p && p->kind == Obj::Kind::Property) {
+        const Obj &deleter = p->as<PropertyObj>().deleter;
+        if (deleter.kind == Obj::Kind::None)
+          raise("AttributeError",
+                "property '" + excerpt(target.text) + "' of '" + inst.cls->name +
+                    "' object has no deleter",
+                target.loc);
+        call(deleter, {base}, {}, target.loc);
         return;
       }
       if (inst.dict.erase(Obj::str(target.text))) return;

@@ -60,43 +60,54 @@ Obj Interpreter::attribute(const Obj &base, std::string_view name, const Loc &lo
   raise("AttributeError", what + " has no attribute '" + excerpt(name) + "'", loc);
 }
 
+// An instance's attribute: a property's getter, its own, its class's (bound), __getattr__.
+std::optional<Obj> Interpreter::find_instance_attribute(const Obj &base, std::string_view name,
+                                                        const Loc &loc) {
+  const InstanceObj &inst = base.as<InstanceObj>();
+  const Obj *on_class = inst.cls->lookup(name);
+  if (on_class && on_class->kind == Obj::Kind::Property) {
+    const Obj &getter = on_class->as<PropertyObj>().getter;
+    if (getter.kind == Obj::Kind::None)
+      raise("AttributeError",
+            "property '" + excerpt(name) + "' of '" + inst.cls->name + "' object has no getter",
+            loc);
+    return call(getter, {base}, {}, loc);
+  }
+  if (const Obj *own = inst.dict.get(name)) return *own;
+  if (on_class) {
+    switch (on_class->kind) {
+    case Obj::Kind::Function:
+    case Obj::Kind::Builtin:
+      return bind_method(base, *on_class);
+    case Obj::Kind::ClassMethod:
+      return bind_method(Obj::heap(Obj::Kind::Class, inst.cls),
+                         on_class->as<MethodWrapperObj>().function);
+    case Obj::Kind::StaticMethod:
+      return on_class->as<MethodWrapperObj>().function;
+    default:
+      return *on_class;
+    }
+  }
+  if (name == "__class__") return Obj::heap(Obj::Kind::Class, inst.cls);
+  if (const Obj *getattr = inst.cls->lookup("__getattr__")) {
+    try {
+      return call(*getattr, {base, Obj::str(std::string(name))}, {}, loc);
+    } catch (const PyError &e) {
+      if (e.exception.kind == Obj::Kind::Instance &&
+          e.exception.as<InstanceObj>().cls->is_subclass_of(
+              *impl_->exception_classes.at("AttributeError")))
+        return std::nullopt;
+      throw;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<Obj> Interpreter::find_attribute(const Obj &base, std::string_view name,
                                                const Loc &loc) {
   switch (base.kind) {
-  case Obj::Kind::Instance: {
-    const InstanceObj &inst = base.as<InstanceObj>();
-    const Obj *on_class = inst.cls->lookup(name);
-    if (on_class && on_class->kind == Obj::Kind::Property)
-      return call(on_class->as<PropertyObj>().getter, {base}, {}, loc);
-    if (const Obj *own = inst.dict.get(name)) return *own;
-    if (on_class) {
-      switch (on_class->kind) {
-      case Obj::Kind::Function:
-      case Obj::Kind::Builtin:
-        return bind_method(base, *on_class);
-      case Obj::Kind::ClassMethod:
-        return bind_method(Obj::heap(Obj::Kind::Class, inst.cls),
-                           on_class->as<MethodWrapperObj>().function);
-      case Obj::Kind::StaticMethod:
-        return on_class->as<MethodWrapperObj>().function;
-      default:
-        return *on_class;
-      }
-    }
-    if (name == "__class__") return Obj::heap(Obj::Kind::Class, inst.cls);
-    if (const Obj *getattr = inst.cls->lookup("__getattr__")) {
-      try {
-        return call(*getattr, {base, Obj::str(std::string(name))}, {}, loc);
-      } catch (const PyError &e) {
-        if (e.exception.kind == Obj::Kind::Instance &&
-            e.exception.as<InstanceObj>().cls->is_subclass_of(
-                *impl_->exception_classes.at("AttributeError")))
-          return std::nullopt;
-        throw;
-      }
-    }
-    return std::nullopt;
-  }
+  case Obj::Kind::Instance:
+    return find_instance_attribute(base, name, loc);
   case Obj::Kind::Class: {
     const ClassObj &cls = base.as<ClassObj>();
     if (name == "__name__" || name == "__qualname__") return Obj::str(cls.name);
@@ -202,9 +213,13 @@ std::optional<Obj> Interpreter::find_attribute(const Obj &base, std::string_view
   case Obj::Kind::Builtin:
     if (name == "__name__") return Obj::str(base.as<BuiltinObj>().name);
     return std::nullopt;
-  case Obj::Kind::Property:
-    if (name == "fget") return base.as<PropertyObj>().getter;
-    return std::nullopt;
+  case Obj::Kind::Property: {
+    const PropertyObj &p = base.as<PropertyObj>();
+    if (name == "fget") return p.getter;
+    if (name == "fset") return p.setter;
+    if (name == "fdel") return p.deleter;
+    return builtin_method(base, name, loc); // getter, setter, deleter
+  }
   default:
     return builtin_method(base, name, loc);
   }
@@ -221,8 +236,15 @@ void Interpreter::set_attribute(const Obj &base, const std::string &name, Obj va
       return;
     }
     const Obj *on_class = inst.cls->lookup(name);
-    if (on_class && on_class->kind == Obj::Kind::Property)
-      raise("AttributeError", "can't set attribute '" + excerpt(name) + "'", loc);
+    if (on_class && on_class->kind == Obj::Kind::Property) {
+      const Obj &setter = on_class->as<PropertyObj>().setter;
+      if (setter.kind == Obj::Kind::None)
+        raise("AttributeError",
+              "property '" + excerpt(name) + "' of '" + inst.cls->name + "' object has no setter",
+              loc);
+      call(setter, {base, std::move(value)}, {}, loc);
+      return;
+    }
     inst.dict.set(Obj::str(name), std::move(value));
     return;
   }

@@ -278,6 +278,7 @@ constexpr ProvidedName kProvidedNames[] = {
     math_name("erf", static_cast<uint32_t>(MathExtra::erf)),
     builtin_name(Provided::dataclasses, "dataclass", Builtin::dataclass),
     builtin_name(Provided::dataclasses, "field", Builtin::dataclass_field),
+    builtin_name(Provided::dataclasses, "replace", Builtin::dataclass_replace),
     {Provided::typing, "TYPE_CHECKING", NameKind::boolean},
     special_name(Provided::typing, "cast", TorchSpecial::typing_cast),
     builtin_name(Provided::functools, "partial", Builtin::partial),

@@ -42,6 +42,26 @@ Obj call_dataclass_field(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args
   return Obj::heap(Obj::Kind::Instance, std::move(inst));
 }
 
+// dataclasses.replace(obj, **changes): a new instance, its fields taken from obj but those named.
+Obj call_dataclass_replace(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+                           const Loc &loc) {
+  arity(in, fn.name, args, 1, 1, loc);
+  if (args[0].kind != Obj::Kind::Instance || !args[0].as<InstanceObj>().cls->is_dataclass)
+    in.raise("TypeError", "replace() should be called on dataclass instances", loc);
+  const std::shared_ptr<ClassObj> &cls = args[0].as<InstanceObj>().cls;
+  Kwargs fields;
+  for (const std::string &f : cls->fields) {
+    auto given =
+        std::find_if(kwargs.begin(), kwargs.end(), [&](const auto &kw) { return kw.first == f; });
+    fields.emplace_back(f, given != kwargs.end() ? given->second : in.attribute(args[0], f, loc));
+  }
+  // A name that is no field: the class's __init__ refuses it, as in CPython.
+  for (auto &kw : kwargs)
+    if (std::find(cls->fields.begin(), cls->fields.end(), kw.first) == cls->fields.end())
+      fields.push_back(std::move(kw));
+  return in.call(Obj::heap(Obj::Kind::Class, cls), {}, std::move(fields), loc);
+}
+
 Obj call_dataclass_init(Interpreter &in, BuiltinObj & /*fn*/, std::vector<Obj> &args,
                         Kwargs &kwargs, const Loc &loc) {
   if (args.empty() || args[0].kind != Obj::Kind::Instance)
@@ -151,6 +171,7 @@ std::span<const Entry> functools_functions() {
       {Builtin::dataclass, call_dataclass},
       {Builtin::dataclass_field, call_dataclass_field},
       {Builtin::dataclass_init, call_dataclass_init},
+      {Builtin::dataclass_replace, call_dataclass_replace},
       {Builtin::identity_decorator, call_identity_decorator},
       {Builtin::partial, call_partial},
       {Builtin::partial_call, call_partial_call},

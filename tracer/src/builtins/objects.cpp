@@ -168,13 +168,32 @@ Obj call_super(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &
   return Obj::heap(Obj::Kind::Super, std::move(s));
 }
 
-Obj call_property(Interpreter & /*in*/, BuiltinObj & /*fn*/, std::vector<Obj> &args, Kwargs &kwargs,
+// property(fget=None, fset=None, fdel=None, doc=None).
+Obj call_property(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
                   const Loc &loc) {
-  std::optional<Obj> fget = take_keyword(kwargs, "fget");
-  if (!args.empty()) fget = args[0];
-  if (!fget) throw TraceError(loc, "unsupported construct: a property without a getter");
+  arity(in, fn.name, args, 0, 4, loc);
   auto p = std::make_shared<PropertyObj>();
-  p->getter = *fget;
+  Obj *slots[] = {&p->getter, &p->setter, &p->deleter};
+  const char *names[] = {"fget", "fset", "fdel"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (std::optional<Obj> given = take_keyword(kwargs, names[i])) *slots[i] = *given;
+    if (i < args.size()) *slots[i] = args[i];
+  }
+  take_keyword(kwargs, "doc");
+  no_keywords(in, fn.name, kwargs, loc);
+  return Obj::heap(Obj::Kind::Property, std::move(p));
+}
+
+// @x.getter / @x.setter / @x.deleter: a copy of the property with that function.
+Obj call_property_with(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+                       const Loc &loc) {
+  arity(in, fn.name, args, 1, 1, loc);
+  no_keywords(in, fn.name, kwargs, loc);
+  auto p = std::make_shared<PropertyObj>(fn.self.as<PropertyObj>());
+  auto id = static_cast<Builtin>(fn.id);
+  (id == Builtin::property_getter   ? p->getter
+   : id == Builtin::property_setter ? p->setter
+                                    : p->deleter) = args[0];
   return Obj::heap(Obj::Kind::Property, std::move(p));
 }
 
@@ -275,6 +294,9 @@ std::span<const Entry> object_functions() {
       {Builtin::callable, call_callable},
       {Builtin::super, call_super},
       {Builtin::property, call_property},
+      {Builtin::property_getter, call_property_with},
+      {Builtin::property_setter, call_property_with},
+      {Builtin::property_deleter, call_property_with},
       {Builtin::classmethod, call_classmethod},
       {Builtin::staticmethod, call_classmethod},
       {Builtin::vars, call_vars},

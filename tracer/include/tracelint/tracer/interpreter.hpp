@@ -148,6 +148,8 @@ public:
   Obj call(const Obj &callable, std::vector<Obj> args, Kwargs kwargs, const Loc &loc);
   Obj attribute(const Obj &base, std::string_view name, const Loc &loc);
   // The attribute, or none where Python raises AttributeError.
+  std::optional<Obj> find_instance_attribute(const Obj &base, std::string_view name,
+                                             const Loc &loc);
   std::optional<Obj> find_attribute(const Obj &base, std::string_view name, const Loc &loc);
   void set_attribute(const Obj &base, const std::string &name, Obj value, const Loc &loc);
   bool truth(const Obj &o, const Loc &loc);

@@ -252,7 +252,7 @@ struct ModuleObj : Heap {
 };
 
 struct PropertyObj : Heap {
-  Obj getter;
+  Obj getter, setter, deleter; // None where the property has none
 };
 struct MethodWrapperObj : Heap { // classmethod / staticmethod
   Obj function;
