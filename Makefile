@@ -65,7 +65,12 @@ test-sanitize: bootstrap
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  TRACELINT_NO_THUNDER="the sanitizer suite checks tracelint's C++; Thunder runs the printed traces in the main suite" \
 	  ctest --output-on-failure -j $(JOBS) \
-	  -E "installed_package_consumer|source_format|libtorch_pip_configure|real_thunder_traces|oracle_coverage|thunder_compat|thunder_seed_1182|function_lengths"
+	  -E "installed_package_consumer|source_format|libtorch_pip_configure|real_thunder_traces|oracle_coverage|thunder_compat|thunder_seed_1182|function_lengths|a kernel's launch reads each view"
+	# That test passes under AddressSanitizer, then LeakSanitizer's exit-time check crashes in its
+	# own stop-the-world thread (signal 11 reading a thread's dynamic TLS, after the host
+	# kernels' library is loaded): it runs with ASan and without the leak check.
+	cd build-sanitize && OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
+	  ctest --output-on-failure -R "a kernel's launch reads each view"
 
 # The libtorch tests (tracer_run_tests) and the CLI built against the tools venv's pip PyTorch
 # 2.x instead of Debian's 1.13. Not part of make test: a second build of the tracer, about ten

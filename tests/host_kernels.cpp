@@ -74,9 +74,7 @@ HostKernels::build(const std::vector<tracelint::tracer::FusionRegion> &regions,
   if (std::system(command.c_str()) != 0)
     return tracelint::Error{"the host build of the kernels failed:\n" + read_file(log), cpp, 0, 0};
   std::unique_ptr<HostKernels> kernels(new HostKernels());
-  // Never unmapped (RTLD_NODELETE): the kernels' thread_local indices stay in the threads' TLS
-  // lists, which LeakSanitizer reads at exit; a library unloaded under them crashed it.
-  kernels->library_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  kernels->library_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!kernels->library_) return tracelint::Error{std::string("dlopen: ") + dlerror(), so, 0, 0};
   for (const tracelint::tracer::FusionRegion &r : regions) {
     auto launch = reinterpret_cast<Launch>(dlsym(kernels->library_, ("launch_" + r.name).c_str()));

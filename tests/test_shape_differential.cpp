@@ -247,7 +247,8 @@ TEST_CASE("shape rules: every ltorch symbol on random shapes, broadcasting and d
   CHECK_MESSAGE(f.problems.empty(), f.problems.size() << " problems; the first:\n" << shown);
   // Enough of both kinds that the comparison means something.
   if (!only) CHECK(f.traced > static_cast<std::size_t>(draws_per_symbol()) * symbols.size());
-  if (!only) CHECK(f.refusals > symbols.size() / 2);
+  // Refusals: some 3.5% of the calls (631 of 18,800 at 100 draws); at least 1 in 40.
+  if (!only) CHECK(f.refusals * 40 > static_cast<std::size_t>(draws_per_symbol()) * symbols.size());
   if (!std::filesystem::exists(kPython) ||
       std::system((kPython + " -c 'import torch' > /dev/null 2>&1").c_str()) != 0) {
     test::skip_test("/usr/bin/python3 has no torch: nothing compared with CPython "
