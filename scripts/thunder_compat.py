@@ -461,6 +461,10 @@ PROLOGUE_CASE_REASONS = {
     "math_module": "a number made from an input's shape (`math.sqrt(x.shape[-1])`): Thunder "
                    "unpacks the shape in the prologue and checks the number's value; tracelint's "
                    "check of the tensor's shape already fixes it",
+    "dataclass_replace": "Thunder 0.2.6 interprets `dataclasses.replace` itself and checks a "
+                         "global of the dataclasses module it read there (`_FIELDS`, a string "
+                         "constant: prims.check_string_value); tracelint provides dataclasses "
+                         "itself, so the prologue checks only the input",
 }
 
 

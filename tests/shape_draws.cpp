@@ -423,7 +423,7 @@ Recipe triangle(const std::string &name) {
 std::string key(Draw &d, const Shape &s) {
   std::vector<std::string> parts;
   std::size_t dim = 0;
-  bool ellipsis = false;
+  bool ellipsis = false, listed = false; // one int list: the tracer indexes with no more
   int n = d.between(1, static_cast<int>(s.size()) + 1);
   for (int i = 0; i < n; ++i) {
     int kind = d.below(100);
@@ -442,7 +442,8 @@ std::string key(Draw &d, const Shape &s) {
     if (kind < 45 && (size > 0 || d.chance(10))) {
       parts.push_back(
           d.integer(size > 0 ? d.between(static_cast<int>(-size), static_cast<int>(size) - 1) : 0));
-    } else if (kind < 52 && size > 0) {
+    } else if (kind < 52 && size > 0 && !listed) {
+      listed = true;
       parts.push_back(
           "[" + std::to_string(d.between(static_cast<int>(-size), static_cast<int>(size) - 1)) +
           ", " + std::to_string(d.between(0, static_cast<int>(size) - 1)) + "]");
@@ -460,6 +461,46 @@ Recipe getitem() {
     Shape s = d.shape();
     std::string a = d.tensor("f32", s);
     return a + "[" + key(d, s) + "]";
+  }};
+}
+
+// a[key] = value on a copy (the header's assigned()): a key as getitem's or a boolean mask, the
+// value a number, a tensor shaped from a[key] (as is, with a size-1 dim, with a leading 1, of
+// another dtype) or one drawn at random, which may not broadcast.
+Recipe setitem() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::string dtype = d.pick<std::string>({"f32", "f32", "i64", "b8"});
+    std::string a = d.tensor(dtype, s);
+    // A 0-d tensor takes a mask, None or ... (PyTorch writes through [:0] of one, but reads
+    // through no slice of it); with a mask, a value dim other than 1 meets the count of its true
+    // elements, data-dependent (the tracer refuses it): the value is one element then.
+    bool mask = s.empty() ? d.chance(50) : d.chance(20);
+    std::string k = mask        ? "(" + a + " > 0)"
+                    : s.empty() ? d.pick<std::string>({"None", "...", "None, ..."})
+                                : key(d, s);
+    std::string selected = mask ? "torch.zeros_like(" + a + ")[" + k + "]" : a + "[" + k + "]";
+    std::string value;
+    switch (d.below(mask ? 5 : 7)) {
+    case 0:
+      value = d.pick<std::string>({"0", "2", "-1.5", "True"});
+      break;
+    case 1:
+      value = mask ? d.tensor("f32", {}) : selected + " * 2";
+      break;
+    case 2:
+      value = mask ? d.tensor("f32", {1}) : "torch.ones_like(" + selected + ")[None]";
+      break;
+    case 3:
+      value = mask ? "3.0" : "(" + selected + " > 0)";
+      break;
+    case 4:
+      value = mask ? "-2" : "torch.ones_like(" + selected + ", dtype=torch.float64)";
+      break;
+    default:
+      value = d.tensor(d.pick<std::string>({"f32", "i64"}), d.shape(0, 2));
+    }
+    return "assigned(" + a + ".clone(), K[" + k + "], " + value + ")";
   }};
 }
 
@@ -825,6 +866,7 @@ const std::map<std::string, Recipe> &shape_recipes() {
     r["ltorch.tril"] = triangle("tril");
     r["ltorch.triu"] = triangle("triu");
     r["ltorch.getitem"] = getitem();
+    r["ltorch.setitem"] = setitem();
     r["ltorch.index_select"] = index_select();
     r["ltorch.gather"] = gather();
     r["ltorch.matmul"] = matmul();

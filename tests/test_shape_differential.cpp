@@ -56,7 +56,12 @@ int draws_per_symbol() {
 }
 constexpr uint64_t kSeed = 20261207;
 
-const char *const kHeader = "import torch\nimport torch.nn.functional as F\n\n";
+// assigned(): a statement's op (a[key] = value, ltorch.setitem) as an expression for a recipe;
+// K[...]: a key as a value (K[1:, None] is (slice(1, None, None), None)).
+const char *const kHeader = "import torch\nimport torch.nn.functional as F\n\n\n"
+                            "def assigned(a, key, value):\n    a[key] = value\n    return a\n\n\n"
+                            "class Keys:\n    def __getitem__(self, key):\n        return key\n\n\n"
+                            "K = Keys()\n\n\n";
 
 struct Findings {
   std::vector<std::string> problems;
@@ -140,8 +145,11 @@ void check_case(const DrawnCase &c, const std::string &path, const std::string &
   for (const ArgSpec &a : c.args)
     args.push_back({a.name, a.text});
   (polyfill ? f.refused_polyfilled : f.refused)
-      .push_back(
-          {{"source", path}, {"function", c.function}, {"args", args}, {"message", *refusal[0]}});
+      .push_back({{"source", path},
+                  {"function", c.function},
+                  {"args", args},
+                  {"expression", c.expression},
+                  {"message", *refusal[0]}});
 }
 
 // The draws of one symbol, each a source file of its own (case_N.py defining case_N), checked.

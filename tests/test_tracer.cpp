@@ -851,3 +851,59 @@ TEST_CASE("tracer: the traced file is imported, not run: __name__ is its module'
   CHECK_MESSAGE(print_trace_file(p.file).find("ltorch.mul(x, 4)") != std::string::npos,
                 print_trace_file(p.file));
 }
+
+TEST_CASE("tracer: item assignment records ltorch.setitem and updates the tensor, and what "
+          "PyTorch refuses is refused at its line") {
+  TracedProgram p = traced("import torch\n"
+                           "def f(x, v):\n"
+                           "    y = x * 1\n"
+                           "    y[0] = v\n"
+                           "    y[:, 1:] += 2\n"
+                           "    return y\n",
+                           "f", {{"x", "f32[3, 4]"}, {"v", "f32[4]"}});
+  std::string printed = print_trace_file(p.file);
+  CHECK(printed.find(" = ltorch.setitem(t3, 0, v)") != std::string::npos);
+  CHECK(printed.find("prims.copy_with_setitem(") != std::string::npos);
+  CHECK(printed.find("(slice(None, None, None), slice(1, None, None))") != std::string::npos);
+  require_clean(printed);
+
+  struct Refused {
+    const char *body, *message;
+  } refused[] = {
+      {"    y[0] = torch.ones(5)\n", "cannot be broadcast to indexing result of shape [4]"},
+      {"    y[[0, 1]] = torch.ones(4, dtype=torch.float64)\n",
+       "Index put requires the source and destination dtypes match"},
+      {"    y[0] = [1, 2, 3, 4]\n", "can't assign list to a torch tensor"},
+      {"    y = y.long()\n    y[0] += 0.5\n", "can't be cast to the desired output type"},
+      {"    y[0] = torch.randn(4)\n", "`torch.randn()` draws random numbers in the traced"},
+  };
+  for (const Refused &r : refused) {
+    CAPTURE(r.body);
+    Error e = trace_error(std::string("import torch\ndef f(x):\n    y = x * 1\n") + r.body +
+                              "    return y\n",
+                          "f", {{"x", "f32[3, 4]"}});
+    CHECK(e.message.find(r.message) != std::string::npos);
+    CHECK(e.line >= 4);
+  }
+}
+
+TEST_CASE("tracer: an nn class the tracer lacks is an error at the line that constructs it, "
+          "naming the class") {
+  TraceRequest r;
+  r.path = "model.py";
+  r.source = "import torch\n"
+             "import torch.nn as nn\n"
+             "class M(nn.Module):\n"
+             "    def __init__(self):\n"
+             "        super().__init__()\n"
+             "        self.conv = nn.Conv2d(3, 4, 3)\n"
+             "    def forward(self, x):\n"
+             "        return self.conv(x)\n";
+  r.module_class = "M";
+  r.args = {{"x", "f32[1, 3, 8, 8]"}};
+  Result<TracedProgram> p = trace(r);
+  REQUIRE_FALSE(p.ok());
+  CHECK(p.error().message.find("torch.nn.Conv2d is not supported by the tracer") == 0);
+  CHECK(p.error().line == 6);
+  CHECK(p.error().column == 21);
+}

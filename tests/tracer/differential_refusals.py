@@ -69,7 +69,7 @@ def main(argv):
             continue
         accepted += 1
         print(f"{path}: {case['function']}({', '.join(t for _, t in case['args'])}): PyTorch runs "
-              f"it; the tracer said: {case['message']}")
+              f"it ({case.get('expression', '')}); the tracer said: {case['message']}")
     return 1 if accepted else 0
 
 

@@ -163,6 +163,27 @@ def symbolic_index(x, i):
     return x[i]
 
 
+def item_assignment(x, v, i):
+    # x[key] = value is ltorch.setitem (Thunder's functional form), then the tensor updated.
+    y = x * 1.0
+    y[0] = v
+    y[1:, :2] = 0.5
+    y[..., -1] += v[0]
+    y[:, None, 1] *= 2
+    y[[0, 2]] = v * 3
+    y[i, 1:] = v[1:]
+    return y
+
+
+def item_assignment_mask(x, w):
+    # A boolean mask keeps the shape: one value, or one per trailing position.
+    y = x + 0
+    y[y > 0.5] = 0.0
+    y[x < -0.5] = w.sum()
+    y[x[:, 0] > 0] = w
+    return y
+
+
 # ---- matrix products and nn.functional
 
 def matmuls(a, b, v):
@@ -493,6 +514,44 @@ class Stack(nn.Module):
         if targets is None:
             return logits, None
         return logits, F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+
+
+class SinusoidalPositions(nn.Module):
+    # Construction writes into a tensor by slices (the annotated-transformer's PositionalEncoding).
+    def __init__(self, width, length=16):
+        super().__init__()
+        pe = torch.zeros(length, width)
+        position = torch.arange(0, length, dtype=torch.float).unsqueeze(1)
+        div_term = torch.exp(torch.arange(0, width, 2).float() * (-math.log(10000.0) / width))
+        pe[:, 0::2] = torch.sin(position * div_term)
+        pe[:, 1::2] = torch.cos(position * div_term)
+        self.register_buffer("pe", pe.unsqueeze(0), persistent=False)
+        self.proj = nn.Linear(width, width)
+
+    def forward(self, x):
+        x = x + self.pe[:, : x.size(1)]
+        x[:, 0] = 0.0
+        return self.proj(x)
+
+
+class RandomInit(nn.Module):
+    # Construction draws with torch.randn/rand/randint, registers hooks: forward's run as PyTorch
+    # runs them, the state-dict hooks do nothing forward sees.
+    def __init__(self, width):
+        super().__init__()
+        self.gain = nn.Parameter(width ** -0.5 * torch.randn(width))
+        self.shift = nn.Parameter(torch.rand(width) - 0.5)
+        self.register_buffer("offsets", torch.randint(0, 4, (width,)), persistent=False)
+        self.noise = torch.randn_like(self.gain)
+        self.proj = nn.Linear(width, width)
+        self._register_load_state_dict_pre_hook(lambda *args: None)
+        self.proj.register_forward_pre_hook(lambda module, inputs: (inputs[0] + 1,))
+        handle = self.proj.register_forward_hook(lambda module, inputs, out: out * 2)
+        self.proj.register_forward_hook(lambda module, inputs, out: out - 1)
+        handle.remove()
+
+    def forward(self, x):
+        return self.proj(x * self.gain + self.shift) + self.offsets + self.noise
 
 
 class Key:

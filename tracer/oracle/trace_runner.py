@@ -196,6 +196,13 @@ def copy_(copy_from, copy_to, *, grad_enabled=False):
     return copy_to.copy_(copy_from)
 
 
+def copy_with_setitem(a, key, value):
+    """Thunder's prims.copy_with_setitem (and ltorch.setitem): a copy with a[key] = value."""
+    out = a.clone()
+    out[key] = value
+    return out
+
+
 def check(condition, message):
     if not condition:
         raise CheckFailed(message)
@@ -287,7 +294,7 @@ def prims_namespace():
         iota=iota,
         tensor_from_sequence=lambda seq, *, dtype, device: torch.tensor(
             seq, dtype=dtype, device=placed(device)),
-        uniform=uniform, copy_=copy_,
+        uniform=uniform, copy_=copy_, copy_with_setitem=copy_with_setitem,
     )
     return types.SimpleNamespace(**ns)
 
@@ -476,7 +483,7 @@ def ltorch_namespace():
         "transpose": torch.transpose, "unsqueeze": torch.unsqueeze, "flatten": torch.flatten,
         "repeat_interleave": torch.repeat_interleave, "split": torch.split, "chunk": torch.chunk,
         "cat": torch.cat, "stack": torch.stack, "tril": torch.tril, "triu": torch.triu,
-        "getitem": operator.getitem, "index_select": torch.index_select, "gather": torch.gather,
+        "getitem": operator.getitem, "setitem": copy_with_setitem, "index_select": torch.index_select, "gather": torch.gather,
         "matmul": torch.matmul, "linear": F.linear, "outer": torch.outer,
         "embedding": F.embedding, "cross_entropy": F.cross_entropy, "nll_loss": F.nll_loss,
         "mse_loss": F.mse_loss, "dropout": F.dropout, "relu": F.relu, "silu": F.silu,

@@ -6,6 +6,7 @@
 #include "interpreter_impl.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 
@@ -450,7 +451,16 @@ Interpreter::Flow Interpreter::run_aug_assign(const Stmt &s, Frame &frame) {
   }
   Obj right = eval(s.value, frame);
   Obj result;
-  if (left.kind == Obj::Kind::Tensor) {
+  if (left.kind == Obj::Kind::Tensor && base.kind == Obj::Kind::Tensor &&
+      target.kind == Expr::Kind::Subscript) {
+    // x[key] += y is x[key] = x[key] + y: the sum is written back by setitem, so the view
+    // x[key] need not be updated in place (and must not stay alive as x's view).
+    result = tensor_binary(s.op, left, std::move(right), s.loc);
+    if (std::optional<std::string> problem =
+            in_place_cast_problem(result.as<TensorObj>().dtype, left.as<TensorObj>().dtype))
+      raise("RuntimeError", *problem, s.loc);
+    left = Obj::none();
+  } else if (left.kind == Obj::Kind::Tensor) {
     // Tensor.__iadd__: an in-place update that every alias of the tensor sees.
     result = tensor_binary(s.op, left, std::move(right), s.loc);
     update_in_place(left, result, s.loc);
@@ -1214,6 +1224,11 @@ Obj Interpreter::call(const Obj &callee, std::vector<Obj> args, Kwargs kwargs, c
     // right, skipping it is not. Calls into logging and warnings only write messages.
     if (!only_logs(what)) {
       std::string name(what.starts_with("module ") ? what.substr(7) : what);
+      if (name.starts_with("torch.nn.") && name.find('.', 9) == std::string::npos &&
+          name.size() > 9 && std::isupper(static_cast<unsigned char>(name[9])))
+        throw TraceError(loc, excerpt(name) +
+                                  " is not supported by the tracer (the torch.nn classes it "
+                                  "runs are listed in docs/tracer.md)");
       throw TraceError(loc, "`" + excerpt(name) +
                                 "(...)` is not run by the tracer: it does "
                                 "not model `" +

@@ -26,6 +26,10 @@ enum class Provided : uint16_t {
   builtins_module,
 };
 
+// An in-place update of a `to` tensor with a result of dtype `from` that PyTorch refuses (a
+// float result into an integer tensor): its RuntimeError message, or nothing.
+std::optional<std::string> in_place_cast_problem(DType from, DType to);
+
 struct Interpreter::Impl {
   std::shared_ptr<Env> globals;        // the traced module's namespace
   std::shared_ptr<Env> builtins;       // Python's builtins

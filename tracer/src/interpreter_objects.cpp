@@ -3,6 +3,7 @@
 #include "tracelint/tracer/interpreter.hpp"
 
 #include "interpreter_impl.hpp"
+#include "tracelint/tracer/registry.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -419,9 +420,14 @@ void Interpreter::set_item(const Obj &base, const Obj &index, Obj value, const L
       return;
     }
     break;
-  case Obj::Kind::Tensor:
-    throw TraceError(loc, "unsupported construct: assigning into a tensor (x[...] = v); use "
-                          "torch.where or masked_fill, which the tracer records");
+  case Obj::Kind::Tensor: {
+    // Tensor.__setitem__: ltorch.setitem's copy, which every alias of the tensor sees.
+    const Registry &registry = Registry::get();
+    std::vector<Obj> bound = registry.bind(registry.op(Sym::ltorch_setitem),
+                                           {base, index, std::move(value)}, {}, "setitem", loc);
+    update_in_place(base, backend_->call_symbol(Sym::ltorch_setitem, std::move(bound), loc), loc);
+    return;
+  }
   default:
     break;
   }

@@ -120,6 +120,12 @@ enum class TorchSpecial : uint32_t {
   numel,
   typing_cast,
   broadcast_shapes,
+  // Random factories: run while a module is constructed (values only an eager run has).
+  randn,
+  rand,
+  randint,
+  randn_like,
+  rand_like,
 };
 
 // Math functions beyond the number ops (whose index is their NumOp), by index from 100.
@@ -246,6 +252,11 @@ constexpr ProvidedName kProvidedNames[] = {
     special_name(Provided::torch, "is_grad_enabled", TorchSpecial::is_grad_enabled),
     special_name(Provided::torch, "numel", TorchSpecial::numel),
     special_name(Provided::torch, "broadcast_shapes", TorchSpecial::broadcast_shapes),
+    special_name(Provided::torch, "randn", TorchSpecial::randn),
+    special_name(Provided::torch, "rand", TorchSpecial::rand),
+    special_name(Provided::torch, "randint", TorchSpecial::randint),
+    special_name(Provided::torch, "randn_like", TorchSpecial::randn_like),
+    special_name(Provided::torch, "rand_like", TorchSpecial::rand_like),
     number_name(Provided::torch, "pi", M_PI),
     number_name(Provided::torch, "inf", INFINITY),
     number_name(Provided::torch, "nan", NAN),
@@ -549,6 +560,12 @@ void Interpreter::note_views(const Obj &input, Obj &result) {
     note(result);
 }
 
+std::optional<std::string> in_place_cast_problem(DType from, DType to) {
+  if (!is_integral(to) || is_integral(from)) return std::nullopt;
+  return std::string("result type ") + dtype_info(from).torch_name +
+         " can't be cast to the desired output type " + dtype_info(to).torch_name;
+}
+
 void Interpreter::update_in_place(const Obj &target, const Obj &result, const Loc &loc) {
   TensorObj &t = target.as<TensorObj>();
   if (result.kind != Obj::Kind::Tensor)
@@ -579,11 +596,8 @@ void Interpreter::update_in_place(const Obj &target, const Obj &result, const Lo
                 describe(result),
             loc);
   if (r.dtype != t.dtype) {
-    if (is_integral(t.dtype) && !is_integral(r.dtype))
-      raise("RuntimeError",
-            std::string("result type ") + dtype_info(r.dtype).torch_name +
-                " can't be cast to the desired output type " + dtype_info(t.dtype).torch_name,
-            loc);
+    if (std::optional<std::string> problem = in_place_cast_problem(r.dtype, t.dtype))
+      raise("RuntimeError", *problem, loc);
     const Registry &reg = Registry::get();
     Kwargs kw{{"dtype", Obj::dtype_of(t.dtype)}};
     value = backend_->call_symbol(
@@ -996,9 +1010,59 @@ Obj call_tensor_method(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, 
   throw TraceError(loc, "`" + excerpt(fn.name) + "` is not supported");
 }
 
-Obj call_torch_special(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+// torch.randn, rand, randint and their _like forms while a module is constructed: the tensor
+// made as torch.empty/zeros_like makes it, then drawn by the backend (libtorch's generator in the
+// eager run; the tracer keeps only its shape). In a traced function they are refused: a trace's
+// random numbers cannot be compared with eager's.
+Obj call_random_factory(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+                        const Loc &loc) {
+  auto kind = static_cast<TorchSpecial>(fn.index);
+  if (in.backend().tracing())
+    throw TraceError(loc, "`" + excerpt(fn.name) +
+                              "()` draws random numbers in the traced function, which cannot be "
+                              "compared with eager: draw them outside and pass them as an input");
+  take_keyword(kwargs, "generator");
+  if (kind == TorchSpecial::randn_like || kind == TorchSpecial::rand_like) {
+    Obj t = call_symbol(in, Sym::ltorch_zeros_like, args, std::move(kwargs), fn.name, loc);
+    in.backend().initialize(t.as<TensorObj>(),
+                            kind == TorchSpecial::randn_like ? InitKind::Normal : InitKind::Uniform,
+                            0, 1);
+    return t;
+  }
+  if (kind == TorchSpecial::randint) {
+    // randint(high, size) or randint(low, high, size); int64 unless a dtype is given.
+    if (args.size() < 2 || args.size() > 3)
+      in.raise("TypeError", "randint() takes (high, size) or (low, high, size)", loc);
+    double low = args.size() == 3 ? in.concrete_float(args[0], loc, "randint()'s low") : 0;
+    double high = in.concrete_float(args[args.size() - 2], loc, "randint()'s high");
+    if (high <= low)
+      in.raise("RuntimeError",
+               "random_ expects 'from' to be less than 'to', but got from=" +
+                   std::to_string(static_cast<int64_t>(low)) +
+                   " >= to=" + std::to_string(static_cast<int64_t>(high)),
+               loc);
+    if (!std::any_of(kwargs.begin(), kwargs.end(),
+                     [](const auto &k) { return k.first == "dtype"; }))
+      kwargs.emplace_back("dtype", Obj::dtype_of(DType::int64));
+    Obj t = call_symbol(in, Sym::ltorch_zeros, {args.back()}, std::move(kwargs), fn.name, loc);
+    in.backend().initialize(t.as<TensorObj>(), InitKind::RandomInt, low, high);
+    return t;
+  }
+  Obj t = call_symbol(in, Sym::ltorch_empty, args, std::move(kwargs), fn.name, loc);
+  in.backend().initialize(t.as<TensorObj>(),
+                          kind == TorchSpecial::randn ? InitKind::Normal : InitKind::Uniform, 0, 1);
+  return t;
+}
+
+Obj call_torch_special(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
                        const Loc &loc) {
   switch (static_cast<TorchSpecial>(fn.index)) {
+  case TorchSpecial::randn:
+  case TorchSpecial::rand:
+  case TorchSpecial::randint:
+  case TorchSpecial::randn_like:
+  case TorchSpecial::rand_like:
+    return call_random_factory(in, fn, args, kwargs, loc);
   case TorchSpecial::finfo: {
     DType d = args.empty()                       ? kDefaultFloat
               : args[0].kind == Obj::Kind::DType ? args[0].dtype()

@@ -1,5 +1,5 @@
-// Indexing: a[key] with ints, slices, None, ..., and one int list or int tensor; index_select,
-// gather.
+// Indexing: a[key] with ints, slices, None, ..., and one int list or int tensor; a[key] = value
+// (also with a boolean mask); index_select, gather.
 #include "common.hpp"
 #include "gradients.hpp"
 
@@ -280,6 +280,164 @@ Obj getitem(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   return t;
 }
 
+// ---- a[key] = value, functionally: ltorch.setitem records prims.copy_with_setitem, whose
+// result is a copy of `a` with the value written where the key selects (Thunder's setitem). The
+// interpreter makes `x[key] = value` an in-place update of x with it.
+
+// The key's boolean mask, when the key is one (alone, or the key's only entry).
+const Obj *mask_of(const Obj &key) {
+  const Obj *e = &key;
+  if (key.kind == Obj::Kind::Tuple && items(key).size() == 1) e = &items(key)[0];
+  if (is_tensor(*e) && tensor(*e).dtype == DType::bool_) return e;
+  return nullptr;
+}
+
+// The shape a[key] has, worked out without recording: setitem records only its prim, and its
+// value's shape is checked against the sizes of this call (libtorch checks every later one).
+std::vector<Obj> indexed_shape(Recorder &r, const Obj &a, const Obj &key, const Loc &loc) {
+  struct Quiet {
+    Recorder &r;
+    bool was;
+    ~Quiet() { r.set_recording(was); }
+  } quiet{r, r.tracing()};
+  r.set_recording(false);
+  return tensor(getitem(r, {a, key}, loc)).shape;
+}
+
+// The value's shape without the leading size-1 dims past the target's rank, which PyTorch
+// drops before broadcasting it.
+std::vector<Obj> value_shape_for(const Obj &value, std::size_t target_rank) {
+  std::vector<Obj> v = tensor(value).shape;
+  while (v.size() > target_rank && v.front().integer == 1)
+    v.erase(v.begin());
+  return v;
+}
+
+// PyTorch's check: the value broadcasts to what the key selects (a dim of `target` that is
+// nullopt is the count of a mask's true elements, which only a size-1 value dim can match).
+void check_value_fits(const Obj &value, const std::vector<std::optional<Obj>> &target,
+                      const Loc &loc) {
+  if (!is_tensor(value)) return;
+  std::vector<Obj> v = value_shape_for(value, target.size());
+  bool fits = v.size() <= target.size();
+  for (std::size_t i = 0; fits && i < v.size(); ++i) {
+    const Obj &vd = v[v.size() - 1 - i];
+    const std::optional<Obj> &td = target[target.size() - 1 - i];
+    fits = vd.integer == 1 || (td && vd.integer == td->integer);
+  }
+  if (fits) return;
+  std::string selected = "[";
+  for (std::size_t i = 0; i < target.size(); ++i)
+    selected += (i ? ", " : "") + (target[i] ? std::to_string(target[i]->integer) : "N");
+  throw TraceError(loc, "shape mismatch: value tensor of shape " + shape_text(tensor(value).shape) +
+                            " cannot be broadcast to indexing result of shape " + selected + "]" +
+                            (target.empty() || target[0] ? "" : " (N: the mask's true elements)"));
+}
+
+// PyTorch writes through an int list, int tensor or mask with index_put_, which takes a tensor
+// value only of the destination's dtype (but a mask's single value is a masked_fill's, cast).
+void check_value_dtype(const Obj &a, const Obj &key, const Obj &value, const Loc &loc) {
+  if (!is_tensor(value) || tensor(value).dtype == tensor(a).dtype) return;
+  const Obj *mask = mask_of(key);
+  if (mask) {
+    // (A 0-d mask goes to index_put_ too.)
+    bool single = !tensor(*mask).shape.empty() &&
+                  std::all_of(tensor(value).shape.begin(), tensor(value).shape.end(),
+                              [](const Obj &d) { return d.integer == 1; });
+    if (single) return;
+  } else {
+    std::vector<Obj> entries = key.kind == Obj::Kind::Tuple ? items(key) : std::vector<Obj>{key};
+    bool advanced = std::any_of(entries.begin(), entries.end(), [](const Obj &e) {
+      return is_index_sequence(e) || (is_tensor(e) && is_integral(tensor(e).dtype));
+    });
+    if (!advanced) return;
+  }
+  throw TraceError(loc, std::string("Index put requires the source and destination dtypes "
+                                    "match, got ") +
+                            dtype_info(tensor(a).dtype).torch_name + " for the destination and " +
+                            dtype_info(tensor(value).dtype).torch_name + " for the source.");
+}
+
+Obj setitem(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
+  const Obj &a = args[0], &key = args[1], &value = args[2];
+  require_tensor(a, "the tensor assigned into", "setitem", loc);
+  if (!is_tensor(value) && !value.is_number())
+    throw TraceError(loc, "can't assign " + describe(value) +
+                              " to a torch tensor: the tracer assigns tensors and numbers");
+  const std::vector<Obj> &shape = tensor(a).shape;
+  std::vector<std::optional<Obj>> target;
+  if (const Obj *mask = mask_of(key)) {
+    // A mask selects a data-dependent number of elements, but writing into them keeps the
+    // shape: the value broadcasts over them (one value, or one per trailing position).
+    const std::vector<Obj> &m = tensor(*mask).shape;
+    bool prefix = m.size() <= shape.size();
+    for (std::size_t i = 0; prefix && i < m.size(); ++i)
+      prefix = r.same_size(m[i], shape[i], loc);
+    if (!prefix)
+      throw TraceError(loc, "The shape of the mask " + shape_text(m) +
+                                " does not match the shape "
+                                "of the indexed tensor " +
+                                shape_text(shape));
+    // The count of true elements is unknown, but 0 where the mask has none (an empty dim):
+    // asked only where a value dim other than 1 meets it.
+    std::optional<Obj> count;
+    std::size_t rank = 1 + shape.size() - m.size();
+    if (is_tensor(value)) {
+      std::vector<Obj> v = value_shape_for(value, rank);
+      if (v.size() == rank && v[0].integer != 1 &&
+          std::any_of(m.begin(), m.end(), [&](const Obj &d) { return empty_size(r, d, loc); }))
+        count = Obj::int_of(0);
+    }
+    target.push_back(count);
+    for (std::size_t i = m.size(); i < shape.size(); ++i)
+      target.push_back(shape[i]);
+  } else {
+    for (const Obj &d : indexed_shape(r, a, key, loc))
+      target.push_back(d);
+  }
+  check_value_fits(value, target, loc);
+  check_value_dtype(a, key, value, loc);
+  return r.prim(Sym::prims_copy_with_setitem, {a, key, value}, loc);
+}
+
+Obj copy_with_setitem_meta(Recorder &, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the input", "prims.copy_with_setitem", loc);
+  return like(args[0], tensor(args[0]).shape);
+}
+
+// The cotangent of what a mask's selected positions were written from: g where the mask is
+// true, summed over the mask's dims.
+Obj masked_value_cotangent(Recorder &r, const Obj &g, const Obj &mask, const Loc &loc) {
+  const std::vector<Obj> &shape = tensor(g).shape;
+  std::size_t rank = tensor(mask).shape.size();
+  std::vector<int64_t> dims;
+  for (std::size_t i = 0; i < rank; ++i)
+    dims.push_back(static_cast<int64_t>(i));
+  Obj spread = grad::broadcast_in_dim(r, mask, shape, dims, loc);
+  Obj picked = grad::where(r, spread, g, grad::zeros_like(r, g, loc), loc);
+  return rank == 0 ? picked : grad::sum(r, picked, dims, loc);
+}
+
+std::vector<Obj> copy_with_setitem_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &,
+                                       const Obj &g, const Loc &loc) {
+  // a's cotangent is g with the written positions zeroed; the value's is g where it was
+  // written, summed back over its broadcast (Thunder's rule).
+  Obj a_grad = r.prim(Sym::prims_copy_with_setitem, {g, a[1], Obj::int_of(0)}, loc);
+  Obj value_grad = Obj::none();
+  const Obj &value = a[2];
+  if (is_tensor(value) && (is_floating(tensor(value).dtype) || is_complex(tensor(value).dtype))) {
+    const Obj *mask = mask_of(a[1]);
+    Obj selected = mask ? masked_value_cotangent(r, g, *mask, loc)
+                        : r.call(Sym::ltorch_getitem, {g, a[1]}, loc);
+    std::vector<Obj> stripped = value_shape_for(value, tensor(selected).shape.size());
+    value_grad = grad::sum_to(r, selected, stripped, loc);
+    if (stripped.size() != tensor(value).shape.size())
+      value_grad = grad::reshape(r, value_grad, tensor(value).shape, loc);
+    value_grad = convert(r, value_grad, tensor(value).dtype, loc);
+  }
+  return {grad::if_differentiable(a[0], a_grad), Obj::none(), value_grad};
+}
+
 Obj index_select(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   require_tensor(a[0], "the input", "index_select", loc);
   require_tensor(a[2], "the index", "index_select", loc);
@@ -397,8 +555,12 @@ void define_indexing_ops(std::vector<OpSpec> &out) {
       prim_spec(Sym::prims_index_add, "a, index, value, dim, /", index_add_meta, index_add_vjp));
   out.push_back(prim_spec(Sym::prims_scatter_add, "a, index, value, dim, /", index_add_meta,
                           scatter_add_vjp));
+  out.push_back(prim_spec(Sym::prims_copy_with_setitem, "a, index, value, /",
+                          copy_with_setitem_meta, copy_with_setitem_vjp));
   out.push_back(
       {Sym::ltorch_getitem, "input, /, key", {"Tensor.__getitem__"}, getitem, nullptr, true});
+  // x[key] = value runs it (an in-place update of x); no spelling calls it as a function.
+  out.push_back({Sym::ltorch_setitem, "input, /, key, value", {}, setitem, nullptr});
   out.push_back({Sym::ltorch_index_select,
                  "input, /, dim, index",
                  {"torch.index_select", "Tensor.index_select"},

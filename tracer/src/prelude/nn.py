@@ -91,6 +91,39 @@ def _join(prefix, name):
     return prefix + "." + name if prefix else name
 
 
+class _RemovableHandle:
+    def __init__(self, hooks, key):
+        self.hooks = hooks
+        self.key = key
+
+    def remove(self):
+        if self.key in self.hooks:
+            del self.hooks[self.key]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+_next_hook_id = [0]
+
+
+def _add_hook(hooks, hook, prepend, extra):
+    _next_hook_id[0] += 1
+    key = _next_hook_id[0]
+    entry = (hook, extra)
+    if prepend:
+        ordered = {key: entry}
+        ordered.update(hooks)
+        hooks.clear()
+        hooks.update(ordered)
+    else:
+        hooks[key] = entry
+    return _RemovableHandle(hooks, key)
+
+
 class Module:
     def __init__(self, *args, **kwargs):
         object.__setattr__(self, "training", True)
@@ -98,6 +131,8 @@ class Module:
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent_buffers", [])
         object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "_forward_pre_hooks", {})
+        object.__setattr__(self, "_forward_hooks", {})
 
     def _forget(self, name):
         for d in (self._parameters, self._buffers, self._modules):
@@ -105,7 +140,8 @@ class Module:
                 del d[name]
 
     def __setattr__(self, name, value):
-        if name in ("_parameters", "_buffers", "_modules", "_non_persistent_buffers"):
+        if name in ("_parameters", "_buffers", "_modules", "_non_persistent_buffers",
+                    "_forward_pre_hooks", "_forward_hooks"):
             object.__setattr__(self, name, value)
             return
         try:
@@ -132,7 +168,8 @@ class Module:
             object.__setattr__(self, name, value)
 
     def __getattr__(self, name):
-        if name in ("_parameters", "_buffers", "_modules", "_non_persistent_buffers"):
+        if name in ("_parameters", "_buffers", "_modules", "_non_persistent_buffers",
+                    "_forward_pre_hooks", "_forward_hooks"):
             raise AttributeError("'" + type(self).__name__ + "' object has no attribute '" + name + "'")
         if name in self._parameters:
             return self._parameters[name]
@@ -150,7 +187,50 @@ class Module:
         raise AttributeError(name)
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        if not self._forward_pre_hooks and not self._forward_hooks:
+            return self.forward(*args, **kwargs)
+        # As torch.nn.Module._call_impl runs them.
+        for hook, with_kwargs in list(self._forward_pre_hooks.values()):
+            if with_kwargs:
+                changed = hook(self, args, kwargs)
+                if changed is not None:
+                    args, kwargs = changed
+            else:
+                changed = hook(self, args)
+                if changed is not None:
+                    args = changed if isinstance(changed, tuple) else (changed,)
+        result = self.forward(*args, **kwargs)
+        for hook, with_kwargs in list(self._forward_hooks.values()):
+            changed = hook(self, args, kwargs, result) if with_kwargs else hook(self, args, result)
+            if changed is not None:
+                result = changed
+        return result
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        return _add_hook(self._forward_pre_hooks, hook, prepend, with_kwargs)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        return _add_hook(self._forward_hooks, hook, prepend, with_kwargs)
+
+    # Hooks of state_dict() and load_state_dict(): neither runs in forward, which is all a trace
+    # records, so registering one changes nothing the tracer runs (exactly its effect there).
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        return _RemovableHandle({}, 0)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        return _RemovableHandle({}, 0)
+
+    def register_load_state_dict_post_hook(self, hook):
+        return _RemovableHandle({}, 0)
+
+    def _register_state_dict_hook(self, hook):
+        return _RemovableHandle({}, 0)
+
+    def register_state_dict_pre_hook(self, hook):
+        return _RemovableHandle({}, 0)
+
+    def register_state_dict_post_hook(self, hook):
+        return _RemovableHandle({}, 0)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError("Module [" + type(self).__name__ + "] is missing the required \"forward\" function")

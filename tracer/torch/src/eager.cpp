@@ -171,6 +171,8 @@ public:
       x.normal_(a, b);
     else if (kind == InitKind::Uniform)
       x.uniform_(a, b);
+    else if (kind == InitKind::RandomInt)
+      x.random_(static_cast<int64_t>(a), static_cast<int64_t>(b));
     else
       x.fill_(a);
   }

@@ -619,19 +619,21 @@ constexpr Sym kBinaryPrims[] = {
     Sym::prims_gt,         Sym::prims_ge,   Sym::prims_bitwise_and, Sym::prims_bitwise_or,
     Sym::prims_bitwise_xor};
 
+// prims.where and ltorch.where: (pred, a, b). Two numbers become tensors of their promoted type
+// (float32 for a float), as the traced annotation says; libtorch's where kernel cannot cast two
+// wrapped numbers itself (an internal assert on an empty condition).
+RtValue where(Sym, const Args &a) {
+  at::Tensor x = a.tn(1), y = a.tn(2);
+  if (!a.is_tensor(1) && !a.is_tensor(2)) {
+    at::ScalarType type = at::result_type(x, y);
+    x = x.to(type, false, true);
+    y = y.to(type, false, true);
+  }
+  return tensor(at::where(a.tn(0), x, y));
+}
+
 constexpr Entry kElementwisePrims[] = {
-    {Sym::prims_where,
-     [](Sym, const Args &a) {
-       at::Tensor x = a.tn(1), y = a.tn(2);
-       if (!a.is_tensor(1) && !a.is_tensor(2)) {
-         // Two numbers: tensors of their promoted type (float32 for a float), as the traced
-         // annotation says; libtorch's where kernel cannot cast two wrapped numbers itself.
-         at::ScalarType type = at::result_type(x, y);
-         x = x.to(type, false, true);
-         y = y.to(type, false, true);
-       }
-       return tensor(at::where(a.tn(0), x, y));
-     }},
+    {Sym::prims_where, where},
     {Sym::prims_convert_element_type, convert_element_type},
 };
 
@@ -720,8 +722,7 @@ constexpr Entry kElementwiseLtorch[] = {
        if (!a.none(2)) hi = a.scalar(2);
        return tensor(at::clamp(a.t(0), lo, hi));
      }},
-    {Sym::ltorch_where,
-     [](Sym, const Args &a) { return tensor(at::where(a.t(0), a.tn(1), a.tn(2))); }},
+    {Sym::ltorch_where, where},
     {Sym::ltorch_masked_fill,
      [](Sym, const Args &a) {
        if (a.is_tensor(2)) return tensor(a.t(0).masked_fill(a.t(1), a.t(2)));
@@ -955,6 +956,18 @@ RtValue take(Sym, const Args &a) {
   return tensor(picked.reshape(shape));
 }
 
+// prims.copy_with_setitem and ltorch.setitem: a copy of a, the value written where the key
+// selects (as `a[key] = value` does, casting it to a's dtype).
+RtValue copy_with_setitem(Sym, const Args &a) {
+  at::Tensor out = a.t(0).clone();
+  std::vector<at::indexing::TensorIndex> key = tensor_indices(a[1], out.device());
+  if (a.is_tensor(2))
+    out.index_put_(key, a.t(2));
+  else
+    out.index_put_(key, a.scalar(2));
+  return tensor(out);
+}
+
 constexpr Entry kIndexing[] = {
     {Sym::prims_take, take},
     {Sym::prims_take_along_axis,
@@ -976,6 +989,8 @@ constexpr Entry kIndexing[] = {
      [](Sym, const Args &a) {
        return tensor(a.t(0).index(tensor_indices(a[1], a.t(0).device())));
      }},
+    {Sym::prims_copy_with_setitem, copy_with_setitem},
+    {Sym::ltorch_setitem, copy_with_setitem},
     {Sym::ltorch_index_select,
      [](Sym, const Args &a) { return tensor(at::index_select(a.t(0), a.i(1), a.t(2))); }},
     {Sym::ltorch_gather,

@@ -38,8 +38,8 @@ struct PyError {
 };
 
 // In-place initialisation of a tensor made while a module is constructed (torch.nn.init.*,
-// Tensor.normal_()): values only an eager run has.
-enum class InitKind : uint8_t { Normal, Uniform, Fill };
+// Tensor.normal_(), torch.randn): values only an eager run has. RandomInt: integers in [a, b).
+enum class InitKind : uint8_t { Normal, Uniform, Fill, RandomInt };
 
 using Kwargs = std::vector<std::pair<std::string, Obj>>;
 
