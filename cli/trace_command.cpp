@@ -387,6 +387,7 @@ int run_trace(const TraceArgs &args, bool is_run) {
   request.provenance = !args.no_provenance;
   request.grad = args.grad;
   request.max_python_memory = args.max_python_memory;
+  request.max_file_size = args.max_file_size;
   for (std::size_t begin = 0; begin < args.executors.size();) {
     std::size_t comma = std::min(args.executors.find(',', begin), args.executors.size());
     std::string name = args.executors.substr(begin, comma - begin);

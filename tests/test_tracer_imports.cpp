@@ -93,3 +93,15 @@ TEST_CASE("imports: a relative import of a module that is not there is CPython's
   CHECK_MESSAGE(p.error().message.find("ModuleNotFoundError") != std::string::npos,
                 p.error().message);
 }
+
+TEST_CASE("imports: a module file over the traced file's --max-file-size is not read: the error "
+          "is at the import and names the cap") {
+  TraceRequest r = request("model.py", "forward");
+  r.max_file_size = 64; // every module of the package is longer
+  Result<TracedProgram> p = trace(r);
+  REQUIRE_FALSE(p.ok());
+  CHECK_MESSAGE(p.error().message.find("over --max-file-size (64 bytes)") != std::string::npos,
+                p.error().message);
+  CHECK(p.error().message.find("cannot import `") == 0);
+  CHECK(p.error().line > 0);
+}

@@ -3,19 +3,16 @@
 // for the traced file (its folder, as sys.path[0], and the folder above its package), and run
 // it with the same interpreter, once (a cycle meets the module partly run, as in CPython).
 #include "interpreter_impl.hpp"
+#include "tracelint/tracer/run.hpp"
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 namespace tracelint::tracer {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-// A module file is read whole; past this it is refused (as the traced file's --max-file-size).
-constexpr std::uintmax_t kMaxModuleBytes = 64u << 20;
 
 std::vector<std::string> dotted_parts(const std::string &dotted) {
   std::vector<std::string> parts;
@@ -31,14 +28,14 @@ std::vector<std::string> dotted_parts(const std::string &dotted) {
 
 // base/a/b.py, or the package base/a/b/__init__.py; none when neither is there.
 std::optional<fs::path> module_file(const fs::path &base, const std::vector<std::string> &parts) {
+  std::error_code ec; // a folder that cannot be read holds no module
   if (parts.empty()) {
     fs::path init = base / "__init__.py";
-    return fs::is_regular_file(init) ? std::optional<fs::path>(init) : std::nullopt;
+    return fs::is_regular_file(init, ec) ? std::optional<fs::path>(init) : std::nullopt;
   }
   fs::path p = base;
   for (const std::string &part : parts)
     p /= part;
-  std::error_code ec;
   fs::path file = p;
   file += ".py";
   if (fs::is_regular_file(file, ec)) return file;
@@ -65,17 +62,21 @@ std::vector<fs::path> import_roots(const std::string &traced) {
   return roots;
 }
 
-Result<std::string> read_module_text(const fs::path &file) {
+// A module file is read whole, and refused past the traced file's cap (--max-file-size).
+Result<std::string> read_module_text(const fs::path &file, std::uintmax_t max_bytes) {
   std::error_code ec;
   std::uintmax_t size = fs::file_size(file, ec);
   if (ec) return Error{"cannot read it: " + ec.message(), file.string(), 0, 0};
-  if (size > kMaxModuleBytes)
-    return Error{"it is larger than 64 MiB: the tracer does not read it", file.string(), 0, 0};
+  if (size > max_bytes)
+    return Error{"it is " + format_bytes(size) + ", over --max-file-size (" +
+                     format_bytes(max_bytes) + "): the tracer does not read it",
+                 file.string(), 0, 0};
   std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) return Error{"cannot read it", file.string(), 0, 0};
-  return text.str();
+  std::string text(static_cast<std::size_t>(size), '\0');
+  if (!in.read(text.data(), static_cast<std::streamsize>(size)) ||
+      in.gcount() != static_cast<std::streamsize>(size))
+    return Error{"cannot read it", file.string(), 0, 0};
+  return text;
 }
 
 } // namespace
@@ -96,7 +97,7 @@ std::vector<Obj> Interpreter::local_module(const std::string &dotted, std::size_
     fs::path base = fs::path(frame.module ? frame.module->path : module_->path).parent_path();
     if (base.empty()) base = ".";
     for (std::size_t i = 1; i < level; ++i)
-      base = base.has_relative_path() && base != "." ? base.parent_path() : base / "..";
+      base = (base / "..").lexically_normal(); // ".." stays "..", "../.." past it
     bases.push_back(base);
   } else {
     bases = import_roots(module_->path);
@@ -160,7 +161,7 @@ Obj Interpreter::load_local(const std::string &file, const std::string &dotted,
     e.file = importer_path;
     throw e;
   };
-  Result<std::string> text = read_module_text(file);
+  Result<std::string> text = read_module_text(file, limits_.max_module_bytes);
   if (!text) fail(text.error().message);
   Result<Module> parsed = parse_module(file, text.value());
   if (!parsed) {

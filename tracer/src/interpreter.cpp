@@ -72,6 +72,7 @@ void add_class(Interpreter::Impl &impl, const std::string &name, Builtin id,
 InterpreterLimits limits_of(const TraceRequest &request) {
   InterpreterLimits limits;
   limits.max_python_memory = request.max_python_memory;
+  limits.max_module_bytes = request.max_file_size;
   return limits;
 }
 

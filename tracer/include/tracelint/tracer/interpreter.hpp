@@ -107,6 +107,8 @@ struct InterpreterLimits {
   // is made, not what is still held, so a bound on what it can hold. Checked before a value is
   // made, so a format width of 10**9 is refused instead of allocated.
   uint64_t max_python_memory = kDefaultMaxPythonMemory;
+  // Bytes of a module file an import reads (TraceRequest::max_file_size).
+  uint64_t max_module_bytes = uint64_t{64} << 20;
 };
 // The limits a request asks for (its max_python_memory; the others as default).
 InterpreterLimits limits_of(const TraceRequest &request);

@@ -63,6 +63,9 @@ struct TraceRequest {
   // run (module construction and --init included): past it, tracing stops with an error at
   // the line that would have made the value.
   uint64_t max_python_memory = kDefaultMaxPythonMemory;
+  // The largest module file of the model's own package the tracer reads for an import (the CLI
+  // gives its --max-file-size, the traced file's cap).
+  uint64_t max_file_size = uint64_t{64} << 20;
   // Told each phase (running the module, constructing, tracing with the symbols recorded so
   // far, differentiating, fusing; and for a run, run_and_compare's phases).
   ProgressFn progress;
