@@ -907,3 +907,25 @@ TEST_CASE("tracer: an nn class the tracer lacks is an error at the line that con
   CHECK(p.error().line == 6);
   CHECK(p.error().column == 21);
 }
+
+TEST_CASE("tracer: a property without a getter, setter or deleter raises CPython's "
+          "AttributeError where it is used") {
+  const std::string cls = "class C:\n"
+                          "    def _set(self, v):\n"
+                          "        self.v = v\n"
+                          "    only_set = property(None, _set)\n"
+                          "    only_get = property(lambda self: 1)\n";
+  struct Use {
+    const char *line, *message;
+  } uses[] = {
+      {"    return x * C().only_set\n", "property 'only_set' of 'C' object has no getter"},
+      {"    C().only_get = 2\n    return x\n", "property 'only_get' of 'C' object has no setter"},
+      {"    del C().only_get\n    return x\n", "property 'only_get' of 'C' object has no deleter"},
+  };
+  for (const Use &u : uses) {
+    CAPTURE(u.line);
+    Error e = trace_error(cls + "def f(x):\n" + u.line, "f", {{"x", "f32[2]"}});
+    CHECK(e.message.find(u.message) != std::string::npos);
+    CHECK(e.line == 7);
+  }
+}

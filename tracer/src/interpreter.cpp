@@ -925,13 +925,8 @@ void Interpreter::delete_target(const Expr &target, Frame &frame) {
         return;
       }
       if (const Obj *p = inst.cls->lookup(target.text); p && p->kind == Obj::Kind::Property) {
-        const Obj &deleter = p->as<PropertyObj>().deleter;
-        if (deleter.kind == Obj::Kind::None)
-          raise("AttributeError",
-                "property '" + excerpt(target.text) + "' of '" + inst.cls->name +
-                    "' object has no deleter",
-                target.loc);
-        call(deleter, {base}, {}, target.loc);
+        call_property_part(*this, p->as<PropertyObj>().deleter, "deleter", target.text,
+                           inst.cls->name, {base}, target.loc);
         return;
       }
       if (inst.dict.erase(Obj::str(target.text))) return;

@@ -30,6 +30,12 @@ enum class Provided : uint16_t {
 // float result into an integer tensor): its RuntimeError message, or nothing.
 std::optional<std::string> in_place_cast_problem(DType from, DType to);
 
+// A property's getter, setter or deleter (`part`) called on args (the instance first), or
+// CPython's AttributeError where the property has none.
+Obj call_property_part(Interpreter &in, const Obj &part, const char *part_name,
+                       std::string_view attribute, const std::string &class_name,
+                       std::vector<Obj> args, const Loc &loc);
+
 struct Interpreter::Impl {
   std::shared_ptr<Env> globals;        // the traced module's namespace
   std::shared_ptr<Env> builtins;       // Python's builtins

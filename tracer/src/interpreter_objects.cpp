@@ -61,19 +61,25 @@ Obj Interpreter::attribute(const Obj &base, std::string_view name, const Loc &lo
   raise("AttributeError", what + " has no attribute '" + excerpt(name) + "'", loc);
 }
 
+Obj call_property_part(Interpreter &in, const Obj &part, const char *part_name,
+                       std::string_view attribute, const std::string &class_name,
+                       std::vector<Obj> args, const Loc &loc) {
+  if (part.kind == Obj::Kind::None)
+    in.raise("AttributeError",
+             "property '" + excerpt(attribute) + "' of '" + class_name + "' object has no " +
+                 part_name,
+             loc);
+  return in.call(part, std::move(args), {}, loc);
+}
+
 // An instance's attribute: a property's getter, its own, its class's (bound), __getattr__.
 std::optional<Obj> Interpreter::find_instance_attribute(const Obj &base, std::string_view name,
                                                         const Loc &loc) {
   const InstanceObj &inst = base.as<InstanceObj>();
   const Obj *on_class = inst.cls->lookup(name);
-  if (on_class && on_class->kind == Obj::Kind::Property) {
-    const Obj &getter = on_class->as<PropertyObj>().getter;
-    if (getter.kind == Obj::Kind::None)
-      raise("AttributeError",
-            "property '" + excerpt(name) + "' of '" + inst.cls->name + "' object has no getter",
-            loc);
-    return call(getter, {base}, {}, loc);
-  }
+  if (on_class && on_class->kind == Obj::Kind::Property)
+    return call_property_part(*this, on_class->as<PropertyObj>().getter, "getter", name,
+                              inst.cls->name, {base}, loc);
   if (const Obj *own = inst.dict.get(name)) return *own;
   if (on_class) {
     switch (on_class->kind) {
@@ -238,12 +244,8 @@ void Interpreter::set_attribute(const Obj &base, const std::string &name, Obj va
     }
     const Obj *on_class = inst.cls->lookup(name);
     if (on_class && on_class->kind == Obj::Kind::Property) {
-      const Obj &setter = on_class->as<PropertyObj>().setter;
-      if (setter.kind == Obj::Kind::None)
-        raise("AttributeError",
-              "property '" + excerpt(name) + "' of '" + inst.cls->name + "' object has no setter",
-              loc);
-      call(setter, {base, std::move(value)}, {}, loc);
+      call_property_part(*this, on_class->as<PropertyObj>().setter, "setter", name, inst.cls->name,
+                         {base, std::move(value)}, loc);
       return;
     }
     inst.dict.set(Obj::str(name), std::move(value));

@@ -90,6 +90,17 @@ bool is_index_sequence(const Obj &o) {
   return true;
 }
 
+// An int list or an integer tensor: the advanced index of a key.
+bool is_advanced_index(const Obj &e) {
+  return is_index_sequence(e) ||
+         (is_tensor(e) && is_integral(tensor(e).dtype) && tensor(e).dtype != DType::bool_);
+}
+
+// A key's entries: its items where it is a tuple, else the key itself.
+std::vector<Obj> key_entries(const Obj &key) {
+  return key.kind == Obj::Kind::Tuple ? items(key) : std::vector<Obj>{key};
+}
+
 // An index into a dim of `size`, normalised, with its bounds guarded: a call whose index falls
 // outside the dim fails the prologue instead of reading elsewhere.
 Obj checked_index(Recorder &r, const Obj &index, const Obj &size, std::size_t dim, const Loc &loc) {
@@ -106,13 +117,12 @@ Obj checked_index(Recorder &r, const Obj &index, const Obj &size, std::size_t di
 // The key of a[key] as one entry per dim and None (its ellipsis expanded, trailing dims
 // filled with `:`), after checking what the tracer can index with.
 std::vector<Obj> expanded_key(const Obj &key, const std::vector<Obj> &shape, const Loc &loc) {
-  std::vector<Obj> entries = key.kind == Obj::Kind::Tuple ? items(key) : std::vector<Obj>{key};
+  std::vector<Obj> entries = key_entries(key);
   std::size_t consuming = 0, ellipses = 0, advanced = 0;
   for (const Obj &e : entries) {
-    if (e.kind == Obj::Kind::Int || e.kind == Obj::Kind::Slice || is_index_sequence(e) ||
-        (is_tensor(e) && is_integral(tensor(e).dtype) && tensor(e).dtype != DType::bool_)) {
+    if (e.kind == Obj::Kind::Int || e.kind == Obj::Kind::Slice || is_advanced_index(e)) {
       ++consuming;
-      if (e.kind != Obj::Kind::Int && e.kind != Obj::Kind::Slice) ++advanced;
+      if (is_advanced_index(e)) ++advanced;
     } else if (e.kind == Obj::Kind::Ellipsis) {
       ++ellipses;
     } else if (is_tensor(e)) {
@@ -346,11 +356,8 @@ void check_value_dtype(const Obj &a, const Obj &key, const Obj &value, const Loc
                               [](const Obj &d) { return d.integer == 1; });
     if (single) return;
   } else {
-    std::vector<Obj> entries = key.kind == Obj::Kind::Tuple ? items(key) : std::vector<Obj>{key};
-    bool advanced = std::any_of(entries.begin(), entries.end(), [](const Obj &e) {
-      return is_index_sequence(e) || (is_tensor(e) && is_integral(tensor(e).dtype));
-    });
-    if (!advanced) return;
+    std::vector<Obj> entries = key_entries(key);
+    if (std::none_of(entries.begin(), entries.end(), is_advanced_index)) return;
   }
   throw TraceError(loc, std::string("Index put requires the source and destination dtypes "
                                     "match, got ") +
