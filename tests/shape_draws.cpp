@@ -411,6 +411,21 @@ Recipe flip() {
   }};
 }
 
+// A shift of the flattened tensor, or shifts over drawn dims (the counts now and then differ).
+Recipe roll() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::string t = d.tensor(d.pick<std::string>({"f32", "i64"}), s);
+    if (d.chance(30)) return "torch.roll(" + t + ", " + d.integer(d.between(-7, 7)) + ")";
+    std::vector<int64_t> dims = d.permutation(s.size()), shifts;
+    dims.resize(
+        static_cast<std::size_t>(d.between(s.empty() ? 0 : 1, static_cast<int>(dims.size()))));
+    for (std::size_t i = 0; i < dims.size() + (d.chance(5) ? 1 : 0); ++i)
+      shifts.push_back(d.between(-7, 7));
+    return "torch.roll(" + t + ", " + d.value(tuple_text(shifts)) + ", " + tuple_text(dims) + ")";
+  }};
+}
+
 Recipe triangle(const std::string &name) {
   return {[=](Draw &d) {
     Shape s = d.shape(d.chance(95) ? 2 : 0);
@@ -863,6 +878,7 @@ const std::map<std::string, Recipe> &shape_recipes() {
     r["ltorch.cat"] = joined("cat");
     r["ltorch.stack"] = joined("stack");
     r["ltorch.flip"] = flip();
+    r["ltorch.roll"] = roll();
     r["ltorch.tril"] = triangle("tril");
     r["ltorch.triu"] = triangle("triu");
     r["ltorch.getitem"] = getitem();

@@ -135,6 +135,10 @@ def cat_stack(x, y):
     return torch.cat((x, y), dim=0), torch.cat([x, y], -1), torch.stack([x, y], dim=1), torch.stack((x, y))
 
 
+def rolls(x):
+    return torch.roll(x, 1), x.roll((1, -2), (0, 1)), torch.roll(x, shifts=-5, dims=-1), x.roll(3, 0) * 2
+
+
 def flips_and_outer(x, v):
     return torch.flip(x, (0,)), x.flip(0, 1), torch.outer(v, v), v.outer(v[:2]), x.contiguous()
 

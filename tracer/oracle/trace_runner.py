@@ -519,6 +519,7 @@ def ltorch_namespace():
         expand=lambda a, *shape: a.expand(shape_of(shape)),
         repeat=lambda a, *repeats: a.repeat(shape_of(repeats)),
         squeeze=squeeze, flip=lambda a, *dims: torch.flip(a, shape_of(dims)),
+        roll=lambda a, shifts, dims=None: torch.roll(a, shifts, () if dims is None else dims),
         arange=arange, full=full, zeros=factory(torch.zeros), ones=factory(torch.ones),
         empty=factory(torch.empty), full_like=like_factory(torch.full_like),
         zeros_like=like_factory(torch.zeros_like), ones_like=like_factory(torch.ones_like),

@@ -1,5 +1,5 @@
 // Ops that move elements: reshape, view, transpose, permute, (un)squeeze, flatten, expand,
-// repeat, split, chunk, cat, stack, flip, tril, triu.
+// repeat, split, chunk, cat, stack, flip, roll, tril, triu.
 #include "common.hpp"
 #include "gradients.hpp"
 
@@ -454,6 +454,44 @@ Obj flip(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return r.prim(Sym::prims_flip, {a[0], int_tuple(dims)}, loc);
 }
 
+// torch.roll: each (shift, dim) pair moves the last `shift mod n` positions of the dim to the
+// front, as two slices joined by cat; without dims the flattened tensor rolls and is reshaped
+// back. Nothing recorded when nothing moves (an empty dim, a shift of a multiple of n).
+Obj roll(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "roll", loc);
+  std::vector<Obj> shifts = a[1].is_sequence() ? items(a[1]) : std::vector<Obj>{a[1]};
+  std::vector<Obj> dims = a[2].is_none()
+                              ? std::vector<Obj>{}
+                              : (a[2].is_sequence() ? items(a[2]) : std::vector<Obj>{a[2]});
+  if (shifts.empty()) throw TraceError(loc, "`shifts` required");
+  if (dims.empty()) {
+    if (shifts.size() != 1)
+      throw TraceError(loc, "shifts and dimensions must align. shifts: " +
+                                std::to_string(shifts.size()) + ", dims:0");
+    const std::vector<Obj> shape = tensor(a[0]).shape;
+    Obj flat = flatten(r, {a[0], Obj::int_of(0), Obj::int_of(-1)}, loc);
+    Obj rolled = roll(r, {flat, shifts[0], Obj::int_of(0)}, loc);
+    return reshape_to(r, rolled, shape, "roll", loc);
+  }
+  if (shifts.size() != dims.size())
+    throw TraceError(loc,
+                     "shifts and dimensions must align. shifts: " + std::to_string(shifts.size()) +
+                         ", dims:" + std::to_string(dims.size()));
+  Obj out = a[0];
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    const std::vector<Obj> &shape = tensor(out).shape;
+    int64_t d = dim_arg(r, dims[i], shape.size(), loc);
+    int64_t n = r.concrete(shape[static_cast<std::size_t>(d)], loc, "the size of the rolled dim");
+    int64_t shift = r.concrete(shifts[i], loc, "a shift");
+    if (n == 0 || shift % n == 0) continue;
+    int64_t moved = ((shift % n) + n) % n;
+    Obj pieces = split_sizes(r, out, {Obj::int_of(n - moved), Obj::int_of(moved)}, d, loc);
+    out = r.prim(Sym::prims_cat, {Obj::list({items(pieces)[1], items(pieces)[0]}), Obj::int_of(d)},
+                 loc);
+  }
+  return out;
+}
+
 Obj triangle(Recorder &r, const std::vector<Obj> &a, bool lower, const Loc &loc) {
   require_tensor(a[0], "the input", lower ? "tril" : "triu", loc);
   const TensorObj &t = tensor(a[0]);
@@ -598,6 +636,7 @@ void define_shape_ops(std::vector<OpSpec> &out) {
          cat);
   ltorch(Sym::ltorch_stack, "tensors, /, dim=0", {"torch.stack"}, stack);
   ltorch(Sym::ltorch_flip, "input, /, *dims", {"torch.flip", "Tensor.flip"}, flip);
+  ltorch(Sym::ltorch_roll, "input, /, shifts, dims=None", {"torch.roll", "Tensor.roll"}, roll);
   ltorch(Sym::ltorch_tril, "input, /, diagonal=0", {"torch.tril", "Tensor.tril"}, tril);
   ltorch(Sym::ltorch_triu, "input, /, diagonal=0", {"torch.triu", "Tensor.triu"}, triu);
 }

@@ -521,6 +521,12 @@ RtValue run_cat(Sym, const Args &a) {
 RtValue run_flip(Sym, const Args &a) {
   return tensor(at::flip(a.t(0), a.ints(1)));
 }
+RtValue run_roll(Sym, const Args &a) {
+  auto ints_or_one = [&](std::size_t k) {
+    return a[k].kind == RtValue::Kind::Int ? IntList{a[k].integer} : a.ints(k);
+  };
+  return tensor(at::roll(a.t(0), ints_or_one(1), a.none(2) ? IntList{} : ints_or_one(2)));
+}
 RtValue run_matmul(Sym, const Args &a) {
   return tensor(at::matmul(a.t(0), a.t(1)));
 }
@@ -845,6 +851,7 @@ constexpr Entry kShapes[] = {
     {Sym::ltorch_cat, run_cat},
     {Sym::ltorch_stack, [](Sym, const Args &a) { return tensor(at::stack(a.tensors(0), a.i(1))); }},
     {Sym::ltorch_flip, run_flip},
+    {Sym::ltorch_roll, run_roll},
     {Sym::ltorch_tril, [](Sym, const Args &a) { return tensor(at::tril(a.t(0), a.i(1))); }},
     {Sym::ltorch_triu, [](Sym, const Args &a) { return tensor(at::triu(a.t(0), a.i(1))); }},
 };
