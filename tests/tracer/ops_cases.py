@@ -702,3 +702,21 @@ class Box:
 def dataclass_replace(x):
     b = replace(Box(), height=5)
     return x * b.width * b.height, Box().height
+
+
+class CfgNode:
+    # minGPT's config node: attributes set and read through the instance's __dict__.
+    def __init__(self, **kwargs):
+        self.__dict__.update(kwargs)
+
+    def to_dict(self):
+        return {k: v.to_dict() if isinstance(v, CfgNode) else v for k, v in self.__dict__.items()}
+
+
+def instance_dict(x):
+    c = CfgNode(scale=2.0, shift=1, inner=CfgNode(n=4))
+    vars(c)["shift"] = 3
+    c.__dict__["extra"] = 0.5
+    del c.__dict__["extra"]
+    d = c.to_dict()
+    return x * c.scale + d["shift"] + d["inner"]["n"], sorted(vars(c)), "extra" in c.__dict__

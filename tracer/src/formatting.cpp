@@ -109,7 +109,7 @@ std::string Interpreter::repr(const Obj &o, const Loc &loc) {
       if (r.kind == Obj::Kind::Str) return str_of(r);
     }
     if (inst.cls->builtin == static_cast<uint16_t>(Builtin::class_exception)) {
-      const Obj *args = inst.dict.get("args");
+      const Obj *args = inst.dict->get("args");
       std::string inner;
       if (args && args->kind == Obj::Kind::Tuple) {
         const auto &items = items_of(*args);
@@ -121,7 +121,7 @@ std::string Interpreter::repr(const Obj &o, const Loc &loc) {
     if (inst.cls->is_dataclass) {
       std::string out = inst.cls->name + "(";
       for (std::size_t i = 0; i < inst.cls->fields.size(); ++i) {
-        const Obj *v = inst.dict.get(inst.cls->fields[i]);
+        const Obj *v = inst.dict->get(inst.cls->fields[i]);
         out += (i ? ", " : "") + inst.cls->fields[i] + "=" + (v ? repr(*v, loc) : "?");
       }
       return out + ")";
@@ -154,7 +154,7 @@ std::string Interpreter::str(const Obj &o, const Loc &loc) {
       if (r.kind == Obj::Kind::Str) return str_of(r);
     }
     if (inst.cls->builtin == static_cast<uint16_t>(Builtin::class_exception)) {
-      const Obj *args = inst.dict.get("args");
+      const Obj *args = inst.dict->get("args");
       if (args && args->kind == Obj::Kind::Tuple) {
         const auto &items = items_of(*args);
         if (items.size() == 1) return str(items[0], loc);

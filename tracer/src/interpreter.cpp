@@ -212,7 +212,7 @@ void Interpreter::make_room(uint64_t count, uint64_t each, const Loc &loc) {
 Obj Interpreter::make_exception(const std::string &cls, const std::string &message) {
   auto inst = std::make_shared<InstanceObj>();
   inst->cls = impl_->exception_classes.at(cls);
-  inst->dict.set(Obj::str("args"), Obj::tuple({Obj::str(message)}));
+  inst->dict->set(Obj::str("args"), Obj::tuple({Obj::str(message)}));
   return Obj::heap(Obj::Kind::Instance, std::move(inst));
 }
 
@@ -235,7 +235,7 @@ std::string exception_text(Interpreter &in, const Obj &e, const Loc &loc) {
   if (e.kind != Obj::Kind::Instance) return in.str(e, loc);
   const InstanceObj &inst = e.as<InstanceObj>();
   std::string text = inst.cls->name;
-  const Obj *args = inst.dict.get("args");
+  const Obj *args = inst.dict->get("args");
   if (args && args->kind == Obj::Kind::Tuple && !items_of(*args).empty()) {
     const Obj &first = items_of(*args).front();
     std::string message = first.kind == Obj::Kind::Str ? str_of(first) : in.repr(first, loc);
@@ -929,7 +929,7 @@ void Interpreter::delete_target(const Expr &target, Frame &frame) {
                            inst.cls->name, {base}, target.loc);
         return;
       }
-      if (inst.dict.erase(Obj::str(target.text))) return;
+      if (inst.dict->erase(Obj::str(target.text))) return;
     }
     raise("AttributeError", excerpt(target.text), target.loc);
   }

@@ -38,7 +38,7 @@ Obj Interpreter::construct(const std::shared_ptr<ClassObj> &cls, std::vector<Obj
   inst->cls = cls;
   Obj self = Obj::heap(Obj::Kind::Instance, inst);
   bool exception = is_builtin(*cls, Builtin::class_exception);
-  if (exception) inst->dict.set(Obj::str("args"), Obj::tuple(args));
+  if (exception) inst->dict->set(Obj::str("args"), Obj::tuple(args));
   const Obj *init = cls->lookup("__init__");
   if (!init) {
     if (!exception && (!args.empty() || !kwargs.empty()))
@@ -80,7 +80,9 @@ std::optional<Obj> Interpreter::find_instance_attribute(const Obj &base, std::st
   if (on_class && on_class->kind == Obj::Kind::Property)
     return call_property_part(*this, on_class->as<PropertyObj>().getter, "getter", name,
                               inst.cls->name, {base}, loc);
-  if (const Obj *own = inst.dict.get(name)) return *own;
+  // object.__dict__ is a data descriptor: the instance's own attributes, live.
+  if (name == "__dict__") return Obj::heap(Obj::Kind::Dict, inst.dict);
+  if (const Obj *own = inst.dict->get(name)) return *own;
   if (on_class) {
     switch (on_class->kind) {
     case Obj::Kind::Function:
@@ -248,7 +250,7 @@ void Interpreter::set_attribute(const Obj &base, const std::string &name, Obj va
                          {base, std::move(value)}, loc);
       return;
     }
-    inst.dict.set(Obj::str(name), std::move(value));
+    inst.dict->set(Obj::str(name), std::move(value));
     return;
   }
   case Obj::Kind::Class:

@@ -39,7 +39,7 @@ std::vector<StateEntry> module_state(Interpreter &in, const Obj &root, const Loc
   if (modules.empty()) modules.emplace_back("", root);
   for (const auto &[prefix, m] : modules) {
     if (m.kind != Obj::Kind::Instance) continue;
-    const DictObj &dict = m.as<InstanceObj>().dict;
+    const DictObj &dict = *m.as<InstanceObj>().dict;
     for (std::size_t i = 0; i < dict.keys.size(); ++i)
       if (dict.keys[i].kind == Obj::Kind::Str && dict.values[i].kind == Obj::Kind::Tensor)
         add(StateTensor::Kind::Attribute,

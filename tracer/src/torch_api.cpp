@@ -347,7 +347,7 @@ Obj info_object(Interpreter &in, const std::string &cls_name,
   auto inst = std::make_shared<InstanceObj>();
   inst->cls = cls;
   for (auto &[k, v] : attributes)
-    inst->dict.set(Obj::str(k), std::move(v));
+    inst->dict->set(Obj::str(k), std::move(v));
   (void)in;
   return Obj::heap(Obj::Kind::Instance, std::move(inst));
 }

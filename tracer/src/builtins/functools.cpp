@@ -38,7 +38,7 @@ Obj call_dataclass_field(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args
   cls->mro.push_back(cls.get());
   inst->cls = cls;
   for (auto &[k, v] : kwargs)
-    inst->dict.set(Obj::str(k), std::move(v));
+    inst->dict->set(Obj::str(k), std::move(v));
   return Obj::heap(Obj::Kind::Instance, std::move(inst));
 }
 
@@ -89,9 +89,9 @@ Obj call_dataclass_init(Interpreter &in, BuiltinObj & /*fn*/, std::vector<Obj> &
       if (dflt && dflt->kind == Obj::Kind::Instance &&
           dflt->as<InstanceObj>().cls->name == "Field") {
         const InstanceObj &field = dflt->as<InstanceObj>();
-        if (const Obj *d = field.dict.get("default"))
+        if (const Obj *d = field.dict->get("default"))
           value = *d;
-        else if (const Obj *factory = field.dict.get("default_factory"))
+        else if (const Obj *factory = field.dict->get("default_factory"))
           value = in.call(*factory, {}, {}, loc);
       } else if (dflt) {
         value = *dflt;
@@ -100,7 +100,7 @@ Obj call_dataclass_init(Interpreter &in, BuiltinObj & /*fn*/, std::vector<Obj> &
     if (!value)
       in.raise("TypeError",
                cls.name + ".__init__() missing 1 required positional argument: '" + f + "'", loc);
-    inst.dict.set(Obj::str(f), std::move(*value));
+    inst.dict->set(Obj::str(f), std::move(*value));
   }
   if (!kwargs.empty())
     in.raise("TypeError",

@@ -73,7 +73,7 @@ Obj call_delattr(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 2, 2, loc);
   if (args[0].kind == Obj::Kind::Instance && args[1].kind == Obj::Kind::Str &&
-      args[0].as<InstanceObj>().dict.erase(args[1]))
+      args[0].as<InstanceObj>().dict->erase(args[1]))
     return Obj::none();
   in.raise("AttributeError", excerpt(args[1].kind == Obj::Kind::Str ? str_of(args[1]) : "?"), loc);
 }
@@ -215,11 +215,7 @@ Obj call_vars(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & 
   arity(in, name, args, 1, 1, loc);
   if (args[0].kind != Obj::Kind::Instance)
     in.raise("TypeError", "vars() argument must have __dict__ attribute", loc);
-  Obj d = Obj::dict();
-  const DictObj &src = args[0].as<InstanceObj>().dict;
-  d.as<DictObj>().keys = src.keys;
-  d.as<DictObj>().values = src.values;
-  return d;
+  return Obj::heap(Obj::Kind::Dict, args[0].as<InstanceObj>().dict); // the live __dict__
 }
 
 Obj call_object_setattr(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args,
@@ -228,7 +224,7 @@ Obj call_object_setattr(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args,
   arity(in, name, args, 3, 3, loc);
   if (args[0].kind != Obj::Kind::Instance || args[1].kind != Obj::Kind::Str)
     in.raise("TypeError", "object.__setattr__ takes an object, a name and a value", loc);
-  args[0].as<InstanceObj>().dict.set(args[1], args[2]);
+  args[0].as<InstanceObj>().dict->set(args[1], args[2]);
   return Obj::none();
 }
 
@@ -239,7 +235,7 @@ Obj call_object_getattribute(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &
   if (args[0].kind != Obj::Kind::Instance || args[1].kind != Obj::Kind::Str)
     in.raise("TypeError", "object.__getattribute__ takes an object and a name", loc);
   const InstanceObj &inst = args[0].as<InstanceObj>();
-  if (const Obj *v = inst.dict.get(args[1])) return *v;
+  if (const Obj *v = inst.dict->get(args[1])) return *v;
   if (const Obj *c = inst.cls->lookup(str_of(args[1]))) {
     if (c->kind == Obj::Kind::Function) {
       auto m = std::make_shared<BoundMethodObj>();
@@ -259,8 +255,8 @@ Obj call_object_init(Interpreter & /*in*/, BuiltinObj & /*fn*/, std::vector<Obj>
   // BaseException.__init__ keeps its arguments; object's takes none that matter.
   if (!args.empty() && args[0].kind == Obj::Kind::Instance &&
       args[0].as<InstanceObj>().cls->builtin == static_cast<uint16_t>(Builtin::class_exception))
-    args[0].as<InstanceObj>().dict.set(Obj::str("args"),
-                                       Obj::tuple(std::vector<Obj>(args.begin() + 1, args.end())));
+    args[0].as<InstanceObj>().dict->set(Obj::str("args"),
+                                        Obj::tuple(std::vector<Obj>(args.begin() + 1, args.end())));
   return Obj::none();
 }
 

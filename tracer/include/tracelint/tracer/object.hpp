@@ -241,7 +241,7 @@ struct ClassObj : Heap {
 
 struct InstanceObj : Heap {
   std::shared_ptr<ClassObj> cls;
-  DictObj dict;
+  std::shared_ptr<DictObj> dict = std::make_shared<DictObj>(); // shared: `__dict__` is this dict
 };
 
 // A Python module: the traced file, or one the tracer provides (torch, math, ...).
