@@ -838,7 +838,9 @@ TEST_CASE("tracer: a name from a module the tracer cannot read answers no `is`: 
                         "f", {{"x", "f32[2]"}});
   CHECK(e.line == 4);
   CHECK(e.column == 8);
-  CHECK_MESSAGE(e.message.find("`otherlib.helper` (from line 1)") != std::string::npos, e.message);
+  CHECK_MESSAGE(e.message.find("`otherlib.helper`: it comes from `otherlib` (imported at line 1), "
+                               "a module the tracer cannot read") != std::string::npos,
+                e.message);
 }
 
 TEST_CASE("tracer: the traced file is imported, not run: __name__ is its module's name and its "
@@ -906,6 +908,59 @@ TEST_CASE("tracer: an nn class the tracer lacks is an error at the line that con
   CHECK(p.error().message.find("torch.nn.Conv2d is not supported by the tracer") == 0);
   CHECK(p.error().line == 6);
   CHECK(p.error().column == 21);
+}
+
+TEST_CASE("tracer: a model whose forward needs what the tracer cannot run fails at that line, "
+          "saying what, with the calls it came through in the user's file, never torch.nn's") {
+  // Inner.forward is reached through torch.nn's Module.__call__: the error stays at its line,
+  // and the chain names the user's call `self.inner(x)`, not the library's lines.
+  struct Unsupported {
+    const char *body, *message;
+    unsigned column;
+  };
+  const std::vector<Unsupported> cases = {
+      {"return torch.polar(x, x)", "`torch.polar`", 16},
+      {"return x * sum(gen(3))", "calling `gen`, a generator function", 24},
+      {"return erf(x)",
+       "`scipy.special.erf`: it comes from `scipy` (imported at line 2), a module the tracer "
+       "cannot read",
+       16},
+      {"return torch.randn(3) + x", "draws random numbers in the traced function", 16},
+      {"return x * x.sum().item()", "`Tensor.item()` reads the tensor's values", 20},
+      {"return x if x.sum() > 0 else -x", "data-dependent control flow", 21},
+  };
+  for (const Unsupported &u : cases) {
+    CAPTURE(u.body);
+    TraceRequest r;
+    r.path = "model.py";
+    r.source = std::string("import torch\n"
+                           "from scipy.special import erf\n"
+                           "import torch.nn as nn\n"
+                           "def gen(n):\n"
+                           "    yield n\n"
+                           "class Inner(nn.Module):\n"
+                           "    def forward(self, x):\n"
+                           "        ") +
+               u.body +
+               "\n"
+               "class M(nn.Module):\n"
+               "    def __init__(self):\n"
+               "        super().__init__()\n"
+               "        self.inner = Inner()\n"
+               "    def forward(self, x):\n"
+               "        return self.inner(x) * 2\n";
+    r.module_class = "M";
+    r.args = {{"x", "f32[3]"}};
+    Result<TracedProgram> p = trace(r);
+    REQUIRE_FALSE(p.ok());
+    const std::string &message = p.error().message;
+    CHECK_MESSAGE(message.find(u.message) != std::string::npos, message);
+    CHECK(p.error().line == 8);
+    CHECK(p.error().column == u.column);
+    CHECK_MESSAGE(message.find("in `Inner.forward`, called at model.py:14:16") != std::string::npos,
+                  message);
+    CHECK_MESSAGE(message.find("<torch.nn>") == std::string::npos, message);
+  }
 }
 
 TEST_CASE("tracer: a property without a getter, setter or deleter raises CPython's "

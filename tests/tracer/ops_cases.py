@@ -720,3 +720,23 @@ def instance_dict(x):
     del c.__dict__["extra"]
     d = c.to_dict()
     return x * c.scale + d["shift"] + d["inner"]["n"], sorted(vars(c)), "extra" in c.__dict__
+
+
+class LegacyParameters(nn.Module):
+    # pytorch/examples' gcn: torch.Tensor(sizes) filled by an init; `self.bias = None` before
+    # the parameter (torch's __setattr__ drops the plain attribute); torch.spmm of dense tensors.
+    def __init__(self, n, m):
+        super().__init__()
+        self.kernel = nn.Parameter(torch.Tensor(n, m))
+        nn.init.xavier_normal_(self.kernel)
+        self.bias = None
+        self.bias = nn.Parameter(torch.Tensor(m))
+        nn.init.uniform_(self.bias)
+        self.register_buffer("scale", torch.Tensor([0.5, 2.0]))
+        self.note = "plain"
+        del self.note
+        self.empty = torch.Tensor().numel()
+
+    def forward(self, x):
+        y = torch.spmm(x, self.kernel) + self.bias
+        return y * self.scale[1] + self.empty, hasattr(self, "note")

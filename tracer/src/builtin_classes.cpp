@@ -5,6 +5,7 @@
 
 #include "builtins/builtin_family.hpp"
 #include "interpreter_impl.hpp"
+#include "tracelint/tracer/registry.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -151,6 +152,32 @@ Obj construct_dict(Interpreter &in, const std::string &name, std::vector<Obj> &a
   return d;
 }
 
+// torch.Tensor(...), PyTorch's legacy constructor (real models' `nn.Parameter(torch.Tensor(n, m))`
+// before an init): sizes make an uninitialized float32 tensor, as torch.empty; a list or tuple
+// of numbers makes its float32 copy, as torch.tensor.
+Obj legacy_tensor_constructor(Interpreter &in, std::vector<Obj> &args, Kwargs &kwargs,
+                              const Loc &loc) {
+  no_keywords(in, "torch.Tensor", kwargs, loc);
+  bool sizes =
+      std::all_of(args.begin(), args.end(), [](const Obj &a) { return a.kind == Obj::Kind::Int; });
+  bool data =
+      args.size() == 1 && (args[0].kind == Obj::Kind::List || args[0].kind == Obj::Kind::Tuple);
+  if (!sizes && !data)
+    throw TraceError(loc, "unsupported construct: torch.Tensor(...) of " + type_name(args[0]) +
+                              " (the tracer takes sizes or a list of numbers; use torch.tensor, "
+                              "torch.empty, ...)");
+  const Registry &registry = Registry::get();
+  Sym sym = data ? Sym::ltorch_tensor : Sym::ltorch_empty;
+  std::vector<Obj> call_args =
+      data ? args
+           : std::vector<Obj>{args.empty() ? Obj::tuple({Obj::int_of(0)}) : Obj::tuple(args)};
+  Kwargs call_kwargs = {{"dtype", Obj::dtype_of(DType::float32)}};
+  return in.backend().call_symbol(sym,
+                                  registry.bind(registry.op(sym), std::move(call_args),
+                                                std::move(call_kwargs), "torch.Tensor", loc),
+                                  loc);
+}
+
 } // namespace
 
 Obj Interpreter::alias_tensor(const TensorObj &t) {
@@ -228,8 +255,7 @@ Obj Interpreter::call_builtin_class(const ClassObj &cls, std::vector<Obj> &args,
     return Obj::device_of(spec);
   }
   case Builtin::class_tensor:
-    throw TraceError(loc, "unsupported construct: torch.Tensor(...) (use torch.tensor, "
-                          "torch.zeros, torch.empty, ...)");
+    return legacy_tensor_constructor(*this, args, kwargs, loc);
   default:
     break;
   }

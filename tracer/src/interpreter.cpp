@@ -223,7 +223,13 @@ void Interpreter::raise(const std::string &exception_class, const std::string &m
 
 void Interpreter::unknown_used(const Obj &o, const Loc &loc, const std::string &how) {
   const UnknownObj &u = o.as<UnknownObj>();
-  throw TraceError(loc, how + " `" + excerpt(u.what) + "`" +
+  std::string what(std::string_view(u.what).substr(u.what.starts_with("module ") ? 7 : 0));
+  if (!u.module.empty())
+    throw TraceError(loc, how + " `" + excerpt(what) + "`: it comes from `" + excerpt(u.module) +
+                              "` (imported at line " + std::to_string(u.import_line) +
+                              "), a module the tracer cannot read (it runs torch, math and the "
+                              "model's own files: docs/tracer.md)");
+  throw TraceError(loc, how + " `" + excerpt(what) + "`" +
                             (u.line ? " (from line " + std::to_string(u.line) + ")" : "") +
                             ": the tracer does not model it");
 }
@@ -571,7 +577,7 @@ void Interpreter::do_import(const Stmt &s, Frame &frame) {
   // tracer cannot read: an error where something of it is used.
   auto module_object = [&](const std::string &dotted) -> Obj {
     if (std::optional<Obj> m = provided_module(dotted)) return *m;
-    return make_unknown("module " + dotted, s.loc);
+    return unreadable_module(dotted, "module " + dotted, s.loc);
   };
   if (s.kind == Stmt::Kind::Import) {
     for (const ImportName &n : s.names) {
@@ -615,7 +621,7 @@ void Interpreter::do_import(const Stmt &s, Frame &frame) {
     if (std::optional<Obj> sub = provided_module(s.text + "." + n.name)) {
       value = *sub;
     } else if (module.kind == Obj::Kind::Unknown) {
-      value = make_unknown(s.text + "." + n.name, s.loc);
+      value = derived_unknown(module, s.text + "." + n.name, s.loc);
     } else {
       std::optional<Obj> found = find_attribute(module, n.name, s.loc);
       if (!found)
@@ -1232,7 +1238,7 @@ Obj Interpreter::call(const Obj &callee, std::vector<Obj> args, Kwargs kwargs, c
                                 "`, and skipping the call could change what "
                                 "the program does");
     }
-    return make_unknown(what + "(...)", loc);
+    return derived_unknown(callee, what + "(...)", loc);
   }
   default:
     raise("TypeError", "'" + type_name(callee) + "' object is not callable", loc);
@@ -1332,15 +1338,25 @@ Obj Interpreter::call_function(const FunctionObj &f, std::vector<Obj> args, Kwar
   const Module *caller = call_modules_.empty() ? module_.get() : call_modules_.back();
   call_modules_.push_back(f.module.get());
   // Errors inside the tracer's torch.nn are reported at the user's call into it; an error in a
-  // module the traced file imports names that module's file.
+  // module the traced file imports names that module's file. A user function that torch.nn
+  // called (a forward, through Module.__call__) is said to be called where the user's code
+  // entered torch.nn: the library's own lines are never shown.
+  static constexpr std::string_view kEnteredLibrary = "\x01";
   auto note = [&](auto &e) {
     if (!library) {
       if (!e.file) e.file = f.module->path; // raised in this function's code
-      e.chain.push_back("in `" + excerpt(f.qualname) + "`, called at " +
-                        where_text(caller->path, loc));
+      e.chain.push_back(
+          "in `" + excerpt(f.qualname) + "`, called at " +
+          (caller == nn ? std::string(kEnteredLibrary) : where_text(caller->path, loc)));
     } else if (caller != nn) {
-      e.loc = loc;
-      e.file = caller->path;
+      for (std::string &link : e.chain)
+        if (link.ends_with(kEnteredLibrary))
+          link.replace(link.size() - kEnteredLibrary.size(), kEnteredLibrary.size(),
+                       where_text(caller->path, loc));
+      if (!e.file || *e.file == nn->path) { // raised in torch.nn's own code
+        e.loc = loc;
+        e.file = caller->path;
+      }
     }
   };
   try {

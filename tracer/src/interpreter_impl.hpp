@@ -96,6 +96,22 @@ inline Obj make_unknown(std::string what, const Loc &loc) {
   return Obj::heap(Obj::Kind::Unknown, std::move(u));
 }
 
+// A module the tracer cannot read, imported at loc: an error where something of it is used.
+inline Obj unreadable_module(const std::string &dotted, std::string what, const Loc &loc) {
+  Obj o = make_unknown(std::move(what), loc);
+  o.as<UnknownObj>().module = dotted.substr(0, dotted.find('.'));
+  o.as<UnknownObj>().import_line = loc.line;
+  return o;
+}
+
+// What an unknown gives (an attribute, a call, a subscript): it keeps where it came from.
+inline Obj derived_unknown(const Obj &base, std::string what, const Loc &loc) {
+  Obj o = make_unknown(std::move(what), loc);
+  o.as<UnknownObj>().module = base.as<UnknownObj>().module;
+  o.as<UnknownObj>().import_line = base.as<UnknownObj>().import_line;
+  return o;
+}
+
 inline const std::string &str_of(const Obj &o) {
   return o.as<StrObj>().value;
 }

@@ -182,7 +182,7 @@ std::optional<Obj> Interpreter::find_attribute(const Obj &base, std::string_view
   case Obj::Kind::Tensor:
     return tensor_attribute(base, name, loc);
   case Obj::Kind::Unknown:
-    return make_unknown(base.as<UnknownObj>().what + "." + std::string(name), loc);
+    return derived_unknown(base, base.as<UnknownObj>().what + "." + std::string(name), loc);
   case Obj::Kind::Function: {
     const FunctionObj &f = base.as<FunctionObj>();
     if (name == "__name__") return Obj::str(f.def->name);
@@ -375,9 +375,8 @@ Obj Interpreter::subscript(const Obj &base, const Obj &index, const Loc &loc) {
   case Obj::Kind::Class:
   case Obj::Kind::Unknown:
     // typing's generics (Optional[torch.Tensor], list[int]): nothing the tracer runs reads them.
-    return make_unknown(base.kind == Obj::Kind::Class ? base.as<ClassObj>().name + "[...]"
-                                                      : base.as<UnknownObj>().what + "[...]",
-                        loc);
+    if (base.kind == Obj::Kind::Class) return make_unknown(base.as<ClassObj>().name + "[...]", loc);
+    return derived_unknown(base, base.as<UnknownObj>().what + "[...]", loc);
   default:
     break;
   }

@@ -351,8 +351,8 @@ void define_nn_ops(std::vector<OpSpec> &out) {
     out.push_back({s, sig, std::move(python), d, nullptr});
   };
   ltorch(Sym::ltorch_matmul, "input, other, /",
-         {"torch.matmul", "torch.mm", "torch.bmm", "Tensor.matmul", "Tensor.mm", "Tensor.bmm",
-          "Tensor.__matmul__"},
+         {"torch.matmul", "torch.mm", "torch.bmm", "torch.spmm", "Tensor.matmul", "Tensor.mm",
+          "Tensor.bmm", "Tensor.__matmul__"},
          matmul);
   ltorch(Sym::ltorch_linear, "input, w, /, bias=None", {"torch.nn.functional.linear"}, linear);
   ltorch(Sym::ltorch_outer, "input, other, /", {"torch.outer", "torch.ger", "Tensor.outer"}, outer);

@@ -135,7 +135,9 @@ class Module:
         object.__setattr__(self, "_forward_hooks", {})
 
     def _forget(self, name):
-        for d in (self._parameters, self._buffers, self._modules):
+        # torch's remove_from: a plain attribute of that name goes too (`self.bias = None`
+        # before `self.bias = nn.Parameter(...)`), or it would hide the parameter.
+        for d in (self.__dict__, self._parameters, self._buffers, self._modules):
             if name in d:
                 del d[name]
 
@@ -184,7 +186,9 @@ class Module:
             if name in d:
                 del d[name]
                 return
-        raise AttributeError(name)
+        if name not in self.__dict__:
+            raise AttributeError(name)
+        del self.__dict__[name]
 
     def __call__(self, *args, **kwargs):
         if not self._forward_pre_hooks and not self._forward_hooks:

@@ -268,6 +268,10 @@ struct CellObj : Heap {
 struct UnknownObj : Heap {
   std::string what; // `logging.getLogger(...)`, what the tracer does not model
   uint32_t line = 0, column = 0;
+  // The module it comes from, which the tracer cannot read, and the line that imported it;
+  // empty for an unknown that no import made.
+  std::string module;
+  uint32_t import_line = 0;
 };
 
 // A scope: a function's locals, a class body's namespace, the module's globals.
