@@ -26,6 +26,11 @@ Exit code 0 when every result matches, 1 when one differs, 2 on bad input.
 --dirs-from LIST reads the DIRs from the file LIST, one a line (for thousands of runs, as the
 differential test of the shape rules makes).
 
+--stub MODULES (comma-separated dotted names) stands in for modules the model file imports but
+does not use in what is compared, and which are not installed here (makemore's
+torch.utils.tensorboard, a tokenizer's tiktoken): each is a module whose every attribute is a
+placeholder that raises when called, so a model that does use one fails.
+
 --polyfill installs, where the installed PyTorch lacks them, the functions as PyTorch documents
 them (torch.nn.functional.scaled_dot_product_attention and rms_norm appeared after 1.13), for the
 original source too. Without it the printed trace still runs them as documented, and the verdict
@@ -33,11 +38,13 @@ says so.
 """
 import ast
 import contextlib
+import importlib.abc
 import importlib.util
 import json
 import math
 import os
 import sys
+import types
 
 try:
     import torch
@@ -299,6 +306,40 @@ def compare_run(expected, expected_grads, kwargs_after, manifest, directory, out
     return worst
 
 
+class Absent:
+    """An attribute of a --stub module: calling it (using the module) raises."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __getattr__(self, attr):
+        return Absent(f"{self.name}.{attr}")
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"{self.name}: a --stub module (not installed here) was used")
+
+
+class StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds the --stub modules (and their submodules) before any other finder."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def find_spec(self, fullname, path, target=None):
+        if any(fullname == n or fullname.startswith(n + ".") for n in self.names):
+            return importlib.util.spec_from_loader(fullname, self, is_package=True)
+        return None
+
+    def create_module(self, spec):
+        module = types.ModuleType(spec.name)
+        module.__getattr__ = lambda attr: Absent(f"{spec.name}.{attr}")
+        module.__path__ = []
+        return module
+
+    def exec_module(self, module):
+        pass
+
+
 def load_source_module(path):
     """The traced file as CPython imports it: its folder first on sys.path (and, inside a package,
     the folder above the package, so that `from .config import X` and `from pkg.utils import Y`
@@ -375,6 +416,11 @@ def printed_trace_note(directory, manifest, runner):
 def directories(argv):
     """The DIRs of the command line, or of the file after --dirs-from; None when misused."""
     args = [a for a in argv if a not in ("--polyfill", "--thunder")]
+    if "--stub" in args:
+        at = args.index("--stub")
+        if at + 1 >= len(args):
+            return None
+        del args[at:at + 2]
     if "--dirs-from" not in args:
         return args
     at = args.index("--dirs-from")
@@ -393,6 +439,8 @@ def main(argv):
         return 2
     if "--polyfill" in argv:
         polyfill()
+    if "--stub" in argv and argv.index("--stub") + 1 < len(argv):
+        sys.meta_path.insert(0, StubFinder(argv[argv.index("--stub") + 1].split(",")))
     if not args:
         print(__doc__, file=sys.stderr)
         return 2

@@ -563,11 +563,13 @@ Interpreter::Flow Interpreter::run_try(const Stmt &s, Frame &frame) {
 namespace {
 
 // Whether a placeholder (UnknownObj::what: "module logging.getLogger(...).info") comes from a
-// module whose functions only log or warn, which the tracer may skip.
-bool only_logs(std::string_view what) {
+// module whose calls the tracer may skip: those that only log or warn, and `re`, whose calls
+// change nothing outside what they return (a tokenizer's class-level `re.compile(...)`); what
+// a skipped call returns is a placeholder again, an error wherever it is used.
+bool skippable_call(std::string_view what) {
   if (what.starts_with("module ")) what.remove_prefix(7);
   std::string_view root = what.substr(0, what.find_first_of(".("));
-  return root == "logging" || root == "warnings";
+  return root == "logging" || root == "warnings" || root == "re";
 }
 
 } // namespace
@@ -1223,8 +1225,9 @@ Obj Interpreter::call(const Obj &callee, std::vector<Obj> args, Kwargs kwargs, c
       if (is_tensor(a)) unknown_used(callee, loc, "calling with a tensor");
     const std::string &what = callee.as<UnknownObj>().what;
     // A call the tracer does not model could write a file or run a command: stopping is
-    // right, skipping it is not. Calls into logging and warnings only write messages.
-    if (!only_logs(what)) {
+    // right, skipping it is not. Calls into logging and warnings only write messages; re's
+    // calls only compute.
+    if (!skippable_call(what)) {
       std::string name(what.starts_with("module ") ? what.substr(7) : what);
       if (name.starts_with("torch.nn.") && name.find('.', 9) == std::string::npos &&
           name.size() > 9 && std::isupper(static_cast<unsigned char>(name[9])))

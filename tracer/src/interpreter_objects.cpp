@@ -263,6 +263,13 @@ void Interpreter::set_attribute(const Obj &base, const std::string &name, Obj va
       return;
     }
     if (name == "grad" && value.kind == Obj::Kind::None) return;
+    // `p.data = t` (and `p.data += t`, which ends so) while a model is constructed: p takes t's
+    // values. A new shape or dtype, or a write in the traced function, is refused.
+    if (name == "data" && value.kind == Obj::Kind::Tensor && !backend().tracing() &&
+        value.as<TensorObj>().dtype == t.dtype) {
+      update_in_place(base, value, loc);
+      return;
+    }
     throw TraceError(loc,
                      "unsupported construct: setting the tensor attribute `" + excerpt(name) + "`");
   }

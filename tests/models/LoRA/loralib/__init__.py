@@ -1,0 +1,4 @@
+name = "lora"
+
+from .layers import *
+from .utils import *
