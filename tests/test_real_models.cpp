@@ -60,10 +60,10 @@ bool can_import_torch(const std::string &python) {
 // Every directory's verdict from the oracle run by `python` must be a match.
 void cpython_matches(const std::vector<std::string> &dirs, const std::string &python,
                      const std::string &flags) {
-  std::string command = test::shell_quote(python) + " " +
-                        test::shell_quote(std::string(TRACELINT_SOURCE_DIR) +
-                                          "/tracer/oracle/cpython_oracle.py") +
-                        flags;
+  std::string command =
+      test::shell_quote(python) + " " +
+      test::shell_quote(std::string(TRACELINT_SOURCE_DIR) + "/tracer/oracle/cpython_oracle.py") +
+      flags;
   for (const std::string &d : dirs)
     command += " " + test::shell_quote(d);
   auto [status, out] = test::run_capturing(command + " 2>/dev/null");
