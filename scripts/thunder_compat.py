@@ -82,6 +82,9 @@ NANOGPT_TITLE = "nanoGPT (../shared/models/nanogpt/model.py, unmodified)"
 
 # Why a schema differs from Thunder's, by symbol. A difference without a reason fails --check.
 SCHEMA_REASONS = {
+    "ltorch.roll": "Thunder 0.2.6 has roll only as an auto-registered torch op (any arguments, "
+                   "run by PyTorch, no decomposition); tracelint's decomposes into "
+                   "prims.slice_prim and prims.cat, which Thunder runs too",
     "ltorch.div": "Thunder's `out=None` is not taken: `out=` is refused in traced code, so the "
                   "trace never needs it (Thunder prints `out=None`)",
     "ltorch.where": "Thunder also takes where(pred) alone (nonzero); the tracer's where needs "
@@ -126,6 +129,11 @@ SCHEMA_REASONS = {
 # Why a call differs from Thunder's, by the symbol of the first differing call (tracelint's or
 # Thunder's). A differing case whose symbols have no reason here fails --check.
 CALL_REASONS = {
+    "ltorch.roll": "tracelint records nothing for a roll that moves nothing (x.roll(3, 0) of a "
+                   "dim of 3, as flip of no dims) and prints roll's dims, None when not given; "
+                   "Thunder's auto-registered torch.roll records every call with what was passed",
+    "ltorch.spmm": "torch.spmm of dense tensors is ltorch.matmul in tracelint, as torch.mm is; "
+                   "Thunder records it as its auto-registered torch op spmm",
     "ltorch._softmax": "Thunder 0.2.6 records torch.softmax / F.softmax as ltorch._softmax; "
                        "tracelint records ltorch.softmax, which Thunder has too (the printed "
                        "trace runs under Thunder)",

@@ -20,6 +20,7 @@
 #include <algorithm>
 
 #include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -983,4 +984,27 @@ TEST_CASE("tracer: a property without a getter, setter or deleter raises CPython
     CHECK(e.message.find(u.message) != std::string::npos);
     CHECK(e.line == 7);
   }
+}
+
+TEST_CASE("docs: docs/tracer.md names exactly the torch.nn classes the tracer's prelude defines") {
+  // The paragraph that starts "`torch.nn` is the tracer's own" lists them; a class added to (or
+  // dropped from) tracer/src/prelude/nn.py without the page fails here.
+  std::string page = test::read_file(std::string(TRACELINT_SOURCE_DIR) + "/docs/tracer.md");
+  std::size_t at = page.find("`torch.nn` is the tracer's own");
+  REQUIRE(at != std::string::npos);
+  std::string paragraph = page.substr(at, page.find("\n\n", at) - at);
+  std::set<std::string> documented;
+  std::regex backticked("`([A-Z][A-Za-z0-9]*)`");
+  for (auto m = std::sregex_iterator(paragraph.begin(), paragraph.end(), backticked);
+       m != std::sregex_iterator(); ++m)
+    documented.insert((*m)[1]);
+  std::string prelude =
+      test::read_file(std::string(TRACELINT_SOURCE_DIR) + "/tracer/src/prelude/nn.py");
+  std::set<std::string> defined = {"Parameter"}; // a builtin class of the interpreter
+  std::regex class_line("\nclass ([A-Z][A-Za-z0-9]*)[(:]");
+  for (auto m = std::sregex_iterator(prelude.begin(), prelude.end(), class_line);
+       m != std::sregex_iterator(); ++m)
+    defined.insert((*m)[1]);
+  CHECK(defined.size() > 15);
+  CHECK(documented == defined);
 }
