@@ -206,8 +206,10 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
       .add_option("-a,--arg", args.args,
                   "An input, NAME=VALUE, repeatable: a tensor DTYPE[DIMS][@DEVICE][:LO..HI][:grad] "
                   "(f32[2, 3], bf16[4]@cuda, i64[], i64[2, 16]:0..64 for indices in [0, 64), "
-                  "f32[2, 8]:grad for an input that requires grad) or a Python literal "
-                  "(4, 0.5, '(..., slice(None, 8, None))', '(2, 6, 3)', \"{'k': 1}\")")
+                  "f32[2, 8]:grad for an input that requires grad), a Python literal "
+                  "(4, 0.5, '(..., slice(None, 8, None))', '(2, 6, 3)', \"{'k': 1}\"), or a "
+                  "list, tuple or dict holding tensors ('[f32[2, 5], f32[2, 5]]', "
+                  "'{2: f32[2, 3, 8], 5: f32[4, 8]}'), which the prologue unpacks and checks")
       ->take_all();
   command
       .add_option("--cache", args.cache,

@@ -238,11 +238,20 @@ def schema_differences(tracelint):
 
 # ---- traces
 
+TENSOR_SPEC = r"(f32|f64|bf16|f16|i64|i32|b8)\[([^\]]*)\](@\w+)?(:(-?\d+)\.\.(-?\d+))?"
+
+
 def parse_arg(spec, namespace):
-    """A tensor from tracelint's --arg spec (f32[2, 3], i64[2, 6]:0..11), else a Python value."""
-    m = re.match(r"^(f32|f64|bf16|f16|i64|i32|b8)\[([^\]]*)\](@\w+)?(:(-?\d+)\.\.(-?\d+))?$", spec)
+    """A tensor from tracelint's --arg spec (f32[2, 3], i64[2, 6]:0..11), else a Python value,
+    whose tensor specs inside ({2: f32[2, 3]}, [f32[2], f32[2]]) are tensors too."""
+    m = re.match(f"^{TENSOR_SPEC}$", spec)
     if not m:
-        return eval(spec, namespace)
+        tensors = {}
+
+        def tensor_name(inner):
+            tensors[f"__tensor_spec_{len(tensors)}"] = parse_arg(inner.group(0), namespace)
+            return f"__tensor_spec_{len(tensors) - 1}"
+        return eval(re.sub(TENSOR_SPEC, tensor_name, spec), {**namespace, **tensors})
     dtype = {"f32": torch.float32, "f64": torch.float64, "bf16": torch.bfloat16,
              "f16": torch.float16, "i64": torch.int64, "i32": torch.int32, "b8": torch.bool}[m.group(1)]
     shape = [int(d) for d in m.group(2).split(",") if d.strip()]

@@ -1008,3 +1008,50 @@ TEST_CASE("docs: docs/tracer.md names exactly the torch.nn classes the tracer's 
   CHECK(defined.size() > 15);
   CHECK(documented == defined);
 }
+
+TEST_CASE("tracer: --arg takes lists, tuples and dicts holding tensors; the prologue unpacks and "
+          "checks each tensor, and what cannot be such an input is refused, saying why") {
+  Result<InputSpec> d = parse_arg({"a", "{2: f32[2, 3, 8], 'k': [i64[4]@cpu:0..9, 0.5]}"});
+  REQUIRE_MESSAGE(d.ok(), (d.ok() ? std::string() : d.error().message));
+  CHECK(d->kind == InputSpec::Kind::Collection);
+  CHECK(d->collection == ValueKind::Dict);
+  REQUIRE(d->items.size() == 2);
+  CHECK(d->items[0].kind == InputSpec::Kind::Tensor);
+  CHECK(d->items[0].shape == std::vector<int64_t>{2, 3, 8});
+  CHECK(d->keys[1].text == "k");
+  REQUIRE(d->items[1].items.size() == 2);
+  CHECK(d->items[1].items[0].range == std::make_pair(int64_t{0}, int64_t{9}));
+  CHECK(d->items[1].items[1].kind == InputSpec::Kind::Literal);
+  // A string that looks like a spec stays a string.
+  Result<InputSpec> s = parse_arg({"s", "('f32[2]', f32[3])"});
+  REQUIRE(s.ok());
+  CHECK(s->items[0].literal.text == "f32[2]");
+
+  struct Refused {
+    const char *text, *message;
+  };
+  for (const Refused &r : std::vector<Refused>{
+           {"[f32[2]:grad]", "a tensor inside a collection cannot take :grad yet"},
+           {"[f32[2] + 1]", "not a literal"},
+           {"(f32[2])", "a tensor spec can only stand alone or inside a list, tuple or dict"},
+           {"{f32[2]: 1}", "dictionary keys must be str or int constants"},
+           {"[f32[2, x]]", "each dim must be a non-negative integer"}}) {
+    CAPTURE(r.text);
+    Result<InputSpec> bad = parse_arg({"a", r.text});
+    REQUIRE_FALSE(bad.ok());
+    CHECK_MESSAGE(bad.error().message.find(r.message) != std::string::npos, bad.error().message);
+  }
+
+  TraceRequest req;
+  req.path = "f.py";
+  req.source = "def f(arr, d):\n    return arr[1] * d['w']\n";
+  req.function = "f";
+  req.args = {{"arr", "[f32[2, 5], f32[2, 5]]"}, {"d", "{'w': f32[5]}"}};
+  Result<TracedProgram> p = trace(req);
+  REQUIRE_MESSAGE(p.ok(), (p.ok() ? std::string() : p.error().message));
+  std::string printed = print_trace_file(p->file);
+  CHECK_MESSAGE(printed.find("t0, t3, = arr") != std::string::npos, printed);
+  CHECK(printed.find("prims.check_tensor_shape_and_metadata(t3, (i4, i5), 'cpu', torch.float32, "
+                     "False)") != std::string::npos);
+  CHECK(printed.find("= d['w']") != std::string::npos);
+}

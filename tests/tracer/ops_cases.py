@@ -740,3 +740,11 @@ class LegacyParameters(nn.Module):
     def forward(self, x):
         y = torch.spmm(x, self.kernel) + self.bias
         return y * self.scale[1] + self.empty, hasattr(self, "note")
+
+
+def collection_inputs(a, arr, pair):
+    # Inputs that are collections of tensors (-a 'a={2: f32[4, 8, 3], 5: f32[4, 8]}'): the
+    # prologue unpacks and checks each; the first of `arr` is updated in place, as the caller sees.
+    arr[0].mul_(2)
+    scale, bias = pair
+    return a[2].sum(-1) * scale + a[5], torch.cat(arr, 0) + bias, len(a)

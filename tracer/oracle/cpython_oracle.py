@@ -191,9 +191,11 @@ def load_arguments(directory, manifest, namespace):
     did), the rest evaluated as given."""
     kwargs = {}
     for arg in manifest["args"]:
-        if "value" in arg:
+        if "value" in arg and "tensor" in arg["value"]:
             kwargs[arg["name"]] = load_tensor(directory, arg["value"]).requires_grad_(
                 arg.get("requires_grad", False))
+        elif "value" in arg:  # a collection holding tensors
+            kwargs[arg["name"]] = load_value(directory, arg["value"])
         else:
             kwargs[arg["name"]] = eval(arg["literal"], namespace)
     return kwargs
@@ -301,7 +303,8 @@ def compare_run(expected, expected_grads, kwargs_after, manifest, directory, out
         if "after" in arg:
             # An input updated in place: the trace's copy back must leave what CPython left.
             after = inputs_after(arg) if callable(inputs_after) else inputs_after[arg["name"]]
-            worst = max(worst, compare(kwargs_after[arg["name"]].detach(), trace_runner.detached(after),
+            worst = max(worst, compare(trace_runner.detached(kwargs_after[arg["name"]]),
+                                       trace_runner.detached(after),
                                        f"input {arg['name']} after the call ({which})", problems))
     return worst
 
@@ -377,7 +380,7 @@ def check(directory, runner):
         # What tracelint's executor computed: saved in the manifest.
         saved_grads = [load_value(directory, e[which]) for e in gradients["inputs"]] if gradients else []
         saved = (load_value(directory, manifest[which]),
-                 lambda arg: load_tensor(directory, arg["after"]), saved_grads)
+                 lambda arg: load_value(directory, arg["after"]), saved_grads)
         worst = max(worst, compare_run(expected, expected_grads, kwargs, manifest, directory, saved,
                                        which, problems))
     if "trace" in manifest:

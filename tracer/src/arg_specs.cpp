@@ -99,6 +99,121 @@ std::optional<std::pair<int64_t, int64_t>> integer_range(const std::string &dtyp
   return std::make_pair(-(int64_t{1} << (bits - 1)), (int64_t{1} << (bits - 1)) - 1);
 }
 
+// A collection's text with each tensor spec in it (f32[2, 5]@cuda:0..9) replaced by a name
+// `__tensor_spec_N`, and the specs by N: what remains parses as Python. Strings are skipped.
+struct SpecsReplaced {
+  std::string text;
+  std::vector<std::string> specs;
+};
+
+constexpr std::string_view kSpecName = "__tensor_spec_";
+
+SpecsReplaced replace_tensor_specs(std::string_view text) {
+  SpecsReplaced out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == '\'' || c == '"') { // a string literal, copied as it is
+      std::size_t j = i + 1;
+      while (j < text.size() && text[j] != c)
+        j += text[j] == '\\' ? 2 : 1;
+      j = std::min(j + 1, text.size());
+      out.text.append(text.substr(i, j - i));
+      i = j;
+      continue;
+    }
+    bool starts_word = is_alpha(c) && (i == 0 || !(is_alpha(text[i - 1]) || is_digit(text[i - 1]) ||
+                                                   text[i - 1] == '_' || text[i - 1] == '.'));
+    std::size_t close = starts_word ? text.find(']', i) : std::string_view::npos;
+    if (close != std::string_view::npos) {
+      // The spec's end: the dims' `]`, then @DEVICE, :LO..HI and :grad where they follow.
+      std::size_t end = close + 1;
+      auto take = [&](auto allowed) {
+        while (end < text.size() && allowed(text[end]))
+          ++end;
+      };
+      // :DIGITS after a device is its index unless `..` follows (then it starts :LO..HI).
+      auto index_follows = [&] {
+        std::size_t j = end + 1;
+        while (j < text.size() && is_digit(text[j]))
+          ++j;
+        return j > end + 1 && !text.substr(j).starts_with("..");
+      };
+      if (end < text.size() && text[end] == '@') {
+        ++end;
+        take([](char x) { return is_alpha(x); });
+        if (end < text.size() && text[end] == ':' && index_follows()) {
+          ++end;
+          take([](char x) { return is_digit(x); });
+        }
+      }
+      if (end < text.size() && text[end] == ':') { // :LO..HI, or not part of the spec
+        std::size_t at = end++;
+        take([](char x) { return is_digit(x) || x == '-' || x == ' '; });
+        if (text.substr(end).starts_with("..")) {
+          end += 2;
+          take([](char x) { return is_digit(x) || x == '-' || x == ' '; });
+        } else {
+          end = at;
+        }
+      }
+      if (text.substr(end).starts_with(":grad")) end += 5;
+      std::string_view spec = text.substr(i, end - i);
+      if (split_tensor_spec(spec)) {
+        out.text += std::string(kSpecName) + std::to_string(out.specs.size());
+        out.specs.emplace_back(spec);
+        i = end;
+        continue;
+      }
+    }
+    out.text += c;
+    ++i;
+  }
+  return out;
+}
+
+Result<InputSpec> parse_single(const ArgSpec &arg);
+
+// The spec of one part of a collection: a tensor where a spec was replaced, a collection, or a
+// literal.
+Result<InputSpec> collection_part(const Expr &e, const SpecsReplaced &replaced,
+                                  const ArgSpec &arg) {
+  InputSpec spec;
+  spec.name = arg.name;
+  if (e.kind == Expr::Kind::Name && e.text.starts_with(kSpecName)) {
+    std::size_t n = std::stoul(e.text.substr(kSpecName.size()));
+    Result<InputSpec> tensor = parse_single(ArgSpec{arg.name, replaced.specs.at(n)});
+    if (tensor && tensor->requires_grad)
+      return arg_error(arg, "a tensor inside a collection cannot take :grad yet (pass it as an "
+                            "input of its own)");
+    return tensor;
+  }
+  if (e.kind == Expr::Kind::Tuple || e.kind == Expr::Kind::List || e.kind == Expr::Kind::Dict) {
+    spec.kind = InputSpec::Kind::Collection;
+    spec.collection = e.kind == Expr::Kind::Tuple  ? ValueKind::Tuple
+                      : e.kind == Expr::Kind::List ? ValueKind::List
+                                                   : ValueKind::Dict;
+    bool dict = e.kind == Expr::Kind::Dict;
+    for (std::size_t i = 0; i < e.items.size(); i += dict ? 2 : 1) {
+      if (dict) {
+        if (e.items[i].kind == Expr::Kind::Name)
+          return arg_error(arg, "dictionary keys must be str or int constants");
+        Obj key = literal_object(e.items[i]);
+        if (key.kind != Obj::Kind::Str && key.kind != Obj::Kind::Int)
+          return arg_error(arg, "dictionary keys must be str or int constants");
+        spec.keys.push_back(to_value(key));
+      }
+      Result<InputSpec> item = collection_part(e.items[i + (dict ? 1 : 0)], replaced, arg);
+      if (!item) return item;
+      spec.items.push_back(std::move(*item));
+    }
+    return spec;
+  }
+  spec.kind = InputSpec::Kind::Literal;
+  spec.literal = to_value(literal_object(e));
+  return spec;
+}
+
 } // namespace
 
 std::optional<std::string> argument_text_problem(const std::string &text) {
@@ -114,9 +229,30 @@ std::optional<std::string> argument_text_problem(const std::string &text) {
 }
 
 Result<InputSpec> parse_arg(const ArgSpec &arg) {
+  if (std::optional<std::string> bad = argument_text_problem(arg.text)) return arg_error(arg, *bad);
+  if (split_tensor_spec(arg.text)) return parse_single(arg);
+  SpecsReplaced replaced = replace_tensor_specs(arg.text);
+  if (replaced.specs.empty()) return parse_single(arg);
+  Result<Expr> expr = parse_expression(replaced.text);
+  if (!expr)
+    return arg_error(arg, expr.error().message +
+                              " (a collection holds tensors DTYPE[DIMS][@DEVICE][:LO..HI] and "
+                              "Python literals: [f32[2, 5], f32[2, 5]], {2: f32[2, 3, 8]})");
+  try {
+    Result<InputSpec> spec = collection_part(expr.value(), replaced, arg);
+    if (spec && spec->kind != InputSpec::Kind::Collection)
+      return arg_error(arg, "a tensor spec can only stand alone or inside a list, tuple or dict");
+    return spec;
+  } catch (const TraceError &e) {
+    return arg_error(arg, e.what());
+  }
+}
+
+namespace {
+
+Result<InputSpec> parse_single(const ArgSpec &arg) {
   InputSpec spec;
   spec.name = arg.name;
-  if (std::optional<std::string> bad = argument_text_problem(arg.text)) return arg_error(arg, *bad);
   std::optional<TensorText> tensor = split_tensor_spec(arg.text);
   if (tensor) {
     spec.kind = InputSpec::Kind::Tensor;
@@ -203,5 +339,7 @@ Result<InputSpec> parse_arg(const ArgSpec &arg) {
   }
   return spec;
 }
+
+} // namespace
 
 } // namespace tracelint::tracer

@@ -99,6 +99,19 @@ Obj Binder::proxied(Obj o, const std::string &top_name) {
 
 Obj Binder::make_input(const InputSpec &spec, const std::string &name) {
   if (spec.kind == InputSpec::Kind::Literal) return proxied(value_to_obj(spec.literal), name);
+  if (spec.kind == InputSpec::Kind::Collection) {
+    // Its tensors are named as the prologue unpacks them (t0, t1, ...), its numbers as proxies.
+    std::vector<Obj> items;
+    for (const InputSpec &item : spec.items)
+      items.push_back(make_input(item, item.kind == InputSpec::Kind::Tensor ? recorder_.fresh("t")
+                                                                            : std::string()));
+    if (spec.collection == ValueKind::Tuple) return Obj::tuple(std::move(items));
+    if (spec.collection == ValueKind::List) return Obj::list(std::move(items));
+    Obj d = Obj::dict();
+    for (std::size_t i = 0; i < items.size(); ++i)
+      d.as<DictObj>().set(value_to_obj(spec.keys[i]), std::move(items[i]));
+    return d;
+  }
   auto t = std::make_shared<TensorObj>();
   t->name = name;
   t->input_name = name;

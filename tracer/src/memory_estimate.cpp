@@ -114,9 +114,11 @@ RunMemoryEstimate estimate_run_memory(const Trace &computation,
     estimate.inputs =
         saturating_add(estimate.inputs, saturating_mul(count, element_bytes(t.dtype)));
   }
-  uint64_t drawing = 0; // the most that drawing one random input holds besides it
-  for (const InputSpec &in : inputs) {
-    if (in.kind != InputSpec::Kind::Tensor) continue;
+  uint64_t drawing = 0;           // the most that drawing one random input holds besides it
+  std::vector<InputSpec> tensors; // the inputs' tensors, a collection's among them
+  for (const InputSpec &in : inputs)
+    for_each_tensor_spec(in, [&](const InputSpec &t) { tensors.push_back(t); });
+  for (const InputSpec &in : tensors) {
     uint64_t count = 1;
     for (int64_t d : in.shape)
       count = saturating_mul(count, static_cast<uint64_t>(std::max<int64_t>(d, 0)));

@@ -103,6 +103,34 @@ void state_prologue(const std::vector<StateTensor> &state, std::vector<Statement
   }
 }
 
+// A copy of an input's structure (its lists, tuples and dicts) holding copies of its tensors as
+// they are now: what the prologue unpacks, whatever the call does to the original.
+Obj as_entered(const Obj &o) {
+  switch (o.kind) {
+  case Obj::Kind::Tensor: {
+    auto copy = std::make_shared<TensorObj>(o.as<TensorObj>());
+    copy->views.clear();
+    return Obj::heap(Obj::Kind::Tensor, std::move(copy));
+  }
+  case Obj::Kind::Tuple:
+  case Obj::Kind::List: {
+    std::vector<Obj> items;
+    for (const Obj &item : o.as<SeqObj>().items)
+      items.push_back(as_entered(item));
+    return o.kind == Obj::Kind::Tuple ? Obj::tuple(std::move(items)) : Obj::list(std::move(items));
+  }
+  case Obj::Kind::Dict: {
+    Obj d = Obj::dict();
+    const DictObj &src = o.as<DictObj>();
+    for (std::size_t i = 0; i < src.keys.size(); ++i)
+      d.as<DictObj>().set(src.keys[i], as_entered(src.values[i]));
+    return d;
+  }
+  default:
+    return o;
+  }
+}
+
 // PyTorch refuses an in-place update of a leaf tensor that requires grad; so does the grad
 // transform (the update would rename the input the gradient is of).
 void refuse_leaf_updates(const std::vector<std::pair<std::string, Obj>> &inputs,
@@ -247,6 +275,10 @@ private:
       Obj o = binder_.make_input(spec.value(), p.name);
       args_.push_back(o);
       inputs_.emplace_back(p.name, o);
+      // A collection as it came in (the call may rename its tensors by updating them in place,
+      // or add to it), and its tensors, to copy back what the call updates.
+      entered_.push_back(as_entered(o));
+      if (o.kind != Obj::Kind::Tensor) tensors_of(o, nested_tensors_);
       program_.inputs.push_back(std::move(spec.value()));
     }
     for (std::size_t i = 0; i < state_.size(); ++i)
@@ -292,6 +324,8 @@ private:
     };
     for (const auto &[name, o] : inputs_)
       if (o.kind == Obj::Kind::Tensor) copy_back(o);
+    for (const Obj &t : nested_tensors_)
+      copy_back(t);
     for (const StateEntry &e : state_)
       copy_back(e.tensor);
   }
@@ -356,8 +390,9 @@ private:
   }
 
   Trace build_computation() {
-    for (const auto &[name, o] : inputs_)
-      collect_proxies(o, proxies_);
+    for (std::size_t i = 0; i < inputs_.size(); ++i)
+      collect_proxies(inputs_[i].second.kind == Obj::Kind::Tensor ? inputs_[i].second : entered_[i],
+                      proxies_);
     for (const Obj *o : proxies_)
       used_.insert(o->kind == Obj::Kind::Tensor ? o->as<TensorObj>().input_name : proxy_name(*o));
     for (const std::string &n : state_names_)
@@ -416,7 +451,7 @@ private:
     for (std::size_t i = 0; i < inputs_.size(); ++i) {
       const auto &[name, o] = inputs_[i];
       // The input as it came in (an in-place update renamed the tensor since).
-      Obj entry = o;
+      Obj entry = o.kind == Obj::Kind::Tensor ? o : entered_[i];
       if (o.kind == Obj::Kind::Tensor && o.as<TensorObj>().name != name) {
         entry = Interpreter::alias_tensor(o.as<TensorObj>());
         entry.as<TensorObj>().name = name;
@@ -475,6 +510,8 @@ private:
   std::vector<std::string> state_names_;
   std::vector<Obj> args_;
   std::vector<std::pair<std::string, Obj>> inputs_; // the traced inputs, by name
+  std::vector<Obj> entered_;        // each input's structure as it came in (as_entered)
+  std::vector<Obj> nested_tensors_; // the tensors inside the inputs that are collections
   Obj result_;
   Value returned_;
   std::vector<const Obj *> proxies_;     // the inputs' proxies, in order

@@ -231,7 +231,7 @@ void write_run_files(const std::string &dir, const TraceRequest &request,
   for (std::size_t i = 0; i < program.inputs.size(); ++i) {
     const InputSpec &spec = program.inputs[i];
     nlohmann::json a = {{"name", spec.name}};
-    if (spec.kind == InputSpec::Kind::Tensor) {
+    if (spec.kind != InputSpec::Kind::Literal) { // a tensor, or a collection holding some
       a["value"] = w.value(inputs[i]);
       a["after"] = w.value(inputs_after[i]);
       a["requires_grad"] = spec.requires_grad;
@@ -329,15 +329,23 @@ Comparison compare(const RtValue &expected, const RtValue &actual) {
   return c;
 }
 
-std::vector<RtValue> make_inputs(const std::vector<InputSpec> &specs, uint64_t seed,
-                                 const std::string &device) {
-  at::manual_seed(seed);
-  std::vector<RtValue> out;
-  for (const InputSpec &spec : specs) {
-    if (spec.kind == InputSpec::Kind::Literal) {
-      out.push_back(literal(spec.literal));
-      continue;
+namespace {
+
+// One input drawn from the seeded generator: a collection's tensors depth first.
+RtValue make_input(const InputSpec &spec, const std::string &device) {
+  if (spec.kind == InputSpec::Kind::Literal) return literal(spec.literal);
+  if (spec.kind == InputSpec::Kind::Collection) {
+    RtValue out;
+    out.kind = spec.collection == ValueKind::Tuple  ? RtValue::Kind::Tuple
+               : spec.collection == ValueKind::List ? RtValue::Kind::List
+                                                    : RtValue::Kind::Dict;
+    for (std::size_t i = 0; i < spec.items.size(); ++i) {
+      if (out.kind == RtValue::Kind::Dict) out.items.push_back(literal(spec.keys[i]));
+      out.items.push_back(make_input(spec.items[i], device));
     }
+    return out;
+  }
+  {
     at::ScalarType type = scalar_type(spec.dtype);
     at::Tensor t;
     if (spec.range)
@@ -351,8 +359,18 @@ std::vector<RtValue> make_inputs(const std::vector<InputSpec> &specs, uint64_t s
     else
       t = at::randint(-8, 9, spec.shape, at::TensorOptions().dtype(at::kLong)).to(type);
     if (device != "cpu" && spec.device != "cpu") t = t.to(at::Device(spec.device));
-    out.push_back(RtValue::of_tensor(t));
+    return RtValue::of_tensor(t);
   }
+}
+
+} // namespace
+
+std::vector<RtValue> make_inputs(const std::vector<InputSpec> &specs, uint64_t seed,
+                                 const std::string &device) {
+  at::manual_seed(seed);
+  std::vector<RtValue> out;
+  for (const InputSpec &spec : specs)
+    out.push_back(make_input(spec, device));
   return out;
 }
 
@@ -600,12 +618,11 @@ std::optional<Error> save_run_io(const RunOptions &options, const TraceRequest &
 }
 
 bool wants_cuda(const TracedProgram &program) {
-  return std::any_of(program.inputs.begin(), program.inputs.end(),
-                     [](const InputSpec &s) {
-                       return s.kind == InputSpec::Kind::Tensor && s.device != "cpu";
-                     }) ||
-         std::any_of(program.state.begin(), program.state.end(),
-                     [](const StateTensor &s) { return s.device != "cpu"; });
+  bool cuda_input = false;
+  for (const InputSpec &s : program.inputs)
+    for_each_tensor_spec(s, [&](const InputSpec &t) { cuda_input |= t.device != "cpu"; });
+  return cuda_input || std::any_of(program.state.begin(), program.state.end(),
+                                   [](const StateTensor &s) { return s.device != "cpu"; });
 }
 
 // The run's setting, made before anything runs: where it runs (and the notices that says), the

@@ -73,7 +73,8 @@ struct TraceRequest {
 
 // What an input is, as given: the tracer builds proxies from it, the executor random data.
 struct InputSpec {
-  enum class Kind { Tensor, Literal };
+  // Collection: a list, tuple or dict that holds tensors (-a 'arr=[f32[2, 5], f32[2, 5]]').
+  enum class Kind { Tensor, Literal, Collection };
   Kind kind = Kind::Literal;
   std::string name;
   std::string dtype;  // Tensor: torch name (float32)
@@ -84,7 +85,19 @@ struct InputSpec {
   std::optional<std::pair<int64_t, int64_t>> range;
   bool requires_grad = false; // Tensor: given with :grad
   Value literal;              // Literal: the value (tuples, slices, numbers...)
+  // Collection: ValueKind::List, Tuple or Dict; its items (a dict's values), each a spec of its
+  // own, and a dict's keys (str or int constants).
+  ValueKind collection = ValueKind::List;
+  std::vector<InputSpec> items;
+  std::vector<Value> keys;
 };
+
+// Calls fn on each tensor spec of spec, depth first (spec itself, or a collection's leaves).
+template <class Fn> void for_each_tensor_spec(const InputSpec &spec, Fn &&fn) {
+  if (spec.kind == InputSpec::Kind::Tensor) fn(spec);
+  for (const InputSpec &item : spec.items)
+    for_each_tensor_spec(item, fn);
+}
 
 // A tensor of the traced module's state that the computation reads: a parameter, a buffer, or
 // another tensor attribute, by its path (transformer.h.0.attn.c_attn.weight).
