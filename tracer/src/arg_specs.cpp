@@ -180,9 +180,13 @@ Result<InputSpec> collection_part(const Expr &e, const SpecsReplaced &replaced,
                                   const ArgSpec &arg) {
   InputSpec spec;
   spec.name = arg.name;
-  if (e.kind == Expr::Kind::Name && e.text.starts_with(kSpecName)) {
-    std::size_t n = std::stoul(e.text.substr(kSpecName.size()));
-    Result<InputSpec> tensor = parse_single(ArgSpec{arg.name, replaced.specs.at(n)});
+  std::size_t n = replaced.specs.size();
+  if (e.kind == Expr::Kind::Name && e.text.starts_with(kSpecName)) { // else a name the user wrote
+    std::string_view digits = std::string_view(e.text).substr(kSpecName.size());
+    std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  }
+  if (n < replaced.specs.size()) {
+    Result<InputSpec> tensor = parse_single(ArgSpec{arg.name, replaced.specs[n]});
     if (tensor && tensor->requires_grad)
       return arg_error(arg, "a tensor inside a collection cannot take :grad yet (pass it as an "
                             "input of its own)");
@@ -231,6 +235,8 @@ std::optional<std::string> argument_text_problem(const std::string &text) {
 Result<InputSpec> parse_arg(const ArgSpec &arg) {
   if (std::optional<std::string> bad = argument_text_problem(arg.text)) return arg_error(arg, *bad);
   if (split_tensor_spec(arg.text)) return parse_single(arg);
+  // A name the user wrote cannot pass for a replaced spec.
+  if (arg.text.find(kSpecName) != std::string::npos) return parse_single(arg);
   SpecsReplaced replaced = replace_tensor_specs(arg.text);
   if (replaced.specs.empty()) return parse_single(arg);
   Result<Expr> expr = parse_expression(replaced.text);
