@@ -264,12 +264,13 @@ TEST_CASE("tracer: errors name the file, line, column and construct") {
   CHECK(e.column == 5);
   CHECK(e.message.find("unsupported construct: match statement") != std::string::npos);
 
-  // Generators and async code are not run: an error where they are reached.
-  e = trace_error("def g(x):\n    yield x\n\ndef f(x):\n    return list(g(x))[0]\n", "f",
-                  {{"x", "f32[2]"}});
-  CHECK(e.line == 5);
-  CHECK(e.message.find("calling `g`, a generator function (its def holds a yield)") !=
-        std::string::npos);
+  // A generator's error is at its own line, with where it was resumed; async code is not run.
+  e = trace_error("def g(x):\n    yield x\n    raise ValueError('boom')\n\ndef f(x):\n"
+                  "    return list(g(x))[0]\n",
+                  "f", {{"x", "f32[2]"}});
+  CHECK(e.line == 3);
+  CHECK(e.message.find("ValueError: boom") != std::string::npos);
+  CHECK(e.message.find("in `g` (a generator), resumed at bad.py:6:12") != std::string::npos);
   e = trace_error("async def f(x):\n    return x\n", "f", {{"x", "f32[2]"}});
   CHECK(e.message.find("unsupported construct: async def") != std::string::npos);
   e = trace_error("def f(x):\n    y = [v async for v in x]\n    return x\n", "f",
@@ -921,7 +922,8 @@ TEST_CASE("tracer: a model whose forward needs what the tracer cannot run fails 
   };
   const std::vector<Unsupported> cases = {
       {"return torch.polar(x, x)", "`torch.polar`", 16},
-      {"return x * sum(gen(3))", "calling `gen`, a generator function", 24},
+      {"return x.nonzero()", "`Tensor.nonzero` is not in the tracer's vocabulary", 16},
+      {"return x * 2j", "unsupported construct: a complex literal", 20},
       {"return erf(x)",
        "`scipy.special.erf`: it comes from `scipy` (imported at line 2), a module the tracer "
        "cannot read",

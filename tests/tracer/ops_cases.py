@@ -1,5 +1,6 @@
 # The tracer's vocabulary, one small function per op or Python construct: traced at both levels,
 # validated, run by libtorch, and compared with CPython running this file (tests/test_oracle.cpp).
+import contextlib
 import math
 from dataclasses import dataclass, field, replace
 
@@ -748,3 +749,40 @@ def collection_inputs(a, arr, pair):
     arr[0].mul_(2)
     scale, bias = pair
     return a[2].sum(-1) * scale + a[5], torch.cat(arr, 0) + bias, len(a)
+
+
+def doubled(n):
+    for i in range(n):
+        yield i * 2
+    yield from (10, 20)
+
+
+def scaled_each(x, factors):
+    for f in factors:
+        x = x * f
+        yield x
+
+
+@contextlib.contextmanager
+def entered(log, value):
+    log.append("enter")
+    try:
+        yield value * 2
+    finally:
+        log.append("exit")
+
+
+def generators(x):
+    # Generator functions run as CPython runs them: next() to each yield, iteration, yield from,
+    # and a @contextmanager's enter and exit around its with block.
+    g = doubled(2)
+    first = next(g)
+    rest = list(g)
+    sums = [y.sum() for y in scaled_each(x, [2.0, 3.0])]
+    it = iter(doubled(1))
+    log = []
+    with entered(log, 3) as k:
+        y = x * k + len(log)
+    unfinished = doubled(5)
+    next(unfinished)  # dropped unfinished: freed without running more of it
+    return y * (first + sum(rest)) + sums[1], next(it), next(it, -1), log

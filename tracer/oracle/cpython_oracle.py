@@ -316,6 +316,8 @@ class Absent:
         self.name = name
 
     def __getattr__(self, attr):
+        if attr.startswith("__") and attr.endswith("__"):  # what inspect and copy probe
+            raise AttributeError(attr)
         return Absent(f"{self.name}.{attr}")
 
     def __call__(self, *args, **kwargs):
@@ -335,7 +337,7 @@ class StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def create_module(self, spec):
         module = types.ModuleType(spec.name)
-        module.__getattr__ = lambda attr: Absent(f"{spec.name}.{attr}")
+        module.__getattr__ = lambda attr: Absent.__getattr__(Absent(spec.name), attr)
         module.__path__ = []
         return module
 

@@ -162,7 +162,16 @@ public:
       return e;
     }
     if (kind == s.await) return unsupported(n, "await");
-    if (kind == s.yield) return unsupported(n, "yield (generators are not traced)");
+    if (kind == s.yield) {
+      // yield, yield VALUE, yield A, B (a tuple), yield from ITERABLE.
+      bool from = false;
+      for (uint32_t i = 0; i < ts_node_child_count(n); ++i)
+        from |= std::string_view(ts_node_type(ts_node_child(n, i))) == "from";
+      Expr e = leaf(n, from ? Expr::Kind::YieldFrom : Expr::Kind::Yield);
+      e.items.push_back(ts_node_named_child_count(n) == 0 ? leaf(n, Expr::Kind::None)
+                                                          : expr(ts_node_named_child(n, 0)));
+      return e;
+    }
     return unsupported(n);
   }
 

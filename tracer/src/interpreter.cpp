@@ -3,6 +3,7 @@
 #include "tracelint/tracer/interpreter.hpp"
 
 #include "builtins/builtin_family.hpp"
+#include "generators.hpp"
 #include "interpreter_impl.hpp"
 
 #include <algorithm>
@@ -41,10 +42,6 @@ bool contains(const std::vector<std::string> &names, std::string_view name) {
 std::string module_name_of(const std::string &path) {
   std::string stem = std::filesystem::path(path).stem().string();
   return stem.empty() || stem == "__main__" ? "__traced__" : stem;
-}
-
-std::string where_text(const std::string &path, const Loc &loc) {
-  return path + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
 }
 
 } // namespace
@@ -503,6 +500,10 @@ Interpreter::Flow Interpreter::run_with(const Stmt &s, Frame &frame) {
       entered = Obj::none();
     } else if (m.kind == Obj::Kind::Instance && m.as<InstanceObj>().cls->lookup("__enter__")) {
       entered = call(attribute(m, "__enter__", s.loc), {}, {}, s.loc);
+    } else if (m.kind == Obj::Kind::Generator && m.as<GeneratorObj>().context_manager) {
+      std::optional<Obj> first = resume_generator(m, s.loc);
+      if (!first) raise("RuntimeError", "generator didn't yield", s.loc);
+      entered = std::move(*first);
     } else {
       throw TraceError(s.exprs[i].loc, "unsupported construct: `with` " + describe(m) +
                                            " (the tracer knows torch.no_grad() and "
@@ -515,6 +516,8 @@ Interpreter::Flow Interpreter::run_with(const Stmt &s, Frame &frame) {
   for (auto m = managers.rbegin(); m != managers.rend(); ++m)
     if (m->kind == Obj::Kind::Instance)
       call(attribute(*m, "__exit__", s.loc), {Obj::none(), Obj::none(), Obj::none()}, {}, s.loc);
+    else if (m->kind == Obj::Kind::Generator && resume_generator(*m, s.loc))
+      raise("RuntimeError", "generator didn't stop", s.loc);
   return f;
 }
 
@@ -547,6 +550,8 @@ Interpreter::Flow Interpreter::run_try(const Stmt &s, Frame &frame) {
     if (!handler->name.empty()) bind_name(handler->name, e.exception, frame);
     try {
       flow = run_block(handler->body, frame);
+    } catch (const GeneratorAbandoned &) {
+      throw; // a dropped generator unwinds: no more of its code runs
     } catch (...) {
       finally();
       throw;
@@ -1063,6 +1068,10 @@ Obj Interpreter::eval(const Expr &e, Frame &frame) {
   case Expr::Kind::DictComp:
   case Expr::Kind::GeneratorExp:
     return eval_comprehension(e, frame);
+  case Expr::Kind::Yield:
+    return yield_value(eval(e.items[0], frame), e.loc);
+  case Expr::Kind::YieldFrom:
+    return yield_from(eval(e.items[0], frame), e.loc);
   case Expr::Kind::NamedExpr: {
     Obj value = eval(e.items[1], frame);
     // := binds in the enclosing function, not in a comprehension's scope.
@@ -1255,9 +1264,6 @@ void Interpreter::call_chain_note(TraceError &e, const std::string &where) {
 Obj Interpreter::call_function(const FunctionObj &f, std::vector<Obj> args, Kwargs kwargs,
                                const Loc &loc) {
   const FunctionDef &def = *f.def;
-  if (def.is_generator)
-    throw TraceError(loc, "unsupported construct: calling `" + excerpt(f.qualname) +
-                              "`, a generator function (its def holds a yield)");
   if (depth_ >= limits_.max_depth)
     throw TraceError(loc, "calls nest deeper than " + std::to_string(limits_.max_depth) +
                               " (recursion is not traced)");
@@ -1334,6 +1340,7 @@ Obj Interpreter::call_function(const FunctionObj &f, std::vector<Obj> args, Kwar
   if (!def.params.empty() && def.params[0].kind != Param::Kind::VarArgs &&
       def.params[0].kind != Param::Kind::VarKeywords)
     if (Obj *first = frame.locals->find(def.params[0].name)) frame.first_argument = *first;
+  if (def.is_generator) return make_generator(f, std::move(frame));
 
   ++depth_;
   const Module *nn = impl_->nn_source.get();

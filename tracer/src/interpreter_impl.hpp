@@ -23,6 +23,7 @@ enum class Provided : uint16_t {
   dataclasses,
   typing,
   functools,
+  contextlib,
   builtins_module,
 };
 
@@ -53,7 +54,13 @@ struct Interpreter::Impl {
   std::vector<std::weak_ptr<Env>> captured;
   std::size_t compact_captured_at = 64;
   bool module_ran = false;
+  // The generators whose bodies are running, innermost last (a yield suspends the last).
+  std::vector<Coroutine *> running_generators;
 };
+
+inline std::string where_text(const std::string &path, const Loc &loc) {
+  return path + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
+}
 
 // A running scope: a call's, a class body's or the module's.
 struct Interpreter::Frame {

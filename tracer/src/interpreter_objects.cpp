@@ -936,6 +936,14 @@ std::vector<Obj> Interpreter::iterate_instance(const Obj &o, const Loc &loc) {
 
 std::vector<Obj> Interpreter::iterate(const Obj &o, const Loc &loc) {
   switch (o.kind) {
+  case Obj::Kind::Generator: { // drained here: a for loop takes all it yields first
+    std::vector<Obj> out;
+    while (std::optional<Obj> v = resume_generator(o, loc)) {
+      step(loc);
+      out.push_back(std::move(*v));
+    }
+    return out;
+  }
   case Obj::Kind::Tuple:
   case Obj::Kind::List:
   case Obj::Kind::Set:

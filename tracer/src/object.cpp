@@ -281,6 +281,8 @@ std::string type_name(const Obj &o) {
     return "super";
   case Obj::Kind::Cell:
     return "cell";
+  case Obj::Kind::Generator:
+    return "generator";
   case Obj::Kind::Unknown:
     return "object";
   }

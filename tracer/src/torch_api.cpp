@@ -298,6 +298,8 @@ constexpr ProvidedName kProvidedNames[] = {
     builtin_name(Provided::functools, "cache", Builtin::identity_decorator),
     builtin_name(Provided::functools, "wraps", Builtin::identity_decorator),
     builtin_name(Provided::functools, "cached_property", Builtin::identity_decorator),
+    builtin_name(Provided::contextlib, "contextmanager", Builtin::contextmanager),
+    builtin_name(Provided::contextlib, "nullcontext", Builtin::null_context),
 };
 
 // The dotted name a provided module's names are spelled under ("typing" for typing_extensions).
@@ -321,6 +323,8 @@ const char *provided_prefix(Provided m) {
     return "typing";
   case Provided::functools:
     return "functools";
+  case Provided::contextlib:
+    return "contextlib";
   default:
     return "builtins";
   }
@@ -368,6 +372,7 @@ std::optional<Obj> Interpreter::provided_module(const std::string &dotted) {
       {"typing", Provided::typing},
       {"typing_extensions", Provided::typing},
       {"functools", Provided::functools},
+      {"contextlib", Provided::contextlib},
   };
   for (auto [name, id] : known)
     if (dotted == name) {

@@ -146,6 +146,24 @@ Obj call_partial_call(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, K
   return in.call(parts[0], std::move(all), std::move(kw), loc);
 }
 
+// @contextlib.contextmanager: the function, wrapped so that its generator is a `with`
+// statement's context manager (run_with: enter runs it to its yield, exit to its end).
+Obj call_contextmanager(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+                        const Loc &loc) {
+  no_keywords(in, fn.name, kwargs, loc);
+  arity(in, fn.name, args, 1, 1, loc);
+  return bound_builtin(Builtin::contextmanager_call, "contextlib.contextmanager", args[0]);
+}
+
+Obj call_contextmanager_call(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args,
+                             Kwargs &kwargs, const Loc &loc) {
+  Obj made = in.call(fn.self, args, kwargs, loc);
+  if (made.kind != Obj::Kind::Generator)
+    in.raise("TypeError", "'" + type_name(made) + "' object is not an iterator", loc);
+  made.as<GeneratorObj>().context_manager = true;
+  return made;
+}
+
 Obj call_reduce(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
                 const Loc &loc) {
   const std::string &name = fn.name;
@@ -176,6 +194,8 @@ std::span<const Entry> functools_functions() {
       {Builtin::partial, call_partial},
       {Builtin::partial_call, call_partial_call},
       {Builtin::reduce, call_reduce},
+      {Builtin::contextmanager, call_contextmanager},
+      {Builtin::contextmanager_call, call_contextmanager_call},
   };
   return kEntries;
 }

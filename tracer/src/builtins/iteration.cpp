@@ -228,7 +228,8 @@ Obj call_iter(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &k
   const std::string &name = fn.name;
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 1, 1, loc);
-  // An iterator is a fresh list that next() consumes from the front.
+  // An iterator is a fresh list that next() consumes from the front; a generator is its own.
+  if (args[0].kind == Obj::Kind::Generator) return args[0];
   return Obj::list(in.iterate(args[0], loc));
 }
 
@@ -238,6 +239,11 @@ Obj call_next(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &k
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 1, 2, loc);
   const Obj &it = args[0];
+  if (it.kind == Obj::Kind::Generator) {
+    if (std::optional<Obj> v = in.resume_generator(it, loc)) return *v;
+    if (args.size() > 1) return args[1];
+    in.raise("StopIteration", "", loc);
+  }
   if (it.kind == Obj::Kind::List || it.kind == Obj::Kind::Tuple) {
     auto &items = items_of(it);
     if (items.empty()) {

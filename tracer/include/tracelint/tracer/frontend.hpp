@@ -198,6 +198,8 @@ struct Expr {
     DictComp, // items[0] key, items[1] value; generators
     GeneratorExp,
     NamedExpr,   // items[0] := items[1] (items[0] a Name)
+    Yield,       // yield items[0] (a None expression for a bare yield)
+    YieldFrom,   // yield from items[0]
     Unsupported, // text: what it is; raises when evaluated
   };
   Kind kind = Kind::None;
@@ -326,7 +328,7 @@ struct FunctionDef {
   std::vector<Stmt> body;
   std::vector<Expr> decorators;
   std::shared_ptr<BodyRest> rest; // the body goes on here where it was parsed in chunks
-  // Holds a yield: calling it would make a generator, which the tracer does not run.
+  // Holds a yield: calling it makes a generator.
   bool is_generator = false;
   Loc loc;
 };

@@ -160,6 +160,8 @@ public:
   double concrete_float(const Obj &o, const Loc &loc, const std::string &what);
   // The items of an iterable (a list, tuple, dict's keys, str, set, an object's __iter__).
   std::vector<Obj> iterate(const Obj &o, const Loc &loc);
+  // Runs a generator's body to its next yield: what it yields, or nothing once it has ended.
+  std::optional<Obj> resume_generator(const Obj &generator, const Loc &loc);
   std::vector<Obj> iterate_instance(const Obj &o, const Loc &loc);
   // Enters one level of a value for `what` ("getting the repr of an object"); RecursionError past
   // CPython's default limit. The returned guard leaves it.
@@ -227,6 +229,11 @@ private:
   enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
   Obj call_function(const FunctionObj &f, std::vector<Obj> args, Kwargs kwargs, const Loc &loc);
+  // generators.cpp: a call of a generator function (its arguments bound in `bound`), and what
+  // `yield` and `yield from` do in its body.
+  Obj make_generator(const FunctionObj &f, Frame &&bound);
+  Obj yield_value(Obj value, const Loc &loc);
+  Obj yield_from(const Obj &iterable, const Loc &loc);
   Obj construct(const std::shared_ptr<ClassObj> &cls, std::vector<Obj> args, Kwargs kwargs,
                 const Loc &loc);
   Obj call_builtin_class(const ClassObj &cls, std::vector<Obj> &args, Kwargs &kwargs,

@@ -47,7 +47,8 @@ public:
     ClassMethod,
     StaticMethod,
     Super,
-    Cell,    // a variable's storage shared with a closure
+    Cell, // a variable's storage shared with a closure
+    Generator,
     Unknown, // from a module the tracer does not model: an error wherever its value matters
   };
 
@@ -264,6 +265,15 @@ struct SuperObj : Heap {
 struct CellObj : Heap {
   Obj value;
   bool bound = false;
+};
+class Coroutine; // generators.hpp
+// What calling a generator function gives: its body, suspended at its last yield.
+struct GeneratorObj : Heap {
+  ~GeneratorObj() override;
+  std::string qualname;
+  std::shared_ptr<const Module> module; // its function's module (keeps the syntax tree alive)
+  std::unique_ptr<Coroutine> body;
+  bool context_manager = false; // made by a @contextlib.contextmanager function
 };
 struct UnknownObj : Heap {
   std::string what; // `logging.getLogger(...)`, what the tracer does not model
