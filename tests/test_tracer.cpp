@@ -271,6 +271,13 @@ TEST_CASE("tracer: errors name the file, line, column and construct") {
   CHECK(e.line == 3);
   CHECK(e.message.find("ValueError: boom") != std::string::npos);
   CHECK(e.message.find("in `g` (a generator), resumed at bad.py:6:12") != std::string::npos);
+  // Each suspended generator holds a thread: a bound, said where it is passed.
+  e = trace_error("def g():\n    yield 1\n\ndef f(x):\n    gs = [g() for i in range(300)]\n"
+                  "    for k in gs:\n        next(k)\n    return x\n",
+                  "f", {{"x", "f32[2]"}});
+  CHECK(e.line == 7);
+  CHECK(e.message.find("more than 256 generators started and not finished at once") !=
+        std::string::npos);
   e = trace_error("async def f(x):\n    return x\n", "f", {{"x", "f32[2]"}});
   CHECK(e.message.find("unsupported construct: async def") != std::string::npos);
   e = trace_error("def f(x):\n    y = [v async for v in x]\n    return x\n", "f",

@@ -19,6 +19,7 @@ Coroutine::~Coroutine() {
     }
   }
   thread_.join();
+  --*live_;
 }
 
 void Coroutine::run() {
@@ -44,8 +45,9 @@ bool Coroutine::resume() {
     std::unique_lock lock(mutex_);
     body_turn_ = true;
     if (!started_) {
-      started_ = true;
       thread_ = std::thread([this] { run(); });
+      started_ = true;
+      ++*live_;
     }
     turn_.notify_all();
     turn_.wait(lock, [&] { return !body_turn_; });
@@ -72,11 +74,13 @@ Obj Interpreter::make_generator(const FunctionObj &f, Frame &&bound) {
   auto frame = std::make_shared<Frame>(std::move(bound));
   frame->function = nullptr; // the function object may be gone while its generator lives
   const FunctionDef *def = f.def;
-  g->body = std::make_unique<Coroutine>([this, frame, def, keep = f.module] {
-    Flow flow = run_block(def->body, *frame);
-    for (std::size_t i = 0; def->rest && i < def->rest->size() && flow != Flow::Return; ++i)
-      flow = run_block(def->rest->chunk(i), *frame);
-  });
+  g->body = std::make_unique<Coroutine>(
+      [this, frame, def, keep = f.module] {
+        Flow flow = run_block(def->body, *frame);
+        for (std::size_t i = 0; def->rest && i < def->rest->size() && flow != Flow::Return; ++i)
+          flow = run_block(def->rest->chunk(i), *frame);
+      },
+      impl_->live_generators);
   return Obj::heap(Obj::Kind::Generator, std::move(g));
 }
 
@@ -89,6 +93,12 @@ std::optional<Obj> Interpreter::resume_generator(const Obj &generator, const Loc
   if (depth_ >= limits_.max_depth)
     throw TraceError(loc, "calls nest deeper than " + std::to_string(limits_.max_depth) +
                               " (recursion is not traced)");
+  // Each started generator holds a thread until it ends or is dropped.
+  constexpr int kMaxLiveGenerators = 256;
+  if (!g.body->started() && *impl_->live_generators >= kMaxLiveGenerators)
+    throw TraceError(loc, "more than " + std::to_string(kMaxLiveGenerators) +
+                              " generators started and not finished at once: the tracer runs "
+                              "each on a thread of its own");
   // The body runs as a call from here: on top of this thread's calls, while this one waits.
   const Module *caller = call_modules_.empty() ? module_.get() : call_modules_.back();
   ++depth_;

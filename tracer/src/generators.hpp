@@ -18,7 +18,10 @@ struct GeneratorAbandoned {};
 
 class Coroutine {
 public:
-  explicit Coroutine(std::function<void()> body) : body_(std::move(body)) {}
+  // live: how many bodies are started and not yet ended or dropped, this one's included once
+  // it starts (each holds a thread).
+  Coroutine(std::function<void()> body, std::shared_ptr<int> live)
+      : body_(std::move(body)), live_(std::move(live)) {}
   ~Coroutine();
   Coroutine(const Coroutine &) = delete;
   Coroutine &operator=(const Coroutine &) = delete;
@@ -29,12 +32,14 @@ public:
   // In the body's thread: gives `value` to the consumer and waits to be resumed.
   void suspend(Obj value);
   bool finished() const { return finished_; }
+  bool started() const { return started_; }
   Obj take_value() { return std::move(value_); }
 
 private:
   void run();
 
   std::function<void()> body_;
+  std::shared_ptr<int> live_;
   std::thread thread_;
   std::mutex mutex_;
   std::condition_variable turn_;

@@ -56,6 +56,9 @@ struct Interpreter::Impl {
   bool module_ran = false;
   // The generators whose bodies are running, innermost last (a yield suspends the last).
   std::vector<Coroutine *> running_generators;
+  // How many generators are started and not ended or dropped (each holds a thread); shared
+  // with them, which may outlive this.
+  std::shared_ptr<int> live_generators = std::make_shared<int>(0);
 };
 
 inline std::string where_text(const std::string &path, const Loc &loc) {
