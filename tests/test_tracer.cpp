@@ -1018,7 +1018,7 @@ TEST_CASE("docs: docs/tracer.md names exactly the torch.nn classes the tracer's 
   CHECK(documented == defined);
 }
 
-TEST_CASE("tracer: --arg takes lists, tuples and dicts holding tensors; the prologue unpacks and "
+TEST_CASE("tracer: --arg takes lists, tuples and dicts holding tensors, the prologue unpacks and "
           "checks each tensor, and what cannot be such an input is refused, saying why") {
   Result<InputSpec> d = parse_arg({"a", "{2: f32[2, 3, 8], 'k': [i64[4]@cpu:0..9, 0.5]}"});
   REQUIRE_MESSAGE(d.ok(), (d.ok() ? std::string() : d.error().message));
