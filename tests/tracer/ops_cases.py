@@ -1,7 +1,9 @@
 # The tracer's vocabulary, one small function per op or Python construct: traced at both levels,
 # validated, run by libtorch, and compared with CPython running this file (tests/test_oracle.cpp).
+import collections
 import contextlib
 import math
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field, replace
 
 import torch
@@ -786,3 +788,22 @@ def generators(x):
     unfinished = doubled(5)
     next(unfinished)  # dropped unfinished: freed without running more of it
     return y * (first + sum(rest)) + sums[1], next(it), next(it, -1), log
+
+
+def ordered_and_default_dicts(x):
+    # collections.OrderedDict (move_to_end, its repr and type) and defaultdict (a missing key's
+    # value made by the factory and kept), and nn.Sequential of an OrderedDict.
+    d = OrderedDict([("a", 1), ("b", 2)])
+    d["c"] = 3
+    d.move_to_end("a")
+    d.move_to_end("c", last=False)
+    lists = defaultdict(list)
+    lists["k"].append(4)
+    lists["k"].append(5)
+    counts = collections.defaultdict(int)
+    for w in ["x", "y", "x"]:
+        counts[w] += 1
+    seq = nn.Sequential(OrderedDict([("lin", nn.Identity()), ("act", nn.ReLU())]))
+    return (seq(x) * sum(lists["k"]) + counts["x"], list(d), repr(d), repr(lists),
+            type(d).__name__, isinstance(d, dict), isinstance(lists, OrderedDict),
+            lists.default_factory is list, repr(OrderedDict()), dict(counts), list(seq._modules))

@@ -212,6 +212,22 @@ Obj Interpreter::call_builtin_class(const ClassObj &cls, std::vector<Obj> &args,
     return construct_collection(*this, name, b, args, kwargs, loc);
   case Builtin::dict:
     return construct_dict(*this, name, args, kwargs, loc);
+  case Builtin::class_ordered_dict: {
+    Obj d = construct_dict(*this, name, args, kwargs, loc);
+    d.as<DictObj>().flavor = DictObj::Flavor::Ordered;
+    return d;
+  }
+  case Builtin::class_defaultdict: {
+    // defaultdict(default_factory=None, /, *args, **kwargs): the rest as dict() takes them.
+    Obj factory = args.empty() ? Obj::none() : args[0];
+    if (!factory.is_none() && !builtins::is_callable(factory))
+      raise("TypeError", "first argument must be callable or None", loc);
+    std::vector<Obj> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
+    Obj d = construct_dict(*this, name, rest, kwargs, loc);
+    d.as<DictObj>().flavor = DictObj::Flavor::Default;
+    d.as<DictObj>().default_factory = factory;
+    return d;
+  }
   case Builtin::object:
     no_keywords(*this, name, kwargs, loc);
     arity(*this, name, args, 0, 0, loc);

@@ -174,6 +174,12 @@ std::optional<Obj> Interpreter::builtin_method(const Obj &self, std::string_view
       {Obj::Kind::Property, "setter", Builtin::property_setter},
       {Obj::Kind::Property, "deleter", Builtin::property_deleter},
   };
+  if (self.kind == Obj::Kind::Dict && self.as<DictObj>().flavor == DictObj::Flavor::Ordered &&
+      name == "move_to_end")
+    return bound_builtin(Builtin::dict_move_to_end, "OrderedDict.move_to_end", self);
+  if (self.kind == Obj::Kind::Dict && self.as<DictObj>().flavor == DictObj::Flavor::Default &&
+      name == "default_factory")
+    return self.as<DictObj>().default_factory;
   for (const Method &m : methods)
     if (m.kind == self.kind && name == m.name)
       return bound_builtin(m.id, type_name(self) + "." + m.name, self);

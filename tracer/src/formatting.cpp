@@ -37,13 +37,20 @@ std::string Interpreter::container_repr(const Obj &o, const Loc &loc) {
   } leave{in_repr_};
   if (o.kind == Obj::Kind::Dict) {
     const DictObj &d = o.as<DictObj>();
-    std::string out = "{";
+    bool ordered = d.flavor == DictObj::Flavor::Ordered;
+    // CPython 3.11: OrderedDict([('a', 1)]), defaultdict(<class 'list'>, {'a': []}).
+    std::string out = ordered ? "OrderedDict([" : "{";
+    if (ordered && d.keys.empty()) return "OrderedDict()";
     for (std::size_t i = 0; i < d.keys.size(); ++i) {
       step(loc);
       if (i) out += ", ";
-      out += repr(d.keys[i], loc) + ": " + repr(d.values[i], loc);
+      out += ordered ? "(" + repr(d.keys[i], loc) + ", " + repr(d.values[i], loc) + ")"
+                     : repr(d.keys[i], loc) + ": " + repr(d.values[i], loc);
     }
-    return out + "}";
+    out += ordered ? "])" : "}";
+    if (d.flavor == DictObj::Flavor::Default)
+      out = "defaultdict(" + repr(d.default_factory, loc) + ", " + out + ")";
+    return out;
   }
   const auto &items = items_of(o);
   if (o.kind == Obj::Kind::Set && items.empty()) return "set()";

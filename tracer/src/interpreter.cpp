@@ -114,6 +114,10 @@ Interpreter::Interpreter(std::shared_ptr<const Module> module, Backend &backend,
   add_class(*impl_, "dtype", Builtin::class_dtype, object, false);
   add_class(*impl_, "device", Builtin::class_device, object, false);
   add_class(*impl_, "NoneType", Builtin::class_nonetype, object, false);
+  // collections' dicts, reached through collections.
+  auto dict = impl_->builtin_classes[static_cast<uint16_t>(Builtin::dict)];
+  add_class(*impl_, "OrderedDict", Builtin::class_ordered_dict, dict, false);
+  add_class(*impl_, "defaultdict", Builtin::class_defaultdict, dict, false);
   // The exceptions, with the part of Python's hierarchy model code catches.
   auto exception = [&](const std::string &name, const std::string &base) {
     auto c = std::make_shared<ClassObj>();

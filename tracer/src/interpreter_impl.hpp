@@ -24,6 +24,7 @@ enum class Provided : uint16_t {
   typing,
   functools,
   contextlib,
+  collections,
   builtins_module,
 };
 

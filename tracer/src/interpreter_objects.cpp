@@ -373,6 +373,12 @@ Obj Interpreter::subscript(const Obj &base, const Obj &index, const Loc &loc) {
   case Obj::Kind::Dict: {
     if (index.is_proxy()) backend_->guard(index, loc);
     if (const Obj *v = dict_get(base.as<DictObj>(), index, loc)) return *v;
+    if (DictObj &d = base.as<DictObj>();
+        d.flavor == DictObj::Flavor::Default && !d.default_factory.is_none()) {
+      Obj made = call(d.default_factory, {}, {}, loc); // defaultdict.__missing__
+      dict_set(base.as<DictObj>(), index, made, loc);
+      return made;
+    }
     raise("KeyError", repr(index, loc), loc);
   }
   case Obj::Kind::Instance:
@@ -1008,6 +1014,10 @@ bool Interpreter::isinstance(const Obj &o, const Obj &cls, const Loc &loc) {
     return o.kind == Obj::Kind::List;
   case Builtin::dict:
     return o.kind == Obj::Kind::Dict;
+  case Builtin::class_ordered_dict:
+    return o.kind == Obj::Kind::Dict && o.as<DictObj>().flavor == DictObj::Flavor::Ordered;
+  case Builtin::class_defaultdict:
+    return o.kind == Obj::Kind::Dict && o.as<DictObj>().flavor == DictObj::Flavor::Default;
   case Builtin::set:
   case Builtin::frozenset:
     return o.kind == Obj::Kind::Set;

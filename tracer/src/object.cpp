@@ -248,7 +248,9 @@ std::string type_name(const Obj &o) {
   case Obj::Kind::List:
     return "list";
   case Obj::Kind::Dict:
-    return "dict";
+    return o.as<DictObj>().flavor == DictObj::Flavor::Ordered   ? "OrderedDict"
+           : o.as<DictObj>().flavor == DictObj::Flavor::Default ? "defaultdict"
+                                                                : "dict";
   case Obj::Kind::Set:
     return "set";
   case Obj::Kind::Slice:

@@ -300,6 +300,8 @@ constexpr ProvidedName kProvidedNames[] = {
     builtin_name(Provided::functools, "cached_property", Builtin::identity_decorator),
     builtin_name(Provided::contextlib, "contextmanager", Builtin::contextmanager),
     builtin_name(Provided::contextlib, "nullcontext", Builtin::null_context),
+    class_name(Provided::collections, "OrderedDict", Builtin::class_ordered_dict),
+    class_name(Provided::collections, "defaultdict", Builtin::class_defaultdict),
 };
 
 // The dotted name a provided module's names are spelled under ("typing" for typing_extensions).
@@ -325,6 +327,8 @@ const char *provided_prefix(Provided m) {
     return "functools";
   case Provided::contextlib:
     return "contextlib";
+  case Provided::collections:
+    return "collections";
   default:
     return "builtins";
   }
@@ -373,6 +377,7 @@ std::optional<Obj> Interpreter::provided_module(const std::string &dotted) {
       {"typing_extensions", Provided::typing},
       {"functools", Provided::functools},
       {"contextlib", Provided::contextlib},
+      {"collections", Provided::collections},
   };
   for (auto [name, id] : known)
     if (dotted == name) {

@@ -126,6 +126,8 @@ Obj call_seq_copy(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*arg
     Obj d = Obj::dict();
     d.as<DictObj>().keys = self.as<DictObj>().keys;
     d.as<DictObj>().values = self.as<DictObj>().values;
+    d.as<DictObj>().flavor = self.as<DictObj>().flavor;
+    d.as<DictObj>().default_factory = self.as<DictObj>().default_factory;
     return d;
   }
   return self.kind == Obj::Kind::Set ? Obj::set(items_of(self)) : Obj::list(items_of(self));
@@ -190,6 +192,27 @@ Obj call_dict_pop(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwarg
   }
   if (args.size() > 1) return args[1];
   in.raise("KeyError", in.repr(args[0], loc), loc);
+}
+
+// OrderedDict.move_to_end(key, last=True).
+Obj call_dict_move_to_end(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+                          const Loc &loc) {
+  arity(in, fn.name, args, 1, 2, loc);
+  bool last = true;
+  if (args.size() > 1) last = in.truth(args[1], loc);
+  for (auto &[k, v] : kwargs) {
+    if (k != "last") in.raise("TypeError", "move_to_end() got an unexpected keyword argument", loc);
+    last = in.truth(v, loc);
+  }
+  DictObj &d = fn.self.as<DictObj>();
+  std::ptrdiff_t at = in.dict_find(d, args[0], loc);
+  if (at < 0) in.raise("KeyError", in.repr(args[0], loc), loc);
+  Obj key = d.keys[static_cast<std::size_t>(at)], value = d.values[static_cast<std::size_t>(at)];
+  d.keys.erase(d.keys.begin() + at);
+  d.values.erase(d.values.begin() + at);
+  d.keys.insert(last ? d.keys.end() : d.keys.begin(), std::move(key));
+  d.values.insert(last ? d.values.end() : d.values.begin(), std::move(value));
+  return Obj::none();
 }
 
 Obj call_dict_setdefault(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args,
@@ -262,6 +285,7 @@ std::span<const Entry> collection_methods() {
       {Builtin::dict_setdefault, call_dict_setdefault},
       {Builtin::dict_update, call_dict_update},
       {Builtin::dict_clear, call_dict_clear},
+      {Builtin::dict_move_to_end, call_dict_move_to_end},
   };
   return kEntries;
 }

@@ -107,7 +107,9 @@ Obj call_type(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &k
     b = Builtin::list;
     break;
   case Obj::Kind::Dict:
-    b = Builtin::dict;
+    b = x.as<DictObj>().flavor == DictObj::Flavor::Ordered   ? Builtin::class_ordered_dict
+        : x.as<DictObj>().flavor == DictObj::Flavor::Default ? Builtin::class_defaultdict
+                                                             : Builtin::dict;
     break;
   case Obj::Kind::Set:
     b = Builtin::set;

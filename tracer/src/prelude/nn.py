@@ -4,6 +4,7 @@
 # torch.nn.functional, so they are the op registry's ltorch symbols; parameter values matter
 # only to an eager run (`tracelint run`), which initialises them with libtorch.
 import math
+from collections import OrderedDict
 import torch
 import torch.nn.functional as F
 
@@ -453,7 +454,7 @@ class ModuleDict(Module):
 class Sequential(Module):
     def __init__(self, *args):
         super().__init__()
-        if len(args) == 1 and isinstance(args[0], dict):
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
             for key, module in args[0].items():
                 self.add_module(key, module)
         else:

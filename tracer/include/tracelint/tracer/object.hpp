@@ -143,6 +143,11 @@ struct DictObj : Heap {
   ~DictObj() override;
   std::vector<Obj> keys;
   std::vector<Obj> values;
+  // A dict of collections.OrderedDict or defaultdict (a missing key's value is
+  // default_factory(), stored), which are dicts with a little more.
+  enum class Flavor : uint8_t { Plain, Ordered, Default };
+  Flavor flavor = Flavor::Plain;
+  Obj default_factory;
   // The index of key, or -1.
   std::ptrdiff_t find(const Obj &key) const;
   const Obj *get(const Obj &key) const;
