@@ -286,7 +286,10 @@ def saved_counts(returned):
     """(tensors, numbers) saved for backward: the second item of an augmented forward's return,
     ((tensors...), (numbers...))."""
     saved = returned.elts[1]
-    return tuple(len(part.elts) for part in saved.elts)
+    if not isinstance(saved, (ast.Tuple, ast.List)):
+        return None  # a name, not a literal collection: not counted
+    return tuple(len(part.elts) if isinstance(part, (ast.Tuple, ast.List)) else None
+                 for part in saved.elts)
 
 
 def our_saved(tracelint, source, case):

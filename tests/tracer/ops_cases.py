@@ -3,7 +3,7 @@
 import collections
 import contextlib
 import math
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict, defaultdict, namedtuple
 from dataclasses import dataclass, field, replace
 
 import torch
@@ -807,3 +807,19 @@ def ordered_and_default_dicts(x):
     return (seq(x) * sum(lists["k"]) + counts["x"], list(d), repr(d), repr(lists),
             type(d).__name__, isinstance(d, dict), isinstance(lists, OrderedDict),
             lists.default_factory is list, repr(OrderedDict()), dict(counts), list(seq._modules))
+
+
+Pair = namedtuple("Pair", ["a", "b"])
+Output = collections.namedtuple("Output", "logits loss", defaults=[None])
+
+
+def named_tuples(x):
+    # collections.namedtuple: fields by name and index, unpacking, _replace, _asdict, defaults,
+    # its repr and class; it is a tuple, and returns from the trace as one.
+    p = Pair(1, b=2)
+    a, b = p
+    q = p._replace(b=5)
+    o = Output(x * 2)
+    return (o.logits * (p.a + p[1] + a + b + q.b + len(p)), repr(q), q._asdict(), Pair._fields,
+            isinstance(p, tuple), isinstance(p, Pair), type(p).__name__, o.loss is None,
+            Output._field_defaults, p == (1, 2), q)

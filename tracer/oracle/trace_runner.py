@@ -51,6 +51,8 @@ def detached(value):
     """The value with each tensor in it detached (tuples, lists and dict values too)."""
     if isinstance(value, torch.Tensor):
         return value.detach()
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a namedtuple: by position
+        return type(value)(*(detached(v) for v in value))
     if isinstance(value, (tuple, list)):
         return type(value)(detached(v) for v in value)
     if isinstance(value, dict):

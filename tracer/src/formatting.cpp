@@ -54,6 +54,15 @@ std::string Interpreter::container_repr(const Obj &o, const Loc &loc) {
   }
   const auto &items = items_of(o);
   if (o.kind == Obj::Kind::Set && items.empty()) return "set()";
+  if (o.kind == Obj::Kind::Tuple && o.as<SeqObj>().named) { // Pair(a=1, b=2)
+    const ClassObj &cls = *o.as<SeqObj>().named;
+    std::string out = cls.name + "(";
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      step(loc);
+      out += (i ? ", " : "") + cls.fields[i] + "=" + repr(items[i], loc);
+    }
+    return out + ")";
+  }
   std::string out = o.kind == Obj::Kind::Tuple ? "(" : o.kind == Obj::Kind::List ? "[" : "{";
   for (std::size_t i = 0; i < items.size(); ++i) {
     step(loc);

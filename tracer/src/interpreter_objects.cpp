@@ -2,6 +2,7 @@
 // truth, iteration and equality, as Python defines them for the values the tracer models.
 #include "tracelint/tracer/interpreter.hpp"
 
+#include "builtins/builtin_family.hpp"
 #include "interpreter_impl.hpp"
 #include "tracelint/tracer/registry.hpp"
 
@@ -28,6 +29,8 @@ Obj bind_method(const Obj &self, const Obj &f) {
 
 Obj Interpreter::construct(const std::shared_ptr<ClassObj> &cls, std::vector<Obj> args,
                            Kwargs kwargs, const Loc &loc) {
+  if (is_builtin(*cls, Builtin::class_namedtuple))
+    return builtins::make_named_tuple(*this, cls, args, kwargs, loc);
   if (cls->builtin && !is_builtin(*cls, Builtin::class_exception))
     return call_builtin_class(*cls, args, kwargs, loc);
   for (const ClassObj *c : cls->mro)
@@ -229,6 +232,10 @@ std::optional<Obj> Interpreter::find_attribute(const Obj &base, std::string_view
     if (name == "fdel") return p.deleter;
     return builtin_method(base, name, loc); // getter, setter, deleter
   }
+  case Obj::Kind::Tuple:
+    if (base.as<SeqObj>().named)
+      if (std::optional<Obj> v = builtins::named_tuple_attribute(base, name)) return v;
+    return builtin_method(base, name, loc);
   default:
     return builtin_method(base, name, loc);
   }
@@ -1014,6 +1021,9 @@ bool Interpreter::isinstance(const Obj &o, const Obj &cls, const Loc &loc) {
     return o.kind == Obj::Kind::List;
   case Builtin::dict:
     return o.kind == Obj::Kind::Dict;
+  case Builtin::class_namedtuple:
+    return o.kind == Obj::Kind::Tuple && o.as<SeqObj>().named &&
+           o.as<SeqObj>().named->is_subclass_of(c);
   case Builtin::class_ordered_dict:
     return o.kind == Obj::Kind::Dict && o.as<DictObj>().flavor == DictObj::Flavor::Ordered;
   case Builtin::class_defaultdict:

@@ -302,6 +302,7 @@ constexpr ProvidedName kProvidedNames[] = {
     builtin_name(Provided::contextlib, "nullcontext", Builtin::null_context),
     class_name(Provided::collections, "OrderedDict", Builtin::class_ordered_dict),
     class_name(Provided::collections, "defaultdict", Builtin::class_defaultdict),
+    builtin_name(Provided::collections, "namedtuple", Builtin::namedtuple),
 };
 
 // The dotted name a provided module's names are spelled under ("typing" for typing_extensions).

@@ -42,6 +42,13 @@ std::span<const Entry> collection_methods();
 // Dataclasses (dataclass, field, the generated __init__), functools (partial, reduce) and the
 // identity decorators (functools.cpp).
 std::span<const Entry> functools_functions();
+// collections.namedtuple and its tuples' _asdict and _replace (named_tuples.cpp).
+std::span<const Entry> named_tuple_functions();
+// A tuple of the namedtuple class cls, its fields bound from the arguments as CPython's __new__.
+Obj make_named_tuple(Interpreter &in, const std::shared_ptr<ClassObj> &cls, std::vector<Obj> &args,
+                     Kwargs &kwargs, const Loc &loc);
+// A named tuple's attribute: a field's value, _asdict, _replace, or its class's attribute.
+std::optional<Obj> named_tuple_attribute(const Obj &t, std::string_view name);
 // The torch module, tensor methods and math (torch_api.cpp).
 std::span<const Entry> torch_functions();
 

@@ -101,6 +101,7 @@ Obj call_type(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &k
     b = Builtin::str_;
     break;
   case Obj::Kind::Tuple:
+    if (x.as<SeqObj>().named) return Obj::heap(Obj::Kind::Class, x.as<SeqObj>().named);
     b = Builtin::tuple;
     break;
   case Obj::Kind::List:

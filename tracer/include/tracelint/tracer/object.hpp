@@ -130,8 +130,10 @@ struct StrObj : Heap {
 };
 
 // A tuple, list or set (a set keeps its first-seen order; only hashable constants go in it).
+struct ClassObj;
 struct SeqObj : Heap {
   std::vector<Obj> items;
+  std::shared_ptr<ClassObj> named; // a tuple made by a collections.namedtuple class: that class
   explicit SeqObj(std::vector<Obj> v) : items(std::move(v)) {}
   // Frees nested collections without recursion (t = (t,) in a loop nests without bound).
   ~SeqObj() override;
