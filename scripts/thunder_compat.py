@@ -160,6 +160,8 @@ CALL_REASONS = {
                    "functionalisation pass; tracelint functionalises while tracing (the "
                    "out-of-place symbol, then prims.copy_ into the input at the end)",
     "ltorch.clone": "as ltorch.add_: Thunder's in-place handling clones first",
+    "prims.copy_": "tracelint copies an input's in-place update back at the end (prims.copy_ "
+                   "into the input); Thunder 0.2.6 keeps the in-place symbol on the input itself",
     "prims.update_aliases": "Thunder 0.2.6 marks the tensors an in-place update may alias "
                             "(prims.update_aliases) and keeps the update; tracelint "
                             "functionalises it while tracing",
@@ -169,6 +171,12 @@ CALL_REASONS = {
 }
 # Why a case differs, for what CALL_REASONS does not explain, by case name.
 TRACE_REASONS = {}
+# Why a case's computation takes other tensors under symbolic values, by case name.
+SYMBOLIC_CASE_REASONS = {
+    "collection_inputs": "tensors inside collection inputs: tracelint names each as the prologue "
+                         "unpacks it (t0, t4, ...); Thunder 0.2.6 by its path (t_a_2, t_arr_0) "
+                         "or by the local the function first binds it to (`bias`)",
+}
 
 
 # ---- schemas
@@ -286,10 +294,7 @@ def saved_counts(returned):
     """(tensors, numbers) saved for backward: the second item of an augmented forward's return,
     ((tensors...), (numbers...))."""
     saved = returned.elts[1]
-    if not isinstance(saved, (ast.Tuple, ast.List)):
-        return None  # a name, not a literal collection: not counted
-    return tuple(len(part.elts) if isinstance(part, (ast.Tuple, ast.List)) else None
-                 for part in saved.elts)
+    return tuple(len(part.elts) for part in saved.elts)
 
 
 def our_saved(tracelint, source, case):
@@ -318,8 +323,9 @@ def thunder_saved(case, namespace):
     returned = ast.parse(str(thunder.last_traces(jitted)[-1]))
     forward = next(f for f in returned.body if isinstance(f, ast.FunctionDef))
     value = forward.body[-1].value
-    if not (isinstance(value, ast.Tuple) and len(value.elts) == 2):
-        return (0, 0), None  # nothing needs a gradient: no saved collections
+    if not (isinstance(value, ast.Tuple) and len(value.elts) == 2 and
+            isinstance(value.elts[0], ast.Dict)):
+        return (0, 0), None  # nothing needs a gradient: the outputs, no saved collections
     return saved_counts(value), None
 
 
@@ -388,8 +394,10 @@ def symbolic_section(tracelint, case_set):
     for name, mine, other, note in rows:
         show = lambda c: "" if c is None else f"{', '.join(c[0])}; {', '.join(c[1]) or '-'}"
         if not note and mine[0] != other[0]:
-            note = "**the tensors differ**"
-            unexplained.append(f"symbolic values, {case_set.title}: {name}")
+            note = SYMBOLIC_CASE_REASONS.get(name.split(" (")[0], "")
+            if not note:
+                note = "**the tensors differ**"
+                unexplained.append(f"symbolic values, {case_set.title}: {name}")
         lines.append(f"| `{name}` | {show(mine)} | {show(other)} | {note} |")
     return lines, unexplained
 
@@ -481,6 +489,9 @@ PROLOGUE_CASE_REASONS = {
     "math_module": "a number made from an input's shape (`math.sqrt(x.shape[-1])`): Thunder "
                    "unpacks the shape in the prologue and checks the number's value; tracelint's "
                    "check of the tensor's shape already fixes it",
+    "generators": "Thunder 0.2.6 interprets `contextlib.contextmanager` itself and checks "
+                  "attributes of the module it read there (prims.check_string_value); tracelint "
+                  "provides contextlib, so the prologue checks only the input",
     "dataclass_replace": "Thunder 0.2.6 interprets `dataclasses.replace` itself and checks a "
                          "global of the dataclasses module it read there (`_FIELDS`, a string "
                          "constant: prims.check_string_value); tracelint provides dataclasses "

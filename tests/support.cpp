@@ -180,4 +180,24 @@ std::string shell_quote(const std::string &s) {
   return out + "'";
 }
 
+void expect_cpython_matches(const std::vector<std::string> &dirs, const std::string &python,
+                            const std::string &flags) {
+  if (dirs.empty()) return;
+  std::string command =
+      shell_quote(python) + " " +
+      shell_quote(std::string(TRACELINT_SOURCE_DIR) + "/tracer/oracle/cpython_oracle.py") + flags;
+  for (const std::string &d : dirs)
+    command += " " + shell_quote(d);
+  auto [status, out] = run_capturing(command + " 2>/dev/null"); // stderr: what the model prints
+  CAPTURE(out);
+  CHECK(status == 0);
+  std::istringstream lines(out);
+  std::size_t matched = 0;
+  for (std::string line; std::getline(lines, line);) {
+    CHECK_MESSAGE(line.find("matches CPython") != std::string::npos, line);
+    matched += line.find("matches CPython") != std::string::npos;
+  }
+  CHECK(matched == dirs.size());
+}
+
 } // namespace test

@@ -41,6 +41,11 @@ Run tracelint(const std::string &args, const std::string &stdin_text = "",
 // nullopt after skip_test when that cannot be done here (not root, no setpriv).
 std::optional<Run> tracelint_as_nobody(const std::string &args, const std::string &stdin_text = "");
 
+// Runs tracer/oracle/cpython_oracle.py by `python` with `flags` (" --polyfill", ...) on the run
+// directories: every verdict must be a match (doctest checks), one per directory.
+void expect_cpython_matches(const std::vector<std::string> &dirs, const std::string &python,
+                            const std::string &flags);
+
 // A fresh temporary directory, removed at scope exit.
 struct TempDir {
   TempDir();

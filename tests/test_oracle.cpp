@@ -171,17 +171,7 @@ std::pair<int, std::string> run_oracle(const std::vector<std::string> &dirs, boo
 
 void oracle(const std::vector<std::string> &dirs, bool polyfill,
             const std::string &python = kPython) {
-  if (dirs.empty()) return;
-  auto [status, out] = run_oracle(dirs, polyfill, python);
-  CAPTURE(out);
-  CHECK(status == 0);
-  std::istringstream lines(out);
-  std::size_t matched = 0;
-  for (std::string line; std::getline(lines, line);) {
-    CHECK_MESSAGE(line.find("matches CPython") != std::string::npos, line);
-    matched += line.find("matches CPython") != std::string::npos;
-  }
-  CHECK(matched == dirs.size());
+  test::expect_cpython_matches(dirs, python, polyfill ? " --polyfill" : "");
 }
 
 // What the Thunder run of a directory must show instead of a match: a known Thunder bug.

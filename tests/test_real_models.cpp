@@ -57,27 +57,6 @@ bool can_import_torch(const std::string &python) {
          0;
 }
 
-// Every directory's verdict from the oracle run by `python` must be a match.
-void cpython_matches(const std::vector<std::string> &dirs, const std::string &python,
-                     const std::string &flags) {
-  std::string command =
-      test::shell_quote(python) + " " +
-      test::shell_quote(std::string(TRACELINT_SOURCE_DIR) + "/tracer/oracle/cpython_oracle.py") +
-      flags;
-  for (const std::string &d : dirs)
-    command += " " + test::shell_quote(d);
-  auto [status, out] = test::run_capturing(command + " 2>/dev/null");
-  CAPTURE(out);
-  CHECK(status == 0);
-  std::istringstream lines(out);
-  std::size_t matched = 0;
-  for (std::string line; std::getline(lines, line);) {
-    CHECK_MESSAGE(line.find("matches CPython") != std::string::npos, line);
-    matched += line.find("matches CPython") != std::string::npos;
-  }
-  CHECK(matched == dirs.size());
-}
-
 void trace_check_and_compare(bool grad) {
   test::TempDir tmp;
   std::vector<std::string> dirs, dirs_pytorch2;
@@ -106,7 +85,7 @@ void trace_check_and_compare(bool grad) {
     return;
   }
   // PyTorch 1.13 lacks scaled_dot_product_attention: the oracle's documented reference.
-  cpython_matches(dirs, debian, " --polyfill" + stubs);
+  test::expect_cpython_matches(dirs, debian, " --polyfill" + stubs);
   std::string tools = std::string(TRACELINT_SOURCE_DIR) + "/.venv-tools/bin/python";
   if (!can_import_torch(tools)) {
     test::skip_test("no PyTorch 2.x in the tools venv (.venv-tools; scripts/bootstrap.sh makes "
@@ -114,7 +93,7 @@ void trace_check_and_compare(bool grad) {
     return;
   }
   dirs.insert(dirs.end(), dirs_pytorch2.begin(), dirs_pytorch2.end());
-  cpython_matches(dirs, tools, stubs);
+  test::expect_cpython_matches(dirs, tools, stubs);
 }
 
 } // namespace
