@@ -110,6 +110,12 @@ constexpr std::string_view kSpecName = "__tensor_spec_";
 
 SpecsReplaced replace_tensor_specs(std::string_view text) {
   SpecsReplaced out;
+  // The first `]` at or after each position, found once: a long text of words and brackets is
+  // scanned in linear time, each candidate spec at most kMaxSpecLength long.
+  constexpr std::size_t kMaxSpecLength = 1024;
+  std::vector<std::size_t> next_close(text.size() + 1, std::string_view::npos);
+  for (std::size_t k = text.size(); k-- > 0;)
+    next_close[k] = text[k] == ']' ? k : next_close[k + 1];
   std::size_t i = 0;
   while (i < text.size()) {
     char c = text[i];
@@ -124,8 +130,8 @@ SpecsReplaced replace_tensor_specs(std::string_view text) {
     }
     bool starts_word = is_alpha(c) && (i == 0 || !(is_alpha(text[i - 1]) || is_digit(text[i - 1]) ||
                                                    text[i - 1] == '_' || text[i - 1] == '.'));
-    std::size_t close = starts_word ? text.find(']', i) : std::string_view::npos;
-    if (close != std::string_view::npos) {
+    std::size_t close = starts_word ? next_close[i] : std::string_view::npos;
+    if (close != std::string_view::npos && close - i < kMaxSpecLength) {
       // The spec's end: the dims' `]`, then @DEVICE, :LO..HI and :grad where they follow.
       std::size_t end = close + 1;
       auto take = [&](auto allowed) {
