@@ -2,6 +2,7 @@
 # validated, run by libtorch, and compared with CPython running this file (tests/test_oracle.cpp).
 import collections
 import contextlib
+import enum
 import math
 from collections import OrderedDict, defaultdict, namedtuple
 from dataclasses import dataclass, field, replace
@@ -823,3 +824,28 @@ def named_tuples(x):
     return (o.logits * (p.a + p[1] + a + b + q.b + len(p)), repr(q), q._asdict(), Pair._fields,
             isinstance(p, tuple), isinstance(p, Pair), type(p).__name__, o.loss is None,
             Output._field_defaults, p == (1, 2), q)
+
+
+class Color(enum.Enum):
+    RED = 1
+    GREEN = 2
+    CRIMSON = 1  # an alias of RED
+
+    def double(self):
+        return self.value * 2
+
+
+class Mode(enum.Enum):
+    TRAIN = enum.auto()
+    EVAL = enum.auto()
+
+
+def enums(x):
+    # enum.Enum: members with name and value, aliases, auto(), lookup by value and by name,
+    # iteration, methods, repr and str, identity and hashing.
+    c = Color(2)
+    m = Mode["EVAL"]
+    names = [k.name for k in Color]
+    return (x * (c.value + m.value + Color.RED.double()), names, repr(Color.RED), str(Mode.TRAIN),
+            Color.CRIMSON is Color.RED, c == Color.GREEN, isinstance(c, Color), type(m).__name__,
+            {Color.RED: "r"}[Color.CRIMSON], f"{Mode.EVAL}")

@@ -124,6 +124,9 @@ std::string Interpreter::repr(const Obj &o, const Loc &loc) {
       Obj r = call(attribute(o, "__repr__", loc), {}, {}, loc);
       if (r.kind == Obj::Kind::Str) return str_of(r);
     }
+    if (is_enum_class(*inst.cls) && inst.dict->get("_name_")) // <Color.RED: 1>
+      return "<" + inst.cls->name + "." + str_of(*inst.dict->get("_name_")) + ": " +
+             repr(*inst.dict->get("_value_"), loc) + ">";
     if (inst.cls->builtin == static_cast<uint16_t>(Builtin::class_exception)) {
       const Obj *args = inst.dict->get("args");
       std::string inner;
@@ -169,6 +172,8 @@ std::string Interpreter::str(const Obj &o, const Loc &loc) {
       Obj r = call(attribute(o, "__str__", loc), {}, {}, loc);
       if (r.kind == Obj::Kind::Str) return str_of(r);
     }
+    if (is_enum_class(*inst.cls) && inst.dict->get("_name_")) // Color.RED
+      return inst.cls->name + "." + str_of(*inst.dict->get("_name_"));
     if (inst.cls->builtin == static_cast<uint16_t>(Builtin::class_exception)) {
       const Obj *args = inst.dict->get("args");
       if (args && args->kind == Obj::Kind::Tuple) {

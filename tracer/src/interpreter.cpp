@@ -118,6 +118,7 @@ Interpreter::Interpreter(std::shared_ptr<const Module> module, Backend &backend,
   auto dict = impl_->builtin_classes[static_cast<uint16_t>(Builtin::dict)];
   add_class(*impl_, "OrderedDict", Builtin::class_ordered_dict, dict, false);
   add_class(*impl_, "defaultdict", Builtin::class_defaultdict, dict, false);
+  add_class(*impl_, "Enum", Builtin::class_enum, object, false);
   // The exceptions, with the part of Python's hierarchy model code catches.
   auto exception = [&](const std::string &name, const std::string &base) {
     auto c = std::make_shared<ClassObj>();
@@ -169,6 +170,8 @@ Interpreter::~Interpreter() {
     if (env) env->clear();
   for (auto &[path, module] : impl_->local_modules)
     if (const std::shared_ptr<Env> &env = module.as<ModuleObj>().globals) env->clear();
+  for (const std::weak_ptr<ClassObj> &c : impl_->enum_classes)
+    if (std::shared_ptr<ClassObj> cls = c.lock()) cls->attributes = DictObj{};
 }
 
 std::shared_ptr<ClassObj> Interpreter::builtin_class(Builtin b) const {
@@ -754,7 +757,8 @@ void Interpreter::define_class(const Stmt &s, Frame &frame) {
   for (const auto &b : cls->bases)
     if (b->builtin && b->builtin != static_cast<uint16_t>(Builtin::object) &&
         b->builtin != static_cast<uint16_t>(Builtin::class_exception) &&
-        b->builtin != static_cast<uint16_t>(Builtin::class_tensor))
+        b->builtin != static_cast<uint16_t>(Builtin::class_tensor) &&
+        b->builtin != static_cast<uint16_t>(Builtin::class_enum))
       throw TraceError(s.loc, "unsupported construct: a class deriving from the builtin `" +
                                   b->name + "`");
   cls->mro = linearize(cls.get(), s.loc);
@@ -803,6 +807,7 @@ void Interpreter::define_class(const Stmt &s, Frame &frame) {
     if (!contains(cls->fields, a)) cls->fields.push_back(a);
   cls->attributes.set(Obj::str("__name__"), Obj::str(def.name));
   cls->attributes.set(Obj::str("__qualname__"), Obj::str(def.name));
+  if (is_enum_class(*cls)) make_enum_members(cls, body.locals->vars, s.loc);
   for (auto d = def.decorators.rbegin(); d != def.decorators.rend(); ++d)
     cls_obj = call(eval(*d, frame), {std::move(cls_obj)}, {}, d->loc);
   bind_name(def.name, std::move(cls_obj), frame);

@@ -25,6 +25,7 @@ enum class Provided : uint16_t {
   functools,
   contextlib,
   collections,
+  enum_module,
   builtins_module,
 };
 
@@ -60,6 +61,8 @@ struct Interpreter::Impl {
   // How many generators are started and not ended or dropped (each holds a thread); shared
   // with them, which may outlive this.
   std::shared_ptr<int> live_generators = std::make_shared<int>(0);
+  // The enum classes made: a class and its members hold each other (~Interpreter parts them).
+  std::vector<std::weak_ptr<ClassObj>> enum_classes;
 };
 
 inline std::string where_text(const std::string &path, const Loc &loc) {

@@ -31,6 +31,7 @@ Obj Interpreter::construct(const std::shared_ptr<ClassObj> &cls, std::vector<Obj
                            Kwargs kwargs, const Loc &loc) {
   if (is_builtin(*cls, Builtin::class_namedtuple))
     return builtins::make_named_tuple(*this, cls, args, kwargs, loc);
+  if (is_enum_class(*cls)) return enum_lookup(cls, args, loc);
   if (cls->builtin && !is_builtin(*cls, Builtin::class_exception))
     return call_builtin_class(*cls, args, kwargs, loc);
   for (const ClassObj *c : cls->mro)
@@ -395,6 +396,11 @@ Obj Interpreter::subscript(const Obj &base, const Obj &index, const Loc &loc) {
   case Obj::Kind::Class:
   case Obj::Kind::Unknown:
     // typing's generics (Optional[torch.Tensor], list[int]): nothing the tracer runs reads them.
+    if (base.kind == Obj::Kind::Class && is_enum_class(base.as<ClassObj>())) { // Color["RED"]
+      for (const Obj &m : enum_members(base.as<ClassObj>()))
+        if (equal(*m.as<InstanceObj>().dict->get("name"), index, loc)) return m;
+      raise("KeyError", repr(index, loc), loc);
+    }
     if (base.kind == Obj::Kind::Class) return make_unknown(base.as<ClassObj>().name + "[...]", loc);
     return derived_unknown(base, base.as<UnknownObj>().what + "[...]", loc);
   default:
@@ -949,6 +955,9 @@ std::vector<Obj> Interpreter::iterate_instance(const Obj &o, const Loc &loc) {
 
 std::vector<Obj> Interpreter::iterate(const Obj &o, const Loc &loc) {
   switch (o.kind) {
+  case Obj::Kind::Class:
+    if (is_enum_class(o.as<ClassObj>())) return enum_members(o.as<ClassObj>());
+    break;
   case Obj::Kind::Generator: { // drained here: a for loop takes all it yields first
     std::vector<Obj> out;
     while (std::optional<Obj> v = resume_generator(o, loc)) {

@@ -303,6 +303,8 @@ constexpr ProvidedName kProvidedNames[] = {
     class_name(Provided::collections, "OrderedDict", Builtin::class_ordered_dict),
     class_name(Provided::collections, "defaultdict", Builtin::class_defaultdict),
     builtin_name(Provided::collections, "namedtuple", Builtin::namedtuple),
+    class_name(Provided::enum_module, "Enum", Builtin::class_enum),
+    builtin_name(Provided::enum_module, "auto", Builtin::enum_auto),
 };
 
 // The dotted name a provided module's names are spelled under ("typing" for typing_extensions).
@@ -330,6 +332,8 @@ const char *provided_prefix(Provided m) {
     return "contextlib";
   case Provided::collections:
     return "collections";
+  case Provided::enum_module:
+    return "enum";
   default:
     return "builtins";
   }
@@ -379,6 +383,7 @@ std::optional<Obj> Interpreter::provided_module(const std::string &dotted) {
       {"functools", Provided::functools},
       {"contextlib", Provided::contextlib},
       {"collections", Provided::collections},
+      {"enum", Provided::enum_module},
   };
   for (auto [name, id] : known)
     if (dotted == name) {

@@ -164,6 +164,14 @@ Obj call_contextmanager_call(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &
   return made;
 }
 
+// enum.auto(): a marker the enum class's creation numbers (enums.cpp).
+Obj call_enum_auto(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
+                   const Loc &loc) {
+  no_keywords(in, fn.name, kwargs, loc);
+  arity(in, fn.name, args, 0, 0, loc);
+  return make_builtin(Builtin::enum_auto, "enum.auto");
+}
+
 Obj call_reduce(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
                 const Loc &loc) {
   const std::string &name = fn.name;
@@ -195,6 +203,7 @@ std::span<const Entry> functools_functions() {
       {Builtin::partial_call, call_partial_call},
       {Builtin::reduce, call_reduce},
       {Builtin::contextmanager, call_contextmanager},
+      {Builtin::enum_auto, call_enum_auto},
       {Builtin::contextmanager_call, call_contextmanager_call},
   };
   return kEntries;

@@ -244,6 +244,13 @@ private:
   Flow run_aug_assign(const Stmt &s, Frame &frame);
   Flow run_with(const Stmt &s, Frame &frame);
   void define_class(const Stmt &s, Frame &frame);
+  // enums.cpp: the members of a class deriving from enum.Enum, made after its body ran.
+  static bool is_enum_class(const ClassObj &cls);
+  static std::vector<Obj> enum_members(const ClassObj &cls);
+  void make_enum_members(const std::shared_ptr<ClassObj> &cls,
+                         const std::vector<std::pair<std::string, Obj>> &body, const Loc &loc);
+  Obj enum_lookup(const std::shared_ptr<ClassObj> &cls, const std::vector<Obj> &args,
+                  const Loc &loc);
   void do_import(const Stmt &s, Frame &frame);
   // imports.cpp: the model's own modules, read from disk beside the traced file.
   // The modules `import dotted` (with `level` leading dots) runs, outermost first; none when
