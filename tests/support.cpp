@@ -200,4 +200,8 @@ void expect_cpython_matches(const std::vector<std::string> &dirs, const std::str
   CHECK(matched == dirs.size());
 }
 
+bool can_import_torch(const std::string &python) {
+  return std::system((shell_quote(python) + " -c 'import torch' > /dev/null 2>&1").c_str()) == 0;
+}
+
 } // namespace test

@@ -41,6 +41,8 @@ Run tracelint(const std::string &args, const std::string &stdin_text = "",
 // nullopt after skip_test when that cannot be done here (not root, no setpriv).
 std::optional<Run> tracelint_as_nobody(const std::string &args, const std::string &stdin_text = "");
 
+// Whether that Python interpreter imports torch.
+bool can_import_torch(const std::string &python);
 // Runs tracer/oracle/cpython_oracle.py by `python` with `flags` (" --polyfill", ...) on the run
 // directories: every verdict must be a match (doctest checks), one per directory.
 void expect_cpython_matches(const std::vector<std::string> &dirs, const std::string &python,

@@ -35,13 +35,8 @@ namespace {
 
 const std::string kPython = "/usr/bin/python3";
 
-bool can_import_torch(const std::string &python) {
-  return std::system((test::shell_quote(python) + " -c 'import torch' > /dev/null 2>&1").c_str()) ==
-         0;
-}
-
 bool cpython_has_torch() {
-  static const bool has = can_import_torch(kPython);
+  static const bool has = test::can_import_torch(kPython);
   return has;
 }
 
@@ -53,7 +48,7 @@ std::string tools_python() {
 }
 
 bool tools_have_torch() {
-  static const bool has = can_import_torch(tools_python());
+  static const bool has = test::can_import_torch(tools_python());
   return has;
 }
 

@@ -52,11 +52,6 @@ std::string trace_arguments(const ModelCase &c, bool grad, const std::string &ca
   return a;
 }
 
-bool can_import_torch(const std::string &python) {
-  return std::system((test::shell_quote(python) + " -c 'import torch' > /dev/null 2>&1").c_str()) ==
-         0;
-}
-
 void trace_check_and_compare(bool grad) {
   test::TempDir tmp;
   std::vector<std::string> dirs, dirs_pytorch2;
@@ -79,7 +74,7 @@ void trace_check_and_compare(bool grad) {
   const std::string stubs =
       " --stub torch.utils.tensorboard,tiktoken,requests,lightning,sentencepiece";
   const std::string debian = "/usr/bin/python3";
-  if (!can_import_torch(debian)) {
+  if (!test::can_import_torch(debian)) {
     test::skip_test("/usr/bin/python3 has no torch: the model runs were not compared with CPython "
                     "(scripts/bootstrap.sh installs python3-torch)");
     return;
@@ -87,7 +82,7 @@ void trace_check_and_compare(bool grad) {
   // PyTorch 1.13 lacks scaled_dot_product_attention: the oracle's documented reference.
   test::expect_cpython_matches(dirs, debian, " --polyfill" + stubs);
   std::string tools = std::string(TRACELINT_SOURCE_DIR) + "/.venv-tools/bin/python";
-  if (!can_import_torch(tools)) {
+  if (!test::can_import_torch(tools)) {
     test::skip_test("no PyTorch 2.x in the tools venv (.venv-tools; scripts/bootstrap.sh makes "
                     "it): the models were compared with PyTorch 1.13 only");
     return;

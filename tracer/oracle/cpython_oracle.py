@@ -191,11 +191,11 @@ def load_arguments(directory, manifest, namespace):
     did), the rest evaluated as given."""
     kwargs = {}
     for arg in manifest["args"]:
-        if "value" in arg and "tensor" in arg["value"]:
-            kwargs[arg["name"]] = load_tensor(directory, arg["value"]).requires_grad_(
-                arg.get("requires_grad", False))
-        elif "value" in arg:  # a collection holding tensors
-            kwargs[arg["name"]] = load_value(directory, arg["value"])
+        if "value" in arg:  # a tensor, or a collection holding tensors
+            value = load_value(directory, arg["value"])
+            if isinstance(value, torch.Tensor):
+                value.requires_grad_(arg.get("requires_grad", False))
+            kwargs[arg["name"]] = value
         else:
             kwargs[arg["name"]] = eval(arg["literal"], namespace)
     return kwargs

@@ -5,7 +5,6 @@
 
 #include "builtins/builtin_family.hpp"
 #include "interpreter_impl.hpp"
-#include "tracelint/tracer/registry.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -166,16 +165,12 @@ Obj legacy_tensor_constructor(Interpreter &in, std::vector<Obj> &args, Kwargs &k
     throw TraceError(loc, "unsupported construct: torch.Tensor(...) of " + type_name(args[0]) +
                               " (the tracer takes sizes or a list of numbers; use torch.tensor, "
                               "torch.empty, ...)");
-  const Registry &registry = Registry::get();
-  Sym sym = data ? Sym::ltorch_tensor : Sym::ltorch_empty;
   std::vector<Obj> call_args =
       data ? args
            : std::vector<Obj>{args.empty() ? Obj::tuple({Obj::int_of(0)}) : Obj::tuple(args)};
-  Kwargs call_kwargs = {{"dtype", Obj::dtype_of(DType::float32)}};
-  return in.backend().call_symbol(sym,
-                                  registry.bind(registry.op(sym), std::move(call_args),
-                                                std::move(call_kwargs), "torch.Tensor", loc),
-                                  loc);
+  return builtins::call_symbol(in, data ? Sym::ltorch_tensor : Sym::ltorch_empty,
+                               std::move(call_args), {{"dtype", Obj::dtype_of(DType::float32)}},
+                               "torch.Tensor", loc);
 }
 
 } // namespace

@@ -614,10 +614,8 @@ void Interpreter::update_in_place(const Obj &target, const Obj &result, const Lo
   if (r.dtype != t.dtype) {
     if (std::optional<std::string> problem = in_place_cast_problem(r.dtype, t.dtype))
       raise("RuntimeError", *problem, loc);
-    const Registry &reg = Registry::get();
-    Kwargs kw{{"dtype", Obj::dtype_of(t.dtype)}};
-    value = backend_->call_symbol(
-        Sym::ltorch_to, reg.bind(reg.op(Sym::ltorch_to), {result}, kw, "Tensor.to", loc), loc);
+    value = builtins::call_symbol(*this, Sym::ltorch_to, {result},
+                                  {{"dtype", Obj::dtype_of(t.dtype)}}, "Tensor.to", loc);
   }
   const TensorObj &v = value.as<TensorObj>();
   t.name = v.name;
@@ -627,9 +625,6 @@ void Interpreter::update_in_place(const Obj &target, const Obj &result, const Lo
 
 namespace builtins {
 
-namespace {
-
-// A registry symbol called from a torch function's or tensor method's implementation.
 Obj call_symbol(Interpreter &in, Sym sym, std::vector<Obj> call_args, Kwargs call_kwargs,
                 const std::string &spelled, const Loc &loc) {
   const Registry &registry = Registry::get();
@@ -637,6 +632,8 @@ Obj call_symbol(Interpreter &in, Sym sym, std::vector<Obj> call_args, Kwargs cal
   return in.backend().call_symbol(
       sym, registry.bind(def, std::move(call_args), std::move(call_kwargs), spelled, loc), loc);
 }
+
+namespace {
 
 // Tensor.float() and the like: ltorch.to with the dtype.
 Obj to_dtype(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, DType d, const Loc &loc) {

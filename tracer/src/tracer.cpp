@@ -276,9 +276,14 @@ private:
       args_.push_back(o);
       inputs_.emplace_back(p.name, o);
       // A collection as it came in (the call may rename its tensors by updating them in place,
-      // or add to it), and its tensors, to copy back what the call updates.
-      entered_.push_back(as_entered(o));
-      if (o.kind != Obj::Kind::Tensor) tensors_of(o, nested_tensors_);
+      // or add to it), and its tensors, to copy back what the call updates. A tensor input is
+      // itself: its input_name keeps what it came in as.
+      if (o.kind == Obj::Kind::Tensor) {
+        entered_.push_back(o);
+      } else {
+        entered_.push_back(as_entered(o));
+        tensors_of(o, nested_tensors_);
+      }
       program_.inputs.push_back(std::move(spec.value()));
     }
     for (std::size_t i = 0; i < state_.size(); ++i)
@@ -390,9 +395,8 @@ private:
   }
 
   Trace build_computation() {
-    for (std::size_t i = 0; i < inputs_.size(); ++i)
-      collect_proxies(inputs_[i].second.kind == Obj::Kind::Tensor ? inputs_[i].second : entered_[i],
-                      proxies_);
+    for (const Obj &o : entered_)
+      collect_proxies(o, proxies_);
     for (const Obj *o : proxies_)
       used_.insert(o->kind == Obj::Kind::Tensor ? o->as<TensorObj>().input_name : proxy_name(*o));
     for (const std::string &n : state_names_)
@@ -451,7 +455,7 @@ private:
     for (std::size_t i = 0; i < inputs_.size(); ++i) {
       const auto &[name, o] = inputs_[i];
       // The input as it came in (an in-place update renamed the tensor since).
-      Obj entry = o.kind == Obj::Kind::Tensor ? o : entered_[i];
+      Obj entry = entered_[i];
       if (o.kind == Obj::Kind::Tensor && o.as<TensorObj>().name != name) {
         entry = Interpreter::alias_tensor(o.as<TensorObj>());
         entry.as<TensorObj>().name = name;
@@ -510,7 +514,7 @@ private:
   std::vector<std::string> state_names_;
   std::vector<Obj> args_;
   std::vector<std::pair<std::string, Obj>> inputs_; // the traced inputs, by name
-  std::vector<Obj> entered_;        // each input's structure as it came in (as_entered)
+  std::vector<Obj> entered_;        // each input as it came in (a collection: as_entered)
   std::vector<Obj> nested_tensors_; // the tensors inside the inputs that are collections
   Obj result_;
   Value returned_;

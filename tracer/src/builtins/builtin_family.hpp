@@ -49,6 +49,10 @@ Obj make_named_tuple(Interpreter &in, const std::shared_ptr<ClassObj> &cls, std:
                      Kwargs &kwargs, const Loc &loc);
 // A named tuple's attribute: a field's value, _asdict, _replace, or its class's attribute.
 std::optional<Obj> named_tuple_attribute(const Obj &t, std::string_view name);
+// A registry symbol called from a builtin's implementation, its arguments bound to its schema
+// (spelled: the Python name the call used, for messages) (torch_api.cpp).
+Obj call_symbol(Interpreter &in, Sym sym, std::vector<Obj> call_args, Kwargs call_kwargs,
+                const std::string &spelled, const Loc &loc);
 // The torch module, tensor methods and math (torch_api.cpp).
 std::span<const Entry> torch_functions();
 

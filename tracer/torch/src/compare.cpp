@@ -345,22 +345,20 @@ RtValue make_input(const InputSpec &spec, const std::string &device) {
     }
     return out;
   }
-  {
-    at::ScalarType type = scalar_type(spec.dtype);
-    at::Tensor t;
-    if (spec.range)
-      t = at::randint(spec.range->first, spec.range->second, spec.shape,
-                      at::TensorOptions().dtype(at::kLong))
-              .to(type);
-    else if (at::isFloatingType(type))
-      t = at::randn(spec.shape, at::TensorOptions().dtype(at::kFloat)).to(type);
-    else if (type == at::kBool)
-      t = at::randint(0, 2, spec.shape, at::TensorOptions().dtype(at::kLong)).to(at::kBool);
-    else
-      t = at::randint(-8, 9, spec.shape, at::TensorOptions().dtype(at::kLong)).to(type);
-    if (device != "cpu" && spec.device != "cpu") t = t.to(at::Device(spec.device));
-    return RtValue::of_tensor(t);
-  }
+  at::ScalarType type = scalar_type(spec.dtype);
+  at::Tensor t;
+  if (spec.range)
+    t = at::randint(spec.range->first, spec.range->second, spec.shape,
+                    at::TensorOptions().dtype(at::kLong))
+            .to(type);
+  else if (at::isFloatingType(type))
+    t = at::randn(spec.shape, at::TensorOptions().dtype(at::kFloat)).to(type);
+  else if (type == at::kBool)
+    t = at::randint(0, 2, spec.shape, at::TensorOptions().dtype(at::kLong)).to(at::kBool);
+  else
+    t = at::randint(-8, 9, spec.shape, at::TensorOptions().dtype(at::kLong)).to(type);
+  if (device != "cpu" && spec.device != "cpu") t = t.to(at::Device(spec.device));
+  return RtValue::of_tensor(t);
 }
 
 } // namespace
