@@ -4,8 +4,9 @@
 every user build is) and compiles the CLI, its modules and the Python extension: the build must
 succeed with zero compiler warnings, and what it installed must work.
 
-Minutes on two cores (nothing is reused from the checkout's build); run by ctest
-(python_package_fresh_source)."""
+Six minutes of both cores (nothing is reused from the checkout's build): `make test-pip-source`,
+not part of `make test` (whose own build is Release with -Werror, the same compiler's view of
+the same code)."""
 import re
 
 from conftest import clean_env, run
