@@ -9,6 +9,7 @@
 
 #include "tracelint/core/printer.hpp"
 #include "tracelint/reports/reports.hpp"
+#include "tracelint/tracer/interpreter.hpp"
 #include "tracelint/tracer/run.hpp"
 #include "tracelint/tracer/tracer.hpp"
 #include "tracelint/validator/validator.hpp"
@@ -109,6 +110,20 @@ Result<tracer::RunAndCompareEntry> load_torch_module() {
                                            "running traces (libtorch)");
   if (!entry) return entry.error();
   return reinterpret_cast<tracer::RunAndCompareEntry>(*entry);
+}
+
+// A module whose construction reads tensors' values is constructed again on libtorch: loaded
+// only then, so that tracing any other module starts without it.
+tracer::TraceRequest::ValueBackendMaker value_backend_of_torch_module(uint64_t seed) {
+  return [seed]() -> Result<std::unique_ptr<tracer::Backend>> {
+    Result<void *> entry =
+        load_module_entry(tracer::kTorchModule, tracer::kValueBackendEntry,
+                          "constructing a module that reads its tensors' values (libtorch)");
+    if (!entry) return entry.error();
+    std::unique_ptr<tracer::Backend> backend;
+    reinterpret_cast<tracer::ValueBackendEntry> (*entry)(seed, backend);
+    return backend;
+  };
 }
 
 std::string join(const std::vector<std::string> &items) {
@@ -422,6 +437,7 @@ int run_trace(const TraceArgs &args, bool is_run) {
 
   ProgressLine progress;
   request.progress = progress.callback();
+  request.value_backend = value_backend_of_torch_module(args.seed);
   Result<tracer::TracedProgram> program = tracer::trace(request);
   progress.clear();
   if (!program) {

@@ -124,6 +124,9 @@ std::string case_name(const Case &c) {
   return c.module_class.empty() ? c.function : c.module_class;
 }
 
+// The seed of the runs, and of a construction on libtorch (TraceRequest::value_backend).
+constexpr uint64_t kSeed = 3;
+
 TraceRequest request_of(const Case &c, const std::string &path, const std::string &source,
                         Level level, CacheMode cache) {
   TraceRequest r;
@@ -135,6 +138,7 @@ TraceRequest request_of(const Case &c, const std::string &path, const std::strin
   r.args = c.args;
   r.level = level;
   r.cache = cache;
+  r.value_backend = libtorch_values(kSeed);
   return r;
 }
 
@@ -146,7 +150,7 @@ bool trace_validate_run(const TraceRequest &r, const std::string &dir) {
   std::string printed = print_trace_file(p->file);
   FileReport report = check_source("<traced>", printed, Options{});
   CHECK_MESSAGE(report.diagnostics.empty(), printed);
-  Result<RunReport> run = run_and_compare(r, p.value(), RunOptions{3, 0, dir});
+  Result<RunReport> run = run_and_compare(r, p.value(), RunOptions{kSeed, 0, dir});
   CHECK_MESSAGE(run.ok(), (run.ok() ? std::string() : run.error().message));
   if (!run.ok()) return false;
   CHECK_MESSAGE(run->ok(), run->summary());

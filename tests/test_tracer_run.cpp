@@ -414,3 +414,79 @@ TEST_CASE("run: int ** and + give Python's result or error, traced, executed and
     }
   }
 }
+
+namespace {
+
+// A module whose __init__ runs `init_line` (then builds a Linear), traced with or without a
+// backend that computes values.
+TraceRequest constructs(const std::string &init_line, bool with_values,
+                        const std::string &forward = "return self.proj(x)") {
+  TraceRequest r;
+  r.path = "model.py";
+  r.source = "import torch\nimport torch.nn as nn\n\nclass M(nn.Module):\n"
+             "    def __init__(self):\n        super().__init__()\n        " +
+             init_line +
+             "\n        self.proj = nn.Linear(4, 4)\n\n    def forward(self, x):\n"
+             "        " +
+             forward + "\n";
+  r.module_class = "M";
+  r.args = {{"x", "f32[2, 4]"}};
+  if (with_values) r.value_backend = libtorch_values(0);
+  return r;
+}
+
+} // namespace
+
+TEST_CASE("construction: reading a tensor's values constructs on libtorch, seeded as the eager "
+          "run, and forward still refuses it") {
+  // The values reach the trace as Python numbers: 7 from int(), 3 from tolist(), 0.5 from
+  // float(), a branch on any() taken.
+  TracedProgram p = traced(constructs(
+      "self.k = int(torch.tensor([3, 4]).sum()) * torch.tensor([[1, 2], [3, 4]]).tolist()[1][0] "
+      "* float(torch.ones(1) * 0.5) if torch.arange(4).gt(2).sum() > 0 else 0.0",
+      true, "return self.proj(x) * self.k"));
+  CHECK(print_trace_file(p.file).find(" = ltorch.mul(t3, 10.5)") != std::string::npos);
+
+  // Without a backend of values: an error at the read, saying what is missing.
+  Result<TracedProgram> shapes_only = trace(constructs("self.k = torch.ones(2)[0].item()", false));
+  REQUIRE_FALSE(shapes_only.ok());
+  CHECK(shapes_only.error().line == 7);
+  CHECK(shapes_only.error().column == 18);
+  CHECK(shapes_only.error().message.find("`Tensor.item()` reads a tensor's values while the module "
+                                         "is constructed: that needs libtorch") !=
+        std::string::npos);
+
+  // What PyTorch raises for more than one element, catchable, at its line.
+  for (const auto &[line, message] : std::vector<std::pair<std::string, std::string>>{
+           {"self.k = torch.ones(2).item()",
+            "RuntimeError: a Tensor with 2 elements cannot be converted to Scalar"},
+           {"self.k = 1 if torch.ones(2) else 0",
+            "RuntimeError: Boolean value of Tensor with more than one value is ambiguous"},
+           {"self.k = float(torch.ones(0))",
+            "ValueError: only one element tensors can be converted to Python scalars"}}) {
+    Result<TracedProgram> wrong = trace(constructs(line, true));
+    REQUIRE_FALSE(wrong.ok());
+    CHECK(wrong.error().line == 7);
+    CHECK_MESSAGE(wrong.error().message.find(message) != std::string::npos, wrong.error().message);
+  }
+  Result<TracedProgram> caught = trace(
+      constructs("try:\n            self.k = torch.ones(2).item()\n        except RuntimeError:\n"
+                 "            self.k = 2.0",
+                 true, "return self.proj(x) * self.k"));
+  REQUIRE_MESSAGE(caught.ok(), (caught.ok() ? "" : caught.error().message));
+  CHECK(print_trace_file(caught->file).find(" = ltorch.mul(t3, 2.0)") != std::string::npos);
+
+  // In forward a tensor's values stay data-dependent, with values at hand or not.
+  Result<TracedProgram> in_forward =
+      trace(constructs("self.k = torch.ones(1).item()", true, "return x * x.sum().item()"));
+  REQUIRE_FALSE(in_forward.ok());
+  CHECK(in_forward.error().line == 11);
+  CHECK(in_forward.error().message.find("cannot be traced (data-dependent)") != std::string::npos);
+
+  // Without a GPU, a cuda tensor made on the CPU keeps its cuda device in the traces.
+  TraceRequest cuda =
+      constructs("self.w = nn.Parameter(torch.ones(4, device='cuda') * torch.ones(1).item())", true,
+                 "return x * self.w");
+  cuda.args = {{"x", "f32[2, 4]@cuda"}};
+  CHECK(print_trace_file(traced(cuda).file).find("t_w: \"cuda:0 f32[4]\"") != std::string::npos);
+}

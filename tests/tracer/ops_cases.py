@@ -562,6 +562,29 @@ class RandomInit(nn.Module):
         return self.proj(x * self.gain + self.shift) + self.offsets + self.noise
 
 
+class ValuesInConstruction(nn.Module):
+    # Construction reads tensors' values (timm's drop-path rates as floats, a table as lists, a
+    # branch on a mask): the tracer constructs on libtorch.
+    def __init__(self, width, depth=3, rate=0.3):
+        super().__init__()
+        self.rates = [r.item() for r in torch.arange(depth) * (rate / depth)]
+        self.blocks = nn.ModuleList([nn.Linear(width, width) for _ in range(depth)])
+        self.count = int(torch.tensor([3, 4]).sum())
+        self.table = torch.tensor([[1, 2], [3, 4]]).tolist()
+        self.half = float(torch.ones(1) * 0.5)
+        mask = torch.arange(width) < width // 2
+        self.register_buffer("mask", mask.float())
+        if mask.sum() > 0:
+            self.extra = nn.Parameter(torch.zeros(width))
+        if not bool(torch.tensor(self.rates).max() > 1.0):
+            self.gate = nn.Parameter(torch.ones(width) * self.rates[-1])
+
+    def forward(self, x):
+        for block, rate in zip(self.blocks, self.rates):
+            x = x + block(x) * (1.0 - rate)
+        return (x * self.mask + self.extra) * self.gate * self.count * self.table[1][0] * self.half
+
+
 class Key:
     def __init__(self, v):
         self.v = v

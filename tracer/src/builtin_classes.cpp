@@ -58,8 +58,12 @@ Obj construct_int(Interpreter &in, const std::string &name, std::vector<Obj> &ar
                                : 10;
     return Obj::int_of(parse_int(in, str_of(x), base, loc));
   }
-  if (x.kind == Obj::Kind::Tensor)
-    throw TraceError(loc, "int() of a tensor depends on its data, which cannot be traced");
+  if (x.kind == Obj::Kind::Tensor) {
+    Obj value = tensor_values(in, x, ValueRead::Number, "`int()` of a tensor",
+                              "int() of a tensor depends on its data, which cannot be traced", loc);
+    return value.kind == Obj::Kind::Float ? in.number(NumOp::to_int, {value}, loc)
+                                          : Obj::int_of(value.integer);
+  }
   if (x.kind == Obj::Kind::Instance && x.as<InstanceObj>().cls->lookup("__int__"))
     return in.call(in.attribute(x, "__int__", loc), {}, {}, loc);
   if (!x.is_number())
@@ -92,8 +96,13 @@ Obj construct_float(Interpreter &in, const std::string &name, std::vector<Obj> &
       in.raise("ValueError", "could not convert string to float: '" + excerpt(t) + "'", loc);
     return Obj::float_of(d);
   }
-  if (x.kind == Obj::Kind::Tensor)
-    throw TraceError(loc, "float() of a tensor depends on its data, which cannot be traced");
+  if (x.kind == Obj::Kind::Tensor) {
+    Obj value =
+        tensor_values(in, x, ValueRead::Number, "`float()` of a tensor",
+                      "float() of a tensor depends on its data, which cannot be traced", loc);
+    return value.kind == Obj::Kind::Float ? value
+                                          : Obj::float_of(static_cast<double>(value.integer));
+  }
   if (!x.is_number())
     in.raise("TypeError",
              "float() argument must be a string or a number, not '" + type_name(x) + "'", loc);

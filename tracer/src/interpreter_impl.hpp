@@ -126,6 +126,15 @@ inline Obj derived_unknown(const Obj &base, std::string what, const Loc &loc) {
   return o;
 }
 
+// A tensor's values as Python values (`.item()`, `bool(t)`, `int(t)` or `float(t)`,
+// `.tolist()`): while tracing, `traced_error` (its values depend on the data); while a module is
+// constructed, the backend's values (libtorch's), or ConstructionReadsValues on a backend of
+// shapes only. `what` names the read ("`Tensor.item()`"). One element for all but All, raising
+// what PyTorch raises for more.
+enum class ValueRead : uint8_t { Item, Truth, Number, All };
+Obj tensor_values(Interpreter &in, const Obj &tensor, ValueRead read, const std::string &what,
+                  const std::string &traced_error, const Loc &loc);
+
 inline const std::string &str_of(const Obj &o) {
   return o.as<StrObj>().value;
 }

@@ -873,8 +873,11 @@ bool Interpreter::truth(const Obj &o, const Loc &loc) {
   case Obj::Kind::Dict:
     return !o.as<DictObj>().keys.empty();
   case Obj::Kind::Tensor:
-    throw TraceError(loc, "the truth value of a tensor depends on its data: data-dependent "
-                          "control flow cannot be traced");
+    return truth(tensor_values(*this, o, ValueRead::Truth, "the truth value of a tensor",
+                               "the truth value of a tensor depends on its data: data-dependent "
+                               "control flow cannot be traced",
+                               loc),
+                 loc);
   case Obj::Kind::Unknown:
     unknown_used(o, loc, "the truth value of");
   case Obj::Kind::Instance: {

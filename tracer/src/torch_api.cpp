@@ -782,11 +782,15 @@ Obj tensor_clone(Interpreter &in, BuiltinObj &fn, std::vector<Obj> & /*args*/, K
   return copy;
 }
 
-Obj tensor_item(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,
-                Kwargs & /*kwargs*/, const Loc &loc) {
-  throw TraceError(loc, "`" + fn.name +
-                            "()` reads the tensor's values, which cannot be "
-                            "traced (data-dependent)");
+Obj tensor_item(Interpreter &in, BuiltinObj &fn, std::vector<Obj> & /*args*/, Kwargs & /*kwargs*/,
+                const Loc &loc) {
+  std::string what = "`" + fn.name + "()`";
+  std::string traced = what + " reads the tensor's values, which cannot be traced (data-dependent)";
+  // An ndarray is not a Python value the tracer models, even while constructing.
+  if (fn.name.ends_with("numpy")) throw TraceError(loc, traced);
+  auto method = static_cast<TensorMethod>(fn.index);
+  return tensor_values(in, fn.self, method == TensorMethod::item ? ValueRead::Item : ValueRead::All,
+                       what, traced, loc);
 }
 
 Obj tensor_requires_grad(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args,
@@ -1321,6 +1325,33 @@ std::vector<NameEntry> name_vocabulary() {
     out.push_back({std::string("Tensor.") + a.name, "tensor attribute"});
   add_operator_names(out);
   return out;
+}
+
+Obj tensor_values(Interpreter &in, const Obj &tensor, ValueRead read, const std::string &what,
+                  const std::string &traced_error, const Loc &loc) {
+  if (in.backend().tracing()) throw TraceError(loc, traced_error);
+  const TensorObj &t = tensor.as<TensorObj>();
+  int64_t count = 1;
+  for (const Obj &d : t.shape)
+    count *= d.integer; // construction's shapes are concrete
+  if (read == ValueRead::Item && count != 1)
+    in.raise("RuntimeError",
+             "a Tensor with " + std::to_string(count) + " elements cannot be converted to Scalar",
+             loc);
+  if (read == ValueRead::Truth && count != 1)
+    in.raise("RuntimeError",
+             count == 0 ? "Boolean value of Tensor with no values is ambiguous"
+                        : "Boolean value of Tensor with more than one value is ambiguous",
+             loc);
+  if (read == ValueRead::Number && count != 1)
+    in.raise("ValueError", "only one element tensors can be converted to Python scalars", loc);
+  std::optional<Obj> values = in.backend().values(t, read == ValueRead::All);
+  if (!values)
+    throw ConstructionReadsValues(
+        loc, what + " reads a tensor's values while the module is constructed: that needs "
+                    "libtorch (libtracelint_torch.so) in the tracing process, which this tracer "
+                    "was not given");
+  return *values;
 }
 
 } // namespace tracelint::tracer

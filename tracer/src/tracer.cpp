@@ -169,8 +169,11 @@ StateTensor describe_state(const StateEntry &e, const std::string &name) {
 // steps before it left in the members.
 class ModuleTracing {
 public:
-  ModuleTracing(const TraceRequest &request, std::shared_ptr<const Module> module)
-      : request_(request), module_(std::move(module)),
+  // `construction`: the backend the module's top level and construction run on (one that
+  // computes values; the recorder, shapes only, where null).
+  ModuleTracing(const TraceRequest &request, std::shared_ptr<const Module> module,
+                Backend *construction = nullptr)
+      : request_(request), module_(std::move(module)), construction_(construction),
         recorder_(request.cache, *module_, request.provenance),
         in_(module_, recorder_, limits_of(request)), binder_(request.cache, recorder_) {
     for (const std::string &r : kReserved)
@@ -181,10 +184,12 @@ public:
   Result<TracedProgram> run(bool fusion) {
     try {
       report_progress(request_.progress, "running the module's top level");
+      if (construction_) in_.set_backend(*construction_);
       in_.run_module();
       if (!request_.module_class.empty())
         report_progress(request_.progress, "constructing " + request_.module_class);
       Result<TracedCallable> found = traced_callable(request_, *module_, in_);
+      in_.set_backend(recorder_);
       if (!found) return found.error();
       target_ = std::move(found.value());
       if (std::optional<Error> wrong = check_args()) return *wrong;
@@ -198,6 +203,9 @@ public:
       program_.file.traces.push_back(std::move(computation));
       if (training_) add_backward();
       if (fusion) fuse();
+    } catch (const ConstructionReadsValues &e) {
+      reads_values_ = true;
+      return error_of(e, request_.path);
     } catch (const TraceError &e) {
       return error_of(e, request_.path);
     } catch (const PyError &e) {
@@ -207,6 +215,10 @@ public:
     }
     return std::move(program_);
   }
+
+  // Whether construction stopped at a read of a tensor's values (on the recorder, which has
+  // none).
+  bool reads_values() const { return reads_values_; }
 
 private:
   const FunctionDef &def() const { return *target_.def; }
@@ -505,6 +517,8 @@ private:
 
   const TraceRequest &request_;
   std::shared_ptr<const Module> module_;
+  Backend *construction_;
+  bool reads_values_ = false;
   Recorder recorder_;
   Interpreter in_; // records into recorder_
   Binder binder_;
@@ -529,8 +543,15 @@ Result<TracedProgram> trace_module(const TraceRequest &request,
                                    std::shared_ptr<const Module> module) {
   Result<bool> wants_fusion = wants_cuda_fusion(request.executors);
   if (!wants_fusion) return wants_fusion.error();
-  ModuleTracing tracing(request, std::move(module));
-  return tracing.run(wants_fusion.value());
+  ModuleTracing tracing(request, module);
+  Result<TracedProgram> traced = tracing.run(wants_fusion.value());
+  if (!tracing.reads_values() || !request.value_backend) return traced;
+  // Construction read a tensor's values: from the top again, constructing on libtorch. Declared
+  // first, the backend outlives the objects that hold its tensors.
+  Result<std::unique_ptr<Backend>> values = request.value_backend();
+  if (!values) return values.error();
+  ModuleTracing again(request, std::move(module), values.value().get());
+  return again.run(wants_fusion.value());
 }
 
 } // namespace

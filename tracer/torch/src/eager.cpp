@@ -152,7 +152,9 @@ public:
       std::vector<const RtValue *> pointers;
       for (const RtValue &v : values)
         pointers.push_back(&v);
-      return to_obj(implement(symbol, pointers.data(), pointers.size(), options_));
+      Obj result = to_obj(implement(symbol, pointers.data(), pointers.size(), options_));
+      if (options_.cuda_as_cpu) label_cuda(result, args);
+      return result;
     } catch (const c10::Error &e) {
       throw TraceError(loc, "libtorch (eager " + qualified_name(symbol) +
                                 "): " + e.what_without_backtrace());
@@ -164,6 +166,12 @@ public:
     return result;
   }
   void guard(const Obj &, const Loc &) override {}
+  std::optional<Obj> values(const TensorObj &t, bool as_list) override {
+    if (!t.data) return std::nullopt;
+    at::Tensor x = static_cast<EagerTensor &>(*t.data).tensor.detach().cpu();
+    if (!as_list) return number_of(x.reshape({}));
+    return list_of(x);
+  }
   void initialize(TensorObj &t, InitKind kind, double a, double b) override {
     if (!t.data) return;
     at::Tensor &x = static_cast<EagerTensor &>(*t.data).tensor;
@@ -178,6 +186,40 @@ public:
   }
 
 private:
+  static Obj number_of(const at::Tensor &scalar) {
+    if (scalar.scalar_type() == at::kBool) return Obj::boolean_of(scalar.item<bool>());
+    if (at::isIntegralType(scalar.scalar_type(), false)) return Obj::int_of(scalar.item<int64_t>());
+    return Obj::float_of(scalar.item<double>());
+  }
+  // Tensor.tolist(): nested lists of Python numbers, a number for a 0-d tensor.
+  static Obj list_of(const at::Tensor &x) {
+    if (x.dim() == 0) return number_of(x);
+    std::vector<Obj> items;
+    for (int64_t i = 0; i < x.size(0); ++i)
+      items.push_back(list_of(x[i]));
+    return Obj::list(std::move(items));
+  }
+  // Without a GPU (cuda_as_cpu), a cuda tensor is made on the CPU; it keeps the device the
+  // program named (a device argument, else its first tensor argument's), which traces annotate.
+  static void label_cuda(Obj &result, const std::vector<Obj> &args) {
+    std::string named;
+    for (const Obj &a : args)
+      if (a.kind == Obj::Kind::Device)
+        named = a.as<DeviceObj>().spec;
+      else if (a.kind == Obj::Kind::Str &&
+               (a.as<StrObj>().value == "cpu" || a.as<StrObj>().value.starts_with("cuda")))
+        named = a.as<StrObj>().value; // device='cuda'
+
+    for (const Obj &a : args)
+      if (named.empty() && a.kind == Obj::Kind::Tensor) named = a.as<TensorObj>().device;
+    if (!named.starts_with("cuda")) return;
+    if (named == "cuda") named = "cuda:0";
+    if (result.kind == Obj::Kind::Tensor) result.as<TensorObj>().device = named;
+    if (result.kind == Obj::Kind::Tuple || result.kind == Obj::Kind::List)
+      for (Obj &item : result.as<SeqObj>().items)
+        label_cuda(item, args);
+  }
+
   ExecOptions options_;
   const ProgressFn *progress_ = nullptr;
   std::string phase_;
@@ -185,6 +227,18 @@ private:
 };
 
 } // namespace
+
+std::unique_ptr<Backend> make_value_backend(uint64_t seed) {
+  ExecOptions options;
+  options.cuda_as_cpu = !(at::hasCUDA() && at::getNumGPUs() > 0);
+  // As run_eager: the module's parameters are drawn from the seed, after the inputs were.
+  at::manual_seed(seed + 1);
+  return std::make_unique<EagerBackend>(options);
+}
+
+TraceRequest::ValueBackendMaker libtorch_values(uint64_t seed) {
+  return [seed]() -> Result<std::unique_ptr<Backend>> { return make_value_backend(seed); };
+}
 
 Result<EagerRun> run_eager(const TraceRequest &request, const std::vector<RtValue> &inputs,
                            const std::vector<StateTensor> &state, uint64_t seed) {

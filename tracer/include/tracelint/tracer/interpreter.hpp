@@ -92,9 +92,20 @@ public:
   // The statement about to run (provenance comments).
   virtual void at_statement(const Stmt &, const Module &) {}
   virtual void initialize(TensorObj &, InitKind, double, double) {}
+  // A tensor's values as Python values where this backend computes them (an eager one): its
+  // one element as a number (`as_list` false), or all of them as nested lists. nullopt where
+  // the backend knows only shapes and dtypes.
+  virtual std::optional<Obj> values(const TensorObj &, bool /*as_list*/) { return std::nullopt; }
   // Whether operations are being recorded into a trace (false: a module is being constructed,
   // or this is an eager run).
   virtual bool tracing() const { return false; }
+};
+
+// Construction (not tracing) read a tensor's values on a backend that has none: the tracer
+// constructs again on one that computes them (TraceRequest::value_backend), or, without one,
+// this is the error.
+struct ConstructionReadsValues : TraceError {
+  using TraceError::TraceError;
 };
 
 struct InterpreterLimits {

@@ -6,6 +6,7 @@
 #include "tracelint/tracer/tracer.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,6 +99,9 @@ Result<RunReport> run_and_compare(const TraceRequest &request, const TracedProgr
 using RunAndCompareEntry = void (*)(const TraceRequest &, const TracedProgram &, const RunOptions &,
                                     std::optional<Result<RunReport>> &);
 inline constexpr const char *kRunAndCompareEntry = "tracelint_torch_run_and_compare";
+// Its maker of TraceRequest::value_backend's backend (libtorch's eager one, seeded).
+using ValueBackendEntry = void (*)(uint64_t seed, std::unique_ptr<Backend> &);
+inline constexpr const char *kValueBackendEntry = "tracelint_torch_make_value_backend";
 inline constexpr const char *kTorchModule = "libtracelint_torch.so";
 
 } // namespace tracelint::tracer

@@ -7,6 +7,7 @@
 #include "tracelint/tracer/progress.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -30,6 +31,8 @@ enum class Level {
 
 // An input given on the command line: a tensor (f32[2, 3]@cuda, i64[2, 16]:0..64) or a Python
 // literal.
+class Backend;
+
 struct ArgSpec {
   std::string name;
   std::string text; // as the user wrote it, after "name="
@@ -69,6 +72,13 @@ struct TraceRequest {
   // Told each phase (running the module, constructing, tracing with the symbols recorded so
   // far, differentiating, fusing; and for a run, run_and_compare's phases).
   ProgressFn progress;
+  // A module is constructed knowing its tensors' shapes and dtypes only, which is quick at any
+  // size. Where construction reads a tensor's values (`.item()`, `.tolist()`, `int(t)`,
+  // `if t.any():`), it runs again from the top on this backend, libtorch's (the CLI loads
+  // libtracelint_torch.so: make_value_backend), with its parameters drawn from the seed as
+  // --run's eager run draws them. Unset: such a construction is an error that says so.
+  using ValueBackendMaker = std::function<Result<std::unique_ptr<Backend>>()>;
+  ValueBackendMaker value_backend;
 };
 
 // What an input is, as given: the tracer builds proxies from it, the executor random data.

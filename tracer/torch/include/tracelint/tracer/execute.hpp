@@ -124,6 +124,13 @@ struct EagerRun {
 Result<EagerRun> run_eager(const TraceRequest &request, const std::vector<RtValue> &inputs,
                            const std::vector<StateTensor> &state, uint64_t seed);
 
+// The backend a module is constructed on when its construction reads tensors' values
+// (TraceRequest::value_backend): libtorch computes every symbol, and the parameters are drawn
+// from `seed` as run_eager draws them, so the eager run constructs the same module.
+std::unique_ptr<Backend> make_value_backend(uint64_t seed);
+// make_value_backend as a TraceRequest::value_backend (for callers that link libtorch).
+TraceRequest::ValueBackendMaker libtorch_values(uint64_t seed);
+
 // Seeded random inputs for the specs: tensors (randn for floating dtypes, small random ints or
 // the spec's value range otherwise) and the literals as given. device: "cpu" or "cuda".
 std::vector<RtValue> make_inputs(const std::vector<InputSpec> &specs, uint64_t seed,
