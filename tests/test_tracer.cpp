@@ -938,6 +938,10 @@ TEST_CASE("tracer: a model whose forward needs what the tracer cannot run fails 
       {"return torch.randn(3) + x", "draws random numbers in the traced function", 16},
       {"return x * x.sum().item()", "`Tensor.item()` reads the tensor's values", 20},
       {"return x if x.sum() > 0 else -x", "data-dependent control flow", 21},
+      {"return x * AttrDict(a=1)['a']",
+       "unsupported construct: an instance of `AttrDict`, a class deriving from the builtin "
+       "`dict`",
+       20},
   };
   for (const Unsupported &u : cases) {
     CAPTURE(u.body);
@@ -946,8 +950,8 @@ TEST_CASE("tracer: a model whose forward needs what the tracer cannot run fails 
     r.source = std::string("import torch\n"
                            "from scipy.special import erf\n"
                            "import torch.nn as nn\n"
-                           "def gen(n):\n"
-                           "    yield n\n"
+                           "class AttrDict(dict):\n"
+                           "    pass\n"
                            "class Inner(nn.Module):\n"
                            "    def forward(self, x):\n"
                            "        ") +

@@ -3,9 +3,11 @@
 import collections
 import contextlib
 import enum
+import functools
 import math
 from collections import OrderedDict, defaultdict, namedtuple
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple, Optional
 
 import torch
 import torch.nn as nn
@@ -847,6 +849,68 @@ def named_tuples(x):
     return (o.logits * (p.a + p[1] + a + b + q.b + len(p)), repr(q), q._asdict(), Pair._fields,
             isinstance(p, tuple), isinstance(p, Pair), type(p).__name__, o.loss is None,
             Output._field_defaults, p == (1, 2), q)
+
+
+class ModelOutput(NamedTuple):
+    logits: torch.Tensor
+    loss: Optional[torch.Tensor] = None
+    scale: float = 2.0
+
+    def total(self):
+        return self.logits * self.scale + (0 if self.loss is None else self.loss)
+
+    @property
+    def doubled(self):
+        return self.logits * 2
+
+
+class Point(namedtuple("Point", "x y")):
+    __slots__ = ()
+
+    def norm1(self):
+        return abs(self.x) + abs(self.y)
+
+
+class Point3(Point):
+    pass
+
+
+def typed_named_tuples(x):
+    # typing.NamedTuple classes (fields from annotations, defaults, methods, properties) and
+    # subclasses of namedtuple classes: tuples with their class's methods.
+    o = ModelOutput(x)
+    logits, loss, scale = o
+    o2 = o._replace(loss=x.sum())
+    p = Point(3, -4)
+    return (o.total(), o2.total(), o.doubled * scale, logits, loss, o2, ModelOutput._fields,
+            ModelOutput._field_defaults["scale"], isinstance(o, tuple), isinstance(o, ModelOutput),
+            p.norm1(), repr(p), Point3(1, 2).norm1(), isinstance(Point3(1, 2), Point), o2._asdict())
+
+
+class AttrDict(dict):
+    # Defined, never made: no error (making one is).
+    pass
+
+
+class Squares:
+    def __init__(self, n):
+        self.n = n
+
+    @functools.cached_property
+    def square(self):
+        return self.n * self.n
+
+
+def set_algebra(x):
+    # Sets' operators and methods, in place too; functools.cached_property.
+    s = {1, 2}
+    s |= {3}
+    both = s & {2, 3, 9}
+    odd = (s - {1}) ^ {3, 7}
+    more = s.union([4, 4]).difference({1})
+    return (x * len(s), sorted(s), sorted(both), sorted(odd), sorted(more),
+            sorted(s.intersection(range(3))), sorted(s.symmetric_difference((2, 5))),
+            s.issubset({1, 2, 3, 4}), s.issuperset([1]), s == {3, 2, 1}, Squares(3).square)
 
 
 class Color(enum.Enum):

@@ -119,6 +119,7 @@ Interpreter::Interpreter(std::shared_ptr<const Module> module, Backend &backend,
   add_class(*impl_, "OrderedDict", Builtin::class_ordered_dict, dict, false);
   add_class(*impl_, "defaultdict", Builtin::class_defaultdict, dict, false);
   add_class(*impl_, "Enum", Builtin::class_enum, object, false);
+  add_class(*impl_, "NamedTuple", Builtin::class_typing_namedtuple, object, false);
   // The exceptions, with the part of Python's hierarchy model code catches.
   auto exception = [&](const std::string &name, const std::string &base) {
     auto c = std::make_shared<ClassObj>();
@@ -741,8 +742,16 @@ void Interpreter::define_class(const Stmt &s, Frame &frame) {
   cls->qualname = def.name;
   for (const Expr &b : def.bases) {
     Obj base = eval(b, frame);
-    if (base.kind == Obj::Kind::Class) {
+    if (base.kind == Obj::Kind::Class &&
+        base.as<ClassObj>().builtin == static_cast<uint16_t>(Builtin::class_typing_namedtuple)) {
+      // class Out(NamedTuple): a tuple whose fields are the annotated names.
+      cls->bases.push_back(builtin_class(Builtin::tuple));
+      cls->builtin = static_cast<uint16_t>(Builtin::class_namedtuple);
+    } else if (base.kind == Obj::Kind::Class) {
       cls->bases.push_back(std::static_pointer_cast<ClassObj>(base.ref));
+      // A subclass of a namedtuple class is one too (its fields, its methods).
+      if (base.as<ClassObj>().builtin == static_cast<uint16_t>(Builtin::class_namedtuple))
+        cls->builtin = static_cast<uint16_t>(Builtin::class_namedtuple);
     } else if (base.kind == Obj::Kind::Unknown) {
       // class Config(PretrainedConfig) from a module the tracer does not have: the class is
       // made without that base (its own methods still work).
@@ -754,13 +763,7 @@ void Interpreter::define_class(const Stmt &s, Frame &frame) {
     }
   }
   if (cls->bases.empty()) cls->bases.push_back(builtin_class(Builtin::object));
-  for (const auto &b : cls->bases)
-    if (b->builtin && b->builtin != static_cast<uint16_t>(Builtin::object) &&
-        b->builtin != static_cast<uint16_t>(Builtin::class_exception) &&
-        b->builtin != static_cast<uint16_t>(Builtin::class_tensor) &&
-        b->builtin != static_cast<uint16_t>(Builtin::class_enum))
-      throw TraceError(s.loc, "unsupported construct: a class deriving from the builtin `" +
-                                  b->name + "`");
+  bool named_tuple = cls->builtin == static_cast<uint16_t>(Builtin::class_namedtuple);
   cls->mro = linearize(cls.get(), s.loc);
   for (const auto &b : cls->bases)
     if (b->builtin == static_cast<uint16_t>(Builtin::class_exception))
@@ -808,6 +811,7 @@ void Interpreter::define_class(const Stmt &s, Frame &frame) {
   cls->attributes.set(Obj::str("__name__"), Obj::str(def.name));
   cls->attributes.set(Obj::str("__qualname__"), Obj::str(def.name));
   if (is_enum_class(*cls)) make_enum_members(cls, body.locals->vars, s.loc);
+  if (named_tuple) builtins::finish_named_tuple_class(*cls, body.locals->vars);
   for (auto d = def.decorators.rbegin(); d != def.decorators.rend(); ++d)
     cls_obj = call(eval(*d, frame), {std::move(cls_obj)}, {}, d->loc);
   bind_name(def.name, std::move(cls_obj), frame);

@@ -25,6 +25,16 @@ Obj bind_method(const Obj &self, const Obj &f) {
   return Obj::heap(Obj::Kind::BoundMethod, std::move(m));
 }
 
+// A class attribute read through an object: a method bound to it, a classmethod to `cls`, a
+// property's value, a staticmethod's function, anything else as it is.
+Obj bound_to(Interpreter &in, const Obj &self, const Obj &cls, const Obj &v, const Loc &loc) {
+  if (v.kind == Obj::Kind::Function || v.kind == Obj::Kind::Builtin) return bind_method(self, v);
+  if (v.kind == Obj::Kind::ClassMethod) return bind_method(cls, v.as<MethodWrapperObj>().function);
+  if (v.kind == Obj::Kind::StaticMethod) return v.as<MethodWrapperObj>().function;
+  if (v.kind == Obj::Kind::Property) return in.call(v.as<PropertyObj>().getter, {self}, {}, loc);
+  return v;
+}
+
 } // namespace
 
 Obj Interpreter::construct(const std::shared_ptr<ClassObj> &cls, std::vector<Obj> args,
@@ -34,10 +44,15 @@ Obj Interpreter::construct(const std::shared_ptr<ClassObj> &cls, std::vector<Obj
   if (is_enum_class(*cls)) return enum_lookup(cls, args, loc);
   if (cls->builtin && !is_builtin(*cls, Builtin::class_exception))
     return call_builtin_class(*cls, args, kwargs, loc);
-  for (const ClassObj *c : cls->mro)
+  for (const ClassObj *c : cls->mro) {
     if (is_builtin(*c, Builtin::class_tensor))
       throw TraceError(loc,
                        "unsupported construct: a subclass of torch.Tensor (`" + cls->name + "`)");
+    // Made, not defined: a file may define `class AttrDict(dict)` that the model never uses.
+    if (c->builtin && !is_builtin(*c, Builtin::object) && !is_builtin(*c, Builtin::class_exception))
+      throw TraceError(loc, "unsupported construct: an instance of `" + cls->name +
+                                "`, a class deriving from the builtin `" + c->name + "`");
+  }
   auto inst = std::make_shared<InstanceObj>();
   inst->cls = cls;
   Obj self = Obj::heap(Obj::Kind::Instance, inst);
@@ -156,17 +171,8 @@ std::optional<Obj> Interpreter::find_attribute(const Obj &base, std::string_view
     auto it = std::find(type->mro.begin(), type->mro.end(), s.start.get());
     if (it != type->mro.end()) ++it;
     for (; it != type->mro.end(); ++it)
-      if (const Obj *v = (*it)->attributes.get(name)) {
-        if (v->kind == Obj::Kind::Function || v->kind == Obj::Kind::Builtin)
-          return bind_method(s.self, *v);
-        if (v->kind == Obj::Kind::ClassMethod)
-          return bind_method(Obj::heap(Obj::Kind::Class, s.start),
-                             v->as<MethodWrapperObj>().function);
-        if (v->kind == Obj::Kind::StaticMethod) return v->as<MethodWrapperObj>().function;
-        if (v->kind == Obj::Kind::Property)
-          return call(v->as<PropertyObj>().getter, {s.self}, {}, loc);
-        return *v;
-      }
+      if (const Obj *v = (*it)->attributes.get(name))
+        return bound_to(*this, s.self, Obj::heap(Obj::Kind::Class, s.start), *v, loc);
     if (name == "__init__")
       return bind_method(s.self, make_builtin(Builtin::object_init, "object.__init__"));
     if (name == "__setattr__")
@@ -234,8 +240,11 @@ std::optional<Obj> Interpreter::find_attribute(const Obj &base, std::string_view
     return builtin_method(base, name, loc); // getter, setter, deleter
   }
   case Obj::Kind::Tuple:
-    if (base.as<SeqObj>().named)
+    if (const std::shared_ptr<ClassObj> &named = base.as<SeqObj>().named) {
       if (std::optional<Obj> v = builtins::named_tuple_attribute(base, name)) return v;
+      if (const Obj *v = named->lookup(name)) // its class's methods and properties, bound
+        return bound_to(*this, base, Obj::heap(Obj::Kind::Class, named), *v, loc);
+    }
     return builtin_method(base, name, loc);
   default:
     return builtin_method(base, name, loc);
@@ -569,6 +578,10 @@ Obj Interpreter::binary(BinaryOp op, Obj a, Obj b, const Loc &loc) {
   }
   if (op == BinaryOp::mod && a.kind == Obj::Kind::Str)
     return Obj::str(percent_format(str_of(a), b, loc));
+  if ((op == BinaryOp::bit_or || op == BinaryOp::bit_and || op == BinaryOp::sub ||
+       op == BinaryOp::bit_xor) &&
+      a.kind == Obj::Kind::Set && b.kind == Obj::Kind::Set)
+    return builtins::set_operation(*this, op, a, b, loc);
   if (op == BinaryOp::bit_or && a.kind == Obj::Kind::Dict && b.kind == Obj::Kind::Dict) {
     Obj out = Obj::dict();
     for (const Obj *d : {&a, &b}) {

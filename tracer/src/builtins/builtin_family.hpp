@@ -42,13 +42,20 @@ std::span<const Entry> collection_methods();
 // Dataclasses (dataclass, field, the generated __init__), functools (partial, reduce) and the
 // identity decorators (functools.cpp).
 std::span<const Entry> functools_functions();
+// a | b, a & b, a - b, a ^ b of two sets (collection_methods.cpp).
+Obj set_operation(Interpreter &in, BinaryOp op, const Obj &a, const Obj &b, const Loc &loc);
 // collections.namedtuple and its tuples' _asdict and _replace (named_tuples.cpp).
 std::span<const Entry> named_tuple_functions();
 // A tuple of the namedtuple class cls, its fields bound from the arguments as CPython's __new__.
 Obj make_named_tuple(Interpreter &in, const std::shared_ptr<ClassObj> &cls, std::vector<Obj> &args,
                      Kwargs &kwargs, const Loc &loc);
-// A named tuple's attribute: a field's value, _asdict, _replace, or its class's attribute.
+// A field of a namedtuple, or its _asdict/_replace (its class's other attributes are the
+// interpreter's to bind).
 std::optional<Obj> named_tuple_attribute(const Obj &t, std::string_view name);
+// A class statement made a namedtuple class (typing.NamedTuple's subclass, or a subclass of a
+// namedtuple class): its _fields (the fields its bases had, then its body's annotated names) and
+// _field_defaults (the values the body gave them), as CPython's.
+void finish_named_tuple_class(ClassObj &cls, const std::vector<std::pair<std::string, Obj>> &body);
 // A registry symbol called from a builtin's implementation, its arguments bound to its schema
 // (spelled: the Python name the call used, for messages) (torch_api.cpp).
 Obj call_symbol(Interpreter &in, Sym sym, std::vector<Obj> call_args, Kwargs call_kwargs,

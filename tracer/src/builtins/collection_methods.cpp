@@ -145,6 +145,36 @@ Obj call_set_add(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs
   return Obj::none();
 }
 
+bool set_has(Interpreter &in, const Obj &set, const Obj &item, const Loc &loc) {
+  in.charge(static_cast<int64_t>(items_of(set).size() / 16), loc);
+  for (const Obj &u : items_of(set))
+    if (in.equal(u, item, loc)) return true;
+  return false;
+}
+
+// s.union(t), s.issubset(t), ...: t any iterable, as CPython's methods take.
+Obj call_set_method(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
+                    const Loc &loc) {
+  arity(in, fn.name, args, 1, 1, loc);
+  Obj other = Obj::set({});
+  for (Obj &o : in.iterate(args[0], loc))
+    if (!set_has(in, other, o, loc)) items_of(other).push_back(std::move(o));
+  switch (static_cast<Builtin>(fn.id)) {
+  case Builtin::set_union:
+    return set_operation(in, BinaryOp::bit_or, fn.self, other, loc);
+  case Builtin::set_intersection:
+    return set_operation(in, BinaryOp::bit_and, fn.self, other, loc);
+  case Builtin::set_difference:
+    return set_operation(in, BinaryOp::sub, fn.self, other, loc);
+  case Builtin::set_symmetric_difference:
+    return set_operation(in, BinaryOp::bit_xor, fn.self, other, loc);
+  case Builtin::set_issubset:
+    return Obj::boolean_of(items_of(set_operation(in, BinaryOp::sub, fn.self, other, loc)).empty());
+  default: // issuperset
+    return Obj::boolean_of(items_of(set_operation(in, BinaryOp::sub, other, fn.self, loc)).empty());
+  }
+}
+
 Obj call_dict_get(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
                   const Loc &loc) {
   const std::string &name = fn.name;
@@ -262,6 +292,19 @@ Obj call_dict_clear(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*a
 
 } // namespace
 
+Obj set_operation(Interpreter &in, BinaryOp op, const Obj &a, const Obj &b, const Loc &loc) {
+  std::vector<Obj> out;
+  for (const Obj &x : items_of(a)) {
+    bool in_b = set_has(in, b, x, loc);
+    if ((op == BinaryOp::bit_and) == in_b || op == BinaryOp::bit_or) out.push_back(x);
+  }
+  if (op == BinaryOp::bit_or || op == BinaryOp::bit_xor)
+    for (const Obj &y : items_of(b))
+      if (!set_has(in, a, y, loc)) out.push_back(y);
+  in.make_room(out.size(), sizeof(Obj), loc);
+  return Obj::set(std::move(out));
+}
+
 std::span<const Entry> collection_methods() {
   static constexpr Entry kEntries[] = {
       {Builtin::list_append, call_list_append},
@@ -277,6 +320,12 @@ std::span<const Entry> collection_methods() {
       {Builtin::seq_count, call_seq_index},
       {Builtin::seq_copy, call_seq_copy},
       {Builtin::set_add, call_set_add},
+      {Builtin::set_union, call_set_method},
+      {Builtin::set_intersection, call_set_method},
+      {Builtin::set_difference, call_set_method},
+      {Builtin::set_symmetric_difference, call_set_method},
+      {Builtin::set_issubset, call_set_method},
+      {Builtin::set_issuperset, call_set_method},
       {Builtin::dict_get, call_dict_get},
       {Builtin::dict_keys, call_dict_keys},
       {Builtin::dict_values, call_dict_values},

@@ -138,7 +138,7 @@ Obj make_named_tuple(Interpreter &in, const std::shared_ptr<ClassObj> &cls, std:
       in.raise("TypeError", name + " got multiple values for argument '" + k + "'", loc);
     items[i] = v;
   }
-  const DictObj &defaults = cls->attributes.get("_field_defaults")->as<DictObj>();
+  const DictObj &defaults = cls->lookup("_field_defaults")->as<DictObj>();
   std::vector<Obj> out;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     if (!items[i])
@@ -163,8 +163,28 @@ std::optional<Obj> named_tuple_attribute(const Obj &t, std::string_view name) {
     return bound_builtin(Builtin::namedtuple_asdict, cls->name + "._asdict", t);
   if (name == "_replace")
     return bound_builtin(Builtin::namedtuple_replace, cls->name + "._replace", t);
-  if (const Obj *v = cls->attributes.get(name)) return *v;
   return std::nullopt;
+}
+
+void finish_named_tuple_class(ClassObj &cls, const std::vector<std::pair<std::string, Obj>> &body) {
+  std::vector<Obj> names;
+  for (const std::string &f : cls.fields)
+    names.push_back(Obj::str(f));
+  cls.attributes.set(Obj::str("_fields"), Obj::tuple(std::move(names)));
+  Obj defaults = Obj::dict();
+  for (const ClassObj *base : cls.mro)
+    if (base != &cls)
+      if (const Obj *inherited = base->attributes.get("_field_defaults")) {
+        defaults = Obj::dict();
+        for (std::size_t i = 0; i < inherited->as<DictObj>().keys.size(); ++i)
+          defaults.as<DictObj>().set(inherited->as<DictObj>().keys[i],
+                                     inherited->as<DictObj>().values[i]);
+        break;
+      }
+  for (const auto &[name, value] : body)
+    if (std::find(cls.fields.begin(), cls.fields.end(), name) != cls.fields.end())
+      defaults.as<DictObj>().set(Obj::str(name), value);
+  cls.attributes.set(Obj::str("_field_defaults"), defaults);
 }
 
 std::span<const Entry> named_tuple_functions() {
