@@ -1022,6 +1022,33 @@ TEST_CASE("docs: docs/tracer.md names exactly the torch.nn classes the tracer's 
   CHECK(documented == defined);
 }
 
+TEST_CASE("docs: docs/tracer.md's paragraph on Python names every name of the standard modules "
+          "the tracer provides, and only those") {
+  // --list-names (name_vocabulary) is what resolves; "The Python it runs" must name each of
+  // these modules' names, and a `module.name` it spells must be one.
+  std::string page = test::read_file(std::string(TRACELINT_SOURCE_DIR) + "/docs/tracer.md");
+  std::size_t at = page.find("## The Python it runs");
+  REQUIRE(at != std::string::npos);
+  std::string section = page.substr(at, page.find("\n## ", at + 1) - at);
+  const std::set<std::string> modules = {"dataclasses", "typing",      "functools",
+                                         "contextlib",  "collections", "enum"};
+  std::set<std::string> provided;
+  for (const NameEntry &n : name_vocabulary()) {
+    std::size_t dot = n.name.find('.');
+    if (dot == std::string::npos || !modules.count(n.name.substr(0, dot))) continue;
+    provided.insert(n.name);
+    std::string short_name = n.name.substr(dot + 1);
+    CHECK_MESSAGE((section.find("`" + short_name) != std::string::npos ||
+                   section.find("`" + n.name) != std::string::npos),
+                  n.name << " is not in docs/tracer.md's \"The Python it runs\"");
+  }
+  CHECK(provided.size() > 15);
+  std::regex dotted("`((dataclasses|typing|functools|contextlib|collections|enum)\\.[A-Za-z_]+)");
+  for (auto m = std::sregex_iterator(section.begin(), section.end(), dotted);
+       m != std::sregex_iterator(); ++m)
+    CHECK_MESSAGE(provided.count((*m)[1]), (*m)[1] << " is documented but does not resolve");
+}
+
 TEST_CASE("tracer: --arg takes lists, tuples and dicts holding tensors, the prologue unpacks and "
           "checks each tensor, and what cannot be such an input is refused, saying why") {
   Result<InputSpec> d = parse_arg({"a", "{2: f32[2, 3, 8], 'k': [i64[4]@cpu:0..9, 0.5]}"});
