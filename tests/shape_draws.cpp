@@ -184,6 +184,32 @@ Recipe variance() {
   }};
 }
 
+Recipe standard_deviation() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::string x = d.tensor(d.pick(kFloating), s);
+    std::string call = d.chance(50) ? "torch.std(" + x + ", " : x + ".std(";
+    call += dims_argument(d, s.size());
+    int way = d.below(3);
+    if (way == 0) call += ", unbiased=False";
+    if (way == 1) call += ", correction=" + d.pick<std::string>({"0", "1", "2"});
+    if (d.chance(50)) call += ", keepdim=True";
+    return call + ")";
+  }};
+}
+
+// Over drawn dims (now and then none, or an empty one); the values now and then infinite.
+Recipe logsumexp() {
+  return {[](Draw &d) {
+    Shape s = d.shape(1);
+    std::string x = d.tensor(d.pick(kFloating), s);
+    if (d.chance(20)) x = x + ".masked_fill(" + x + " > 1.0, float('-inf'))";
+    std::string dims =
+        d.chance(30) ? std::to_string(d.axis(s.size())) : dims_argument(d, s.size(), false);
+    return "torch.logsumexp(" + x + ", " + dims + (d.chance(50) ? ", keepdim=True" : "") + ")";
+  }};
+}
+
 Recipe softmax(const std::string &name) {
   return {[=](Draw &d) {
     Shape s = d.shape();
@@ -426,6 +452,15 @@ Recipe roll() {
   }};
 }
 
+Recipe unbind() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::string t = d.tensor(d.pick<std::string>({"f32", "i64"}), s);
+    if (d.chance(30)) return "torch.unbind(" + t + ")";
+    return t + ".unbind(" + std::to_string(s.empty() ? 0 : d.axis(s.size())) + ")";
+  }};
+}
+
 Recipe triangle(const std::string &name) {
   return {[=](Draw &d) {
     Shape s = d.shape(d.chance(95) ? 2 : 0);
@@ -582,6 +617,17 @@ Recipe linear() {
     std::string xs = d.tensor("f32", x), w = d.tensor("f32", {out, in});
     std::string b = d.chance(50) ? ", " + d.tensor("f32", {d.chance(90) ? out : d.dim()}) : "";
     return "F.linear(" + xs + ", " + w + b + ")";
+  }};
+}
+
+// bmm: batches that now and then differ, inner sizes that now and then do not match.
+Recipe bmm() {
+  return {[](Draw &d) {
+    int64_t b = d.dim(), n = d.dim(), m = d.dim(), p = d.dim();
+    Shape x = {b, n, m}, y = {d.chance(85) ? b : d.dim(), d.chance(85) ? m : d.dim(), p};
+    if (d.chance(5)) y.pop_back();
+    std::string dtype = d.pick(kFloating);
+    return "torch.bmm(" + d.tensor(dtype, x) + ", " + d.tensor(dtype, y) + ")";
   }};
 }
 
@@ -834,6 +880,12 @@ const std::map<std::string, Recipe> &shape_recipes() {
     r["ltorch.abs"] = unary("torch.abs", kNumeric);
     r["ltorch.floor"] = unary("torch.floor", kNumeric);
     r["ltorch.silu"] = unary("F.silu", kFloating);
+    r["ltorch.softplus"] = {[](Draw &d) {
+      std::string x = d.tensor(d.pick(kFloating), d.shape());
+      if (d.chance(40)) return "F.softplus(" + x + ")";
+      return "F.softplus(" + x + ", beta=" + d.pick<std::string>({"0.5", "2", "1.0"}) +
+             ", threshold=" + d.pick<std::string>({"1.0", "20", "0.5"}) + ")";
+    }};
     r["ltorch.gelu"] = {[](Draw &d) {
       std::string a = d.tensor(d.pick(kFloating), d.shape());
       return d.chance(50) ? "F.gelu(" + a + ")" : "F.gelu(" + a + ", approximate='tanh')";
@@ -856,6 +908,8 @@ const std::map<std::string, Recipe> &shape_recipes() {
     r["ltorch.amax"] = reduction("amax", kAnyDtype, false, false);
     r["ltorch.amin"] = reduction("amin", kAnyDtype, false, false);
     r["ltorch.var"] = variance();
+    r["ltorch.std"] = standard_deviation();
+    r["ltorch.logsumexp"] = logsumexp();
     r["ltorch.argmax"] = arg_reduction("argmax");
     r["ltorch.argmin"] = arg_reduction("argmin");
     r["ltorch.softmax"] = softmax("softmax");
@@ -879,6 +933,7 @@ const std::map<std::string, Recipe> &shape_recipes() {
     r["ltorch.stack"] = joined("stack");
     r["ltorch.flip"] = flip();
     r["ltorch.roll"] = roll();
+    r["ltorch.unbind"] = unbind();
     r["ltorch.tril"] = triangle("tril");
     r["ltorch.triu"] = triangle("triu");
     r["ltorch.getitem"] = getitem();
@@ -888,6 +943,7 @@ const std::map<std::string, Recipe> &shape_recipes() {
     r["ltorch.matmul"] = matmul();
     r["ltorch.linear"] = linear();
     r["ltorch.outer"] = outer();
+    r["ltorch.bmm"] = bmm();
     r["ltorch.embedding"] = embedding();
     r["ltorch.scaled_dot_product_attention"] = sdpa();
     r["ltorch.cross_entropy"] = classification_loss("cross_entropy");

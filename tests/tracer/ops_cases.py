@@ -901,6 +901,15 @@ class Squares:
         return self.n * self.n
 
 
+def spreads_and_batches(x, y):
+    # std (the annotated transformer's LayerNorm), logsumexp, softplus (Mamba's), unbind, bmm.
+    rows = x.unbind(1)
+    return (x.std(-1, keepdim=True), torch.std(x, dim=(0, 1), unbiased=False), x.std(),
+            torch.logsumexp(x, -1), x.logsumexp((0, 2), keepdim=True), F.softplus(x),
+            F.softplus(x, beta=2.0, threshold=1.0), rows[0] * rows[2], torch.bmm(x, y),
+            x.bmm(y).unbind(), len(rows))
+
+
 def set_algebra(x):
     # Sets' operators and methods, in place too; functools.cached_property.
     s = {1, 2}

@@ -357,6 +357,12 @@ def prod(a, dim=None, keepdim=False, *, dtype=None):
     return a
 
 
+def std(a, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    return torch.std(a, dim, correction=correction, keepdim=keepdim)
+
+
 def var(a, dim=None, unbiased=None, keepdim=False, *, correction=None):
     if correction is None:
         correction = 0 if unbiased is False else 1
@@ -489,7 +495,8 @@ def ltorch_namespace():
         "matmul": torch.matmul, "linear": F.linear, "outer": torch.outer,
         "embedding": F.embedding, "cross_entropy": F.cross_entropy, "nll_loss": F.nll_loss,
         "mse_loss": F.mse_loss, "dropout": F.dropout, "relu": F.relu, "silu": F.silu,
-        "gelu": F.gelu,
+        "gelu": F.gelu, "softplus": F.softplus, "logsumexp": torch.logsumexp,
+        "unbind": torch.unbind, "bmm": torch.bmm,
     }
     operators = {
         "mul": operator.mul, "true_divide": operator.truediv, "floor_divide": operator.floordiv,
@@ -513,7 +520,7 @@ def ltorch_namespace():
         to=to, sum=reduction(torch.sum), mean=reduction(torch.mean),
         amax=lambda a, dim=(), keepdim=False: torch.amax(a, dim, keepdim),
         amin=lambda a, dim=(), keepdim=False: torch.amin(a, dim, keepdim),
-        prod=prod, var=var, argmax=arg_reduction(torch.argmax), argmin=arg_reduction(torch.argmin),
+        prod=prod, var=var, std=std, argmax=arg_reduction(torch.argmax), argmin=arg_reduction(torch.argmin),
         rms_norm=rms_norm, scaled_dot_product_attention=scaled_dot_product_attention,
         reshape=lambda a, *shape: torch.reshape(a, shape_of(shape)),
         view=lambda a, *shape: a.view(shape_of(shape)),

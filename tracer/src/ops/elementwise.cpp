@@ -325,6 +325,24 @@ Obj silu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return r.prim(Sym::prims_div, {x, t3}, loc);
 }
 
+// softplus as torch computes it: log1p(exp(beta x)) / beta, and x itself where beta x exceeds the
+// threshold.
+Obj softplus(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  Obj x = float_input(r, a[0], "softplus", loc);
+  std::vector<Obj> numbers;
+  for (const Obj *p : {&a[1], &a[2]}) {
+    if (!p->is_number() || p->kind == Obj::Kind::Bool)
+      throw TraceError(loc, "softplus: beta and threshold must be numbers, not " + describe(*p));
+    if (p->is_proxy()) r.guard(*p, loc);
+    numbers.push_back(Obj::float_of(p->as_double()));
+  }
+  Obj scaled = r.prim(Sym::prims_mul, {x, numbers[0]}, loc);
+  Obj soft = r.prim(Sym::prims_log1p, {r.prim(Sym::prims_exp, {scaled}, loc)}, loc);
+  soft = r.prim(Sym::prims_div, {soft, numbers[0]}, loc);
+  Obj linear = r.prim(Sym::prims_gt, {scaled, numbers[1]}, loc);
+  return r.prim(Sym::prims_where, {linear, x, soft}, loc);
+}
+
 Obj gelu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   Obj x = float_input(r, a[0], "gelu", loc);
   if (a[1].kind != Obj::Kind::Str ||
@@ -717,6 +735,8 @@ void define_elementwise_ltorch(std::vector<OpSpec> &out) {
          {"torch.relu", "Tensor.relu", "torch.nn.functional.relu"}, relu);
   ltorch(Sym::ltorch_silu, "input, /, inplace=False", {"torch.nn.functional.silu"}, silu);
   ltorch(Sym::ltorch_gelu, "input, /, *, approximate='none'", {"torch.nn.functional.gelu"}, gelu);
+  ltorch(Sym::ltorch_softplus, "input, /, beta=1.0, threshold=20.0",
+         {"torch.nn.functional.softplus"}, softplus);
   ltorch(Sym::ltorch_clamp, "input, /, min=None, max=None",
          {"torch.clamp", "torch.clip", "Tensor.clamp", "Tensor.clip", "Tensor.clamp_"}, clamp);
   ltorch(Sym::ltorch_where, "pred, a, b, /", {"torch.where"}, where);

@@ -131,6 +131,19 @@ Obj linear(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   return r.prim(Sym::prims_linear, {x, w, b}, loc);
 }
 
+// bmm: matmul of two 3-D tensors of one batch size (no broadcasting, as torch's).
+Obj bmm(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
+  require_tensor(args[0], "the first operand", "bmm", loc);
+  require_tensor(args[1], "the second operand", "bmm", loc);
+  const std::vector<Obj> &a = tensor(args[0]).shape, &b = tensor(args[1]).shape;
+  if (a.size() != 3) throw TraceError(loc, "batch1 must be a 3D tensor");
+  if (b.size() != 3) throw TraceError(loc, "batch2 must be a 3D tensor");
+  if (!r.same_size(a[0], b[0], loc) || !r.same_size(a[2], b[1], loc))
+    throw TraceError(loc, "bmm: " + describe(args[0]) + " and " + describe(args[1]) +
+                              " are not [b, n, m] and [b, m, p]");
+  return r.call(Sym::ltorch_matmul, {args[0], args[1]}, loc);
+}
+
 Obj outer(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   require_tensor(args[0], "the first operand", "outer", loc);
   require_tensor(args[1], "the second operand", "outer", loc);
@@ -350,11 +363,12 @@ void define_nn_ops(std::vector<OpSpec> &out) {
   auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
     out.push_back({s, sig, std::move(python), d, nullptr});
   };
-  ltorch(Sym::ltorch_matmul, "input, other, /",
-         {"torch.matmul", "torch.mm", "torch.bmm", "torch.spmm", "Tensor.matmul", "Tensor.mm",
-          "Tensor.bmm", "Tensor.__matmul__"},
-         matmul);
+  ltorch(
+      Sym::ltorch_matmul, "input, other, /",
+      {"torch.matmul", "torch.mm", "torch.spmm", "Tensor.matmul", "Tensor.mm", "Tensor.__matmul__"},
+      matmul);
   ltorch(Sym::ltorch_linear, "input, w, /, bias=None", {"torch.nn.functional.linear"}, linear);
+  ltorch(Sym::ltorch_bmm, "input, mat2, /", {"torch.bmm", "Tensor.bmm"}, bmm);
   ltorch(Sym::ltorch_outer, "input, other, /", {"torch.outer", "torch.ger", "Tensor.outer"}, outer);
   ltorch(Sym::ltorch_embedding,
          "input, /, weight, padding_idx=None, max_norm=None, norm_type=2.0, "

@@ -1,9 +1,11 @@
-// Reductions and normalisations: sum, mean, amax, var, argmax, softmax, layer_norm, rms_norm.
+// Reductions and normalisations: sum, mean, amax, var, std, logsumexp, argmax, softmax,
+// layer_norm, rms_norm.
 #include "common.hpp"
 #include "gradients.hpp"
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 
 namespace tracelint::tracer::ops {
 
@@ -158,6 +160,49 @@ Obj var(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   const std::vector<Obj> &shape = tensor(a[0]).shape;
   Obj v = r.prim(Sym::prims_var, {a[0], int_tuple(dims), Obj::int_of(correction)}, loc);
   return keepdim ? keep_dims(r, v, shape, dims, loc) : v;
+}
+
+// std: the square root of var (its arguments and Thunder's form the same).
+Obj std_dev(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "std", loc);
+  return r.call(Sym::ltorch_sqrt, {r.call(Sym::ltorch_var, a, loc)}, loc);
+}
+
+// logsumexp as torch computes it: the max over dim taken out first (an infinite max counts as
+// 0), log(sum(exp(a - max))) + max; over an empty dim, log(sum(exp(a))).
+Obj logsumexp(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  // a, dim, keepdim
+  require_tensor(a[0], "the input", "logsumexp", loc);
+  if (!is_floating(tensor(a[0]).dtype))
+    throw TraceError(loc, "logsumexp: a floating-point tensor is required (convert it first)");
+  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  std::vector<int64_t> dims = reduction_dims(r, a[1], shape.size(), loc);
+  Obj keepdim = Obj::boolean_of(flag(a[2], "keepdim", loc));
+  Obj dim = int_tuple(dims);
+  bool empty = false;
+  for (int64_t d : dims)
+    empty = empty || empty_size(r, shape[static_cast<std::size_t>(d)], loc);
+  auto sum = [&](const Obj &x, const Obj &keep) {
+    return r.call(Sym::ltorch_sum, {x, dim, keep, Obj::none()}, loc);
+  };
+  // dim=() reduces all dims; without keepdim PyTorch then fails writing its result (unless the
+  // tensor is empty: another path).
+  if (a[1].is_sequence() && items(a[1]).empty() && !shape.empty() && !empty &&
+      !flag(a[2], "keepdim", loc))
+    throw TraceError(loc, "logsumexp: dim=() without keepdim=True fails in PyTorch (\"output with "
+                          "shape [] doesn't match the broadcast shape\"): name the dims");
+  if (empty)
+    return r.call(Sym::ltorch_log, {sum(r.call(Sym::ltorch_exp, {a[0]}, loc), keepdim)}, loc);
+  Obj top = r.call(Sym::ltorch_amax, {a[0], dim, Obj::boolean_of(true)}, loc);
+  Obj infinite =
+      r.call(Sym::ltorch_eq, {r.call(Sym::ltorch_abs, {top}, loc), Obj::float_of(INFINITY)}, loc);
+  top = r.call(Sym::ltorch_masked_fill, {top, infinite, Obj::float_of(0.0)}, loc);
+  Obj shifted = r.call(Sym::ltorch_sub, {a[0], top, Obj::int_of(1)}, loc);
+  Obj logged =
+      r.call(Sym::ltorch_log, {sum(r.call(Sym::ltorch_exp, {shifted}, loc), keepdim)}, loc);
+  // Summing the kept size-1 dims away is squeezing them.
+  Obj back = flag(a[2], "keepdim", loc) ? top : sum(top, Obj::boolean_of(false));
+  return r.call(Sym::ltorch_add, {logged, back, Obj::int_of(1)}, loc);
 }
 
 template <Sym P> Obj arg_extremum(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
@@ -371,9 +416,14 @@ void define_reduction_ops(std::vector<OpSpec> &out) {
          {"torch.prod", "Tensor.prod"}, prod);
   ltorch(Sym::ltorch_var, "input, /, dim=None, unbiased=None, keepdim=False, *, correction=None",
          {"torch.var", "Tensor.var"}, var);
+  ltorch(Sym::ltorch_std, "input, /, dim=None, unbiased=None, keepdim=False, *, correction=None",
+         {"torch.std", "Tensor.std"}, std_dev);
+  ltorch(Sym::ltorch_logsumexp, "input, /, dim, keepdim=False",
+         {"torch.logsumexp", "Tensor.logsumexp"}, logsumexp);
   torch_only(out, Sym::ltorch_var, "unbiased");
+  torch_only(out, Sym::ltorch_std, "unbiased");
   for (OpSpec &spec : out)
-    if (spec.sym == Sym::ltorch_var) spec.normalize = var_as_thunder;
+    if (spec.sym == Sym::ltorch_var || spec.sym == Sym::ltorch_std) spec.normalize = var_as_thunder;
   ltorch(Sym::ltorch_argmax, "input, /, dim=None, keepdim=False", {"torch.argmax", "Tensor.argmax"},
          arg_extremum<Sym::prims_argmax>);
   ltorch(Sym::ltorch_argmin, "input, /, dim=None, keepdim=False", {"torch.argmin", "Tensor.argmin"},

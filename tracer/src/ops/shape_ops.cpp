@@ -492,6 +492,23 @@ Obj roll(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return out;
 }
 
+// unbind: the slices along dim, each without it (as Thunder's: split into ones, then squeeze).
+Obj unbind(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "unbind", loc);
+  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  if (shape.empty())
+    throw TraceError(loc, "IndexError: Dimension specified as 0 but tensor has no dimensions");
+  int64_t d = dim_arg(r, a[1], shape.size(), loc);
+  int64_t n = r.concrete(shape[static_cast<std::size_t>(d)], loc, "the size of the unbound dim");
+  if (n == 0) return Obj::tuple({});
+  Obj pieces =
+      split_sizes(r, a[0], std::vector<Obj>(static_cast<std::size_t>(n), Obj::int_of(1)), d, loc);
+  std::vector<Obj> out;
+  for (const Obj &piece : items(pieces))
+    out.push_back(r.call(Sym::ltorch_squeeze, {piece, Obj::int_of(d)}, loc));
+  return Obj::tuple(std::move(out));
+}
+
 Obj triangle(Recorder &r, const std::vector<Obj> &a, bool lower, const Loc &loc) {
   require_tensor(a[0], "the input", lower ? "tril" : "triu", loc);
   const TensorObj &t = tensor(a[0]);
@@ -637,6 +654,7 @@ void define_shape_ops(std::vector<OpSpec> &out) {
   ltorch(Sym::ltorch_stack, "tensors, /, dim=0", {"torch.stack"}, stack);
   ltorch(Sym::ltorch_flip, "input, /, *dims", {"torch.flip", "Tensor.flip"}, flip);
   ltorch(Sym::ltorch_roll, "input, /, shifts, dims=None", {"torch.roll", "Tensor.roll"}, roll);
+  ltorch(Sym::ltorch_unbind, "input, /, dim=0", {"torch.unbind", "Tensor.unbind"}, unbind);
   ltorch(Sym::ltorch_tril, "input, /, diagonal=0", {"torch.tril", "Tensor.tril"}, tril);
   ltorch(Sym::ltorch_triu, "input, /, diagonal=0", {"torch.triu", "Tensor.triu"}, triu);
 }

@@ -867,10 +867,12 @@ RtValue argmax_or_argmin(Sym s, const Args &a) {
 }
 
 // torch.var's correction: given, or from `unbiased`, or 1.
-RtValue var(Sym, const Args &a) {
+RtValue var(Sym s, const Args &a) {
   int64_t correction = !a.none(4) ? a.i(4) : !a.none(2) ? (a.b(2) ? 1 : 0) : 1;
-  return tensor(at::var(a.t(0), at::OptionalIntArrayRef(dims_arg(a, 1, a.t(0))),
-                        c10::optional<int64_t>(correction), a.b(3)));
+  at::OptionalIntArrayRef dims(dims_arg(a, 1, a.t(0)));
+  if (s == Sym::ltorch_std)
+    return tensor(at::std(a.t(0), dims, c10::optional<int64_t>(correction), a.b(3)));
+  return tensor(at::var(a.t(0), dims, c10::optional<int64_t>(correction), a.b(3)));
 }
 
 // As PyTorch documents F.rms_norm (libtorch 1.13 has none): x * rsqrt(mean(x^2) + eps) * w,
@@ -936,6 +938,17 @@ constexpr Entry kReductions[] = {
        return tensor(at::prod(a.t(0), a.i(1), a.b(2), a.dtype_opt(3)));
      }},
     {Sym::ltorch_var, var},
+    {Sym::ltorch_std, var},
+    {Sym::ltorch_logsumexp,
+     [](Sym, const Args &a) {
+       // The dims as given: () is not all dims here (PyTorch then fails without keepdim).
+       IntList dims = a[1].kind == RtValue::Kind::Int ? IntList{a.i(1)} : a.ints(1);
+       return tensor(at::logsumexp(a.t(0), dims, a.b(2)));
+     }},
+    {Sym::ltorch_softplus,
+     [](Sym, const Args &a) { return tensor(at::softplus(a.t(0), a.d(1), a.d(2))); }},
+    {Sym::ltorch_unbind, [](Sym, const Args &a) { return tuple_of(at::unbind(a.t(0), a.i(1))); }},
+    {Sym::ltorch_bmm, [](Sym, const Args &a) { return tensor(at::bmm(a.t(0), a.t(1))); }},
     {Sym::ltorch_argmax, argmax_or_argmin},
     {Sym::ltorch_argmin, argmax_or_argmin},
     {Sym::ltorch_softmax,
