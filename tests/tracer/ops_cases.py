@@ -892,7 +892,7 @@ class AttrDict(dict):
     pass
 
 
-class Squares:
+class LazySquare:
     def __init__(self, n):
         self.n = n
 
@@ -919,7 +919,7 @@ def set_algebra(x):
     more = s.union([4, 4]).difference({1})
     return (x * len(s), sorted(s), sorted(both), sorted(odd), sorted(more),
             sorted(s.intersection(range(3))), sorted(s.symmetric_difference((2, 5))),
-            s.issubset({1, 2, 3, 4}), s.issuperset([1]), s == {3, 2, 1}, Squares(3).square)
+            s.issubset({1, 2, 3, 4}), s.issuperset([1]), s == {3, 2, 1}, LazySquare(3).square)
 
 
 class Color(enum.Enum):
