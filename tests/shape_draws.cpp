@@ -171,24 +171,12 @@ Recipe arg_reduction(const std::string &name) {
   }};
 }
 
-Recipe variance() {
-  return {[](Draw &d) {
-    Shape s = d.shape();
-    std::string call =
-        "torch.var(" + d.tensor(d.pick(kFloating), s) + ", " + dims_argument(d, s.size());
-    int way = d.below(3);
-    if (way == 0) call += ", unbiased=False";
-    if (way == 1) call += ", correction=" + d.pick<std::string>({"0", "1", "2"});
-    if (d.chance(50)) call += ", keepdim=True";
-    return call + ")";
-  }};
-}
-
-Recipe standard_deviation() {
-  return {[](Draw &d) {
+// torch.var or torch.std (or the method), with unbiased or a correction, now and then keepdim.
+Recipe spread(const std::string &name) {
+  return {[=](Draw &d) {
     Shape s = d.shape();
     std::string x = d.tensor(d.pick(kFloating), s);
-    std::string call = d.chance(50) ? "torch.std(" + x + ", " : x + ".std(";
+    std::string call = d.chance(50) ? "torch." + name + "(" + x + ", " : x + "." + name + "(";
     call += dims_argument(d, s.size());
     int way = d.below(3);
     if (way == 0) call += ", unbiased=False";
@@ -458,6 +446,38 @@ Recipe unbind() {
     std::string t = d.tensor(d.pick<std::string>({"f32", "i64"}), s);
     if (d.chance(30)) return "torch.unbind(" + t + ")";
     return t + ".unbind(" + std::to_string(s.empty() ? 0 : d.axis(s.size())) + ")";
+  }};
+}
+
+// Pads of -3..3 for up to rank + 1 dims (more than the rank now and then), an odd count now and
+// then; a value now and then; another mode now and then.
+Recipe pad() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::string dtype = d.pick<std::string>({"f32", "f64", "i64"});
+    std::string t = d.tensor(dtype, s);
+    std::vector<int64_t> pads;
+    int pairs = d.between(0, static_cast<int>(s.size()) + (d.chance(5) ? 1 : 0));
+    for (int i = 0; i < 2 * pairs + (d.chance(5) ? 1 : 0); ++i)
+      pads.push_back(d.between(-3, 3));
+    std::string call = "F.pad(" + t + ", " + d.value(tuple_text(pads));
+    if (d.chance(30)) call += dtype == "i64" ? ", value=7" : ", value=-1.5";
+    if (d.chance(3)) call += ", mode='reflect'";
+    return call + ")";
+  }};
+}
+
+// p of 1, 2, 3 or inf over one dim or a tuple of them.
+Recipe normalize() {
+  return {[](Draw &d) {
+    Shape s = d.shape(1);
+    std::string call = "F.normalize(" + d.tensor(d.pick<std::string>({"f32", "f64"}), s);
+    if (d.chance(70)) call += ", p=" + d.pick<std::string>({"1", "2.0", "3", "float('inf')"});
+    if (d.chance(70))
+      call += ", dim=" +
+              (d.chance(70) ? std::to_string(d.axis(s.size())) : dims_argument(d, s.size(), false));
+    if (d.chance(30)) call += ", eps=0.5";
+    return call + ")";
   }};
 }
 
@@ -907,8 +927,8 @@ const std::map<std::string, Recipe> &shape_recipes() {
     }};
     r["ltorch.amax"] = reduction("amax", kAnyDtype, false, false);
     r["ltorch.amin"] = reduction("amin", kAnyDtype, false, false);
-    r["ltorch.var"] = variance();
-    r["ltorch.std"] = standard_deviation();
+    r["ltorch.var"] = spread("var");
+    r["ltorch.std"] = spread("std");
     r["ltorch.logsumexp"] = logsumexp();
     r["ltorch.argmax"] = arg_reduction("argmax");
     r["ltorch.argmin"] = arg_reduction("argmin");
@@ -934,6 +954,8 @@ const std::map<std::string, Recipe> &shape_recipes() {
     r["ltorch.flip"] = flip();
     r["ltorch.roll"] = roll();
     r["ltorch.unbind"] = unbind();
+    r["ltorch.pad"] = pad();
+    r["ltorch.normalize"] = normalize();
     r["ltorch.tril"] = triangle("tril");
     r["ltorch.triu"] = triangle("triu");
     r["ltorch.getitem"] = getitem();

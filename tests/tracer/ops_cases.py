@@ -907,7 +907,9 @@ def spreads_and_batches(x, y):
     return (x.std(-1, keepdim=True), torch.std(x, dim=(0, 1), unbiased=False), x.std(),
             torch.logsumexp(x, -1), x.logsumexp((0, 2), keepdim=True), F.softplus(x),
             F.softplus(x, beta=2.0, threshold=1.0), rows[0] * rows[2], torch.bmm(x, y),
-            x.bmm(y).unbind(), len(rows))
+            x.bmm(y).unbind(), len(rows), F.pad(x, (1, 2)), F.pad(x, (-1, 1, 2, 0), value=0.5),
+            F.normalize(x), F.normalize(x, p=1, dim=-1), F.normalize(x, p=float("inf"), dim=(0, 2)),
+            F.normalize(y, dim=-1, eps=0.5))
 
 
 def set_algebra(x):

@@ -496,7 +496,7 @@ def ltorch_namespace():
         "embedding": F.embedding, "cross_entropy": F.cross_entropy, "nll_loss": F.nll_loss,
         "mse_loss": F.mse_loss, "dropout": F.dropout, "relu": F.relu, "silu": F.silu,
         "gelu": F.gelu, "softplus": F.softplus, "logsumexp": torch.logsumexp,
-        "unbind": torch.unbind, "bmm": torch.bmm,
+        "unbind": torch.unbind, "bmm": torch.bmm, "pad": F.pad, "normalize": F.normalize,
     }
     operators = {
         "mul": operator.mul, "true_divide": operator.truediv, "floor_divide": operator.floordiv,

@@ -144,6 +144,47 @@ Obj bmm(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   return r.call(Sym::ltorch_matmul, {args[0], args[1]}, loc);
 }
 
+// F.normalize as torch's: x / max(||x||_p over dim, eps), the norm kept as size-1 dims (p = 2:
+// the square root of the sum of squares; inf: the largest |x|; otherwise (sum |x|^p)^(1/p)).
+Obj normalize(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
+  // input, p, dim, eps, out
+  require_tensor(args[0], "the input", "normalize", loc);
+  if (!args[4].is_none())
+    throw TraceError(loc, "F.normalize(out=...) is not supported by the tracer");
+  if (!is_floating(tensor(args[0]).dtype))
+    throw TraceError(loc, "normalize: a floating-point tensor is required");
+  for (const Obj *n : {&args[1], &args[3]}) {
+    if (!n->is_number() || n->kind == Obj::Kind::Bool)
+      throw TraceError(loc, "normalize: p and eps must be numbers, not " + describe(*n));
+    if (n->is_proxy()) r.guard(*n, loc);
+  }
+  double p = args[1].as_double();
+  if (!(p > 0))
+    throw TraceError(loc, "F.normalize with p=" + describe(args[1]) +
+                              " is not supported by the tracer (p > 0 or inf)");
+  const Obj &x = args[0], &dim = args[2], keep = Obj::boolean_of(true);
+  auto sum = [&](const Obj &t) {
+    return r.call(Sym::ltorch_sum, {t, dim, keep, Obj::none()}, loc);
+  };
+  // A norm over an empty dim has no elements to divide: the empty input is the result's shape.
+  for (int64_t d : reduction_dims(r, dim, tensor(x).shape.size(), loc))
+    if (empty_size(r, tensor(x).shape[static_cast<std::size_t>(d)], loc))
+      return r.call(Sym::ltorch_true_divide, {x, Obj::float_of(args[3].as_double())}, loc);
+  Obj norm;
+  if (std::isinf(p)) {
+    norm = r.call(Sym::ltorch_amax, {r.call(Sym::ltorch_abs, {x}, loc), dim, keep}, loc);
+  } else if (p == 2) {
+    norm = r.call(Sym::ltorch_sqrt, {sum(r.call(Sym::ltorch_mul, {x, x}, loc))}, loc);
+  } else {
+    Obj powered =
+        r.call(Sym::ltorch_pow, {r.call(Sym::ltorch_abs, {x}, loc), Obj::float_of(p)}, loc);
+    norm = r.call(Sym::ltorch_pow, {sum(powered), Obj::float_of(1.0 / p)}, loc);
+  }
+  Obj clamped =
+      r.call(Sym::ltorch_clamp, {norm, Obj::float_of(args[3].as_double()), Obj::none()}, loc);
+  return r.call(Sym::ltorch_true_divide, {x, clamped}, loc);
+}
+
 Obj outer(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
   require_tensor(args[0], "the first operand", "outer", loc);
   require_tensor(args[1], "the second operand", "outer", loc);
@@ -369,6 +410,8 @@ void define_nn_ops(std::vector<OpSpec> &out) {
       matmul);
   ltorch(Sym::ltorch_linear, "input, w, /, bias=None", {"torch.nn.functional.linear"}, linear);
   ltorch(Sym::ltorch_bmm, "input, mat2, /", {"torch.bmm", "Tensor.bmm"}, bmm);
+  ltorch(Sym::ltorch_normalize, "input, /, p=2.0, dim=1, eps=1e-12, out=None",
+         {"torch.nn.functional.normalize"}, normalize);
   ltorch(Sym::ltorch_outer, "input, other, /", {"torch.outer", "torch.ger", "Tensor.outer"}, outer);
   ltorch(Sym::ltorch_embedding,
          "input, /, weight, padding_idx=None, max_norm=None, norm_type=2.0, "

@@ -509,6 +509,72 @@ Obj unbind(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return Obj::tuple(std::move(out));
 }
 
+// The pads of F.pad, checked as torch's constant_pad_nd checks them.
+std::vector<int64_t> pad_widths(Recorder &r, const Obj &given, std::size_t rank, const Loc &loc) {
+  if (!given.is_sequence()) throw TraceError(loc, "F.pad: pad must be a tuple of ints");
+  std::vector<int64_t> pads;
+  for (const Obj &p : items(given))
+    pads.push_back(r.concrete(p, loc, "a pad"));
+  if (pads.size() % 2)
+    throw TraceError(loc, "Length of pad must be even but instead it equals " +
+                              std::to_string(pads.size()));
+  if (pads.size() / 2 > rank)
+    throw TraceError(loc, "Length of pad should be no more than twice the number of dimensions "
+                          "of the input. Pad length is " +
+                              std::to_string(pads.size()) + " while the input has " +
+                              std::to_string(rank) + " dimensions.");
+  return pads;
+}
+
+// F.pad in constant mode, as torch's constant_pad_nd: (before, after) pairs from the last dim
+// backwards, a negative one cropping (slices), a positive one joining tensors of `value` (cat).
+Obj pad(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  // input, pad, mode, value
+  require_tensor(a[0], "the input", "pad", loc);
+  if (a[2].kind != Obj::Kind::Str || a[2].as<StrObj>().value != "constant")
+    throw TraceError(loc, "F.pad: mode " + describe(a[2]) +
+                              " is not supported by the tracer (only 'constant')");
+  const std::size_t rank = tensor(a[0]).shape.size();
+  std::vector<int64_t> pads = pad_widths(r, a[1], rank, loc);
+  bool grows = std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p > 0; });
+  Obj value = a[3].is_none() ? Obj::int_of(0) : a[3];
+  Obj out = a[0];
+  for (std::size_t k = 0; k < pads.size() / 2; ++k) {
+    int64_t d = static_cast<int64_t>(rank - 1 - k), before = pads[2 * k], after = pads[2 * k + 1];
+    int64_t n = r.concrete(tensor(out).shape[static_cast<std::size_t>(d)], loc, "a padded size");
+    // torch crops first (a narrow, which must not go past the dim), then pads.
+    int64_t cropped = n + std::min<int64_t>(0, before) + std::min<int64_t>(0, after);
+    if (cropped < 0)
+      throw TraceError(loc, "F.pad: cropping " + std::to_string(-std::min<int64_t>(0, before)) +
+                                " and " + std::to_string(-std::min<int64_t>(0, after)) +
+                                " from dimension " + std::to_string(d) + " of size " +
+                                std::to_string(n) + " leaves a negative size");
+    if (n + before + after < (grows ? 1 : 0))
+      throw TraceError(loc, "The input size " + std::to_string(n) + ", plus negative padding " +
+                                std::to_string(before) + " and " + std::to_string(after) +
+                                " resulted in a negative output size, which is invalid. Check "
+                                "dimension " +
+                                std::to_string(d) + " of your input.");
+    if (before < 0 || after < 0)
+      out = slice_along(r, out, d, Obj::int_of(std::max<int64_t>(0, -before)),
+                        Obj::int_of(n - std::max<int64_t>(0, -after)), loc);
+    auto filled = [&](int64_t width) {
+      std::vector<Obj> shape = tensor(out).shape;
+      shape[static_cast<std::size_t>(d)] = Obj::int_of(width);
+      return r.call(Sym::ltorch_full,
+                    {Obj::tuple(std::move(shape)), value, Obj::dtype_of(tensor(out).dtype),
+                     Obj::none(), Obj::device_of(tensor(out).device), Obj::boolean_of(false)},
+                    loc);
+    };
+    std::vector<Obj> parts;
+    if (before > 0) parts.push_back(filled(before));
+    parts.push_back(out);
+    if (after > 0) parts.push_back(filled(after));
+    if (parts.size() > 1) out = r.call(Sym::ltorch_cat, {Obj::list(parts), Obj::int_of(d)}, loc);
+  }
+  return out;
+}
+
 Obj triangle(Recorder &r, const std::vector<Obj> &a, bool lower, const Loc &loc) {
   require_tensor(a[0], "the input", lower ? "tril" : "triu", loc);
   const TensorObj &t = tensor(a[0]);
@@ -655,6 +721,8 @@ void define_shape_ops(std::vector<OpSpec> &out) {
   ltorch(Sym::ltorch_flip, "input, /, *dims", {"torch.flip", "Tensor.flip"}, flip);
   ltorch(Sym::ltorch_roll, "input, /, shifts, dims=None", {"torch.roll", "Tensor.roll"}, roll);
   ltorch(Sym::ltorch_unbind, "input, /, dim=0", {"torch.unbind", "Tensor.unbind"}, unbind);
+  ltorch(Sym::ltorch_pad, "input, /, pad, mode='constant', value=None", {"torch.nn.functional.pad"},
+         pad);
   ltorch(Sym::ltorch_tril, "input, /, diagonal=0", {"torch.tril", "Tensor.tril"}, tril);
   ltorch(Sym::ltorch_triu, "input, /, diagonal=0", {"torch.triu", "Tensor.triu"}, triu);
 }

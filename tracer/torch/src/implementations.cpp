@@ -949,6 +949,19 @@ constexpr Entry kReductions[] = {
      [](Sym, const Args &a) { return tensor(at::softplus(a.t(0), a.d(1), a.d(2))); }},
     {Sym::ltorch_unbind, [](Sym, const Args &a) { return tuple_of(at::unbind(a.t(0), a.i(1))); }},
     {Sym::ltorch_bmm, [](Sym, const Args &a) { return tensor(at::bmm(a.t(0), a.t(1))); }},
+    {Sym::ltorch_pad,
+     [](Sym, const Args &a) {
+       if (a[2].text != "constant") throw ExecError("pad: only mode='constant' runs");
+       return tensor(
+           at::constant_pad_nd(a.t(0), a.ints(1), a.none(3) ? at::Scalar(0) : as_scalar(a[3])));
+     }},
+    {Sym::ltorch_normalize,
+     [](Sym, const Args &a) {
+       // torch.nn.functional.normalize, as PyTorch writes it.
+       IntList dims = a[2].kind == RtValue::Kind::Int ? IntList{a.i(2)} : a.ints(2);
+       at::Tensor norm = a.t(0).norm(at::Scalar(a.d(1)), dims, true);
+       return tensor(a.t(0) / norm.clamp_min(a.d(3)).expand_as(a.t(0)));
+     }},
     {Sym::ltorch_argmax, argmax_or_argmin},
     {Sym::ltorch_argmin, argmax_or_argmin},
     {Sym::ltorch_softmax,
