@@ -97,6 +97,7 @@ SCHEMA_REASONS = {
     "ltorch.amin": "as ltorch.amax",
     "ltorch.var": "torch's `unbiased` is bound from the traced code and printed as Thunder's "
                   "`correction` (torch-only); correction=None means 1, and is printed as 1",
+    "ltorch.std": "as ltorch.var",
     "ltorch.softmax": "the tracer's dim has a default (None) where Thunder requires it; the "
                       "trace always prints the dim, and Thunder's `_stacklevel` is never needed",
     "ltorch.log_softmax": "as ltorch.softmax",

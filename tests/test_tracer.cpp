@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-
+#include <iterator>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -1043,6 +1043,20 @@ TEST_CASE("docs: docs/tracer.md's paragraph on Python names every name of the st
                   n.name << " is not in docs/tracer.md's \"The Python it runs\"");
   }
   CHECK(provided.size() > 15);
+  // The builtin functions, all of them: --list-names' undotted builtins but the exception's and
+  // sequences' methods it lists without their type.
+  std::size_t list_at = section.find("Python's builtin functions (`");
+  REQUIRE(list_at != std::string::npos);
+  list_at = section.find('`', list_at) + 1;
+  std::istringstream words(section.substr(list_at, section.find('`', list_at) - list_at));
+  std::set<std::string> documented{std::istream_iterator<std::string>(words), {}};
+  std::set<std::string> builtin_functions;
+  for (const NameEntry &n : name_vocabulary())
+    if (n.means == "builtin" && n.name.find('.') == std::string::npos &&
+        !std::set<std::string>{"index", "count", "copy", "with_traceback"}.count(n.name))
+      builtin_functions.insert(n.name);
+  CHECK(builtin_functions.size() > 30);
+  CHECK(documented == builtin_functions);
   std::regex dotted("`((dataclasses|typing|functools|contextlib|collections|enum)\\.[A-Za-z_]+)");
   for (auto m = std::sregex_iterator(section.begin(), section.end(), dotted);
        m != std::sregex_iterator(); ++m)
