@@ -869,7 +869,8 @@ RtValue argmax_or_argmin(Sym s, const Args &a) {
 // torch.var's correction: given, or from `unbiased`, or 1.
 RtValue var(Sym s, const Args &a) {
   int64_t correction = !a.none(4) ? a.i(4) : !a.none(2) ? (a.b(2) ? 1 : 0) : 1;
-  at::OptionalIntArrayRef dims(dims_arg(a, 1, a.t(0)));
+  IntList reduced = dims_arg(a, 1, a.t(0)); // the ArrayRef below views it
+  at::OptionalIntArrayRef dims(reduced);
   if (s == Sym::ltorch_std)
     return tensor(at::std(a.t(0), dims, c10::optional<int64_t>(correction), a.b(3)));
   return tensor(at::var(a.t(0), dims, c10::optional<int64_t>(correction), a.b(3)));
