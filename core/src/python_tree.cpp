@@ -134,6 +134,7 @@ const Symbols &symbols() {
     s.token_plus = symbol_id("+", false);
     s.token_async = symbol_id("async", false);
     s.token_equals = symbol_id("=", false);
+    s.token_from = symbol_id("from", false);
     return s;
   }();
   return s;

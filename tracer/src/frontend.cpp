@@ -166,7 +166,7 @@ public:
       // yield, yield VALUE, yield A, B (a tuple), yield from ITERABLE.
       bool from = false;
       for (uint32_t i = 0; i < ts_node_child_count(n); ++i)
-        from |= std::string_view(ts_node_type(ts_node_child(n, i))) == "from";
+        from |= ts_node_symbol(ts_node_child(n, i)) == s.token_from;
       Expr e = leaf(n, from ? Expr::Kind::YieldFrom : Expr::Kind::Yield);
       e.items.push_back(ts_node_named_child_count(n) == 0 ? leaf(n, Expr::Kind::None)
                                                           : expr(ts_node_named_child(n, 0)));

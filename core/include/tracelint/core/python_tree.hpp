@@ -55,7 +55,7 @@ struct Symbols {
   // Clauses of compound statements.
   TSSymbol except_clause, except_group_clause, finally_clause, with_clause;
   // Anonymous tokens.
-  TSSymbol token_comma, token_colon, token_minus, token_plus, token_async, token_equals;
+  TSSymbol token_comma, token_colon, token_minus, token_plus, token_async, token_equals, token_from;
 };
 const Symbols &symbols();
 

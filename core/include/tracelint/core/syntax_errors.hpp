@@ -4,7 +4,6 @@
 #include <tree_sitter/api.h>
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 namespace tracelint::syntax {
@@ -18,7 +17,7 @@ struct ErrorNode {
 
 namespace detail {
 inline bool is_error(TSNode n) {
-  return std::strcmp(ts_node_type(n), "ERROR") == 0 || ts_node_is_missing(n);
+  return ts_node_is_error(n) || ts_node_is_missing(n);
 }
 // With a cursor: ts_node_child(n, i) walks from the first child, quadratic in a long body.
 inline std::vector<TSNode> children(TSNode n) {
