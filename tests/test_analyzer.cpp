@@ -76,8 +76,9 @@ TEST_CASE("analyzer fixtures: correct printers and non-Python text have no findi
 // The printers are found by the Python they write: with no name pattern at all, every
 // rendition of Thunder #1182 is still reported, and none of the silent fixtures speaks up.
 TEST_CASE("analyzer: printers are found by what they write, without a name pattern") {
-  for (std::string name : {"TLA001_slice_bug_styles.cpp", "TLA003_precision_styles.cpp",
-                           "TLA004_unescaped_string.cpp", "TLA002_lines_over_statements.cpp"}) {
+  for (std::string name : {"TLA001_slice_bug_styles.cpp", "TLA001_repr_through_functions.cpp",
+                           "TLA003_precision_styles.cpp", "TLA004_unescaped_string.cpp",
+                           "TLA002_lines_over_statements.cpp"}) {
     CAPTURE(name);
     std::string path = kFixtures + "/" + name;
     auto expected = expectations(test::read_file(path));

@@ -8,10 +8,21 @@ namespace tracelint::analyzer {
 
 using namespace clang;
 
+namespace {
+// A construction from one value: `std::string(buf)` is std::string(buf, allocator()) in
+// libstdc++, its other arguments defaulted.
+bool one_argument(const CXXConstructExpr *c) {
+  if (c->getNumArgs() == 0) return false;
+  for (unsigned i = 1; i < c->getNumArgs(); ++i)
+    if (!isa<CXXDefaultArgExpr>(c->getArg(i))) return false;
+  return true;
+}
+} // namespace
+
 const Expr *strip(const Expr *e) {
   while (e) {
     e = e->IgnoreParenImpCasts();
-    if (const auto *c = dyn_cast<CXXConstructExpr>(e); c && c->getNumArgs() == 1)
+    if (const auto *c = dyn_cast<CXXConstructExpr>(e); c && one_argument(c))
       e = c->getArg(0);
     else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(e))
       e = b->getSubExpr();
@@ -170,6 +181,19 @@ const FunctionDecl *enclosing_named_function(const FunctionDecl *f) {
     f = dyn_cast_or_null<FunctionDecl>(dc);
   }
   return f;
+}
+
+const CXXRecordDecl *printed_record(QualType t) {
+  t = t.getNonReferenceType();
+  if (const auto *p = t->getAs<PointerType>()) t = p->getPointeeType();
+  return t->getAsCXXRecordDecl();
+}
+
+void collect_returns(const Stmt *s, std::vector<const ReturnStmt *> &out) {
+  if (!s || isa<LambdaExpr>(s)) return;
+  if (const auto *r = dyn_cast<ReturnStmt>(s)) out.push_back(r);
+  for (const Stmt *child : s->children())
+    collect_returns(child, out);
 }
 
 } // namespace tracelint::analyzer

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tracelint::analyzer {
 
@@ -39,6 +40,12 @@ bool same_expression(const clang::ASTContext &ctx, const clang::Expr *a, const c
 
 // The integer the expression evaluates to at compile time.
 std::optional<long> constant_int(const clang::Expr *e, const clang::ASTContext &ctx);
+
+// The class of a value, a reference or a pointer to one.
+const clang::CXXRecordDecl *printed_record(clang::QualType t);
+
+// The return statements of a body, not those of the lambdas in it.
+void collect_returns(const clang::Stmt *s, std::vector<const clang::ReturnStmt *> &out);
 
 // The function whose body encloses a lambda's, or f itself.
 const clang::FunctionDecl *enclosing_named_function(const clang::FunctionDecl *f);

@@ -1079,15 +1079,6 @@ void WriteCollector::collect(const FunctionDecl *function, FunctionMarks marks) 
     collect(lambda->getCallOperator(), marks);
 }
 
-namespace {
-void collect_returns(const Stmt *s, std::vector<const ReturnStmt *> &out) {
-  if (!s || isa<LambdaExpr>(s)) return;
-  if (const auto *r = dyn_cast<ReturnStmt>(s)) out.push_back(r);
-  for (const Stmt *child : s->children())
-    collect_returns(child, out);
-}
-} // namespace
-
 const WriteCollector::ReturnedStream &
 WriteCollector::returned_stream(const FunctionDecl *function) {
   const FunctionDecl *definition = function->getDefinition();

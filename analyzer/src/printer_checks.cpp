@@ -26,12 +26,6 @@ void string_literals(const Stmt *s, std::vector<std::string> &out) {
     string_literals(child, out);
 }
 
-const CXXRecordDecl *record_of(QualType t) {
-  t = t.getNonReferenceType();
-  if (const auto *p = t->getAs<PointerType>()) t = p->getPointeeType();
-  return t->getAsCXXRecordDecl();
-}
-
 // `name` with the expression's source spelling for messages: a variable's or member's name.
 std::string spelled(const Expr *e) {
   const Expr *s = strip(e);
@@ -85,7 +79,7 @@ bool PrinterChecks::debug_text(const FunctionDecl *f, const CXXRecordDecl *print
   add_record(printed);
   if (const auto *m = dyn_cast<CXXMethodDecl>(def)) add_record(m->getParent());
   for (const ParmVarDecl *p : def->parameters())
-    if (const CXXRecordDecl *r = record_of(p->getType());
+    if (const CXXRecordDecl *r = printed_record(p->getType());
         r && !is_string_like(p->getType()) && !r->isInStdNamespace())
       add_record(r);
   std::vector<std::string> literals;
@@ -111,6 +105,10 @@ bool PrinterChecks::debug_text(const FunctionDecl *f, const CXXRecordDecl *print
 }
 
 bool PrinterChecks::is_repr_function(const FunctionDecl *f) {
+  return direct_repr(f) || function_chain(f);
+}
+
+bool PrinterChecks::direct_repr(const FunctionDecl *f) {
   if (!f) return false;
   if (has_annotation(f, "tracelint::repr") ||
       has_annotation(f->getCanonicalDecl(), "tracelint::repr"))
@@ -131,8 +129,9 @@ std::optional<std::string> PrinterChecks::repr_of(const Expr *e, int depth) {
   }
   if (const auto *call = dyn_cast<CallExpr>(s)) {
     const FunctionDecl *callee = call->getDirectCallee();
-    if (callee && is_repr_function(callee))
+    if (callee && direct_repr(callee))
       return "`" + callee->getNameAsString() + "(...)` is a debug repr";
+    if (auto chain = function_chain(callee)) return chain_message(s, *chain);
     return std::nullopt;
   }
   if (const auto *ref = dyn_cast<DeclRefExpr>(s)) {
@@ -143,31 +142,39 @@ std::optional<std::string> PrinterChecks::repr_of(const Expr *e, int depth) {
           if (!a.element)
             if (auto inner = repr_of(a.value, depth + 1))
               return "`" + v->getNameAsString() + "` holds " +
-                     inner->substr(0, inner->find(" is ")) + ", a debug repr";
+                     (inner->find(" is ") == std::string::npos
+                          ? *inner // a chain: `x.toString()` → ... → `repr()`: a debug repr
+                          : inner->substr(0, inner->find(" is ")) + ", a debug repr");
     }
   }
-  if (const CXXRecordDecl *r = record_of(s->getType()); r && has_annotation(r, "tracelint::repr"))
+  if (const CXXRecordDecl *r = printed_record(s->getType());
+      r && has_annotation(r, "tracelint::repr"))
     return "`" + r->getNameAsString() + "` prints its debug repr";
   return std::nullopt;
+}
+
+const FunctionDecl *PrinterChecks::printing_function(const ValuePiece &v) const {
+  const CXXRecordDecl *record = printed_record(v.expr->getType());
+  if (!record || is_string_like(v.expr->getType())) return nullptr;
+  if (v.how == Conversion::Stream && v.stream_operator &&
+      library_function(v.stream_operator).empty() && !v.stream_operator->isInStdNamespace())
+    return v.stream_operator;
+  if (v.how == Conversion::Fmt)
+    if (auto it = formatters_.find(record->getCanonicalDecl()); it != formatters_.end())
+      return it->second;
+  return nullptr;
 }
 
 std::optional<std::string> PrinterChecks::repr_source(const ValuePiece &v) {
   if (!v.expr) return std::nullopt;
   if (auto r = repr_of(v.expr, 0)) return r;
-  const CXXRecordDecl *record = record_of(v.expr->getType());
-  if (!record || is_string_like(v.expr->getType())) return std::nullopt;
-  if (v.how == Conversion::Stream && v.stream_operator &&
-      library_function(v.stream_operator).empty() && !v.stream_operator->isInStdNamespace()) {
-    if (has_annotation(v.stream_operator, "tracelint::repr") ||
-        debug_text(v.stream_operator, record, true))
-      return "`" + record->getNameAsString() + "`'s operator<< prints a debug repr";
-  }
-  if (v.how == Conversion::Fmt) {
-    auto it = formatters_.find(record->getCanonicalDecl());
-    if (it != formatters_.end() &&
-        (has_annotation(it->second, "tracelint::repr") || debug_text(it->second, record, true)))
-      return "`" + record->getNameAsString() + "`'s formatter prints a debug repr";
-  }
+  const FunctionDecl *printer = printing_function(v);
+  if (!printer) return std::nullopt;
+  const CXXRecordDecl *record = printed_record(v.expr->getType());
+  if (has_annotation(printer, "tracelint::repr") || debug_text(printer, record, true))
+    return "`" + record->getNameAsString() + "`'s " +
+           (v.how == Conversion::Stream ? "operator<<" : "formatter") + " prints a debug repr";
+  if (auto chain = function_chain(printer)) return chain_message(v.expr, *chain);
   return std::nullopt;
 }
 

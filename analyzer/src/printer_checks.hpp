@@ -36,12 +36,33 @@ public:
   // The write goes into Python text: its findings.
   void check(const Write &write, std::vector<Finding> &out);
 
-  // Marked as a debug repr ([[clang::annotate("tracelint::repr")]] or --repr-pattern), or
-  // a function whose text is one (`[IntegerProxy name=...`): the function's own judgement.
+  // A debug repr: marked as one, with literal debug text of its own, or whose text is one
+  // through what it calls (function_chain).
   bool is_repr_function(const clang::FunctionDecl *f);
 
 private:
+  // Marked as a debug repr ([[clang::annotate("tracelint::repr")]] or --repr-pattern), or
+  // a function whose text is one (`[IntegerProxy name=...`): the function's own judgement.
+  bool direct_repr(const clang::FunctionDecl *f);
+
+  // Function summaries (repr_chains.cpp). A function whose text (what it returns, streams into
+  // its stream parameter, or formats into its formatter's output) is a debug repr and no more
+  // (`return describe();`, `os << p.repr()`, `format_to(ctx.out(), "{}", p.repr())`), found
+  // through calls, locals and other such functions; a cycle ends the search. The chain names
+  // each step (the function, and the line where it reaches the next), the repr last.
+  using ReprChain = std::vector<std::string>;
+  std::optional<ReprChain> function_chain(const clang::FunctionDecl *f);
+  std::optional<ReprChain> expr_chain(const clang::Expr *e, int depth);
+  std::optional<ReprChain> piece_chain(const ValuePiece &v);
+  std::optional<ReprChain> reach_repr(const clang::FunctionDecl *def);
+  std::optional<ReprChain> formatted_arguments(const clang::FunctionDecl *def);
+  const std::vector<const Write *> &writes_of(const clang::FunctionDecl *def);
+  ReprChain step(const clang::FunctionDecl *def, const clang::Stmt *where, ReprChain rest) const;
+  std::string chain_message(const clang::Expr *value, const ReprChain &chain) const;
+
   std::optional<std::string> repr_source(const ValuePiece &v);
+  // The printer's own operator<< or formatter that turns the value into text, if any.
+  const clang::FunctionDecl *printing_function(const ValuePiece &v) const;
   std::optional<std::string> repr_of(const clang::Expr *e, int depth);
   bool debug_text(const clang::FunctionDecl *f, const clang::CXXRecordDecl *printed, bool strong);
   // A string the printer got as it is, not made Python text: its name, to quote in the
@@ -65,6 +86,11 @@ private:
   PythonParser &parser_;
   const std::map<const clang::CXXRecordDecl *, const clang::FunctionDecl *> &formatters_;
   std::map<std::pair<const clang::FunctionDecl *, bool>, bool> debug_text_;
+  std::map<const clang::FunctionDecl *, std::optional<ReprChain>> chains_; // by definition
+  std::map<const clang::FunctionDecl *, std::vector<const Write *>> writes_by_function_;
+  bool writes_indexed_ = false;
+  static constexpr int kMaxChainSearch = 64;
+  int searching_ = 0; // functions whose chain is being searched, nested
 };
 
 } // namespace tracelint::analyzer

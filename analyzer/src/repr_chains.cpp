@@ -1,0 +1,194 @@
+// Function summaries for TLA001: which functions' text is a debug repr because of what they call
+// (`os << stop` where operator<< writes `p.repr()`, `stop.toString()` returning `describe()`,
+// a formatter formatting `p.repr()`), and the chain that shows it.
+#include "clang_helpers.hpp"
+#include "printer_checks.hpp"
+
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/Basic/SourceManager.h>
+
+namespace tracelint::analyzer {
+
+using namespace clang;
+
+namespace {
+
+// Text with a letter or digit in it: code or words, more than the brackets around a value.
+bool has_words(const std::string &text) {
+  for (char c : text)
+    if (std::isalnum(static_cast<unsigned char>(c))) return true;
+  return false;
+}
+
+bool is_formatter_format(const FunctionDecl *f) {
+  const auto *m = dyn_cast_or_null<CXXMethodDecl>(f);
+  return m && m->getIdentifier() && m->getName() == "format" && m->getParent()->getIdentifier() &&
+         m->getParent()->getName() == "formatter";
+}
+
+// How a function is named in a chain: `toString()`, `operator<<`, `formatter<T>::format`.
+std::string display_name(const FunctionDecl *f) {
+  if (is_formatter_format(f)) {
+    std::string printed = "T";
+    if (const auto *spec =
+            dyn_cast<ClassTemplateSpecializationDecl>(cast<CXXMethodDecl>(f)->getParent());
+        spec && spec->getTemplateArgs().size() > 0 &&
+        spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      if (const CXXRecordDecl *r = spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl())
+        printed = r->getNameAsString();
+    return "formatter<" + printed + ">::format";
+  }
+  if (f->isOverloadedOperator()) return f->getNameAsString();
+  return f->getNameAsString() + "()";
+}
+
+// The name a call names, resolved or not (a call in a template that depends on its argument).
+llvm::StringRef called_name(const CallExpr *call) {
+  if (const FunctionDecl *f = call->getDirectCallee())
+    return f->getIdentifier() ? f->getName() : "";
+  if (const auto *lookup = dyn_cast<UnresolvedLookupExpr>(call->getCallee()->IgnoreParenImpCasts());
+      lookup && lookup->getName().isIdentifier())
+    return lookup->getName().getAsIdentifierInfo()->getName();
+  return "";
+}
+
+void collect_calls(const Stmt *s, std::vector<const CallExpr *> &out) {
+  if (!s || isa<LambdaExpr>(s)) return;
+  if (const auto *call = dyn_cast<CallExpr>(s)) out.push_back(call);
+  for (const Stmt *child : s->children())
+    collect_calls(child, out);
+}
+
+} // namespace
+
+const std::vector<const Write *> &PrinterChecks::writes_of(const FunctionDecl *def) {
+  if (!writes_indexed_) {
+    for (const Write &w : facts_.writes)
+      if (w.function) writes_by_function_[w.function->getCanonicalDecl()].push_back(&w);
+    writes_indexed_ = true;
+  }
+  return writes_by_function_[def->getCanonicalDecl()];
+}
+
+PrinterChecks::ReprChain PrinterChecks::step(const FunctionDecl *def, const Stmt *where,
+                                             ReprChain rest) const {
+  const SourceManager &sm = context_.getSourceManager();
+  unsigned line = sm.getPresumedLineNumber(sm.getSpellingLoc(where->getBeginLoc()));
+  rest.insert(rest.begin(), "`" + display_name(def) + "` at line " + std::to_string(line));
+  return rest;
+}
+
+std::string PrinterChecks::chain_message(const Expr *value, const ReprChain &chain) const {
+  std::string message = "`" + source_text(value) + "`";
+  for (const std::string &link : chain)
+    message += " \u2192 " + link;
+  return message + ": a debug repr";
+}
+
+std::optional<PrinterChecks::ReprChain> PrinterChecks::function_chain(const FunctionDecl *f) {
+  if (!f) return std::nullopt;
+  const FunctionDecl *def = f->getDefinition();
+  if (!def || !def->hasBody()) return std::nullopt;
+  // A formatter specialization lives in fmt's or std's namespace but is the printer's own.
+  if (!is_formatter_format(def) && (!library_function(def).empty() || def->isInStdNamespace()))
+    return std::nullopt;
+  auto [it, fresh] = chains_.try_emplace(def);
+  if (!fresh) return it->second; // known, or being searched (a cycle): no repr that way
+  // A bound on the functions searched at once, so that a generated chain of thousands of
+  // functions cannot exhaust the stack; past it, a chain counts as no repr.
+  if (searching_ >= kMaxChainSearch) return std::nullopt;
+  ++searching_;
+  std::optional<ReprChain> found = reach_repr(def);
+  --searching_;
+  chains_[def] = found;
+  return found;
+}
+
+// What the function writes into its output (its returned string, a stream or formatter
+// context it was given, a local it returns), what it returns, and what a formatter formats.
+std::optional<PrinterChecks::ReprChain> PrinterChecks::reach_repr(const FunctionDecl *def) {
+  const Sinks &sinks = facts_.sinks;
+  std::optional<ReprChain> found;
+  for (const Write *w : writes_of(def)) {
+    SinkKind kind = sinks.kind(w->sink);
+    const auto *local = dyn_cast_or_null<VarDecl>(sinks.decl(w->sink));
+    bool output = kind == SinkKind::Return || kind == SinkKind::Parameter ||
+                  (kind == SinkKind::Named && local && local->isLocalVarDecl());
+    if (!output) continue;
+    for (const TextPiece &t : w->text)
+      if (t.literal && has_words(*t.literal))
+        return std::nullopt; // it prints more than a value: its own writes are checked
+    for (const ValuePiece &v : w->values)
+      if (!found && v.expr)
+        if (auto chain = piece_chain(v)) found = step(def, v.expr, std::move(*chain));
+  }
+  if (found) return found;
+  std::vector<const ReturnStmt *> returns;
+  collect_returns(def->getBody(), returns);
+  for (const ReturnStmt *r : returns)
+    if (r->getRetValue())
+      if (auto chain = expr_chain(r->getRetValue(), 0)) return step(def, r, std::move(*chain));
+  return formatted_arguments(def);
+}
+
+// `format_to(ctx.out(), "{}", p.repr())` in a formatter template, where the call depends on the
+// context's type and so is no write the collector could follow.
+std::optional<PrinterChecks::ReprChain>
+PrinterChecks::formatted_arguments(const FunctionDecl *def) {
+  if (!is_formatter_format(def) && !def->isOverloadedOperator()) return std::nullopt;
+  std::vector<const CallExpr *> calls;
+  collect_calls(def->getBody(), calls);
+  for (const CallExpr *call : calls) {
+    llvm::StringRef name = called_name(call);
+    if (name != "format_to" && name != "format_to_n" && name != "vformat_to" && name != "format")
+      continue;
+    bool words = false;
+    for (const Expr *a : call->arguments())
+      if (auto text = literal_text(strip(a))) words |= has_words(*text);
+    if (words) continue;
+    for (const Expr *a : call->arguments())
+      if (auto chain = expr_chain(a, 0)) return step(def, a, std::move(*chain));
+  }
+  return std::nullopt;
+}
+
+std::optional<PrinterChecks::ReprChain> PrinterChecks::piece_chain(const ValuePiece &v) {
+  if (auto chain = expr_chain(v.expr, 0)) return chain;
+  const FunctionDecl *printer = printing_function(v);
+  if (!printer) return std::nullopt;
+  const CXXRecordDecl *record = printed_record(v.expr->getType());
+  if (has_annotation(printer, "tracelint::repr") || debug_text(printer, record, true))
+    return ReprChain{"`" + display_name(printer) + "` of `" + record->getNameAsString() + "`"};
+  return function_chain(printer);
+}
+
+std::optional<PrinterChecks::ReprChain> PrinterChecks::expr_chain(const Expr *e, int depth) {
+  const Expr *s = strip(e);
+  if (!s || depth > 8) return std::nullopt;
+  if (const auto *m = dyn_cast<CXXMemberCallExpr>(s)) {
+    const CXXMethodDecl *method = m->getMethodDecl();
+    llvm::StringRef name = method && method->getIdentifier() ? method->getName() : "";
+    if ((name == "c_str" || name == "data" || name == "view") && m->getImplicitObjectArgument())
+      return expr_chain(m->getImplicitObjectArgument(), depth + 1);
+  }
+  if (const auto *call = dyn_cast<CallExpr>(s)) {
+    const FunctionDecl *callee = call->getDirectCallee();
+    if (!callee) return std::nullopt;
+    if (direct_repr(callee)) return ReprChain{"`" + display_name(callee) + "`"};
+    if (auto chain = function_chain(callee)) return chain;
+    if (is_formatter_format(callee)) // formatter<string_view>::format(repr(p), ctx)
+      for (const Expr *a : call->arguments())
+        if (auto chain = expr_chain(a, depth + 1)) return chain;
+    return std::nullopt;
+  }
+  if (const auto *ref = dyn_cast<DeclRefExpr>(s))
+    if (const auto *v = dyn_cast<VarDecl>(ref->getDecl()))
+      if (auto it = facts_.assignments.find(v); it != facts_.assignments.end())
+        for (const Assignment &a : it->second)
+          if (!a.element)
+            if (auto chain = expr_chain(a.value, depth + 1)) return chain;
+  return std::nullopt;
+}
+
+} // namespace tracelint::analyzer
