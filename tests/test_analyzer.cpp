@@ -144,6 +144,37 @@ TEST_CASE("analyzer: tracelint's own printers have no findings") {
   CHECK(run.out.find("All checks passed (6 files).") != std::string::npos);
 }
 
+// Summaries across units: printer.cpp sees only the declarations of proxy.cpp's functions.
+// Alone it is clean; analysed with proxy.cpp in one run (either order) the two chains into
+// proxy.cpp are reported, named file:line; the functions that print the name and a cycle
+// through both units stay silent.
+TEST_CASE("analyzer: a repr reached through a function of another unit of the same run") {
+  std::string dir = kFixtures + "/units";
+  auto alone = test::tracelint("analyze --format json '" + dir + "/printer.cpp' -- -std=c++17");
+  CHECK_MESSAGE(alone.exit_code == 0, alone.out << alone.err);
+  for (std::string files : {"'" + dir + "/printer.cpp' '" + dir + "/proxy.cpp'",
+                            "'" + dir + "/proxy.cpp' '" + dir + "/printer.cpp'"}) {
+    CAPTURE(files);
+    auto run = test::tracelint("analyze --format json " + files + " -- -std=c++17");
+    CHECK_MESSAGE(run.exit_code == 1, run.out << run.err);
+    auto doc = nlohmann::json::parse(run.out);
+    std::vector<std::pair<int, std::string>> found;
+    for (const auto &file : doc["files"])
+      for (const auto &d : file["diagnostics"]) {
+        CHECK(file["path"].get<std::string>().find("printer.cpp") != std::string::npos);
+        CHECK(d["code"] == "TLA001");
+        found.emplace_back(d["span"]["start"]["line"].get<int>(), d["message"].get<std::string>());
+      }
+    REQUIRE(found.size() == 2);
+    CHECK(found[0].first == 8);
+    CHECK(found[0].second.find("`stop` \u2192 `operator<<` at proxy.cpp:11 \u2192 `describe()` at "
+                               "proxy.cpp:8 \u2192 `repr()`: a debug repr") == 0);
+    CHECK(found[1].first == 12);
+    CHECK(found[1].second.find("`stop.toString()` \u2192 `toString()` at proxy.cpp:9 \u2192 "
+                               "`describe()` at proxy.cpp:8 \u2192 `repr()`: a debug repr") == 0);
+  }
+}
+
 TEST_CASE("analyzer: a missing compile database or broken C++ is exit 2 with a clear error") {
   test::TempDir dir;
   test::write_file(dir.path + "/x.cpp", "void print_x() {}\n");

@@ -34,14 +34,25 @@ using namespace clang;
 
 using analyzer::LocatedFinding;
 using analyzer::PrinterSettings;
+using analyzer::UnitSummaries;
+
+// Findings in the order of the file, then by code and message.
+void sort_diagnostics(FileReport &report) {
+  std::sort(report.diagnostics.begin(), report.diagnostics.end(),
+            [](const Diagnostic &a, const Diagnostic &b) {
+              return std::tie(a.span.begin, a.code, a.message) <
+                     std::tie(b.span.begin, b.code, b.message);
+            });
+}
 
 class Action : public ASTFrontendAction {
 public:
-  Action(const PrinterSettings &settings, std::map<std::string, FileReport> &reports)
-      : settings_(settings), reports_(reports) {}
+  Action(const PrinterSettings &settings, std::map<std::string, FileReport> &reports,
+         UnitSummaries *units)
+      : settings_(settings), reports_(reports), units_(units) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
-    return analyzer::make_printer_consumer(settings_, findings_);
+    return analyzer::make_printer_consumer(settings_, findings_, units_);
   }
 
   void EndSourceFileAction() override {
@@ -62,31 +73,30 @@ public:
       d.message = f.message;
       report.diagnostics.push_back(std::move(d));
     }
-    std::sort(report.diagnostics.begin(), report.diagnostics.end(),
-              [](const Diagnostic &a, const Diagnostic &b) {
-                return std::tie(a.span.begin, a.code, a.message) <
-                       std::tie(b.span.begin, b.code, b.message);
-              });
+    sort_diagnostics(report);
     findings_.clear();
   }
 
 private:
   const PrinterSettings &settings_;
   std::map<std::string, FileReport> &reports_;
+  UnitSummaries *units_;
   std::vector<LocatedFinding> findings_;
 };
 
 class Factory : public clang::tooling::FrontendActionFactory {
 public:
-  Factory(const PrinterSettings &settings, std::map<std::string, FileReport> &reports)
-      : settings_(settings), reports_(reports) {}
+  Factory(const PrinterSettings &settings, std::map<std::string, FileReport> &reports,
+          UnitSummaries *units)
+      : settings_(settings), reports_(reports), units_(units) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<Action>(settings_, reports_);
+    return std::make_unique<Action>(settings_, reports_, units_);
   }
 
 private:
   const PrinterSettings &settings_;
   std::map<std::string, FileReport> &reports_;
+  UnitSummaries *units_;
 };
 
 // Prints Clang's diagnostics to stderr as ClangTool would, and keeps the first error: a file that
@@ -127,7 +137,7 @@ private:
 // One file through Clang: its report, or a failed file with the compiler's first error.
 FileReport analyze_file(const clang::tooling::CompilationDatabase &compilations,
                         const std::string &source, const PrinterSettings &settings,
-                        const clang::tooling::ArgumentsAdjuster &untrusted) {
+                        const clang::tooling::ArgumentsAdjuster &untrusted, UnitSummaries *units) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(source, ec)) {
     FileReport missing;
@@ -146,7 +156,7 @@ FileReport analyze_file(const clang::tooling::CompilationDatabase &compilations,
   FirstErrorKeeper diagnostics;
   tool.setDiagnosticConsumer(&diagnostics);
   std::map<std::string, FileReport> by_file;
-  Factory factory(settings, by_file);
+  Factory factory(settings, by_file, units);
   int rc = tool.run(&factory);
   FileReport report;
   if (!by_file.empty())
@@ -160,6 +170,28 @@ FileReport analyze_file(const clang::tooling::CompilationDatabase &compilations,
   report.error = Error{why, report.source.path(), 0, 0};
   report.diagnostics.clear(); // findings in a broken AST are not worth reporting
   return report;
+}
+
+// The TLA001 findings whose chain went on in another unit: those the run's units show end at a
+// repr, added to their files' reports (a file that failed keeps no findings).
+void finish_waiting(const UnitSummaries &units, std::vector<FileReport> &reports) {
+  const Rule *rule = find_rule("TLA001");
+  for (const UnitSummaries::Waiting &w : units.waiting()) {
+    std::optional<std::vector<analyzer::ReprStep>> steps = units.resolve(w.chain);
+    if (!steps) continue;
+    for (FileReport &report : reports) {
+      if (report.source.path() != w.path || report.error) continue;
+      Diagnostic d;
+      d.code = "TLA001";
+      d.severity = rule ? rule->severity : Severity::Error;
+      d.span = report.source.span(w.begin, w.end);
+      d.message = w.text + " \u2192 " + analyzer::render_steps(*steps, w.path) + ": a debug repr" +
+                  analyzer::kReprAdvice;
+      report.diagnostics.push_back(std::move(d));
+      sort_diagnostics(report);
+      break;
+    }
+  }
 }
 
 // A compilation database belongs to the repository analysed, which may be hostile: its flags
@@ -434,10 +466,14 @@ int analyze_main(int argc, const char **argv) {
       root = root.parent_path();
     untrusted = untrusted_flags_dropper(root.string(), dropped);
   }
+  // Several units: a chain from a printed value to a repr may run through another's functions.
+  UnitSummaries units;
+  UnitSummaries *shared = parser->getSourcePathList().size() > 1 ? &units : nullptr;
   for (const std::string &source : parser->getSourcePathList()) {
-    reports.push_back(analyze_file(parser->getCompilations(), source, settings, untrusted));
+    reports.push_back(analyze_file(parser->getCompilations(), source, settings, untrusted, shared));
     failed |= reports.back().error.has_value();
   }
+  finish_waiting(units, reports);
   if (verbose_option) {
     std::set<std::string> said;
     for (const DroppedFlag &d : dropped)

@@ -49,6 +49,7 @@ public:
     marks.annotation = annotated(named, "tracelint::codegen");
     marks.pattern = has_name && settings_.codegen && settings_.codegen->match(named->getName());
     collector_.collect(f, marks);
+    functions.push_back(f);
     return true;
   }
 
@@ -71,6 +72,7 @@ public:
   bool shouldVisitLambdaBody() const { return false; }
 
   std::map<const CXXRecordDecl *, const FunctionDecl *> formatters;
+  std::vector<const FunctionDecl *> functions; // every function collected
 
 private:
   SourceManager &sm_;
@@ -80,8 +82,9 @@ private:
 
 class PrinterConsumer : public ASTConsumer {
 public:
-  PrinterConsumer(const PrinterSettings &settings, std::vector<LocatedFinding> &findings)
-      : settings_(settings), findings_(findings) {}
+  PrinterConsumer(const PrinterSettings &settings, std::vector<LocatedFinding> &findings,
+                  UnitSummaries *units)
+      : settings_(settings), findings_(findings), units_(units) {}
 
   void HandleTranslationUnit(ASTContext &context) override {
     if (context.getDiagnostics().hasErrorOccurred()) return; // a broken AST: the file failed
@@ -91,7 +94,7 @@ public:
     FunctionFinder finder(context, settings_, collector);
     finder.TraverseDecl(context.getTranslationUnitDecl());
     facts.sinks.resolve();
-    PrinterChecks checks(context, facts, settings_.repr, parser, finder.formatters);
+    PrinterChecks checks(context, facts, settings_.repr, parser, finder.formatters, units_);
     SourceManager &sm = context.getSourceManager();
     std::vector<Finding> found;
     for (const Write &w : facts.writes) {
@@ -102,6 +105,7 @@ public:
       for (const Finding &f : found)
         add(f, sm, context.getLangOpts());
     }
+    checks.export_summaries(finder.functions);
   }
 
 private:
@@ -110,6 +114,14 @@ private:
     if (!sm.isWrittenInMainFile(begin)) return;
     SourceLocation end =
         Lexer::getLocForEndOfToken(sm.getSpellingLoc(f.where->getEndLoc()), 0, sm, lang);
+    if (f.continues) { // finished by the run once the unit that defines its function is in
+      const FileEntry *file = sm.getFileEntryForID(sm.getMainFileID());
+      if (units_ && file)
+        units_->wait({file->getName().str(), sm.getFileOffset(begin),
+                      std::max(sm.getFileOffset(begin), sm.getFileOffset(end)), f.message,
+                      *f.continues});
+      return;
+    }
     for (const LocatedFinding &seen : findings_)
       if (seen.code == f.code && seen.begin == begin && seen.message == f.message) return;
     findings_.push_back({f.code, begin, end, f.message});
@@ -117,13 +129,15 @@ private:
 
   const PrinterSettings &settings_;
   std::vector<LocatedFinding> &findings_;
+  UnitSummaries *units_;
 };
 
 } // namespace
 
 std::unique_ptr<ASTConsumer> make_printer_consumer(const PrinterSettings &settings,
-                                                   std::vector<LocatedFinding> &findings) {
-  return std::make_unique<PrinterConsumer>(settings, findings);
+                                                   std::vector<LocatedFinding> &findings,
+                                                   UnitSummaries *units) {
+  return std::make_unique<PrinterConsumer>(settings, findings, units);
 }
 
 } // namespace tracelint::analyzer

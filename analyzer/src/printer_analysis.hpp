@@ -2,6 +2,8 @@
 // One translation unit through the printer analysis: the writes of every function in it (but
 // those of system headers), the outputs that hold Python, and the rules' findings on them in
 // the main file.
+#include "unit_summaries.hpp"
+
 #include <clang/AST/ASTConsumer.h>
 #include <clang/Basic/SourceLocation.h>
 #include <llvm/Support/Regex.h>
@@ -27,7 +29,9 @@ struct LocatedFinding {
   std::string message;
 };
 
+// units: the run's summaries across translation units (several files analysed), or none.
 std::unique_ptr<clang::ASTConsumer> make_printer_consumer(const PrinterSettings &settings,
-                                                          std::vector<LocatedFinding> &findings);
+                                                          std::vector<LocatedFinding> &findings,
+                                                          UnitSummaries *units = nullptr);
 
 } // namespace tracelint::analyzer

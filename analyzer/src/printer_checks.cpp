@@ -105,7 +105,9 @@ bool PrinterChecks::debug_text(const FunctionDecl *f, const CXXRecordDecl *print
 }
 
 bool PrinterChecks::is_repr_function(const FunctionDecl *f) {
-  return direct_repr(f) || function_chain(f);
+  if (direct_repr(f)) return true;
+  std::optional<ReprChain> chain = function_chain(f);
+  return chain && chain->continues_in.empty();
 }
 
 bool PrinterChecks::direct_repr(const FunctionDecl *f) {
@@ -118,7 +120,7 @@ bool PrinterChecks::direct_repr(const FunctionDecl *f) {
   return debug_text(f, nullptr, false);
 }
 
-std::optional<std::string> PrinterChecks::repr_of(const Expr *e, int depth) {
+std::optional<ReprMessage> PrinterChecks::repr_of(const Expr *e, int depth) {
   const Expr *s = strip(e);
   if (!s || depth > 4) return std::nullopt;
   if (const auto *m = dyn_cast<CXXMemberCallExpr>(s)) {
@@ -130,7 +132,7 @@ std::optional<std::string> PrinterChecks::repr_of(const Expr *e, int depth) {
   if (const auto *call = dyn_cast<CallExpr>(s)) {
     const FunctionDecl *callee = call->getDirectCallee();
     if (callee && direct_repr(callee))
-      return "`" + callee->getNameAsString() + "(...)` is a debug repr";
+      return ReprMessage{"`" + callee->getNameAsString() + "(...)` is a debug repr", {}};
     if (auto chain = function_chain(callee)) return chain_message(s, *chain);
     return std::nullopt;
   }
@@ -140,16 +142,19 @@ std::optional<std::string> PrinterChecks::repr_of(const Expr *e, int depth) {
       if (it != facts_.assignments.end())
         for (const Assignment &a : it->second)
           if (!a.element)
-            if (auto inner = repr_of(a.value, depth + 1))
-              return "`" + v->getNameAsString() + "` holds " +
-                     (inner->find(" is ") == std::string::npos
-                          ? *inner // a chain: `x.toString()` → ... → `repr()`: a debug repr
-                          : inner->substr(0, inner->find(" is ")) + ", a debug repr");
+            if (auto inner = repr_of(a.value, depth + 1)) {
+              std::size_t is = inner->text.find(" is ");
+              inner->text =
+                  "`" + v->getNameAsString() + "` holds " +
+                  (is == std::string::npos ? inner->text // a chain: `x.toString()` → ... → `repr()`
+                                           : inner->text.substr(0, is) + ", a debug repr");
+              return inner;
+            }
     }
   }
   if (const CXXRecordDecl *r = printed_record(s->getType());
       r && has_annotation(r, "tracelint::repr"))
-    return "`" + r->getNameAsString() + "` prints its debug repr";
+    return ReprMessage{"`" + r->getNameAsString() + "` prints its debug repr", {}};
   return std::nullopt;
 }
 
@@ -165,15 +170,17 @@ const FunctionDecl *PrinterChecks::printing_function(const ValuePiece &v) const 
   return nullptr;
 }
 
-std::optional<std::string> PrinterChecks::repr_source(const ValuePiece &v) {
+std::optional<ReprMessage> PrinterChecks::repr_source(const ValuePiece &v) {
   if (!v.expr) return std::nullopt;
   if (auto r = repr_of(v.expr, 0)) return r;
   const FunctionDecl *printer = printing_function(v);
   if (!printer) return std::nullopt;
   const CXXRecordDecl *record = printed_record(v.expr->getType());
   if (has_annotation(printer, "tracelint::repr") || debug_text(printer, record, true))
-    return "`" + record->getNameAsString() + "`'s " +
-           (v.how == Conversion::Stream ? "operator<<" : "formatter") + " prints a debug repr";
+    return ReprMessage{"`" + record->getNameAsString() + "`'s " +
+                           (v.how == Conversion::Stream ? "operator<<" : "formatter") +
+                           " prints a debug repr",
+                       {}};
   if (auto chain = function_chain(printer)) return chain_message(v.expr, *chain);
   return std::nullopt;
 }
@@ -456,9 +463,8 @@ void PrinterChecks::check(const Write &w, std::vector<Finding> &out) {
   for (std::size_t i = 0; i < w.values.size(); ++i) {
     const ValuePiece &v = w.values[i];
     if (auto repr = repr_source(v))
-      out.push_back({"TLA001", v.expr,
-                     *repr + ", printed into generated Python; print the value's Python "
-                             "spelling (a proxy's name) instead"});
+      out.push_back({"TLA001", v.expr, repr->continues ? repr->text : repr->text + kReprAdvice,
+                     repr->continues});
     check_bool(w, v, out);
     check_float(w, v, out);
     check_strings(w, i, out);

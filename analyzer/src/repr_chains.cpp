@@ -7,6 +7,7 @@
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Index/USRGeneration.h>
 
 namespace tracelint::analyzer {
 
@@ -71,25 +72,56 @@ const std::vector<const Write *> &PrinterChecks::writes_of(const FunctionDecl *d
   return writes_by_function_[def->getCanonicalDecl()];
 }
 
-PrinterChecks::ReprChain PrinterChecks::step(const FunctionDecl *def, const Stmt *where,
-                                             ReprChain rest) const {
+ReprChain PrinterChecks::step(const FunctionDecl *def, const Stmt *where, ReprChain rest) const {
   const SourceManager &sm = context_.getSourceManager();
-  unsigned line = sm.getPresumedLineNumber(sm.getSpellingLoc(where->getBeginLoc()));
-  rest.insert(rest.begin(), "`" + display_name(def) + "` at line " + std::to_string(line));
+  PresumedLoc at = sm.getPresumedLoc(sm.getSpellingLoc(where->getBeginLoc()));
+  rest.steps.insert(rest.steps.begin(),
+                    ReprStep{display_name(def), at.isValid() ? at.getFilename() : "",
+                             at.isValid() ? at.getLine() : 0});
   return rest;
 }
 
-std::string PrinterChecks::chain_message(const Expr *value, const ReprChain &chain) const {
-  std::string message = "`" + source_text(value) + "`";
-  for (const std::string &link : chain)
-    message += " \u2192 " + link;
-  return message + ": a debug repr";
+std::string PrinterChecks::main_file() const {
+  const SourceManager &sm = context_.getSourceManager();
+  const FileEntry *file = sm.getFileEntryForID(sm.getMainFileID());
+  return file ? file->getName().str() : "";
 }
 
-std::optional<PrinterChecks::ReprChain> PrinterChecks::function_chain(const FunctionDecl *f) {
+ReprMessage PrinterChecks::chain_message(const Expr *value, const ReprChain &chain) const {
+  std::string text = "`" + source_text(value) + "`";
+  if (!chain.steps.empty()) text += " \u2192 " + render_steps(chain.steps, main_file());
+  if (!chain.continues_in.empty()) return ReprMessage{text, chain};
+  return ReprMessage{text + ": a debug repr", std::nullopt};
+}
+
+std::optional<ReprChain> PrinterChecks::elsewhere(const FunctionDecl *f) const {
+  if (!units_ || !library_function(f).empty() || f->isInStdNamespace()) return std::nullopt;
+  QualType returned = f->getReturnType();
+  bool text = is_string_like(returned) && !returned->isPointerType();
+  if (!text && !is_formatter_format(f) && f->getOverloadedOperator() != OO_LessLess)
+    return std::nullopt;
+  llvm::SmallString<128> usr;
+  if (index::generateUSRForDecl(f->getCanonicalDecl(), usr)) return std::nullopt;
+  return ReprChain{{}, usr.str().str()};
+}
+
+void PrinterChecks::export_summaries(const std::vector<const FunctionDecl *> &functions) {
+  if (!units_) return;
+  for (const FunctionDecl *f : functions) {
+    if (!elsewhere(f)) continue; // not a function whose text another unit prints
+    std::optional<ReprChain> chain =
+        direct_repr(f) ? std::optional(ReprChain{{ReprStep{display_name(f), "", 0}}, ""})
+                       : function_chain(f);
+    llvm::SmallString<128> usr;
+    if (chain && !index::generateUSRForDecl(f->getCanonicalDecl(), usr))
+      units_->define(usr.str().str(), std::move(*chain));
+  }
+}
+
+std::optional<ReprChain> PrinterChecks::function_chain(const FunctionDecl *f) {
   if (!f) return std::nullopt;
   const FunctionDecl *def = f->getDefinition();
-  if (!def || !def->hasBody()) return std::nullopt;
+  if (!def || !def->hasBody()) return elsewhere(f);
   // A formatter specialization lives in fmt's or std's namespace but is the printer's own.
   if (!is_formatter_format(def) && (!library_function(def).empty() || def->isInStdNamespace()))
     return std::nullopt;
@@ -107,9 +139,14 @@ std::optional<PrinterChecks::ReprChain> PrinterChecks::function_chain(const Func
 
 // What the function writes into its output (its returned string, a stream or formatter
 // context it was given, a local it returns), what it returns, and what a formatter formats.
-std::optional<PrinterChecks::ReprChain> PrinterChecks::reach_repr(const FunctionDecl *def) {
+std::optional<ReprChain> PrinterChecks::reach_repr(const FunctionDecl *def) {
   const Sinks &sinks = facts_.sinks;
+  // A chain that ends at a repr here is preferred to one that goes on in another unit.
   std::optional<ReprChain> found;
+  auto consider = [&](const Stmt *where, std::optional<ReprChain> chain) {
+    if (chain && (!found || (!found->continues_in.empty() && chain->continues_in.empty())))
+      found = step(def, where, std::move(*chain));
+  };
   for (const Write *w : writes_of(def)) {
     SinkKind kind = sinks.kind(w->sink);
     const auto *local = dyn_cast_or_null<VarDecl>(sinks.decl(w->sink));
@@ -120,22 +157,20 @@ std::optional<PrinterChecks::ReprChain> PrinterChecks::reach_repr(const Function
       if (t.literal && has_words(*t.literal))
         return std::nullopt; // it prints more than a value: its own writes are checked
     for (const ValuePiece &v : w->values)
-      if (!found && v.expr)
-        if (auto chain = piece_chain(v)) found = step(def, v.expr, std::move(*chain));
+      if (v.expr) consider(v.expr, piece_chain(v));
   }
-  if (found) return found;
   std::vector<const ReturnStmt *> returns;
   collect_returns(def->getBody(), returns);
   for (const ReturnStmt *r : returns)
-    if (r->getRetValue())
-      if (auto chain = expr_chain(r->getRetValue(), 0)) return step(def, r, std::move(*chain));
-  return formatted_arguments(def);
+    if (r->getRetValue()) consider(r, expr_chain(r->getRetValue(), 0));
+  if (found && found->continues_in.empty()) return found;
+  if (auto formatted = formatted_arguments(def)) return formatted;
+  return found;
 }
 
 // `format_to(ctx.out(), "{}", p.repr())` in a formatter template, where the call depends on the
 // context's type and so is no write the collector could follow.
-std::optional<PrinterChecks::ReprChain>
-PrinterChecks::formatted_arguments(const FunctionDecl *def) {
+std::optional<ReprChain> PrinterChecks::formatted_arguments(const FunctionDecl *def) {
   if (!is_formatter_format(def) && !def->isOverloadedOperator()) return std::nullopt;
   std::vector<const CallExpr *> calls;
   collect_calls(def->getBody(), calls);
@@ -153,17 +188,18 @@ PrinterChecks::formatted_arguments(const FunctionDecl *def) {
   return std::nullopt;
 }
 
-std::optional<PrinterChecks::ReprChain> PrinterChecks::piece_chain(const ValuePiece &v) {
+std::optional<ReprChain> PrinterChecks::piece_chain(const ValuePiece &v) {
   if (auto chain = expr_chain(v.expr, 0)) return chain;
   const FunctionDecl *printer = printing_function(v);
   if (!printer) return std::nullopt;
   const CXXRecordDecl *record = printed_record(v.expr->getType());
   if (has_annotation(printer, "tracelint::repr") || debug_text(printer, record, true))
-    return ReprChain{"`" + display_name(printer) + "` of `" + record->getNameAsString() + "`"};
+    return ReprChain{{ReprStep{display_name(printer) + " of " + record->getNameAsString(), "", 0}},
+                     ""};
   return function_chain(printer);
 }
 
-std::optional<PrinterChecks::ReprChain> PrinterChecks::expr_chain(const Expr *e, int depth) {
+std::optional<ReprChain> PrinterChecks::expr_chain(const Expr *e, int depth) {
   const Expr *s = strip(e);
   if (!s || depth > 8) return std::nullopt;
   if (const auto *m = dyn_cast<CXXMemberCallExpr>(s)) {
@@ -175,7 +211,7 @@ std::optional<PrinterChecks::ReprChain> PrinterChecks::expr_chain(const Expr *e,
   if (const auto *call = dyn_cast<CallExpr>(s)) {
     const FunctionDecl *callee = call->getDirectCallee();
     if (!callee) return std::nullopt;
-    if (direct_repr(callee)) return ReprChain{"`" + display_name(callee) + "`"};
+    if (direct_repr(callee)) return ReprChain{{ReprStep{display_name(callee), "", 0}}, ""};
     if (auto chain = function_chain(callee)) return chain;
     if (is_formatter_format(callee)) // formatter<string_view>::format(repr(p), ctx)
       for (const Expr *a : call->arguments())

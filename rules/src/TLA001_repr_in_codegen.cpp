@@ -21,10 +21,13 @@ extern const Rule kTLA001{
     "after a bracket). The repr may be reached through the printer's own functions: an "
     "operator<< that streams `p.repr()`, a toString() that returns describe() which returns "
     "repr(), a fmt or std formatter that formats `p.repr()`, found through up to 64 nested such "
-    "calls in the translation unit (calls that go round in a cycle end the search); a "
+    "calls in the translation unit, and into the other units analysed in the same run "
+    "(`tracelint analyze a.cpp b.cpp`, or -p with the project's files), where a function "
+    "declared here is defined (calls that go round in a cycle end the search); a "
     "function whose text is more than the value (Python code around it) is checked where it "
     "writes instead. The message names the chain: `stop` \u2192 `operator<<` at line 12 "
-    "\u2192 `repr()`. This is the C++ twin of Thunder issue #1182, where a NumberProxy's "
+    "\u2192 `repr()` (`at proxy.cpp:12` in another file). This is the C++ twin of Thunder issue "
+    "#1182, where a NumberProxy's "
     "repr ended up inside slice(...). Print the value's Python spelling, a proxy's name.",
     "void print_slice(std::ostream &os, const IntegerProxy &stop) {\n"
     "  os << \"slice(None, \" << repr(stop) << \", None)\";\n}\n",
