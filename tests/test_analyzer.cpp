@@ -11,6 +11,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace {
 std::vector<test::Expectation> expectations(const std::string &text) {
@@ -145,33 +146,46 @@ TEST_CASE("analyzer: tracelint's own printers have no findings") {
 }
 
 // Summaries across units: printer.cpp sees only the declarations of proxy.cpp's functions.
-// Alone it is clean; analysed with proxy.cpp in one run (either order) the two chains into
-// proxy.cpp are reported, named file:line; the functions that print the name and a cycle
-// through both units stay silent.
+// Alone (and proxy.cpp alone) they are clean; analysed in one run (either order) the two chains
+// into proxy.cpp are reported, named file:line, and so are the text problems of two helpers
+// whose results printer.cpp prints into Python (a %g number, a string quoted unescaped); the
+// functions that print the name, a cycle through both units and the right helpers stay silent.
 TEST_CASE("analyzer: a repr reached through a function of another unit of the same run") {
   std::string dir = kFixtures + "/units";
-  auto alone = test::tracelint("analyze --format json '" + dir + "/printer.cpp' -- -std=c++17");
-  CHECK_MESSAGE(alone.exit_code == 0, alone.out << alone.err);
+  for (std::string file : {"printer.cpp", "proxy.cpp"}) {
+    auto alone = test::tracelint("analyze --format json '" + dir + "/" + file + "' -- -std=c++17");
+    CHECK_MESSAGE(alone.exit_code == 0, alone.out << alone.err);
+  }
   for (std::string files : {"'" + dir + "/printer.cpp' '" + dir + "/proxy.cpp'",
                             "'" + dir + "/proxy.cpp' '" + dir + "/printer.cpp'"}) {
     CAPTURE(files);
     auto run = test::tracelint("analyze --format json " + files + " -- -std=c++17");
     CHECK_MESSAGE(run.exit_code == 1, run.out << run.err);
     auto doc = nlohmann::json::parse(run.out);
-    std::vector<std::pair<int, std::string>> found;
+    std::vector<std::tuple<int, std::string, std::string>> found;
     for (const auto &file : doc["files"])
       for (const auto &d : file["diagnostics"]) {
         CHECK(file["path"].get<std::string>().find("printer.cpp") != std::string::npos);
-        CHECK(d["code"] == "TLA001");
-        found.emplace_back(d["span"]["start"]["line"].get<int>(), d["message"].get<std::string>());
+        found.emplace_back(d["span"]["start"]["line"].get<int>(), d["code"].get<std::string>(),
+                           d["message"].get<std::string>());
       }
-    REQUIRE(found.size() == 2);
-    CHECK(found[0].first == 8);
-    CHECK(found[0].second.find("`stop` \u2192 `operator<<` at proxy.cpp:11 \u2192 `describe()` at "
-                               "proxy.cpp:8 \u2192 `repr()`: a debug repr") == 0);
-    CHECK(found[1].first == 12);
-    CHECK(found[1].second.find("`stop.toString()` \u2192 `toString()` at proxy.cpp:9 \u2192 "
-                               "`describe()` at proxy.cpp:8 \u2192 `repr()`: a debug repr") == 0);
+    REQUIRE(found.size() == 4);
+    auto [line0, code0, message0] = found[0];
+    CHECK((line0 == 8 && code0 == "TLA001"));
+    CHECK(message0.find("`stop` \u2192 `operator<<` at proxy.cpp:13 \u2192 `describe()` at "
+                        "proxy.cpp:10 \u2192 `repr()`: a debug repr") == 0);
+    auto [line1, code1, message1] = found[1];
+    CHECK((line1 == 12 && code1 == "TLA001"));
+    CHECK(message1.find("`stop.toString()` \u2192 `toString()` at proxy.cpp:11 \u2192 "
+                        "`describe()` at proxy.cpp:10 \u2192 `repr()`: a debug repr") == 0);
+    auto [line2, code2, message2] = found[2];
+    CHECK((line2 == 22 && code2 == "TLA003"));
+    CHECK(message2.find("`number_text(alpha)` \u2192 `number_text()` at proxy.cpp:19: a double "
+                        "printed with %g does not round-trip") == 0);
+    auto [line3, code3, message3] = found[3];
+    CHECK((line3 == 23 && code3 == "TLA004"));
+    CHECK(message3.find("`quoted(name)` \u2192 `quoted()` at proxy.cpp:22: `s` is printed inside "
+                        "a '...' Python string without escaping") == 0);
   }
 }
 

@@ -172,26 +172,44 @@ FileReport analyze_file(const clang::tooling::CompilationDatabase &compilations,
   return report;
 }
 
-// The TLA001 findings whose chain went on in another unit: those the run's units show end at a
-// repr, added to their files' reports (a file that failed keeps no findings).
+// What waited on another unit of the run: a TLA001 chain the units show ends at a repr, and a
+// function's text problems (TLA003, TLA004), each added to the report of the file that prints
+// the value (a file that failed keeps no findings).
+std::vector<Diagnostic> finished(const UnitSummaries &units, const UnitSummaries::Waiting &w) {
+  std::vector<Diagnostic> out;
+  auto add = [&](const std::string &code, std::string message) {
+    const Rule *rule = find_rule(code);
+    Diagnostic d;
+    d.code = code;
+    d.severity = rule ? rule->severity : Severity::Error;
+    d.message = std::move(message);
+    out.push_back(std::move(d));
+  };
+  if (w.text_problems) {
+    const auto *problems = units.problems(w.chain.continues_in);
+    for (std::size_t i = 0; problems && i < problems->size() && !w.chain.steps.empty(); ++i) {
+      const analyzer::TextProblem &p = (*problems)[i];
+      analyzer::ReprStep where{w.chain.steps.front().function, p.file, p.line};
+      add(p.code, w.text + " \u2192 " + analyzer::render_steps({where}, w.path) + ": " + p.message);
+    }
+  } else if (auto steps = units.resolve(w.chain)) {
+    add("TLA001", w.text + " \u2192 " + analyzer::render_steps(*steps, w.path) + ": a debug repr" +
+                      analyzer::kReprAdvice);
+  }
+  return out;
+}
+
 void finish_waiting(const UnitSummaries &units, std::vector<FileReport> &reports) {
-  const Rule *rule = find_rule("TLA001");
-  for (const UnitSummaries::Waiting &w : units.waiting()) {
-    std::optional<std::vector<analyzer::ReprStep>> steps = units.resolve(w.chain);
-    if (!steps) continue;
+  for (const UnitSummaries::Waiting &w : units.waiting())
     for (FileReport &report : reports) {
       if (report.source.path() != w.path || report.error) continue;
-      Diagnostic d;
-      d.code = "TLA001";
-      d.severity = rule ? rule->severity : Severity::Error;
-      d.span = report.source.span(w.begin, w.end);
-      d.message = w.text + " \u2192 " + analyzer::render_steps(*steps, w.path) + ": a debug repr" +
-                  analyzer::kReprAdvice;
-      report.diagnostics.push_back(std::move(d));
+      for (Diagnostic &d : finished(units, w)) {
+        d.span = report.source.span(w.begin, w.end);
+        report.diagnostics.push_back(std::move(d));
+      }
       sort_diagnostics(report);
       break;
     }
-  }
 }
 
 // A compilation database belongs to the repository analysed, which may be hostile: its flags

@@ -119,7 +119,7 @@ private:
       if (units_ && file)
         units_->wait({file->getName().str(), sm.getFileOffset(begin),
                       std::max(sm.getFileOffset(begin), sm.getFileOffset(end)), f.message,
-                      *f.continues});
+                      *f.continues, f.text_problems});
       return;
     }
     for (const LocatedFinding &seen : findings_)

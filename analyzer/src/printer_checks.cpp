@@ -468,6 +468,8 @@ void PrinterChecks::check(const Write &w, std::vector<Finding> &out) {
     check_bool(w, v, out);
     check_float(w, v, out);
     check_strings(w, i, out);
+    if (auto pending = result_elsewhere(v.expr))
+      out.push_back({"", v.expr, "`" + source_text(v.expr) + "`", pending, true});
   }
   for (const std::string &line : w.printed.lines)
     if (!parser_.line_is_valid(line))

@@ -19,15 +19,18 @@ namespace tracelint::analyzer {
 
 struct Finding {
   Finding(std::string code_, const clang::Expr *where_, std::string message_,
-          std::optional<ReprChain> continues_ = std::nullopt)
+          std::optional<ReprChain> continues_ = std::nullopt, bool text_problems_ = false)
       : code(std::move(code_)), where(where_), message(std::move(message_)),
-        continues(std::move(continues_)) {}
+        continues(std::move(continues_)), text_problems(text_problems_) {}
   std::string code;
   const clang::Expr *where = nullptr;
   std::string message;
   // TLA001 whose chain goes on in a function of another unit (the message is its first part):
   // UnitSummaries finishes it.
   std::optional<ReprChain> continues;
+  // Not a finding yet: the value is the result of a function another unit defines, whose text
+  // problems (TLA003, TLA004) the run reports here (UnitSummaries::TextProblem).
+  bool text_problems = false;
 };
 
 // What TLA001 says of a value: the message; with `continues`, its first part, to be finished
@@ -35,6 +38,9 @@ struct Finding {
 struct ReprMessage {
   std::string text;
   std::optional<ReprChain> continues;
+  // Not a finding yet: the value is the result of a function another unit defines, whose text
+  // problems (TLA003, TLA004) the run reports here (UnitSummaries::TextProblem).
+  bool text_problems = false;
 };
 
 class PrinterChecks {
@@ -81,6 +87,12 @@ private:
   // A function without a body here, whose text another unit of the run may show to be a repr.
   std::optional<ReprChain> elsewhere(const clang::FunctionDecl *f) const;
   std::string main_file() const;
+  // The value is the result of a function defined in no body here, which another unit of the
+  // run may define: the chain to it (its name the one step; its place comes from that unit).
+  std::optional<ReprChain> result_elsewhere(const clang::Expr *value) const;
+  // The TLA003/TLA004 findings in the text a function returns (its writes into its returned
+  // string or locals), for other units; none where that text already goes into Python here.
+  std::vector<TextProblem> text_problems(const clang::FunctionDecl *def);
 
   std::optional<ReprMessage> repr_source(const ValuePiece &v);
   // The printer's own operator<< or formatter that turns the value into text, if any.

@@ -105,17 +105,53 @@ std::optional<ReprChain> PrinterChecks::elsewhere(const FunctionDecl *f) const {
   return ReprChain{{}, usr.str().str()};
 }
 
+std::optional<ReprChain> PrinterChecks::result_elsewhere(const Expr *value) const {
+  const auto *call = dyn_cast_or_null<CallExpr>(strip(value));
+  const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  if (!callee || callee->getDefinition()) return std::nullopt;
+  std::optional<ReprChain> chain = elsewhere(callee);
+  if (chain) chain->steps.push_back(ReprStep{display_name(callee), "", 0});
+  return chain;
+}
+
 void PrinterChecks::export_summaries(const std::vector<const FunctionDecl *> &functions) {
   if (!units_) return;
   for (const FunctionDecl *f : functions) {
-    if (!elsewhere(f)) continue; // not a function whose text another unit prints
+    llvm::SmallString<128> usr;
+    if (!elsewhere(f) || index::generateUSRForDecl(f->getCanonicalDecl(), usr))
+      continue; // not a function whose text another unit prints
     std::optional<ReprChain> chain =
         direct_repr(f) ? std::optional(ReprChain{{ReprStep{display_name(f), "", 0}}, ""})
                        : function_chain(f);
-    llvm::SmallString<128> usr;
-    if (chain && !index::generateUSRForDecl(f->getCanonicalDecl(), usr))
-      units_->define(usr.str().str(), std::move(*chain));
+    if (chain) units_->define(usr.str().str(), std::move(*chain));
+    if (std::vector<TextProblem> problems = text_problems(f); !problems.empty())
+      units_->define_problems(usr.str().str(), std::move(problems));
   }
+}
+
+std::vector<TextProblem> PrinterChecks::text_problems(const FunctionDecl *def) {
+  std::vector<TextProblem> problems;
+  const Sinks &sinks = facts_.sinks;
+  std::vector<Finding> found;
+  for (const Write *w : writes_of(def)) {
+    if (sinks.is_python(w->sink)) return {}; // checked and reported in this unit
+    SinkKind kind = sinks.kind(w->sink);
+    const auto *local = dyn_cast_or_null<VarDecl>(sinks.decl(w->sink));
+    if (kind != SinkKind::Return && !(kind == SinkKind::Named && local && local->isLocalVarDecl()))
+      continue;
+    for (std::size_t i = 0; i < w->values.size(); ++i) {
+      check_bool(*w, w->values[i], found);
+      check_float(*w, w->values[i], found);
+      check_strings(*w, i, found);
+    }
+  }
+  const SourceManager &sm = context_.getSourceManager();
+  for (const Finding &f : found) {
+    PresumedLoc at = sm.getPresumedLoc(sm.getSpellingLoc(f.where->getBeginLoc()));
+    problems.push_back(
+        {f.code, f.message, at.isValid() ? at.getFilename() : "", at.isValid() ? at.getLine() : 0});
+  }
+  return problems;
 }
 
 std::optional<ReprChain> PrinterChecks::function_chain(const FunctionDecl *f) {

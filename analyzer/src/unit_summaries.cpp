@@ -26,6 +26,15 @@ void UnitSummaries::define(const std::string &usr, ReprChain chain) {
   chains_.try_emplace(usr, std::move(chain));
 }
 
+void UnitSummaries::define_problems(const std::string &usr, std::vector<TextProblem> problems) {
+  problems_.try_emplace(usr, std::move(problems));
+}
+
+const std::vector<TextProblem> *UnitSummaries::problems(const std::string &usr) const {
+  auto it = problems_.find(usr);
+  return it == problems_.end() ? nullptr : &it->second;
+}
+
 std::optional<std::vector<ReprStep>> UnitSummaries::resolve(const ReprChain &chain) const {
   std::vector<ReprStep> steps = chain.steps;
   std::set<std::string> seen;

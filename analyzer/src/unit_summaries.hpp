@@ -35,6 +35,16 @@ std::string render_steps(const std::vector<ReprStep> &steps, const std::string &
 inline constexpr const char *kReprAdvice =
     ", printed into generated Python; print the value's Python spelling (a proxy's name) instead";
 
+// A TLA003/TLA004 finding in the text a function returns, found in the unit that defines it
+// where that text goes into no Python: the units that print its result into Python report it
+// where they do.
+struct TextProblem {
+  std::string code;
+  std::string message;
+  std::string file;
+  unsigned line = 0;
+};
+
 class UnitSummaries {
 public:
   // What a unit found for one of its functions: a chain that ends at a repr, or one that goes
@@ -44,19 +54,26 @@ public:
   // ends at a function no unit defined, or goes round.
   std::optional<std::vector<ReprStep>> resolve(const ReprChain &chain) const;
 
+  void define_problems(const std::string &usr, std::vector<TextProblem> problems);
+  // The problems in the text of a function (by USR) that some unit defined.
+  const std::vector<TextProblem> *problems(const std::string &usr) const;
+
   // A value printed into Python whose chain goes on in another unit: `text` is the message so
-  // far (`stop` → ...), at bytes [begin, end) of `path`.
+  // far (`stop` → ...), at bytes [begin, end) of `path`. With text_problems, the value is the
+  // result of a function of another unit: its TextProblems are what is reported.
   struct Waiting {
     std::string path;
     uint32_t begin = 0, end = 0;
     std::string text;
     ReprChain chain;
+    bool text_problems = false;
   };
   void wait(Waiting w) { waiting_.push_back(std::move(w)); }
   const std::vector<Waiting> &waiting() const { return waiting_; }
 
 private:
   std::map<std::string, ReprChain> chains_;
+  std::map<std::string, std::vector<TextProblem>> problems_;
   std::vector<Waiting> waiting_;
 };
 

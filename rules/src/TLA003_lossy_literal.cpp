@@ -25,7 +25,7 @@ extern const Rule kTLA003{
     "by the default. Also: a string the printer was given printed right after `name=` and "
     "before no quote prints a bare word where Python expects a string literal (a variable "
     "named for a Python name or expression, `weight_name` or `rhs_expr`, is taken to hold "
-    "one).",
+    "one)." TRACELINT_ANALYZER_OTHER_UNITS,
     "void print_check(std::ostream &os, const std::string &t, bool requires_grad) {\n"
     "  os << \"  prims.check(\" << t << \", \" << requires_grad << \")\\n\";\n}\n",
     "void print_check(std::ostream &os, const std::string &t, bool requires_grad) {\n"

@@ -19,7 +19,7 @@ extern const Rule kTLA004{
     "changes it, and a `\"\"\"` in a docstring's text ends the docstring and runs the rest as "
     "code. Text that went through a function named for escaping, quoting or sanitizing "
     "(escape, quote, repr, sanitize, literal, identifier, python), literals, and functions "
-    "that return only literals are not reported.",
+    "that return only literals are not reported." TRACELINT_ANALYZER_OTHER_UNITS,
     "void print_load(FILE *fp, const std::string &path) {\n"
     "  fprintf(fp, \"    archive = zipfile.ZipFile('%s', 'r')\\n\", path.c_str());\n}\n",
     "void print_load(FILE *fp, const std::string &path) {\n"

@@ -13,3 +13,10 @@
   "Python. Error and log streams (LOG/CHECK/THROW macros, members of *Error* and *Log* classes, "  \
   "std::cerr, temporaries) and functions marked tracelint::not_codegen or matching "               \
   "--not-codegen-pattern are not printers."
+
+// A sentence for TLA003 and TLA004: where a helper of another translation unit is reported.
+#define TRACELINT_ANALYZER_OTHER_UNITS                                                             \
+  " A helper defined in another file of the same run (`tracelint analyze a.cpp b.cpp`, or -p "     \
+  "with the project's files), whose returned text has this problem there without going into "      \
+  "Python in that file, is reported where its result is printed into Python, named with its "      \
+  "place: `number_text(alpha)` \u2192 `number_text()` at helpers.cpp:7."
