@@ -10,9 +10,15 @@ using namespace clang;
 
 namespace {
 // A construction from one value: `std::string(buf)` is std::string(buf, allocator()) in
-// libstdc++, its other arguments defaulted.
+// libstdc++, its other arguments defaulted; `std::string(buf, n)` is buf's text too.
 bool one_argument(const CXXConstructExpr *c) {
   if (c->getNumArgs() == 0) return false;
+  // std::string(buf, n): the buffer's text, cut to a length.
+  if (c->getNumArgs() >= 2 && is_string_like(c->getType()) &&
+      is_string_like(c->getArg(0)->IgnoreParenImpCasts()->getType()) &&
+      c->getArg(1)->getType()->isIntegerType() &&
+      (c->getNumArgs() == 2 || isa<CXXDefaultArgExpr>(c->getArg(2))))
+    return true;
   for (unsigned i = 1; i < c->getNumArgs(); ++i)
     if (!isa<CXXDefaultArgExpr>(c->getArg(i))) return false;
   return true;
