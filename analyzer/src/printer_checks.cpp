@@ -6,6 +6,7 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/Lex/Lexer.h>
 
+#include <functional>
 #include <regex>
 
 namespace tracelint::analyzer {
@@ -302,8 +303,39 @@ void PrinterChecks::check_bool(const Write &w, const ValuePiece &v, std::vector<
   }
 }
 
+// The function parses the buffer it printed the value into and compares the result with the
+// value (`if (strtof(buffer, 0) != f)`, then prints it again with more digits): pnnx's
+// float_to_string keeps a short text only where it round-trips.
+bool PrinterChecks::round_trip_checked(const Write &w, const ValuePiece &v) const {
+  const auto *buffer = dyn_cast_or_null<VarDecl>(facts_.sinks.decl(w.sink));
+  if (!buffer || !w.function || !w.function->hasBody()) return false;
+  bool found = false;
+  std::function<void(const Stmt *)> walk = [&](const Stmt *s) {
+    if (!s || found) return;
+    if (const auto *cmp = dyn_cast<BinaryOperator>(s);
+        cmp && (cmp->getOpcode() == BO_NE || cmp->getOpcode() == BO_EQ)) {
+      for (auto [parsed, value] :
+           {std::pair(cmp->getLHS(), cmp->getRHS()), std::pair(cmp->getRHS(), cmp->getLHS())}) {
+        const auto *call = dyn_cast<CallExpr>(strip(parsed));
+        const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+        if (!callee || !callee->getIdentifier() || call->getNumArgs() == 0) continue;
+        llvm::StringRef name = callee->getName();
+        bool parses = name == "strtof" || name == "strtod" || name == "strtold" || name == "atof" ||
+                      name == "stof" || name == "stod" || name == "stold";
+        const auto *arg = dyn_cast<DeclRefExpr>(strip(call->getArg(0)));
+        if (parses && arg && arg->getDecl() == buffer && same_expression(context_, value, v.expr))
+          found = true;
+      }
+    }
+    for (const Stmt *child : s->children())
+      walk(child);
+  };
+  walk(w.function->getBody());
+  return found;
+}
+
 void PrinterChecks::check_float(const Write &w, const ValuePiece &v, std::vector<Finding> &out) {
-  if (!v.expr || v.nonfinite_guard) return;
+  if (!v.expr || v.nonfinite_guard || round_trip_checked(w, v)) return;
   int digits = round_trip_digits(v.expr->getType());
   if (digits == 0) return;
   std::string type = type_name(digits);

@@ -112,6 +112,7 @@ private:
 
   void check_bool(const Write &w, const ValuePiece &v, std::vector<Finding> &out);
   void check_float(const Write &w, const ValuePiece &v, std::vector<Finding> &out);
+  bool round_trip_checked(const Write &w, const ValuePiece &v) const;
   void check_strings(const Write &w, std::size_t index, std::vector<Finding> &out);
 
   clang::ASTContext &context_;
