@@ -189,6 +189,15 @@ const FunctionDecl *enclosing_named_function(const FunctionDecl *f) {
   return f;
 }
 
+const Expr *string_of_pointer(const Expr *e) {
+  const auto *m = dyn_cast_or_null<CXXMemberCallExpr>(e);
+  const CXXMethodDecl *method = m ? m->getMethodDecl() : nullptr;
+  if (!method || !method->getIdentifier()) return nullptr;
+  llvm::StringRef name = method->getName();
+  return name == "c_str" || name == "data" || name == "view" ? m->getImplicitObjectArgument()
+                                                             : nullptr;
+}
+
 const CXXRecordDecl *printed_record(QualType t) {
   t = t.getNonReferenceType();
   if (const auto *p = t->getAs<PointerType>()) t = p->getPointeeType();

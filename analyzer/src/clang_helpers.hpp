@@ -41,6 +41,9 @@ bool same_expression(const clang::ASTContext &ctx, const clang::Expr *a, const c
 // The integer the expression evaluates to at compile time.
 std::optional<long> constant_int(const clang::Expr *e, const clang::ASTContext &ctx);
 
+// The string whose characters `s.c_str()`, `s.data()` or `s.view()` gives, or nullptr.
+const clang::Expr *string_of_pointer(const clang::Expr *e);
+
 // The class of a value, a reference or a pointer to one.
 const clang::CXXRecordDecl *printed_record(clang::QualType t);
 

@@ -124,12 +124,7 @@ bool PrinterChecks::direct_repr(const FunctionDecl *f) {
 std::optional<ReprMessage> PrinterChecks::repr_of(const Expr *e, int depth) {
   const Expr *s = strip(e);
   if (!s || depth > 4) return std::nullopt;
-  if (const auto *m = dyn_cast<CXXMemberCallExpr>(s)) {
-    const CXXMethodDecl *method = m->getMethodDecl();
-    llvm::StringRef name = method && method->getIdentifier() ? method->getName() : "";
-    if ((name == "c_str" || name == "data") && m->getImplicitObjectArgument())
-      return repr_of(m->getImplicitObjectArgument(), depth + 1);
-  }
+  if (const Expr *text = string_of_pointer(s)) return repr_of(text, depth + 1);
   if (const auto *call = dyn_cast<CallExpr>(s)) {
     const FunctionDecl *callee = call->getDirectCallee();
     if (callee && direct_repr(callee))

@@ -238,12 +238,7 @@ std::optional<ReprChain> PrinterChecks::piece_chain(const ValuePiece &v) {
 std::optional<ReprChain> PrinterChecks::expr_chain(const Expr *e, int depth) {
   const Expr *s = strip(e);
   if (!s || depth > 8) return std::nullopt;
-  if (const auto *m = dyn_cast<CXXMemberCallExpr>(s)) {
-    const CXXMethodDecl *method = m->getMethodDecl();
-    llvm::StringRef name = method && method->getIdentifier() ? method->getName() : "";
-    if ((name == "c_str" || name == "data" || name == "view") && m->getImplicitObjectArgument())
-      return expr_chain(m->getImplicitObjectArgument(), depth + 1);
-  }
+  if (const Expr *text = string_of_pointer(s)) return expr_chain(text, depth + 1);
   if (const auto *call = dyn_cast<CallExpr>(s)) {
     const FunctionDecl *callee = call->getDirectCallee();
     if (!callee) return std::nullopt;
