@@ -36,28 +36,35 @@ public:
 
   enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
-  Obj call_function(const FunctionObj &f, std::vector<Obj> args, Kwargs kwargs, const Loc &loc);
-  // generators.cpp: a call of a generator function (its arguments bound in `bound`), and what
-  // `yield` and `yield from` do in its body.
-  Obj make_generator(const FunctionObj &f, Frame &&bound);
-  Obj yield_value(Obj value, const Loc &loc);
-  Obj yield_from(const Obj &iterable, const Loc &loc);
+  // ---- statements
   Flow run_block(const std::vector<Stmt> &block, Frame &frame);
   Flow run(const Stmt &s, Frame &frame);
   Flow run_try(const Stmt &s, Frame &frame);
   Flow run_aug_assign(const Stmt &s, Frame &frame);
   Flow run_with(const Stmt &s, Frame &frame);
   void define_class(const Stmt &s, Frame &frame);
+  Obj make_function(const FunctionDef &def, Frame &frame, const std::string &qualname);
+
+  // ---- expressions
   Obj eval(const Expr &e, Frame &frame);
   Obj eval_call(const Expr &e, Frame &frame);
   Obj eval_fstring(const Expr &e, Frame &frame);
   Obj eval_comprehension(const Expr &e, Frame &frame);
-  Obj make_function(const FunctionDef &def, Frame &frame, const std::string &qualname);
+
+  // ---- names and targets
   Obj lookup(const Expr &name, Frame &frame);
   void assign(const Expr &target, Obj value, Frame &frame);
   void bind_name(const std::string &name, Obj value, Frame &frame);
   void delete_target(const Expr &target, Frame &frame);
+
+  // ---- calls of Python functions
+  Obj call_function(const FunctionObj &f, std::vector<Obj> args, Kwargs kwargs, const Loc &loc);
   void call_chain_note(TraceError &e, const std::string &where);
+  // generators.cpp: a call of a generator function (its arguments bound in `bound`), and what
+  // `yield` and `yield from` do in its body.
+  Obj make_generator(const FunctionObj &f, Frame &&bound);
+  Obj yield_value(Obj value, const Loc &loc);
+  Obj yield_from(const Obj &iterable, const Loc &loc);
 
   Interpreter &in;
   int depth = 0;                            // Python calls nested now

@@ -15,12 +15,16 @@ struct ValueLevel {
   ~ValueLevel();
 };
 ValueLevel enter_value(Interpreter &in, const char *what, const Loc &loc);
+// repr() of a list, tuple, dict or set: a cycle prints as [...] ({...}, ...), as CPython.
 std::string container_repr(Interpreter &in, const Obj &o, const Loc &loc);
 std::string str(Interpreter &in, const Obj &o, const Loc &loc);
 std::string repr(Interpreter &in, const Obj &o, const Loc &loc);
+// format(value, spec): an f-string's {value:spec}.
 Obj format_value(Interpreter &in, const Obj &value, const std::string &spec, const Loc &loc);
+// str.format.
 std::string format_method(Interpreter &in, const std::string &format, const std::vector<Obj> &args,
                           const Kwargs &kwargs, const Loc &loc);
+// format % args.
 std::string percent_format(Interpreter &in, const std::string &format, const Obj &args,
                            const Loc &loc);
 
