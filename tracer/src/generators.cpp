@@ -86,30 +86,32 @@ Obj Evaluator::make_generator(const FunctionObj &f, Frame &&bound) {
 
 std::optional<Obj> resume_generator(Interpreter &in, const Obj &generator, const Loc &loc) {
   GeneratorObj &g = generator.as<GeneratorObj>();
+  InterpreterState &state = in.state();
+  Evaluator &evaluator = in.evaluator();
   if (g.body->finished()) return std::nullopt;
-  if (std::find(in.state().running_generators.begin(), in.state().running_generators.end(),
-                g.body.get()) != in.state().running_generators.end())
+  if (std::find(state.running_generators.begin(), state.running_generators.end(), g.body.get()) !=
+      state.running_generators.end())
     raise(in, "ValueError", "generator already executing", loc);
-  if (in.evaluator().depth >= in.budget().limits().max_depth)
+  if (evaluator.depth >= in.budget().limits().max_depth)
     throw TraceError(loc, "calls nest deeper than " +
                               std::to_string(in.budget().limits().max_depth) +
                               " (recursion is not traced)");
   // Each started generator holds a thread until it ends or is dropped.
   constexpr int kMaxLiveGenerators = 256;
-  if (!g.body->started() && *in.state().live_generators >= kMaxLiveGenerators)
+  if (!g.body->started() && *state.live_generators >= kMaxLiveGenerators)
     throw TraceError(loc, "more than " + std::to_string(kMaxLiveGenerators) +
                               " generators started and not finished at once: the tracer runs "
                               "each on a thread of its own");
   // The body runs as a call from here: on top of this thread's calls, while this one waits.
-  const Module *caller = in.evaluator().call_modules.empty() ? in.state().module.get()
-                                                             : in.evaluator().call_modules.back();
-  ++in.evaluator().depth;
-  in.evaluator().call_modules.push_back(g.module.get());
-  in.state().running_generators.push_back(g.body.get());
+  const Module *caller =
+      evaluator.call_modules.empty() ? state.module.get() : evaluator.call_modules.back();
+  ++evaluator.depth;
+  evaluator.call_modules.push_back(g.module.get());
+  state.running_generators.push_back(g.body.get());
   auto leave = [&] {
-    --in.evaluator().depth;
-    in.evaluator().call_modules.pop_back();
-    in.state().running_generators.pop_back();
+    --evaluator.depth;
+    evaluator.call_modules.pop_back();
+    state.running_generators.pop_back();
   };
   auto note = [&](auto &e) {
     if (!e.file) e.file = g.module->path;
