@@ -4,9 +4,13 @@
   of Python goes through core's python::Parser and switches on symbol ids.
 - The tracer compares no operator as a string (operators are enums with one spelling table).
 - No CMake include path names another library's src/ (headers others need live in include/).
+- `Interpreter` is small parts with one owner each: the class itself has fewer than 25 members
+  (functions, data members, nested types), as universal-ctags counts them.
 """
 import fnmatch
+import json
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -59,9 +63,74 @@ def test_no_cmake_include_path_names_another_librarys_src():
     assert not found, "include paths into another library's src/:\n" + "\n".join(found)
 
 
+INTERPRETER_HEADER = "tracer/include/tracelint/tracer/interpreter.hpp"
+INTERPRETER_SCOPE = "tracelint::tracer::Interpreter"
+MAX_INTERPRETER_MEMBERS = 24
+
+
+def class_members(header, scope):
+    # Every declaration directly in the class body, as universal-ctags tags it: member functions
+    # (declared or defined there, constructors, the destructor and deleted copy operations
+    # included), data members, nested types and enums; not a nested type's own members.
+    ctags = shutil.which("ctags-universal") or shutil.which("ctags")
+    assert ctags, "universal-ctags is missing (apt-get install universal-ctags)"
+    tagged = subprocess.run([ctags, "--output-format=json", "--language-force=C++", "--kinds-C++=+p",
+                             "--fields=+sKZ", "-o", "-", str(header)],
+                            capture_output=True, text=True)
+    assert tagged.returncode == 0, tagged.stderr
+    members = []
+    for line in tagged.stdout.splitlines():
+        tag = json.loads(line)
+        if tag.get("_type") == "tag" and tag.get("scope") == scope:
+            members.append(f"{tag['kind']} {tag['name']}")
+    # ctags tags no nested type that is only declared (`struct Impl;`): those are read from the
+    # class body's own level.
+    name = scope.rsplit("::", 1)[1]
+    text = Path(header).read_text()
+    start = re.search(rf"\b(?:class|struct)\s+{name}\b[^;{{]*{{", text)
+    assert start, f"no class {name} in {header}"
+    depth, level_one = 1, []
+    for char in text[start.end():]:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth == 0:
+            break
+        if depth == 1 or (depth == 2 and char == "{"):
+            level_one.append(char) # a nested body stays as {}
+    for declared in re.finditer(r"(?:^|[;:}]\s*)(?:struct|class|union|enum(?:\s+class)?)\s+(\w+)\s*;",
+                                "".join(level_one), re.M):
+        members.append(f"declared type {declared.group(1)}")
+    return members
+
+
+def test_the_interpreter_class_has_fewer_than_25_members():
+    members = class_members(ROOT / INTERPRETER_HEADER, INTERPRETER_SCOPE)
+    assert members, f"no members of {INTERPRETER_SCOPE} found in {INTERPRETER_HEADER}"
+    assert len(members) <= MAX_INTERPRETER_MEMBERS, (
+        f"Interpreter has {len(members)} members (at most {MAX_INTERPRETER_MEMBERS}): give the new "
+        "one to a part (evaluator, object model, formatting, imports, enums, torch API, budget):\n"
+        + "\n".join(members))
+
+
 def test_the_checks_see_what_they_look_for(tmp_path):
     # Negative control: the matchers find a planted call and a planted comparison.
     planted = tmp_path / "planted.cpp"
     planted.write_text('auto k = ts_node_type(n);\nif (op == "+") {}\n')
     assert len(list(lines_matching(r"\bts_parser_new\b|\bts_node_type\b", [planted]))) == 1
     assert len(list(lines_matching(r'\bop == "', [planted]))) == 1
+
+
+def test_the_member_count_sees_every_kind_of_member(tmp_path):
+    # Negative control: a planted class of 25 members (each kind the count must see, and a nested
+    # type's members, which it must not) counts 25, past the limit.
+    planted = tmp_path / "planted.hpp"
+    body = ["  Interpreter();", "  ~Interpreter();", "  Interpreter(const Interpreter &) = delete;",
+            "  Interpreter &operator=(const Interpreter &) = delete;", "  struct Impl;",
+            "  enum class Flow { Normal, Break };", "  struct Level {\n    int a;\n    void f();\n  };",
+            "  int inline_one() const { return 1; }", "  friend class Other;", "  int data_ = 0;",
+            "  static void made();"]
+    body += [f"  void f{i}(int x);" for i in range(15)]
+    planted.write_text("namespace tracelint::tracer {\nclass Interpreter {\npublic:\n" + "\n".join(body)
+                       + "\n};\n}\n")
+    members = class_members(planted, INTERPRETER_SCOPE)
+    assert len(members) == 25, members
+    assert len(members) > MAX_INTERPRETER_MEMBERS

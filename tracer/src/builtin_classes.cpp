@@ -37,10 +37,10 @@ int64_t parse_int(Interpreter &in, const std::string &text, int base, const Loc 
   int64_t out = 0;
   auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out, base);
   if (v.empty() || ec != std::errc() || ptr != v.data() + v.size())
-    in.raise("ValueError",
-             "invalid literal for int() with base " + std::to_string(base) + ": '" + excerpt(text) +
-                 "'",
-             loc);
+    raise(in, "ValueError",
+          "invalid literal for int() with base " + std::to_string(base) + ": '" + excerpt(text) +
+              "'",
+          loc);
   return negative ? -out : out;
 }
 
@@ -53,24 +53,24 @@ Obj construct_int(Interpreter &in, const std::string &name, std::vector<Obj> &ar
   arity(in, name, args, 1, 2, loc);
   const Obj &x = args[0];
   if (x.kind == Obj::Kind::Str) {
-    int base = args.size() > 1 ? static_cast<int>(in.concrete_int(args[1], loc, "base"))
-               : base_arg      ? static_cast<int>(in.concrete_int(*base_arg, loc, "base"))
+    int base = args.size() > 1 ? static_cast<int>(concrete_int(in, args[1], loc, "base"))
+               : base_arg      ? static_cast<int>(concrete_int(in, *base_arg, loc, "base"))
                                : 10;
     return Obj::int_of(parse_int(in, str_of(x), base, loc));
   }
   if (x.kind == Obj::Kind::Tensor) {
     Obj value = tensor_values(in, x, ValueRead::Number, "`int()` of a tensor",
                               "int() of a tensor depends on its data, which cannot be traced", loc);
-    return value.kind == Obj::Kind::Float ? in.number(NumOp::to_int, {value}, loc)
+    return value.kind == Obj::Kind::Float ? number(in, NumOp::to_int, {value}, loc)
                                           : Obj::int_of(value.integer);
   }
   if (x.kind == Obj::Kind::Instance && x.as<InstanceObj>().cls->lookup("__int__"))
-    return in.call(in.attribute(x, "__int__", loc), {}, {}, loc);
+    return in.call(attribute(in, x, "__int__", loc), {}, {}, loc);
   if (!x.is_number())
-    in.raise("TypeError", "int() argument must be a string or a number, not '" + type_name(x) + "'",
-             loc);
+    raise(in, "TypeError",
+          "int() argument must be a string or a number, not '" + type_name(x) + "'", loc);
   if (x.kind == Obj::Kind::Int) return x;
-  return in.number(NumOp::to_int, {x}, loc);
+  return number(in, NumOp::to_int, {x}, loc);
 }
 
 // float(x), float(s) as CPython parses it.
@@ -93,7 +93,7 @@ Obj construct_float(Interpreter &in, const std::string &name, std::vector<Obj> &
     double d = 0;
     auto [ptr, ec] = std::from_chars(lower.data(), lower.data() + lower.size(), d);
     if (lower.empty() || ec != std::errc() || ptr != lower.data() + lower.size())
-      in.raise("ValueError", "could not convert string to float: '" + excerpt(t) + "'", loc);
+      raise(in, "ValueError", "could not convert string to float: '" + excerpt(t) + "'", loc);
     return Obj::float_of(d);
   }
   if (x.kind == Obj::Kind::Tensor) {
@@ -104,10 +104,10 @@ Obj construct_float(Interpreter &in, const std::string &name, std::vector<Obj> &
                                           : Obj::float_of(static_cast<double>(value.integer));
   }
   if (!x.is_number())
-    in.raise("TypeError",
-             "float() argument must be a string or a number, not '" + type_name(x) + "'", loc);
+    raise(in, "TypeError",
+          "float() argument must be a string or a number, not '" + type_name(x) + "'", loc);
   if (x.kind == Obj::Kind::Float) return x;
-  return in.number(NumOp::to_float, {x}, loc);
+  return number(in, NumOp::to_float, {x}, loc);
 }
 
 // tuple, list, set and frozenset of an iterable.
@@ -115,7 +115,7 @@ Obj construct_collection(Interpreter &in, const std::string &name, Builtin b,
                          std::vector<Obj> &args, Kwargs &kwargs, const Loc &loc) {
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 0, 1, loc);
-  std::vector<Obj> items = args.empty() ? std::vector<Obj>{} : in.iterate(args[0], loc);
+  std::vector<Obj> items = args.empty() ? std::vector<Obj>{} : iterate(in, args[0], loc);
   if (b == Builtin::tuple) return Obj::tuple(std::move(items));
   if (b == Builtin::list) return Obj::list(std::move(items));
   std::vector<Obj> unique;
@@ -124,9 +124,9 @@ Obj construct_collection(Interpreter &in, const std::string &name, Builtin b,
     // A set is a vector searched item by item: its construction is quadratic, where CPython's
     // hash table is linear, so each comparison is a in.step (at 1/16 a set of 100,000 ran 60 s
     // under ASan before the limit stopped it).
-    in.charge(static_cast<int64_t>(unique.size()), loc);
+    in.budget().charge(static_cast<int64_t>(unique.size()), loc);
     for (const Obj &u : unique)
-      seen = seen || in.equal(u, o, loc);
+      seen = seen || equal(in, u, o, loc);
     if (!seen) unique.push_back(std::move(o));
   }
   return Obj::set(std::move(unique));
@@ -144,19 +144,19 @@ Obj construct_dict(Interpreter &in, const std::string &name, std::vector<Obj> &a
       out.keys = src.keys;
       out.values = src.values;
     } else {
-      for (const Obj &pair : in.iterate(args[0], loc)) {
-        std::vector<Obj> kv = in.iterate(pair, loc);
+      for (const Obj &pair : iterate(in, args[0], loc)) {
+        std::vector<Obj> kv = iterate(in, pair, loc);
         if (kv.size() != 2)
-          in.raise("ValueError",
-                   "dictionary update sequence element has length " + std::to_string(kv.size()) +
-                       "; 2 is required",
-                   loc);
-        in.dict_set(out, kv[0], kv[1], loc);
+          raise(in, "ValueError",
+                "dictionary update sequence element has length " + std::to_string(kv.size()) +
+                    "; 2 is required",
+                loc);
+        dict_set(in, out, kv[0], kv[1], loc);
       }
     }
   }
   for (auto &[k, v] : kwargs)
-    in.dict_set(out, Obj::str(k), std::move(v), loc);
+    dict_set(in, out, Obj::str(k), std::move(v), loc);
   return d;
 }
 
@@ -184,7 +184,7 @@ Obj legacy_tensor_constructor(Interpreter &in, std::vector<Obj> &args, Kwargs &k
 
 } // namespace
 
-Obj Interpreter::alias_tensor(const TensorObj &t) {
+Obj alias_tensor(const TensorObj &t) {
   auto copy = std::make_shared<TensorObj>(t);
   copy->base.reset();
   copy->views.clear();
@@ -192,32 +192,32 @@ Obj Interpreter::alias_tensor(const TensorObj &t) {
   return Obj::heap(Obj::Kind::Tensor, std::move(copy));
 }
 
-Obj Interpreter::call_builtin_class(const ClassObj &cls, std::vector<Obj> &args, Kwargs &kwargs,
-                                    const Loc &loc) {
+Obj call_builtin_class(Interpreter &in, const ClassObj &cls, std::vector<Obj> &args, Kwargs &kwargs,
+                       const Loc &loc) {
   auto b = static_cast<Builtin>(cls.builtin);
   const std::string &name = cls.name;
   switch (b) {
   case Builtin::int_:
-    return construct_int(*this, name, args, kwargs, loc);
+    return construct_int(in, name, args, kwargs, loc);
   case Builtin::float_:
-    return construct_float(*this, name, args, kwargs, loc);
+    return construct_float(in, name, args, kwargs, loc);
   case Builtin::bool_:
-    no_keywords(*this, name, kwargs, loc);
-    arity(*this, name, args, 0, 1, loc);
-    return Obj::boolean_of(!args.empty() && truth(args[0], loc));
+    no_keywords(in, name, kwargs, loc);
+    arity(in, name, args, 0, 1, loc);
+    return Obj::boolean_of(!args.empty() && truth(in, args[0], loc));
   case Builtin::str_:
-    no_keywords(*this, name, kwargs, loc);
-    arity(*this, name, args, 0, 1, loc);
-    return Obj::str(args.empty() ? "" : str(args[0], loc));
+    no_keywords(in, name, kwargs, loc);
+    arity(in, name, args, 0, 1, loc);
+    return Obj::str(args.empty() ? "" : str(in, args[0], loc));
   case Builtin::tuple:
   case Builtin::list:
   case Builtin::set:
   case Builtin::frozenset:
-    return construct_collection(*this, name, b, args, kwargs, loc);
+    return construct_collection(in, name, b, args, kwargs, loc);
   case Builtin::dict:
-    return construct_dict(*this, name, args, kwargs, loc);
+    return construct_dict(in, name, args, kwargs, loc);
   case Builtin::class_ordered_dict: {
-    Obj d = construct_dict(*this, name, args, kwargs, loc);
+    Obj d = construct_dict(in, name, args, kwargs, loc);
     d.as<DictObj>().flavor = DictObj::Flavor::Ordered;
     return d;
   }
@@ -225,71 +225,72 @@ Obj Interpreter::call_builtin_class(const ClassObj &cls, std::vector<Obj> &args,
     // defaultdict(default_factory=None, /, *args, **kwargs): the rest as dict() takes them.
     Obj factory = args.empty() ? Obj::none() : args[0];
     if (!factory.is_none() && !builtins::is_callable(factory))
-      raise("TypeError", "first argument must be callable or None", loc);
+      raise(in, "TypeError", "first argument must be callable or None", loc);
     std::vector<Obj> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
-    Obj d = construct_dict(*this, name, rest, kwargs, loc);
+    Obj d = construct_dict(in, name, rest, kwargs, loc);
     d.as<DictObj>().flavor = DictObj::Flavor::Default;
     d.as<DictObj>().default_factory = factory;
     return d;
   }
   case Builtin::object:
-    no_keywords(*this, name, kwargs, loc);
-    arity(*this, name, args, 0, 0, loc);
+    no_keywords(in, name, kwargs, loc);
+    arity(in, name, args, 0, 0, loc);
     {
       auto inst = std::make_shared<InstanceObj>();
-      inst->cls = builtin_class(Builtin::object);
+      inst->cls = builtin_class(in, Builtin::object);
       return Obj::heap(Obj::Kind::Instance, std::move(inst));
     }
   case Builtin::class_type: {
-    no_keywords(*this, name, kwargs, loc);
+    no_keywords(in, name, kwargs, loc);
     if (args.size() != 1)
       throw TraceError(loc, "unsupported construct: type() with three arguments (making a class)");
     Obj t = make_builtin(Builtin::type, "type");
-    return builtins::call(*this, t.as<BuiltinObj>(), args, kwargs, loc);
+    return builtins::call(in, t.as<BuiltinObj>(), args, kwargs, loc);
   }
   case Builtin::class_parameter: {
     std::optional<Obj> requires_grad = take_keyword(kwargs, "requires_grad");
-    no_keywords(*this, name, kwargs, loc);
-    arity(*this, name, args, 0, 2, loc);
+    no_keywords(in, name, kwargs, loc);
+    arity(in, name, args, 0, 2, loc);
     if (args.empty() || args[0].kind != Obj::Kind::Tensor)
-      raise("TypeError", "nn.Parameter takes a tensor", loc);
+      raise(in, "TypeError", "nn.Parameter takes a tensor", loc);
     Obj p = alias_tensor(args[0].as<TensorObj>());
     TensorObj &t = p.as<TensorObj>();
     t.is_parameter = true;
-    t.requires_grad = args.size() > 1 ? truth(args[1], loc)
-                      : requires_grad ? truth(*requires_grad, loc)
+    t.requires_grad = args.size() > 1 ? truth(in, args[1], loc)
+                      : requires_grad ? truth(in, *requires_grad, loc)
                                       : true;
     return p;
   }
   case Builtin::class_device: {
-    no_keywords(*this, name, kwargs, loc);
-    arity(*this, name, args, 1, 2, loc);
+    no_keywords(in, name, kwargs, loc);
+    arity(in, name, args, 1, 2, loc);
     if (args[0].kind == Obj::Kind::Device) return args[0];
-    if (args[0].kind != Obj::Kind::Str) raise("TypeError", "torch.device() takes a string", loc);
+    if (args[0].kind != Obj::Kind::Str)
+      raise(in, "TypeError", "torch.device() takes a string", loc);
     std::string spec = str_of(args[0]);
     if (args.size() > 1)
-      spec += ":" + std::to_string(concrete_int(args[1], loc, "the device index"));
+      spec += ":" + std::to_string(concrete_int(in, args[1], loc, "the device index"));
     if (spec == "cuda") spec = "cuda:0";
     if (spec != "cpu" && !spec.starts_with("cuda:") && spec != "meta")
       throw TraceError(loc, "unsupported device `" + excerpt(spec) + "` (cpu, cuda or cuda:N)");
     return Obj::device_of(spec);
   }
   case Builtin::class_tensor:
-    return legacy_tensor_constructor(*this, args, kwargs, loc);
+    return legacy_tensor_constructor(in, args, kwargs, loc);
   default:
     break;
   }
-  raise("TypeError", "cannot create '" + name + "' instances", loc);
+  raise(in, "TypeError", "cannot create '" + name + "' instances", loc);
 }
 
 // CPython's unhashable builtins: a list, dict or set, alone or inside a tuple.
-void Interpreter::require_hashable(const Obj &o, const Loc &loc) {
+void require_hashable(Interpreter &in, const Obj &o, const Loc &loc) {
   if (o.kind == Obj::Kind::List || o.kind == Obj::Kind::Dict || o.kind == Obj::Kind::Set)
-    raise("TypeError", "unhashable type: '" + type_name(o) + "'", loc);
+    raise(in, "TypeError", "unhashable type: '" + type_name(o) + "'", loc);
   if (o.kind != Obj::Kind::Tuple) return;
-  ValueLevel level = enter_value("while calling a Python object", loc);
+  ValueLevel level = enter_value(in, "while calling a Python object", loc);
   for (const Obj &item : items_of(o))
-    require_hashable(item, loc);
+    require_hashable(in, item, loc);
 }
 
 } // namespace tracelint::tracer

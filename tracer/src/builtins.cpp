@@ -106,8 +106,8 @@ Obj literal_object(const Expr &e) {
                           "lists, dicts, slice(...) and torch dtypes");
 }
 
-std::optional<Obj> Interpreter::builtin_method(const Obj &self, std::string_view name,
-                                               const Loc &) {
+std::optional<Obj> builtin_method(Interpreter &in, const Obj &self, std::string_view name,
+                                  const Loc &) {
   struct Method {
     Obj::Kind kind;
     const char *name;
@@ -193,7 +193,7 @@ std::optional<Obj> Interpreter::builtin_method(const Obj &self, std::string_view
     std::vector<Obj> args{self};
     Kwargs none;
     Obj type = make_builtin(Builtin::type, "type");
-    return builtins::call(*this, type.as<BuiltinObj>(), args, none, Loc{});
+    return builtins::call(in, type.as<BuiltinObj>(), args, none, Loc{});
   }
   return std::nullopt;
 }

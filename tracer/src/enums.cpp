@@ -7,14 +7,14 @@
 
 namespace tracelint::tracer {
 
-bool Interpreter::is_enum_class(const ClassObj &cls) {
+bool is_enum_class(const ClassObj &cls) {
   if (cls.builtin == static_cast<uint16_t>(Builtin::class_enum)) return false; // Enum itself
   for (const ClassObj *c : cls.mro)
     if (c->builtin == static_cast<uint16_t>(Builtin::class_enum)) return true;
   return false;
 }
 
-std::vector<Obj> Interpreter::enum_members(const ClassObj &cls) {
+std::vector<Obj> enum_members(const ClassObj &cls) {
   std::vector<Obj> out;
   if (const Obj *names = cls.attributes.get("_member_names_"))
     for (const Obj &n : items_of(*names))
@@ -22,9 +22,8 @@ std::vector<Obj> Interpreter::enum_members(const ClassObj &cls) {
   return out;
 }
 
-void Interpreter::make_enum_members(const std::shared_ptr<ClassObj> &cls,
-                                    const std::vector<std::pair<std::string, Obj>> &body,
-                                    const Loc &loc) {
+void make_enum_members(Interpreter &in, const std::shared_ptr<ClassObj> &cls,
+                       const std::vector<std::pair<std::string, Obj>> &body, const Loc &loc) {
   std::vector<Obj> names;
   int64_t last = 0;
   for (const auto &[name, value] : body) {
@@ -39,7 +38,7 @@ void Interpreter::make_enum_members(const std::shared_ptr<ClassObj> &cls,
     Obj member;
     for (const Obj &n : names) // an equal value: an alias of that member
       if (Obj m = *cls->attributes.get(str_of(n));
-          equal(*m.as<InstanceObj>().dict->get("value"), v, loc))
+          equal(in, *m.as<InstanceObj>().dict->get("value"), v, loc))
         member = m;
     if (member.kind != Obj::Kind::Instance) {
       auto inst = std::make_shared<InstanceObj>();
@@ -54,15 +53,15 @@ void Interpreter::make_enum_members(const std::shared_ptr<ClassObj> &cls,
     cls->attributes.set(Obj::str(name), member);
   }
   cls->attributes.set(Obj::str("_member_names_"), Obj::list(std::move(names)));
-  impl_->enum_classes.push_back(cls); // members and class hold each other: see ~Interpreter
+  in.state().enum_classes.push_back(cls); // members and class hold each other: see ~Interpreter
 }
 
-Obj Interpreter::enum_lookup(const std::shared_ptr<ClassObj> &cls, const std::vector<Obj> &args,
-                             const Loc &loc) {
-  if (args.size() != 1) raise("TypeError", cls->name + "() takes one value", loc);
+Obj enum_lookup(Interpreter &in, const std::shared_ptr<ClassObj> &cls, const std::vector<Obj> &args,
+                const Loc &loc) {
+  if (args.size() != 1) raise(in, "TypeError", cls->name + "() takes one value", loc);
   for (const Obj &m : enum_members(*cls))
-    if (equal(*m.as<InstanceObj>().dict->get("value"), args[0], loc)) return m;
-  raise("ValueError", repr(args[0], loc) + " is not a valid " + cls->name, loc);
+    if (equal(in, *m.as<InstanceObj>().dict->get("value"), args[0], loc)) return m;
+  raise(in, "ValueError", repr(in, args[0], loc) + " is not a valid " + cls->name, loc);
 }
 
 } // namespace tracelint::tracer

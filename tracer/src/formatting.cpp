@@ -14,27 +14,32 @@
 
 namespace tracelint::tracer {
 
-Interpreter::ValueLevel Interpreter::enter_value(const char *what, const Loc &loc) {
+ValueLevel::~ValueLevel() {
+  --in.state().value_depth;
+}
+
+ValueLevel enter_value(Interpreter &in, const char *what, const Loc &loc) {
   // CPython's default recursion limit: deeper values raise there too.
   constexpr int kMaxValueDepth = 1000;
-  if (value_depth_ >= kMaxValueDepth)
-    raise("RecursionError", std::string("maximum recursion depth exceeded ") + what, loc);
-  ++value_depth_;
-  return ValueLevel{*this};
+  if (in.state().value_depth >= kMaxValueDepth)
+    raise(in, "RecursionError", std::string("maximum recursion depth exceeded ") + what, loc);
+  ++in.state().value_depth;
+  return ValueLevel{in};
 }
 
 // A tuple, list, set or dict: its items' reprs; one already being written (a list holding
 // itself) is [...] or {...}, as CPython's Py_ReprEnter makes it.
-std::string Interpreter::container_repr(const Obj &o, const Loc &loc) {
+std::string container_repr(Interpreter &in, const Obj &o, const Loc &loc) {
   const void *self = o.ref.get();
-  if (std::find(in_repr_.begin(), in_repr_.end(), self) != in_repr_.end())
+  if (std::find(in.state().in_repr.begin(), in.state().in_repr.end(), self) !=
+      in.state().in_repr.end())
     return o.kind == Obj::Kind::List ? "[...]" : o.kind == Obj::Kind::Tuple ? "(...)" : "{...}";
-  ValueLevel level = enter_value("while getting the repr of an object", loc);
-  in_repr_.push_back(self);
+  ValueLevel level = enter_value(in, "while getting the repr of an object", loc);
+  in.state().in_repr.push_back(self);
   struct Leave {
     std::vector<const void *> &active;
     ~Leave() { active.pop_back(); }
-  } leave{in_repr_};
+  } leave{in.state().in_repr};
   if (o.kind == Obj::Kind::Dict) {
     const DictObj &d = o.as<DictObj>();
     bool ordered = d.flavor == DictObj::Flavor::Ordered;
@@ -42,14 +47,14 @@ std::string Interpreter::container_repr(const Obj &o, const Loc &loc) {
     std::string out = ordered ? "OrderedDict([" : "{";
     if (ordered && d.keys.empty()) return "OrderedDict()";
     for (std::size_t i = 0; i < d.keys.size(); ++i) {
-      step(loc);
+      in.budget().step(loc);
       if (i) out += ", ";
-      out += ordered ? "(" + repr(d.keys[i], loc) + ", " + repr(d.values[i], loc) + ")"
-                     : repr(d.keys[i], loc) + ": " + repr(d.values[i], loc);
+      out += ordered ? "(" + repr(in, d.keys[i], loc) + ", " + repr(in, d.values[i], loc) + ")"
+                     : repr(in, d.keys[i], loc) + ": " + repr(in, d.values[i], loc);
     }
     out += ordered ? "])" : "}";
     if (d.flavor == DictObj::Flavor::Default)
-      out = "defaultdict(" + repr(d.default_factory, loc) + ", " + out + ")";
+      out = "defaultdict(" + repr(in, d.default_factory, loc) + ", " + out + ")";
     return out;
   }
   const auto &items = items_of(o);
@@ -58,23 +63,23 @@ std::string Interpreter::container_repr(const Obj &o, const Loc &loc) {
     const ClassObj &cls = *o.as<SeqObj>().named;
     std::string out = cls.name + "(";
     for (std::size_t i = 0; i < items.size(); ++i) {
-      step(loc);
-      out += (i ? ", " : "") + cls.fields[i] + "=" + repr(items[i], loc);
+      in.budget().step(loc);
+      out += (i ? ", " : "") + cls.fields[i] + "=" + repr(in, items[i], loc);
     }
     return out + ")";
   }
   std::string out = o.kind == Obj::Kind::Tuple ? "(" : o.kind == Obj::Kind::List ? "[" : "{";
   for (std::size_t i = 0; i < items.size(); ++i) {
-    step(loc);
+    in.budget().step(loc);
     if (i) out += ", ";
-    out += repr(items[i], loc);
+    out += repr(in, items[i], loc);
   }
   if (o.kind == Obj::Kind::Tuple && items.size() == 1) out += ",";
   out += o.kind == Obj::Kind::Tuple ? ")" : o.kind == Obj::Kind::List ? "]" : "}";
   return out;
 }
 
-std::string Interpreter::repr(const Obj &o, const Loc &loc) {
+std::string repr(Interpreter &in, const Obj &o, const Loc &loc) {
   switch (o.kind) {
   case Obj::Kind::None:
     return "None";
@@ -86,24 +91,25 @@ std::string Interpreter::repr(const Obj &o, const Loc &loc) {
   case Obj::Kind::Int:
   case Obj::Kind::Float:
     // The text of a symbolic number is its value: it specialises the trace.
-    if (o.is_proxy()) backend_->guard(o, loc);
+    if (o.is_proxy()) in.backend().guard(o, loc);
     if (o.kind == Obj::Kind::Bool) return o.boolean ? "True" : "False";
     if (o.kind == Obj::Kind::Int) return std::to_string(o.integer);
     if (std::isinf(o.real)) return o.real > 0 ? "inf" : "-inf";
     if (std::isnan(o.real)) return "nan";
     return python_float(o.real);
   case Obj::Kind::Str:
-    make_room(str_of(o).size() + 2, loc); // a 1 MB string's repr in a list of 1,000 of it
+    in.budget().make_room(str_of(o).size() + 2,
+                          loc); // a 1 MB string's repr in a list of 1,000 of it
     return python_string(str_of(o));
   case Obj::Kind::Tuple:
   case Obj::Kind::List:
   case Obj::Kind::Set:
   case Obj::Kind::Dict:
-    return container_repr(o, loc);
+    return container_repr(in, o, loc);
   case Obj::Kind::Slice: {
     const SliceObj &s = o.as<SliceObj>();
-    return "slice(" + repr(s.start, loc) + ", " + repr(s.stop, loc) + ", " + repr(s.step, loc) +
-           ")";
+    return "slice(" + repr(in, s.start, loc) + ", " + repr(in, s.stop, loc) + ", " +
+           repr(in, s.step, loc) + ")";
   }
   case Obj::Kind::DType:
     return std::string("torch.") + dtype_info(o.dtype()).torch_name;
@@ -121,19 +127,19 @@ std::string Interpreter::repr(const Obj &o, const Loc &loc) {
   case Obj::Kind::Instance: {
     const InstanceObj &inst = o.as<InstanceObj>();
     if (inst.cls->lookup("__repr__")) {
-      Obj r = call(attribute(o, "__repr__", loc), {}, {}, loc);
+      Obj r = in.call(attribute(in, o, "__repr__", loc), {}, {}, loc);
       if (r.kind == Obj::Kind::Str) return str_of(r);
     }
     if (is_enum_class(*inst.cls) && inst.dict->get("_name_")) // <Color.RED: 1>
       return "<" + inst.cls->name + "." + str_of(*inst.dict->get("_name_")) + ": " +
-             repr(*inst.dict->get("_value_"), loc) + ">";
+             repr(in, *inst.dict->get("_value_"), loc) + ">";
     if (inst.cls->builtin == static_cast<uint16_t>(Builtin::class_exception)) {
       const Obj *args = inst.dict->get("args");
       std::string inner;
       if (args && args->kind == Obj::Kind::Tuple) {
         const auto &items = items_of(*args);
         for (std::size_t i = 0; i < items.size(); ++i)
-          inner += (i ? ", " : "") + repr(items[i], loc);
+          inner += (i ? ", " : "") + repr(in, items[i], loc);
       }
       return inst.cls->name + "(" + inner + ")";
     }
@@ -141,7 +147,7 @@ std::string Interpreter::repr(const Obj &o, const Loc &loc) {
       std::string out = inst.cls->name + "(";
       for (std::size_t i = 0; i < inst.cls->fields.size(); ++i) {
         const Obj *v = inst.dict->get(inst.cls->fields[i]);
-        out += (i ? ", " : "") + inst.cls->fields[i] + "=" + (v ? repr(*v, loc) : "?");
+        out += (i ? ", " : "") + inst.cls->fields[i] + "=" + (v ? repr(in, *v, loc) : "?");
       }
       return out + ")";
     }
@@ -156,20 +162,20 @@ std::string Interpreter::repr(const Obj &o, const Loc &loc) {
   case Obj::Kind::Module:
     return "<module '" + o.as<ModuleObj>().name + "'>";
   case Obj::Kind::Unknown:
-    unknown_used(o, loc, "the text of");
+    unknown_used(in, o, loc, "the text of");
   default:
     return "<" + type_name(o) + " object>";
   }
 }
 
-std::string Interpreter::str(const Obj &o, const Loc &loc) {
+std::string str(Interpreter &in, const Obj &o, const Loc &loc) {
   switch (o.kind) {
   case Obj::Kind::Str:
     return str_of(o);
   case Obj::Kind::Instance: {
     const InstanceObj &inst = o.as<InstanceObj>();
     if (inst.cls->lookup("__str__")) {
-      Obj r = call(attribute(o, "__str__", loc), {}, {}, loc);
+      Obj r = in.call(attribute(in, o, "__str__", loc), {}, {}, loc);
       if (r.kind == Obj::Kind::Str) return str_of(r);
     }
     if (is_enum_class(*inst.cls) && inst.dict->get("_name_")) // Color.RED
@@ -178,18 +184,18 @@ std::string Interpreter::str(const Obj &o, const Loc &loc) {
       const Obj *args = inst.dict->get("args");
       if (args && args->kind == Obj::Kind::Tuple) {
         const auto &items = items_of(*args);
-        if (items.size() == 1) return str(items[0], loc);
+        if (items.size() == 1) return str(in, items[0], loc);
         if (items.empty()) return "";
       }
     }
-    return repr(o, loc);
+    return repr(in, o, loc);
   }
   case Obj::Kind::DType:
-    return repr(o, loc);
+    return repr(in, o, loc);
   case Obj::Kind::Device:
     return o.as<DeviceObj>().spec;
   default:
-    return repr(o, loc);
+    return repr(in, o, loc);
   }
 }
 
@@ -214,7 +220,7 @@ int64_t spec_number(Interpreter &in, const std::string &s, std::size_t &i, const
   while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
     int digit = s[i++] - '0';
     if (n > (std::numeric_limits<int64_t>::max() - digit) / 10)
-      in.raise("ValueError", "Too many decimal digits in format string", loc);
+      raise(in, "ValueError", "Too many decimal digits in format string", loc);
     n = std::max<int64_t>(n, 0) * 10 + digit;
   }
   return n;
@@ -243,15 +249,15 @@ Spec parse_spec(Interpreter &in, const std::string &s, const Loc &loc) {
   }
   spec.width = spec_number(in, s, i, loc);
   // The result is at least this wide: refused here when that is past the memory limit.
-  if (spec.width > 0) in.make_room(static_cast<uint64_t>(spec.width), loc);
+  if (spec.width > 0) in.budget().make_room(static_cast<uint64_t>(spec.width), loc);
   if (i < s.size() && (s[i] == ',' || s[i] == '_')) spec.grouping = s[i++];
   if (i < s.size() && s[i] == '.') {
     ++i;
     spec.precision = spec_number(in, s, i, loc);
-    if (spec.precision < 0) in.raise("ValueError", "Format specifier missing precision", loc);
+    if (spec.precision < 0) raise(in, "ValueError", "Format specifier missing precision", loc);
   }
   if (i < s.size()) spec.type = s[i++];
-  if (i != s.size()) in.raise("ValueError", "Invalid format specifier '" + excerpt(s) + "'", loc);
+  if (i != s.size()) raise(in, "ValueError", "Invalid format specifier '" + excerpt(s) + "'", loc);
   return spec;
 }
 
@@ -381,39 +387,39 @@ std::string format_int(int64_t v, const Spec &spec) {
 
 } // namespace
 
-Obj Interpreter::format_value(const Obj &value, const std::string &spec_text, const Loc &loc) {
+Obj format_value(Interpreter &in, const Obj &value, const std::string &spec_text, const Loc &loc) {
   if (value.kind == Obj::Kind::Instance && value.as<InstanceObj>().cls->lookup("__format__"))
-    return call(attribute(value, "__format__", loc), {Obj::str(spec_text)}, {}, loc);
-  if (spec_text.empty()) return Obj::str(str(value, loc));
-  Spec spec = parse_spec(*this, spec_text, loc);
+    return in.call(attribute(in, value, "__format__", loc), {Obj::str(spec_text)}, {}, loc);
+  if (spec_text.empty()) return Obj::str(str(in, value, loc));
+  Spec spec = parse_spec(in, spec_text, loc);
   if (value.is_number()) {
-    if (value.is_proxy()) backend_->guard(value, loc);
+    if (value.is_proxy()) in.backend().guard(value, loc);
     bool as_float = value.kind == Obj::Kind::Float ||
                     (spec.type && std::string("eEfFgG%").find(spec.type) != std::string::npos);
     if (as_float) {
       if (spec.type && std::string("eEfFgGn%").find(spec.type) == std::string::npos)
-        raise("ValueError",
+        raise(in, "ValueError",
               std::string("Unknown format code '") + spec.type + "' for object of type 'float'",
               loc);
       // Fixed or exponent notation writes `precision` digits.
       if (spec.precision > std::numeric_limits<int>::max())
-        raise("ValueError", "precision too big", loc);
-      if (spec.precision > 0) make_room(static_cast<uint64_t>(spec.precision), loc);
+        raise(in, "ValueError", "precision too big", loc);
+      if (spec.precision > 0) in.budget().make_room(static_cast<uint64_t>(spec.precision), loc);
       return Obj::str(format_float(value.as_double(), spec));
     }
     if (spec.type && std::string("dxXobcn").find(spec.type) == std::string::npos)
-      raise("ValueError",
+      raise(in, "ValueError",
             std::string("Unknown format code '") + spec.type + "' for object of type 'int'", loc);
     if (spec.precision >= 0)
-      raise("ValueError", "Precision not allowed in integer format specifier", loc);
+      raise(in, "ValueError", "Precision not allowed in integer format specifier", loc);
     return Obj::str(format_int(value.integer, spec));
   }
   if (spec.type && spec.type != 's')
-    raise("ValueError",
+    raise(in, "ValueError",
           std::string("Unknown format code '") + spec.type + "' for object of type '" +
               type_name(value) + "'",
           loc);
-  std::string text = str(value, loc);
+  std::string text = str(in, value, loc);
   if (spec.precision >= 0) { // at most `precision` code points
     std::size_t end = 0;
     for (int64_t kept = 0; end < text.size(); ++end)
@@ -423,8 +429,8 @@ Obj Interpreter::format_value(const Obj &value, const std::string &spec_text, co
   return Obj::str(pad(text, spec, false));
 }
 
-std::string Interpreter::percent_format(const std::string &format, const Obj &args,
-                                        const Loc &loc) {
+std::string percent_format(Interpreter &in, const std::string &format, const Obj &args,
+                           const Loc &loc) {
   std::vector<Obj> values = args.kind == Obj::Kind::Tuple ? items_of(args) : std::vector<Obj>{args};
   std::size_t next = 0;
   std::string out;
@@ -433,7 +439,7 @@ std::string Interpreter::percent_format(const std::string &format, const Obj &ar
       out += format[i];
       continue;
     }
-    if (++i >= format.size()) raise("ValueError", "incomplete format", loc);
+    if (++i >= format.size()) raise(in, "ValueError", "incomplete format", loc);
     if (format[i] == '%') {
       out += '%';
       continue;
@@ -442,10 +448,10 @@ std::string Interpreter::percent_format(const std::string &format, const Obj &ar
     Obj keyed;
     if (format[i] == '(') {
       std::size_t close = format.find(')', i);
-      if (close == std::string::npos) raise("ValueError", "incomplete format key", loc);
-      if (args.kind != Obj::Kind::Dict) raise("TypeError", "format requires a mapping", loc);
+      if (close == std::string::npos) raise(in, "ValueError", "incomplete format key", loc);
+      if (args.kind != Obj::Kind::Dict) raise(in, "TypeError", "format requires a mapping", loc);
       const Obj *v = args.as<DictObj>().get(format.substr(i + 1, close - i - 1));
-      if (!v) raise("KeyError", "'" + format.substr(i + 1, close - i - 1) + "'", loc);
+      if (!v) raise(in, "KeyError", "'" + format.substr(i + 1, close - i - 1) + "'", loc);
       keyed = *v;
       value = &keyed;
       i = close + 1;
@@ -465,10 +471,11 @@ std::string Interpreter::percent_format(const std::string &format, const Obj &ar
     }
     while (i < format.size() && (format[i] == 'l' || format[i] == 'h' || format[i] == 'L'))
       ++i;
-    if (i >= format.size()) raise("ValueError", "incomplete format", loc);
+    if (i >= format.size()) raise(in, "ValueError", "incomplete format", loc);
     char type = format[i];
     if (!value) {
-      if (next >= values.size()) raise("TypeError", "not enough arguments for format string", loc);
+      if (next >= values.size())
+        raise(in, "TypeError", "not enough arguments for format string", loc);
       value = &values[next++];
     }
     // As a format spec: flags, width, precision, type.
@@ -489,20 +496,21 @@ std::string Interpreter::percent_format(const std::string &format, const Obj &ar
     if (has_precision) spec += "." + (precision.empty() ? std::string("0") : precision);
     switch (type) {
     case 's':
-      out += format_value(Obj::str(str(*value, loc)), spec, loc).as<StrObj>().value;
+      out += format_value(in, Obj::str(str(in, *value, loc)), spec, loc).as<StrObj>().value;
       break;
     case 'r':
     case 'a':
-      out += format_value(Obj::str(repr(*value, loc)), spec, loc).as<StrObj>().value;
+      out += format_value(in, Obj::str(repr(in, *value, loc)), spec, loc).as<StrObj>().value;
       break;
     case 'd':
     case 'i':
     case 'u': {
       if (!value->is_number())
-        raise("TypeError", "%d format: a real number is required, not " + type_name(*value), loc);
+        raise(in, "TypeError", "%d format: a real number is required, not " + type_name(*value),
+              loc);
       Obj as_int =
           value->kind == Obj::Kind::Float ? compute_number(NumOp::to_int, {*value}, loc) : *value;
-      out += format_value(as_int, spec + "d", loc).as<StrObj>().value;
+      out += format_value(in, as_int, spec + "d", loc).as<StrObj>().value;
       break;
     }
     case 'f':
@@ -512,20 +520,21 @@ std::string Interpreter::percent_format(const std::string &format, const Obj &ar
     case 'g':
     case 'G':
       if (!value->is_number())
-        raise("TypeError", std::string("must be real number, not ") + type_name(*value), loc);
-      out += format_value(Obj::float_of(concrete_float(*value, loc, "a %-formatted number")),
-                          spec + (has_precision ? "" : ".6") + type, loc)
-                 .as<StrObj>()
-                 .value;
+        raise(in, "TypeError", std::string("must be real number, not ") + type_name(*value), loc);
+      out +=
+          format_value(in, Obj::float_of(concrete_float(in, *value, loc, "a %-formatted number")),
+                       spec + (has_precision ? "" : ".6") + type, loc)
+              .as<StrObj>()
+              .value;
       break;
     case 'x':
     case 'X':
     case 'o':
     case 'c':
-      out += format_value(*value, spec + type, loc).as<StrObj>().value;
+      out += format_value(in, *value, spec + type, loc).as<StrObj>().value;
       break;
     default:
-      raise("ValueError", std::string("unsupported format character '") + type + "'", loc);
+      raise(in, "ValueError", std::string("unsupported format character '") + type + "'", loc);
     }
   }
   // CPython's rule: arguments left over are an error, unless they are a mapping (anything with
@@ -534,12 +543,12 @@ std::string Interpreter::percent_format(const std::string &format, const Obj &ar
       args.kind == Obj::Kind::Dict || args.kind == Obj::Kind::List ||
       (args.kind == Obj::Kind::Instance && args.as<InstanceObj>().cls->lookup("__getitem__"));
   if (next < values.size() && !mapping)
-    raise("TypeError", "not all arguments converted during string formatting", loc);
+    raise(in, "TypeError", "not all arguments converted during string formatting", loc);
   return out;
 }
 
-std::string Interpreter::format_method(const std::string &format, const std::vector<Obj> &args,
-                                       const Kwargs &kwargs, const Loc &loc) {
+std::string format_method(Interpreter &in, const std::string &format, const std::vector<Obj> &args,
+                          const Kwargs &kwargs, const Loc &loc) {
   std::string out;
   std::size_t auto_index = 0;
   for (std::size_t i = 0; i < format.size(); ++i) {
@@ -566,13 +575,13 @@ std::string Interpreter::format_method(const std::string &format, const std::vec
       if (format[j] == '}') --depth;
       if (depth) ++j;
     }
-    if (j >= format.size()) raise("ValueError", "Single '{' encountered in format string", loc);
+    if (j >= format.size()) raise(in, "ValueError", "Single '{' encountered in format string", loc);
     std::string field = format.substr(i + 1, j - i - 1);
     i = j;
     std::string spec, conversion;
     std::size_t colon = field.find(':');
     if (colon != std::string::npos) {
-      spec = format_method(field.substr(colon + 1), args, kwargs, loc);
+      spec = format_method(in, field.substr(colon + 1), args, kwargs, loc);
       field = field.substr(0, colon);
     }
     std::size_t bang = field.find('!');
@@ -586,12 +595,13 @@ std::string Interpreter::format_method(const std::string &format, const std::vec
     Obj value;
     if (head.empty()) {
       if (auto_index >= args.size())
-        raise("IndexError", "Replacement index " + std::to_string(auto_index) + " out of range",
+        raise(in, "IndexError", "Replacement index " + std::to_string(auto_index) + " out of range",
               loc);
       value = args[auto_index++];
     } else if (std::isdigit(static_cast<unsigned char>(head[0]))) {
       std::size_t k = std::stoul(head);
-      if (k >= args.size()) raise("IndexError", "Replacement index " + head + " out of range", loc);
+      if (k >= args.size())
+        raise(in, "IndexError", "Replacement index " + head + " out of range", loc);
       value = args[k];
     } else {
       bool found = false;
@@ -600,12 +610,12 @@ std::string Interpreter::format_method(const std::string &format, const std::vec
           value = v;
           found = true;
         }
-      if (!found) raise("KeyError", "'" + head + "'", loc);
+      if (!found) raise(in, "KeyError", "'" + head + "'", loc);
     }
     while (end != std::string::npos && end < field.size()) {
       if (field[end] == '.') {
         std::size_t next = field.find_first_of(".[", end + 1);
-        value = attribute(value, field.substr(end + 1, next - end - 1), loc);
+        value = attribute(in, value, field.substr(end + 1, next - end - 1), loc);
         end = next;
       } else {
         std::size_t close = field.find(']', end);
@@ -613,15 +623,15 @@ std::string Interpreter::format_method(const std::string &format, const std::vec
         Obj index = !key.empty() && std::isdigit(static_cast<unsigned char>(key[0]))
                         ? Obj::int_of(std::stoll(key))
                         : Obj::str(key);
-        value = subscript(value, index, loc);
+        value = subscript(in, value, index, loc);
         end = close == std::string::npos ? close : close + 1;
       }
     }
     if (conversion == "r" || conversion == "a")
-      value = Obj::str(repr(value, loc));
+      value = Obj::str(repr(in, value, loc));
     else if (conversion == "s")
-      value = Obj::str(str(value, loc));
-    out += str_of(format_value(value, spec, loc));
+      value = Obj::str(str(in, value, loc));
+    out += str_of(format_value(in, value, spec, loc));
   }
   return out;
 }

@@ -67,7 +67,7 @@ void Coroutine::suspend(Obj value) {
 
 GeneratorObj::~GeneratorObj() = default;
 
-Obj Interpreter::make_generator(const FunctionObj &f, Frame &&bound) {
+Obj Evaluator::make_generator(const FunctionObj &f, Frame &&bound) {
   auto g = std::make_shared<GeneratorObj>();
   g->qualname = f.qualname;
   g->module = f.module;
@@ -80,34 +80,38 @@ Obj Interpreter::make_generator(const FunctionObj &f, Frame &&bound) {
         for (std::size_t i = 0; def->rest && i < def->rest->size() && flow != Flow::Return; ++i)
           flow = run_block(def->rest->chunk(i), *frame);
       },
-      impl_->live_generators);
+      in.state().live_generators);
   return Obj::heap(Obj::Kind::Generator, std::move(g));
 }
 
-std::optional<Obj> Interpreter::resume_generator(const Obj &generator, const Loc &loc) {
+std::optional<Obj> resume_generator(Interpreter &in, const Obj &generator, const Loc &loc) {
   GeneratorObj &g = generator.as<GeneratorObj>();
+  InterpreterState &state = in.state();
+  Evaluator &evaluator = in.evaluator();
   if (g.body->finished()) return std::nullopt;
-  if (std::find(impl_->running_generators.begin(), impl_->running_generators.end(), g.body.get()) !=
-      impl_->running_generators.end())
-    raise("ValueError", "generator already executing", loc);
-  if (depth_ >= limits_.max_depth)
-    throw TraceError(loc, "calls nest deeper than " + std::to_string(limits_.max_depth) +
+  if (std::find(state.running_generators.begin(), state.running_generators.end(), g.body.get()) !=
+      state.running_generators.end())
+    raise(in, "ValueError", "generator already executing", loc);
+  if (evaluator.depth >= in.budget().limits().max_depth)
+    throw TraceError(loc, "calls nest deeper than " +
+                              std::to_string(in.budget().limits().max_depth) +
                               " (recursion is not traced)");
   // Each started generator holds a thread until it ends or is dropped.
   constexpr int kMaxLiveGenerators = 256;
-  if (!g.body->started() && *impl_->live_generators >= kMaxLiveGenerators)
+  if (!g.body->started() && *state.live_generators >= kMaxLiveGenerators)
     throw TraceError(loc, "more than " + std::to_string(kMaxLiveGenerators) +
                               " generators started and not finished at once: the tracer runs "
                               "each on a thread of its own");
   // The body runs as a call from here: on top of this thread's calls, while this one waits.
-  const Module *caller = call_modules_.empty() ? module_.get() : call_modules_.back();
-  ++depth_;
-  call_modules_.push_back(g.module.get());
-  impl_->running_generators.push_back(g.body.get());
+  const Module *caller =
+      evaluator.call_modules.empty() ? state.module.get() : evaluator.call_modules.back();
+  ++evaluator.depth;
+  evaluator.call_modules.push_back(g.module.get());
+  state.running_generators.push_back(g.body.get());
   auto leave = [&] {
-    --depth_;
-    call_modules_.pop_back();
-    impl_->running_generators.pop_back();
+    --evaluator.depth;
+    evaluator.call_modules.pop_back();
+    state.running_generators.pop_back();
   };
   auto note = [&](auto &e) {
     if (!e.file) e.file = g.module->path;
@@ -134,20 +138,20 @@ std::optional<Obj> Interpreter::resume_generator(const Obj &generator, const Loc
   return g.body->take_value();
 }
 
-Obj Interpreter::yield_value(Obj value, const Loc &loc) {
-  if (impl_->running_generators.empty())
+Obj Evaluator::yield_value(Obj value, const Loc &loc) {
+  if (in.state().running_generators.empty())
     throw TraceError(loc, "'yield' outside a running generator");
-  impl_->running_generators.back()->suspend(std::move(value));
+  in.state().running_generators.back()->suspend(std::move(value));
   return Obj::none(); // what next() sends; send() is not modelled
 }
 
-Obj Interpreter::yield_from(const Obj &iterable, const Loc &loc) {
+Obj Evaluator::yield_from(const Obj &iterable, const Loc &loc) {
   if (iterable.kind == Obj::Kind::Generator) {
-    while (std::optional<Obj> v = resume_generator(iterable, loc))
+    while (std::optional<Obj> v = resume_generator(in, iterable, loc))
       yield_value(std::move(*v), loc);
     return Obj::none();
   }
-  for (Obj &v : iterate(iterable, loc))
+  for (Obj &v : iterate(in, iterable, loc))
     yield_value(std::move(v), loc);
   return Obj::none();
 }

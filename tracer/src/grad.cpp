@@ -2,6 +2,7 @@
 
 #include "dce.hpp"
 #include "ops/gradients.hpp"
+#include "torch_api.hpp"
 #include "tracelint/tracer/registry.hpp"
 
 #include <algorithm>
@@ -84,7 +85,7 @@ BackwardRecording record_backward(Recorder &r, const std::vector<TapeEntry> &tap
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const Obj &o = outputs[i];
     if (!needs.count(name_of(o)) || !has_gradient_dtype(o)) continue;
-    Obj cotangent = Interpreter::alias_tensor(o.as<TensorObj>());
+    Obj cotangent = alias_tensor(o.as<TensorObj>());
     cotangent.as<TensorObj>().name = r.fresh("t");
     cotangent.as<TensorObj>().requires_grad = false;
     b.cotangents.push_back(cotangent);

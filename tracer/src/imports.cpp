@@ -81,26 +81,27 @@ Result<std::string> read_module_text(const fs::path &file, std::uintmax_t max_by
 
 } // namespace
 
-std::shared_ptr<const Module> Interpreter::owner_of(const Module *m) const {
-  if (m == module_.get()) return module_;
-  for (const std::shared_ptr<const Module> &local : impl_->local_sources)
+std::shared_ptr<const Module> owner_of(Interpreter &in, const Module *m) {
+  if (m == in.state().module.get()) return in.state().module;
+  for (const std::shared_ptr<const Module> &local : in.state().local_sources)
     if (local.get() == m) return local;
-  return impl_->nn_source;
+  return in.state().nn_source;
 }
 
-std::vector<Obj> Interpreter::local_module(const std::string &dotted, std::size_t level,
-                                           Frame &frame, const Loc &loc) {
+std::vector<Obj> local_module(Interpreter &in, const std::string &dotted, std::size_t level,
+                              Frame &frame, const Loc &loc) {
   std::vector<std::string> parts = dotted_parts(dotted);
   std::vector<fs::path> bases;
   if (level > 0) {
     // Relative to the importing module's package: its folder, one up per further dot.
-    fs::path base = fs::path(frame.module ? frame.module->path : module_->path).parent_path();
+    fs::path base =
+        fs::path(frame.module ? frame.module->path : in.state().module->path).parent_path();
     if (base.empty()) base = ".";
     for (std::size_t i = 1; i < level; ++i)
       base = (base / "..").lexically_normal(); // ".." stays "..", "../.." past it
     bases.push_back(base);
   } else {
-    bases = import_roots(module_->path);
+    bases = import_roots(in.state().module->path);
   }
   for (const fs::path &base : bases) {
     // import a.b.c runs a, then a.b, then a.b.c; each is an attribute of the one before.
@@ -109,8 +110,8 @@ std::vector<Obj> Interpreter::local_module(const std::string &dotted, std::size_
     if (level > 0) {
       // The package itself (from . import x): its __init__.py, or a folder of modules.
       std::optional<fs::path> init = module_file(base, {});
-      chain.push_back(init ? load_local(init->string(), name, frame, loc)
-                           : namespace_module(base.string(), name));
+      chain.push_back(init ? load_local(in, init->string(), name, frame, loc)
+                           : namespace_module(in, base.string(), name));
     }
     for (std::size_t i = 1; i <= parts.size(); ++i) {
       std::vector<std::string> prefix(parts.begin(), parts.begin() + static_cast<long>(i));
@@ -124,8 +125,8 @@ std::vector<Obj> Interpreter::local_module(const std::string &dotted, std::size_
         chain.clear();
         break;
       }
-      Obj m = file ? load_local(file->string(), name, frame, loc)
-                   : namespace_module(folder.string(), name);
+      Obj m = file ? load_local(in, file->string(), name, frame, loc)
+                   : namespace_module(in, folder.string(), name);
       if (!chain.empty()) chain.back().as<ModuleObj>().globals->set(prefix.back(), m);
       chain.push_back(m);
     }
@@ -134,34 +135,34 @@ std::vector<Obj> Interpreter::local_module(const std::string &dotted, std::size_
   return {};
 }
 
-Obj Interpreter::namespace_module(const std::string &folder, const std::string &dotted) {
+Obj namespace_module(Interpreter &in, const std::string &folder, const std::string &dotted) {
   std::error_code ec;
   std::string key = fs::weakly_canonical(folder, ec).string() + "/";
-  if (auto seen = impl_->local_modules.find(key); seen != impl_->local_modules.end())
+  if (auto seen = in.state().local_modules.find(key); seen != in.state().local_modules.end())
     return seen->second;
   auto m = std::make_shared<ModuleObj>();
   m->name = dotted;
   m->globals = std::make_shared<Env>();
   m->globals->set("__name__", Obj::str(dotted));
   Obj module = Obj::heap(Obj::Kind::Module, m);
-  impl_->local_modules.emplace(key, module);
+  in.state().local_modules.emplace(key, module);
   return module;
 }
 
-Obj Interpreter::load_local(const std::string &file, const std::string &dotted,
-                            const Frame &importer, const Loc &loc) {
+Obj load_local(Interpreter &in, const std::string &file, const std::string &dotted,
+               const Frame &importer, const Loc &loc) {
   std::error_code ec;
   std::string key = fs::weakly_canonical(file, ec).string();
   if (ec) key = file;
-  if (auto seen = impl_->local_modules.find(key); seen != impl_->local_modules.end())
+  if (auto seen = in.state().local_modules.find(key); seen != in.state().local_modules.end())
     return seen->second;
-  std::string importer_path = importer.module ? importer.module->path : module_->path;
+  std::string importer_path = importer.module ? importer.module->path : in.state().module->path;
   auto fail = [&](const std::string &why) {
     TraceError e(loc, "cannot import `" + dotted + "` from " + file + ": " + why);
     e.file = importer_path;
     throw e;
   };
-  Result<std::string> text = read_module_text(file, limits_.max_module_bytes);
+  Result<std::string> text = read_module_text(file, in.budget().limits().max_module_bytes);
   if (!text) fail(text.error().message);
   Result<Module> parsed = parse_module(file, text.value());
   if (!parsed) {
@@ -173,7 +174,7 @@ Obj Interpreter::load_local(const std::string &file, const std::string &dotted,
     throw e;
   }
   auto source = std::make_shared<const Module>(std::move(parsed.value()));
-  impl_->local_sources.push_back(source);
+  in.state().local_sources.push_back(source);
   auto m = std::make_shared<ModuleObj>();
   m->name = dotted;
   m->globals = std::make_shared<Env>();
@@ -184,7 +185,7 @@ Obj Interpreter::load_local(const std::string &file, const std::string &dotted,
   m->globals->set("__file__", Obj::str(file));
   Obj module = Obj::heap(Obj::Kind::Module, m);
   // Registered before it runs: a module that imports it back meets it partly run.
-  impl_->local_modules.emplace(key, module);
+  in.state().local_modules.emplace(key, module);
   Frame frame;
   frame.locals = frame.globals = m->globals;
   frame.module = source.get();
@@ -194,20 +195,106 @@ Obj Interpreter::load_local(const std::string &file, const std::string &dotted,
     e.chain.push_back("in the module `" + dotted + "`, imported at " + importer_path + ":" +
                       std::to_string(loc.line) + ":" + std::to_string(loc.column));
   };
-  call_modules_.push_back(source.get());
+  in.evaluator().call_modules.push_back(source.get());
   try {
-    run_block(source->body, frame);
+    in.evaluator().run_block(source->body, frame);
   } catch (TraceError &e) {
-    call_modules_.pop_back();
+    in.evaluator().call_modules.pop_back();
     note(e);
     throw;
   } catch (PyError &e) {
-    call_modules_.pop_back();
+    in.evaluator().call_modules.pop_back();
     note(e);
     throw;
   }
-  call_modules_.pop_back();
+  in.evaluator().call_modules.pop_back();
   return module;
+}
+
+void do_import(Interpreter &in, const Stmt &s, Frame &frame) {
+  // A provided module (torch, math, ...), else one of the model's own files, else a module the
+  // tracer cannot read: an error where something of it is used.
+  auto module_object = [&](const std::string &dotted) -> Obj {
+    if (std::optional<Obj> m = provided_module(in, dotted)) return *m;
+    return unreadable_module(dotted, "module " + dotted, s.loc);
+  };
+  if (s.kind == Stmt::Kind::Import) {
+    for (const ImportName &n : s.names) {
+      std::string top = n.name.substr(0, n.name.find('.'));
+      if (!provided_module(in, top)) {
+        std::vector<Obj> chain = local_module(in, n.name, 0, frame, s.loc);
+        if (!chain.empty()) {
+          // import a.b binds a; import a.b as c binds a.b.
+          in.evaluator().bind_name(n.alias.empty() ? top : n.alias,
+                                   n.alias.empty() ? chain.front() : chain.back(), frame);
+          continue;
+        }
+      }
+      if (!n.alias.empty()) {
+        in.evaluator().bind_name(n.alias, module_object(n.name), frame);
+      } else {
+        // import a.b binds a (which must then have b).
+        in.evaluator().bind_name(top, module_object(top), frame);
+      }
+    }
+    return;
+  }
+  std::size_t level = s.text.find_first_not_of('.');
+  if (level == std::string::npos) level = s.text.size();
+  std::string dotted = s.text.substr(level);
+  if (level > 0 || !provided_module(in, dotted.substr(0, dotted.find('.')))) {
+    std::vector<Obj> chain = local_module(in, dotted, level, frame, s.loc);
+    if (!chain.empty()) return import_names(in, chain.back(), dotted, level, s, frame);
+    if (level > 0)
+      raise(in, "ModuleNotFoundError",
+            "no module named '" + s.text + "' beside " + (frame.module ? frame.module->path : ""),
+            s.loc);
+  }
+  Obj module = module_object(s.text);
+  for (const ImportName &n : s.names) {
+    if (n.name == "*") {
+      if (module.kind != Obj::Kind::Module) continue;
+      continue; // a star import of a provided module: its names are reached through it
+    }
+    Obj value;
+    if (std::optional<Obj> sub = provided_module(in, s.text + "." + n.name)) {
+      value = *sub;
+    } else if (module.kind == Obj::Kind::Unknown) {
+      value = derived_unknown(module, s.text + "." + n.name, s.loc);
+    } else {
+      std::optional<Obj> found = find_attribute(in, module, n.name, s.loc);
+      if (!found)
+        raise(in, "ImportError", "cannot import name '" + n.name + "' from '" + s.text + "'",
+              s.loc);
+      value = *found;
+    }
+    in.evaluator().bind_name(n.alias.empty() ? n.name : n.alias, std::move(value), frame);
+  }
+}
+
+// from <one of the model's modules> import names: its attributes, or its submodules.
+void import_names(Interpreter &in, const Obj &module, const std::string &dotted, std::size_t level,
+                  const Stmt &s, Frame &frame) {
+  const ModuleObj &m = module.as<ModuleObj>();
+  for (const ImportName &n : s.names) {
+    if (n.name == "*") {
+      for (const auto &[name, value] : std::vector(m.globals->vars))
+        if (!name.starts_with("_")) in.evaluator().bind_name(name, value, frame);
+      continue;
+    }
+    Obj value;
+    if (Obj *v = m.globals->find(n.name)) {
+      value = *v;
+    } else {
+      std::vector<Obj> sub =
+          local_module(in, dotted.empty() ? n.name : dotted + "." + n.name, level, frame, s.loc);
+      if (sub.empty())
+        raise(in, "ImportError", "cannot import name '" + n.name + "' from '" + s.text + "'",
+              s.loc);
+      value = sub.back();
+    }
+    in.evaluator().bind_name(n.alias.empty() ? n.name : n.alias, std::move(value), frame);
+  }
 }
 
 } // namespace tracelint::tracer

@@ -1,7 +1,13 @@
 #pragma once
-// What the interpreter's files share: its per-run state (the builtins' namespace, the modules it
-// provides) and small helpers. Not for use outside the interpreter.
+// What the interpreter's parts share: its per-run state (InterpreterState) (the builtins'
+// namespace, the modules it provides) and small helpers. Not for use outside the interpreter.
+#include "enums.hpp"
+#include "evaluator.hpp"
 #include "excerpt.hpp"
+#include "formatting.hpp"
+#include "imports.hpp"
+#include "object_model.hpp"
+#include "torch_api.hpp"
 #include "tracelint/tracer/interpreter.hpp"
 
 #include <map>
@@ -39,7 +45,14 @@ Obj call_property_part(Interpreter &in, const Obj &part, const char *part_name,
                        std::string_view attribute, const std::string &class_name,
                        std::vector<Obj> args, const Loc &loc);
 
-struct Interpreter::Impl {
+struct InterpreterState {
+  std::shared_ptr<const Module> module; // the traced module
+  std::vector<std::string> printed;     // see Interpreter::printed
+  // How deep repr, == and hash are inside a value (a list in a list ...), and the containers
+  // whose repr is being written: a cycle prints [...], a value deeper than CPython's recursion
+  // limit raises RecursionError, as CPython does, instead of recursing on.
+  int value_depth = 0;
+  std::vector<const void *> in_repr;
   std::shared_ptr<Env> globals;        // the traced module's namespace
   std::shared_ptr<Env> builtins;       // Python's builtins
   std::map<std::string, Obj> provided; // by dotted name
@@ -68,21 +81,6 @@ struct Interpreter::Impl {
 inline std::string where_text(const std::string &path, const Loc &loc) {
   return path + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
 }
-
-// A running scope: a call's, a class body's or the module's.
-struct Interpreter::Frame {
-  std::shared_ptr<Env> locals;
-  std::shared_ptr<Env> globals;
-  const Module *module = nullptr; // whose statements run here (provenance: the traced one's)
-  const FunctionObj *function = nullptr;
-  Obj first_argument; // for super()
-  std::vector<std::string> global_names;
-  std::vector<std::string> nonlocal_names;
-  std::vector<std::string> annotations; // a class body's annotated names, in order
-  Obj result;
-  bool is_module = false;
-  bool is_class = false;
-};
 
 inline Obj make_builtin(Builtin id, std::string name, uint32_t index = 0) {
   auto b = std::make_shared<BuiltinObj>();

@@ -22,10 +22,10 @@ std::vector<StateEntry> module_state(Interpreter &in, const Obj &root, const Loc
   };
   auto pairs = [&](const char *method) {
     std::vector<std::pair<std::string, Obj>> found;
-    std::optional<Obj> f = in.find_attribute(root, method, loc);
+    std::optional<Obj> f = find_attribute(in, root, method, loc);
     if (!f) return found;
-    for (const Obj &pair : in.iterate(in.call(*f, {}, {}, loc), loc)) {
-      std::vector<Obj> kv = in.iterate(pair, loc);
+    for (const Obj &pair : iterate(in, in.call(*f, {}, {}, loc), loc)) {
+      std::vector<Obj> kv = iterate(in, pair, loc);
       if (kv.size() == 2 && kv[0].kind == Obj::Kind::Str) found.emplace_back(str_of(kv[0]), kv[1]);
     }
     return found;

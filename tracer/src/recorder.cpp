@@ -2,6 +2,7 @@
 
 #include "excerpt.hpp"
 #include "memory_estimate.hpp"
+#include "torch_api.hpp"
 #include "tracelint/tracer/registry.hpp"
 
 #include "tracelint/core/printer.hpp"
@@ -213,7 +214,7 @@ namespace {
 
 // A copy of o whose tensors are copies: what they are now, whatever happens to them later.
 Obj snapshot(const Obj &o) {
-  if (o.kind == Obj::Kind::Tensor) return Interpreter::alias_tensor(o.as<TensorObj>());
+  if (o.kind == Obj::Kind::Tensor) return alias_tensor(o.as<TensorObj>());
   if (o.kind == Obj::Kind::Tuple || o.kind == Obj::Kind::List) {
     std::vector<Obj> items;
     for (const Obj &item : o.as<SeqObj>().items)

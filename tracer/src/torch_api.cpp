@@ -155,7 +155,8 @@ Obj transposed(Interpreter &in, const Obj &t, bool matrix, const Loc &loc) {
         loc);
   }
   if (rank < 2)
-    in.raise("RuntimeError", "tensor.mT is only supported on matrices or batches of matrices", loc);
+    raise(in, "RuntimeError", "tensor.mT is only supported on matrices or batches of matrices",
+          loc);
   return in.backend().call_symbol(Sym::ltorch_transpose,
                                   r.bind(r.op(Sym::ltorch_transpose),
                                          {t, Obj::int_of(-2), Obj::int_of(-1)}, {}, "Tensor.mT",
@@ -190,8 +191,7 @@ constexpr TensorAttribute kTensorAttributes[] = {
                          const Loc &) { return Obj::boolean_of(tensor_of(t).requires_grad); }},
     {"is_leaf", [](Interpreter &, const Obj &, const Loc &) { return Obj::boolean_of(true); }},
     {"grad", [](Interpreter &, const Obj &, const Loc &) { return Obj::none(); }},
-    {"data", [](Interpreter &, const Obj &t,
-                const Loc &) { return Interpreter::alias_tensor(tensor_of(t)); }},
+    {"data", [](Interpreter &, const Obj &t, const Loc &) { return alias_tensor(tensor_of(t)); }},
     {"T",
      [](Interpreter &in, const Obj &t, const Loc &loc) { return transposed(in, t, false, loc); }},
     {"H",
@@ -369,9 +369,9 @@ Obj info_object(Interpreter &in, const std::string &cls_name,
 
 } // namespace
 
-std::optional<Obj> Interpreter::provided_module(const std::string &dotted) {
-  auto it = impl_->provided.find(dotted);
-  if (it != impl_->provided.end()) return it->second;
+std::optional<Obj> provided_module(Interpreter &in, const std::string &dotted) {
+  auto it = in.state().provided.find(dotted);
+  if (it != in.state().provided.end()) return it->second;
   static const std::pair<const char *, Provided> known[] = {
       {"torch", Provided::torch},
       {"torch.nn", Provided::torch_nn},
@@ -394,53 +394,53 @@ std::optional<Obj> Interpreter::provided_module(const std::string &dotted) {
       m->provided = static_cast<uint16_t>(id);
       Obj module = Obj::heap(Obj::Kind::Module, m);
       if (id == Provided::torch_nn) {
-        Obj nn = nn_module();
-        impl_->provided[dotted] = nn;
+        Obj nn = nn_module(in);
+        in.state().provided[dotted] = nn;
         return nn;
       }
-      impl_->provided[dotted] = module;
+      in.state().provided[dotted] = module;
       return module;
     }
   if (dotted == "torch.nn.init") {
-    Obj nn = nn_module();
-    return attribute(nn, "init", Loc{});
+    Obj nn = nn_module(in);
+    return attribute(in, nn, "init", Loc{});
   }
   return std::nullopt;
 }
 
-Obj Interpreter::nn_module() {
-  auto it = impl_->provided.find("torch.nn");
-  if (it != impl_->provided.end()) return it->second;
+Obj nn_module(Interpreter &in) {
+  auto it = in.state().provided.find("torch.nn");
+  if (it != in.state().provided.end()) return it->second;
   Result<Module> parsed = parse_module("<torch.nn>", std::string(nn_prelude_source()));
   if (!parsed)
     throw TraceError(
         Loc{}, "internal error: the tracer's torch.nn does not parse: " + parsed.error().message +
                    " at line " + std::to_string(parsed.error().line));
-  impl_->nn_source = std::make_shared<const Module>(std::move(parsed.value()));
-  impl_->nn_globals = std::make_shared<Env>();
+  in.state().nn_source = std::make_shared<const Module>(std::move(parsed.value()));
+  in.state().nn_globals = std::make_shared<Env>();
   auto m = std::make_shared<ModuleObj>();
   m->name = "torch.nn";
-  m->globals = impl_->nn_globals;
+  m->globals = in.state().nn_globals;
   m->provided = static_cast<uint16_t>(Provided::torch_nn);
   Obj module = Obj::heap(Obj::Kind::Module, m);
-  impl_->provided["torch.nn"] = module;
-  impl_->nn_globals->set("Parameter",
-                         Obj::heap(Obj::Kind::Class, builtin_class(Builtin::class_parameter)));
-  impl_->nn_globals->set("functional", *provided_module("torch.nn.functional"));
+  in.state().provided["torch.nn"] = module;
+  in.state().nn_globals->set(
+      "Parameter", Obj::heap(Obj::Kind::Class, builtin_class(in, Builtin::class_parameter)));
+  in.state().nn_globals->set("functional", *provided_module(in, "torch.nn.functional"));
   Frame frame;
-  frame.locals = frame.globals = impl_->nn_globals;
-  frame.module = impl_->nn_source.get();
+  frame.locals = frame.globals = in.state().nn_globals;
+  frame.module = in.state().nn_source.get();
   frame.is_module = true;
   try {
-    run_block(impl_->nn_source->body, frame);
+    in.evaluator().run_block(in.state().nn_source->body, frame);
   } catch (const PyError &e) {
     throw TraceError(e.loc, "internal error in the tracer's torch.nn");
   }
   return module;
 }
 
-std::optional<Obj> Interpreter::torch_attribute(const ModuleObj &m, std::string_view name,
-                                                const Loc &loc) {
+std::optional<Obj> torch_attribute(Interpreter &in, const ModuleObj &m, std::string_view name,
+                                   const Loc &loc) {
   auto provided = static_cast<Provided>(m.provided);
   const std::string spelled = std::string(provided_prefix(provided)) + "." + std::string(name);
   if (provided == Provided::torch)
@@ -454,9 +454,9 @@ std::optional<Obj> Interpreter::torch_attribute(const ModuleObj &m, std::string_
     case NameKind::boolean:
       return Obj::boolean_of(row->number != 0);
     case NameKind::module:
-      return provided_module(row->module_name);
+      return provided_module(in, row->module_name);
     case NameKind::builtin_class:
-      return Obj::heap(Obj::Kind::Class, builtin_class(row->builtin));
+      return Obj::heap(Obj::Kind::Class, builtin_class(in, row->builtin));
     }
   }
   if (provided == Provided::torch || provided == Provided::torch_nn_functional ||
@@ -478,9 +478,9 @@ std::optional<Obj> Interpreter::torch_attribute(const ModuleObj &m, std::string_
   }
 }
 
-Obj Interpreter::tensor_attribute(const Obj &t, std::string_view name, const Loc &loc) {
+Obj tensor_attribute(Interpreter &in, const Obj &t, std::string_view name, const Loc &loc) {
   for (const TensorAttribute &a : kTensorAttributes)
-    if (name == a.name) return a.get(*this, t, loc);
+    if (name == a.name) return a.get(in, t, loc);
   std::string spelled = "Tensor." + std::string(name);
   if (std::optional<Registry::Spelling> s = Registry::get().python(spelled))
     return bound_builtin(Builtin::tensor_symbol, spelled, t, static_cast<uint32_t>(s->op->sym));
@@ -535,33 +535,33 @@ const TensorOperatorOp &tensor_operator_op(TensorOperator op) {
 
 } // namespace
 
-Obj Interpreter::tensor_binary(TensorOperator op, Obj a, Obj b, const Loc &loc) {
+Obj tensor_binary(Interpreter &in, TensorOperator op, Obj a, Obj b, const Loc &loc) {
   bool unary = op.kind == TensorOperator::Kind::unary, getitem = op == TensorOperator::subscript();
   if (op == UnaryOp::pos && a.kind == Obj::Kind::Tensor) return a; // +t is t
   const std::string symbol(op.spelling());
   const auto &[spelled, found] = tensor_operator_op(op);
   if (!found) throw TraceError(loc, "the `" + symbol + "` operator on tensors is not supported");
   const OpDef &def = *found;
-  if (a.kind == Obj::Kind::Unknown) unknown_used(a, loc, "an operand");
-  if (b.kind == Obj::Kind::Unknown) unknown_used(b, loc, "an operand");
+  if (a.kind == Obj::Kind::Unknown) unknown_used(in, a, loc, "an operand");
+  if (b.kind == Obj::Kind::Unknown) unknown_used(in, b, loc, "an operand");
   std::vector<Obj> args;
   args.push_back(std::move(a));
   if (!unary) args.push_back(std::move(b));
   for (const Obj &x : args)
     if (x.kind != Obj::Kind::Tensor && !x.is_number() && !getitem)
-      raise("TypeError",
+      raise(in, "TypeError",
             "unsupported operand type(s) for " + symbol + ": a tensor and '" + type_name(x) + "'",
             loc);
   // Basic indexing (ints, slices, None, ...) gives a view; a tensor or list index, a copy.
   bool view = def.view && (!getitem || is_basic_index(args[1]));
   Obj input = args[0];
   std::vector<Obj> bound = Registry::get().bind(def, std::move(args), {}, spelled, loc);
-  Obj result = backend_->call_symbol(def.sym, std::move(bound), loc);
+  Obj result = in.backend().call_symbol(def.sym, std::move(bound), loc);
   if (view && input.kind == Obj::Kind::Tensor) note_views(input, result);
   return result;
 }
 
-void Interpreter::note_views(const Obj &input, Obj &result) {
+void note_views(const Obj &input, Obj &result) {
   auto note = [&](Obj &out) {
     if (out.kind != Obj::Kind::Tensor || out.ref == input.ref) return;
     // Its base is the input's base, or the input.
@@ -584,7 +584,7 @@ std::optional<std::string> in_place_cast_problem(DType from, DType to) {
          " can't be cast to the desired output type " + dtype_info(to).torch_name;
 }
 
-void Interpreter::update_in_place(const Obj &target, const Obj &result, const Loc &loc) {
+void update_in_place(Interpreter &in, const Obj &target, const Obj &result, const Loc &loc) {
   TensorObj &t = target.as<TensorObj>();
   if (result.kind != Obj::Kind::Tensor)
     throw TraceError(loc, "internal error: an in-place operation without a tensor result");
@@ -603,21 +603,21 @@ void Interpreter::update_in_place(const Obj &target, const Obj &result, const Lo
   Obj value = result;
   const TensorObj &r = result.as<TensorObj>();
   if (r.shape.size() != t.shape.size())
-    raise("RuntimeError",
+    raise(in, "RuntimeError",
           "output with shape " + describe(target) + " doesn't match the broadcast shape " +
               describe(result),
           loc);
   for (std::size_t i = 0; i < r.shape.size(); ++i)
     if (r.shape[i].integer != t.shape[i].integer)
-      raise("RuntimeError",
+      raise(in, "RuntimeError",
             "output with shape " + describe(target) + " doesn't match the broadcast shape " +
                 describe(result),
             loc);
   if (r.dtype != t.dtype) {
     if (std::optional<std::string> problem = in_place_cast_problem(r.dtype, t.dtype))
-      raise("RuntimeError", *problem, loc);
-    value = builtins::call_symbol(*this, Sym::ltorch_to, {result},
-                                  {{"dtype", Obj::dtype_of(t.dtype)}}, "Tensor.to", loc);
+      raise(in, "RuntimeError", *problem, loc);
+    value = builtins::call_symbol(in, Sym::ltorch_to, {result}, {{"dtype", Obj::dtype_of(t.dtype)}},
+                                  "Tensor.to", loc);
   }
   const TensorObj &v = value.as<TensorObj>();
   t.name = v.name;
@@ -639,7 +639,7 @@ namespace {
 
 // Tensor.float() and the like: ltorch.to with the dtype.
 Obj to_dtype(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, DType d, const Loc &loc) {
-  if (!args.empty()) in.raise("TypeError", fn.name + "() takes no positional arguments", loc);
+  if (!args.empty()) raise(in, "TypeError", fn.name + "() takes no positional arguments", loc);
   return call_symbol(in, Sym::ltorch_to, {fn.self}, {{"dtype", Obj::dtype_of(d)}}, fn.name, loc);
 }
 
@@ -660,15 +660,14 @@ Obj call_registry_symbol(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args
   bool inplace = spelling && spelling->inplace;
   if (id == Builtin::tensor_symbol) args.insert(args.begin(), fn.self);
   for (const Obj &a : args)
-    if (a.kind == Obj::Kind::Unknown) in.unknown_used(a, loc, "an argument");
+    if (a.kind == Obj::Kind::Unknown) unknown_used(in, a, loc, "an argument");
   std::vector<Obj> bound = registry.bind(def, args, std::move(kwargs), fn.name, loc);
   Obj result = in.backend().call_symbol(def.sym, std::move(bound), loc);
   if (inplace) {
-    in.update_in_place(fn.self, result, loc);
+    update_in_place(in, fn.self, result, loc);
     return fn.self;
   }
-  if (def.view && !args.empty() && args[0].kind == Obj::Kind::Tensor)
-    in.note_views(args[0], result);
+  if (def.view && !args.empty() && args[0].kind == Obj::Kind::Tensor) note_views(args[0], result);
   return result;
 }
 
@@ -679,12 +678,12 @@ Obj tensor_size(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs 
   if (!args.empty()) dim = args[0];
   if (!dim || dim->kind == Obj::Kind::None) return Obj::tuple(t.shape);
   int64_t rank = static_cast<int64_t>(t.shape.size());
-  int64_t d = in.concrete_int(*dim, loc, "a dim");
+  int64_t d = concrete_int(in, *dim, loc, "a dim");
   if (d < -rank || d >= rank)
-    in.raise("IndexError",
-             "Dimension out of range (expected to be in range of [" + std::to_string(-rank) + ", " +
-                 std::to_string(rank - 1) + "], but got " + std::to_string(d) + ")",
-             loc);
+    raise(in, "IndexError",
+          "Dimension out of range (expected to be in range of [" + std::to_string(-rank) + ", " +
+              std::to_string(rank - 1) + "], but got " + std::to_string(d) + ")",
+          loc);
   return t.shape[static_cast<std::size_t>(d < 0 ? d + rank : d)];
 }
 
@@ -699,7 +698,7 @@ Obj tensor_numel(Interpreter &in, BuiltinObj &fn, std::vector<Obj> & /*args*/, K
   const TensorObj &t = fn.self.as<TensorObj>();
   Obj n = Obj::int_of(1);
   for (const Obj &d : t.shape)
-    n = in.number(NumOp::mul, {n, d}, loc);
+    n = number(in, NumOp::mul, {n, d}, loc);
   return n;
 }
 
@@ -759,7 +758,8 @@ Obj tensor_to(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &k
   take_keyword(kwargs, "copy");
   take_keyword(kwargs, "memory_format");
   if (!kwargs.empty())
-    in.raise("TypeError", "to() got an unexpected keyword argument '" + kwargs[0].first + "'", loc);
+    raise(in, "TypeError", "to() got an unexpected keyword argument '" + kwargs[0].first + "'",
+          loc);
   for (const Obj &a : args) {
     if (a.kind == Obj::Kind::DType)
       kw.emplace_back("dtype", a);
@@ -771,15 +771,15 @@ Obj tensor_to(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &k
       kw.emplace_back("dtype", Obj::dtype_of(a.as<TensorObj>().dtype));
       kw.emplace_back("device", Obj::device_of(a.as<TensorObj>().device));
     } else if (a.kind != Obj::Kind::Bool)
-      in.raise("TypeError", "to() received an invalid combination of arguments", loc);
+      raise(in, "TypeError", "to() received an invalid combination of arguments", loc);
   }
   return call_symbol(in, Sym::ltorch_to, {self}, std::move(kw), fn.name, loc);
 }
 
-Obj tensor_clone(Interpreter &in, BuiltinObj &fn, std::vector<Obj> & /*args*/, Kwargs & /*kwargs*/,
-                 const Loc & /*loc*/) {
+Obj tensor_clone(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,
+                 Kwargs & /*kwargs*/, const Loc & /*loc*/) {
   auto method = static_cast<TensorMethod>(fn.index);
-  Obj copy = in.alias_tensor(fn.self.as<TensorObj>());
+  Obj copy = alias_tensor(fn.self.as<TensorObj>());
   if (method == TensorMethod::detach) copy.as<TensorObj>().requires_grad = false;
   return copy;
 }
@@ -798,7 +798,7 @@ Obj tensor_item(Interpreter &in, BuiltinObj &fn, std::vector<Obj> & /*args*/, Kw
 Obj tensor_requires_grad(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args,
                          Kwargs & /*kwargs*/, const Loc &loc) {
   const Obj &self = fn.self;
-  bool on = args.empty() || in.truth(args[0], loc);
+  bool on = args.empty() || truth(in, args[0], loc);
   self.as<TensorObj>().requires_grad = on;
   return self;
 }
@@ -810,7 +810,7 @@ Obj tensor_zero(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs 
   auto number_arg = [&](std::size_t i, const char *kw, double dflt) {
     std::optional<Obj> v = take_keyword(kwargs, kw);
     if (i < args.size()) v = args[i];
-    return v ? in.concrete_float(*v, loc, kw) : dflt;
+    return v ? concrete_float(in, *v, loc, kw) : dflt;
   };
   if (in.backend().tracing()) {
     if (method == TensorMethod::normal_ || method == TensorMethod::uniform_)
@@ -820,9 +820,9 @@ Obj tensor_zero(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs 
     Obj value = method == TensorMethod::zero_ ? Obj::int_of(0)
                 : args.empty()                ? Obj::none()
                                               : args[0];
-    if (value.kind == Obj::Kind::None) in.raise("TypeError", "fill_() takes a value", loc);
+    if (value.kind == Obj::Kind::None) raise(in, "TypeError", "fill_() takes a value", loc);
     Obj full = call_symbol(in, Sym::ltorch_full_like, {self, value}, {}, fn.name, loc);
-    in.update_in_place(self, full, loc);
+    update_in_place(in, self, full, loc);
     return self;
   }
   TensorObj &target = self.as<TensorObj>();
@@ -843,19 +843,19 @@ Obj tensor_copy(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs 
   const Obj &self = fn.self;
   const TensorObj &t = fn.self.as<TensorObj>();
   if (args.size() != 1 || args[0].kind != Obj::Kind::Tensor)
-    in.raise("TypeError", "copy_() takes a tensor", loc);
+    raise(in, "TypeError", "copy_() takes a tensor", loc);
   if (!in.backend().tracing()) {
     // Module construction (loading values into a parameter): the eager backend copies.
     Obj converted = call_symbol(in, Sym::ltorch_to, {args[0]}, {{"dtype", Obj::dtype_of(t.dtype)}},
                                 fn.name, loc);
-    in.update_in_place(self, converted, loc);
+    update_in_place(in, self, converted, loc);
     return self;
   }
   Obj expanded =
       call_symbol(in, Sym::ltorch_expand, {args[0], Obj::tuple(t.shape)}, {}, fn.name, loc);
   Obj converted = call_symbol(in, Sym::ltorch_to, {expanded}, {{"dtype", Obj::dtype_of(t.dtype)}},
                               fn.name, loc);
-  in.update_in_place(self, converted, loc);
+  update_in_place(in, self, converted, loc);
   return self;
 }
 
@@ -867,10 +867,10 @@ Obj tensor_new_zeros(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kw
   for (auto &[k, v] : kwargs)
     for (auto &[kk, vv] : kw)
       if (kk == k) vv = v;
-  if (args.empty()) in.raise("TypeError", fn.name + "() takes a size", loc);
+  if (args.empty()) raise(in, "TypeError", fn.name + "() takes a size", loc);
   Obj size = args.size() == 1 || method == TensorMethod::new_full ? args[0] : Obj::tuple(args);
   if (method == TensorMethod::new_full) {
-    if (args.size() != 2) in.raise("TypeError", "new_full() takes a size and a fill value", loc);
+    if (args.size() != 2) raise(in, "TypeError", "new_full() takes a size and a fill value", loc);
     return call_symbol(in, Sym::ltorch_full, {size, args[1]}, std::move(kw), fn.name, loc);
   }
   return call_symbol(in, method == TensorMethod::new_ones ? Sym::ltorch_ones : Sym::ltorch_zeros,
@@ -882,7 +882,7 @@ Obj tensor_expand_as(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kw
   const Obj &self = fn.self;
   auto method = static_cast<TensorMethod>(fn.index);
   if (args.size() != 1 || args[0].kind != Obj::Kind::Tensor)
-    in.raise("TypeError", fn.name + "() takes a tensor", loc);
+    raise(in, "TypeError", fn.name + "() takes a tensor", loc);
   Sym s = method == TensorMethod::expand_as ? Sym::ltorch_expand
           : method == TensorMethod::view_as ? Sym::ltorch_view
                                             : Sym::ltorch_reshape;
@@ -919,17 +919,17 @@ Obj tensor_unbind(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwarg
   std::optional<Obj> dim = take_keyword(kwargs, "dim");
   if (!args.empty()) dim = args[0];
   int64_t rank = static_cast<int64_t>(t.shape.size());
-  int64_t d = dim ? in.concrete_int(*dim, loc, "a dim") : 0;
-  if (d < -rank || d >= rank) in.raise("IndexError", "Dimension out of range", loc);
+  int64_t d = dim ? concrete_int(in, *dim, loc, "a dim") : 0;
+  if (d < -rank || d >= rank) raise(in, "IndexError", "Dimension out of range", loc);
   if (d < 0) d += rank;
   int64_t n =
-      in.concrete_int(t.shape[static_cast<std::size_t>(d)], loc, "the size of the unbound dim");
+      concrete_int(in, t.shape[static_cast<std::size_t>(d)], loc, "the size of the unbound dim");
   std::vector<Obj> out;
   for (int64_t i = 0; i < n; ++i) {
     std::vector<Obj> key(static_cast<std::size_t>(d),
                          Obj::slice(Obj::none(), Obj::none(), Obj::none()));
     key.push_back(Obj::int_of(i));
-    out.push_back(in.subscript(self, Obj::tuple(std::move(key)), loc));
+    out.push_back(subscript(in, self, Obj::tuple(std::move(key)), loc));
   }
   return Obj::tuple(std::move(out));
 }
@@ -1051,15 +1051,15 @@ Obj call_random_factory(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args,
   if (kind == TorchSpecial::randint) {
     // randint(high, size) or randint(low, high, size); int64 unless a dtype is given.
     if (args.size() < 2 || args.size() > 3)
-      in.raise("TypeError", "randint() takes (high, size) or (low, high, size)", loc);
-    double low = args.size() == 3 ? in.concrete_float(args[0], loc, "randint()'s low") : 0;
-    double high = in.concrete_float(args[args.size() - 2], loc, "randint()'s high");
+      raise(in, "TypeError", "randint() takes (high, size) or (low, high, size)", loc);
+    double low = args.size() == 3 ? concrete_float(in, args[0], loc, "randint()'s low") : 0;
+    double high = concrete_float(in, args[args.size() - 2], loc, "randint()'s high");
     if (high <= low)
-      in.raise("RuntimeError",
-               "random_ expects 'from' to be less than 'to', but got from=" +
-                   std::to_string(static_cast<int64_t>(low)) +
-                   " >= to=" + std::to_string(static_cast<int64_t>(high)),
-               loc);
+      raise(in, "RuntimeError",
+            "random_ expects 'from' to be less than 'to', but got from=" +
+                std::to_string(static_cast<int64_t>(low)) +
+                " >= to=" + std::to_string(static_cast<int64_t>(high)),
+            loc);
     if (!std::any_of(kwargs.begin(), kwargs.end(),
                      [](const auto &k) { return k.first == "dtype"; }))
       kwargs.emplace_back("dtype", Obj::dtype_of(DType::int64));
@@ -1087,7 +1087,7 @@ Obj call_torch_special(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, 
               : args[0].kind == Obj::Kind::DType ? args[0].dtype()
                                                  : kDefaultFloat;
     if (!args.empty() && args[0].kind != Obj::Kind::DType)
-      in.raise("TypeError", "finfo() takes a dtype", loc);
+      raise(in, "TypeError", "finfo() takes a dtype", loc);
     double max = 0, eps = 0, tiny = 0;
     switch (d) {
     case DType::float16:
@@ -1103,7 +1103,7 @@ Obj call_torch_special(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, 
       max = DBL_MAX, eps = DBL_EPSILON, tiny = DBL_MIN;
       break;
     default:
-      in.raise("TypeError", "torch.finfo() requires a floating point input type", loc);
+      raise(in, "TypeError", "torch.finfo() requires a floating point input type", loc);
     }
     return info_object(in, "finfo",
                        {{"max", Obj::float_of(max)},
@@ -1116,7 +1116,7 @@ Obj call_torch_special(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, 
   }
   case TorchSpecial::iinfo: {
     if (args.empty() || args[0].kind != Obj::Kind::DType)
-      in.raise("TypeError", "iinfo() takes a dtype", loc);
+      raise(in, "TypeError", "iinfo() takes a dtype", loc);
     DType d = args[0].dtype();
     int64_t lo = 0, hi = 0;
     switch (d) {
@@ -1145,7 +1145,7 @@ Obj call_torch_special(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, 
       hi = 1;
       break;
     default:
-      in.raise("TypeError", "torch.iinfo() requires an integer input type", loc);
+      raise(in, "TypeError", "torch.iinfo() requires an integer input type", loc);
     }
     return info_object(in, "iinfo",
                        {{"min", Obj::int_of(lo)},
@@ -1169,30 +1169,31 @@ Obj call_torch_special(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, 
     return Obj::int_of(0);
   case TorchSpecial::numel: {
     if (args.size() != 1 || args[0].kind != Obj::Kind::Tensor)
-      in.raise("TypeError", "numel() takes a tensor", loc);
+      raise(in, "TypeError", "numel() takes a tensor", loc);
     Obj n = Obj::int_of(1);
     for (const Obj &d : args[0].as<TensorObj>().shape)
-      n = in.number(NumOp::mul, {n, d}, loc);
+      n = number(in, NumOp::mul, {n, d}, loc);
     return n;
   }
   case TorchSpecial::typing_cast:
-    if (args.size() != 2) in.raise("TypeError", "cast() takes a type and a value", loc);
+    if (args.size() != 2) raise(in, "TypeError", "cast() takes a type and a value", loc);
     return args[1];
   case TorchSpecial::broadcast_shapes: {
     std::vector<Obj> out;
     for (const Obj &shape : args) {
-      std::vector<Obj> dims = in.iterate(shape, loc);
+      std::vector<Obj> dims = iterate(in, shape, loc);
       if (dims.size() > out.size())
         out.insert(out.begin(), dims.size() - out.size(), Obj::int_of(1));
       std::size_t offset = out.size() - dims.size();
       for (std::size_t i = 0; i < dims.size(); ++i) {
         Obj &o = out[offset + i];
-        int64_t x = in.concrete_int(o, loc, "a size"), y = in.concrete_int(dims[i], loc, "a size");
+        int64_t x = concrete_int(in, o, loc, "a size"),
+                y = concrete_int(in, dims[i], loc, "a size");
         if (x == 1)
           o = dims[i];
         else if (y != 1 && y != x)
-          in.raise("RuntimeError", "shape mismatch: objects cannot be broadcast to a single shape",
-                   loc);
+          raise(in, "RuntimeError", "shape mismatch: objects cannot be broadcast to a single shape",
+                loc);
       }
     }
     return Obj::tuple(std::move(out));
@@ -1206,47 +1207,47 @@ Obj call_math_function(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, 
   if (fn.index < 100) {
     auto op = static_cast<NumOp>(fn.index);
     if (op == NumOp::pow) {
-      if (args.size() != 2) in.raise("TypeError", "math.pow takes two arguments", loc);
-      Obj x = in.number(NumOp::to_float, {args[0]}, loc);
-      Obj y = in.number(NumOp::to_float, {args[1]}, loc);
+      if (args.size() != 2) raise(in, "TypeError", "math.pow takes two arguments", loc);
+      Obj x = number(in, NumOp::to_float, {args[0]}, loc);
+      Obj y = number(in, NumOp::to_float, {args[1]}, loc);
       // CPython's math.pow: a finite result out of range is "math range error", 0.0 to a
       // negative power "math domain error" (not the ZeroDivisionError of `**`).
       if (!x.is_proxy() && !y.is_proxy()) {
         double r = std::pow(x.real, y.real);
-        if (x.real == 0 && y.real < 0) in.raise("ValueError", "math domain error", loc);
+        if (x.real == 0 && y.real < 0) raise(in, "ValueError", "math domain error", loc);
         if (std::isinf(r) && std::isfinite(x.real) && std::isfinite(y.real))
-          in.raise("OverflowError", "math range error", loc);
+          raise(in, "OverflowError", "math range error", loc);
         if (x.real < 0 && std::isfinite(y.real) && y.real != std::floor(y.real))
-          in.raise("ValueError", "math domain error", loc);
+          raise(in, "ValueError", "math domain error", loc);
       }
-      return in.number(NumOp::pow, {x, y}, loc);
+      return number(in, NumOp::pow, {x, y}, loc);
     }
-    if (args.size() != 1) in.raise("TypeError", fn.name + "() takes exactly one argument", loc);
+    if (args.size() != 1) raise(in, "TypeError", fn.name + "() takes exactly one argument", loc);
     if (args[0].kind == Obj::Kind::Tensor)
-      in.raise("TypeError", "must be real number, not Tensor (use the torch function)", loc);
-    Obj x = op == NumOp::abs ? in.number(NumOp::to_float, {args[0]}, loc) : args[0];
-    return in.number(op, {x}, loc);
+      raise(in, "TypeError", "must be real number, not Tensor (use the torch function)", loc);
+    Obj x = op == NumOp::abs ? number(in, NumOp::to_float, {args[0]}, loc) : args[0];
+    return number(in, op, {x}, loc);
   }
   auto extra = static_cast<MathExtra>(fn.index);
   switch (extra) {
   case MathExtra::isinf:
   case MathExtra::isnan:
   case MathExtra::isfinite: {
-    double x = in.concrete_float(args.at(0), loc, fn.name + "()'s argument");
+    double x = concrete_float(in, args.at(0), loc, fn.name + "()'s argument");
     return Obj::boolean_of(extra == MathExtra::isinf   ? std::isinf(x)
                            : extra == MathExtra::isnan ? std::isnan(x)
                                                        : std::isfinite(x));
   }
   case MathExtra::log2:
   case MathExtra::log10: {
-    Obj l = in.number(NumOp::log, {args.at(0)}, loc);
-    return in.number(NumOp::truediv,
-                     {l, Obj::float_of(std::log(extra == MathExtra::log2 ? 2.0 : 10.0))}, loc);
+    Obj l = number(in, NumOp::log, {args.at(0)}, loc);
+    return number(in, NumOp::truediv,
+                  {l, Obj::float_of(std::log(extra == MathExtra::log2 ? 2.0 : 10.0))}, loc);
   }
   case MathExtra::gcd: {
     int64_t a = 0;
     for (const Obj &o : args) {
-      int64_t b = std::llabs(in.concrete_int(o, loc, "gcd()'s argument"));
+      int64_t b = std::llabs(concrete_int(in, o, loc, "gcd()'s argument"));
       while (b) {
         int64_t t = a % b;
         a = b;
@@ -1257,15 +1258,15 @@ Obj call_math_function(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, 
   }
   case MathExtra::prod: {
     Obj acc = Obj::int_of(1);
-    for (Obj &o : in.iterate(args.at(0), loc))
-      acc = in.binary(BinaryOp::mul, std::move(acc), std::move(o), loc);
+    for (Obj &o : iterate(in, args.at(0), loc))
+      acc = binary(in, BinaryOp::mul, std::move(acc), std::move(o), loc);
     return acc;
   }
   case MathExtra::isqrt:
     return Obj::int_of(static_cast<int64_t>(
-        std::sqrt(static_cast<double>(in.concrete_int(args.at(0), loc, "isqrt()'s argument")))));
+        std::sqrt(static_cast<double>(concrete_int(in, args.at(0), loc, "isqrt()'s argument")))));
   case MathExtra::erf:
-    return Obj::float_of(std::erf(in.concrete_float(args.at(0), loc, "erf()'s argument")));
+    return Obj::float_of(std::erf(concrete_float(in, args.at(0), loc, "erf()'s argument")));
   }
   throw TraceError(loc, "`" + excerpt(fn.name) + "` is not supported");
 }
@@ -1337,16 +1338,16 @@ Obj tensor_values(Interpreter &in, const Obj &tensor, ValueRead read, const std:
   for (const Obj &d : t.shape)
     count *= d.integer; // construction's shapes are concrete
   if (read == ValueRead::Item && count != 1)
-    in.raise("RuntimeError",
-             "a Tensor with " + std::to_string(count) + " elements cannot be converted to Scalar",
-             loc);
+    raise(in, "RuntimeError",
+          "a Tensor with " + std::to_string(count) + " elements cannot be converted to Scalar",
+          loc);
   if (read == ValueRead::Truth && count != 1)
-    in.raise("RuntimeError",
-             count == 0 ? "Boolean value of Tensor with no values is ambiguous"
-                        : "Boolean value of Tensor with more than one value is ambiguous",
-             loc);
+    raise(in, "RuntimeError",
+          count == 0 ? "Boolean value of Tensor with no values is ambiguous"
+                     : "Boolean value of Tensor with more than one value is ambiguous",
+          loc);
   if (read == ValueRead::Number && count != 1)
-    in.raise("ValueError", "only one element tensors can be converted to Python scalars", loc);
+    raise(in, "ValueError", "only one element tensors can be converted to Python scalars", loc);
   std::optional<Obj> values = in.backend().values(t, read == ValueRead::All);
   if (!values)
     throw ConstructionReadsValues(

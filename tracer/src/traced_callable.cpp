@@ -1,6 +1,7 @@
 #include "tracelint/tracer/traced_callable.hpp"
 
 #include "excerpt.hpp"
+#include "object_model.hpp"
 
 namespace tracelint::tracer {
 
@@ -60,9 +61,9 @@ Result<TracedCallable> traced_callable(const TraceRequest &request, const Module
     }
   }
   t.instance = in.call_top(*cls, {}, std::move(init), at);
-  if (std::optional<Obj> eval = in.find_attribute(t.instance, "eval", at))
+  if (std::optional<Obj> eval = find_attribute(in, t.instance, "eval", at))
     in.call_top(*eval, {}, {}, at);
-  std::optional<Obj> method = in.find_attribute(t.instance, request.method, at);
+  std::optional<Obj> method = find_attribute(in, t.instance, request.method, at);
   if (!method || method->kind != Obj::Kind::BoundMethod ||
       method->as<BoundMethodObj>().function.kind != Obj::Kind::Function)
     return Error{"class `" + excerpt(request.module_class) + "` has no method `" +

@@ -469,7 +469,7 @@ private:
       // The input as it came in (an in-place update renamed the tensor since).
       Obj entry = entered_[i];
       if (o.kind == Obj::Kind::Tensor && o.as<TensorObj>().name != name) {
-        entry = Interpreter::alias_tensor(o.as<TensorObj>());
+        entry = alias_tensor(o.as<TensorObj>());
         entry.as<TensorObj>().name = name;
       }
       pb.push_back(Binder::annotated(

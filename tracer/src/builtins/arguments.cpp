@@ -6,19 +6,17 @@ namespace tracelint::tracer::builtins {
 void arity(Interpreter &in, const std::string &name, const std::vector<Obj> &args, std::size_t lo,
            std::size_t hi, const Loc &loc) {
   if (args.size() < lo || args.size() > hi)
-    in.raise(
-        "TypeError",
-        name + "() takes " +
-            (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-            " positional arguments but " + std::to_string(args.size()) + " were given",
-        loc);
+    raise(in, "TypeError",
+          name + "() takes " +
+              (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+              " positional arguments but " + std::to_string(args.size()) + " were given",
+          loc);
 }
 
 void no_keywords(Interpreter &in, const std::string &name, const Kwargs &kwargs, const Loc &loc) {
   if (!kwargs.empty())
-    in.raise("TypeError",
-             name + "() got an unexpected keyword argument '" + excerpt(kwargs[0].first) + "'",
-             loc);
+    raise(in, "TypeError",
+          name + "() got an unexpected keyword argument '" + excerpt(kwargs[0].first) + "'", loc);
 }
 
 bool is_callable(const Obj &o) {

@@ -28,12 +28,12 @@ Obj call_list_extend(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kw
   const Obj &self = fn.self;
   auto id = static_cast<Builtin>(fn.id);
   arity(in, name, args, 1, 1, loc);
-  for (Obj &o : in.iterate(args[0], loc)) {
+  for (Obj &o : iterate(in, args[0], loc)) {
     if (id == Builtin::set_update) {
       bool seen = false;
-      in.charge(static_cast<int64_t>(items_of(self).size() / 16), loc);
+      in.budget().charge(static_cast<int64_t>(items_of(self).size() / 16), loc);
       for (const Obj &u : items_of(self))
-        seen = seen || in.equal(u, o, loc);
+        seen = seen || equal(in, u, o, loc);
       if (seen) continue;
     }
     items_of(self).push_back(std::move(o));
@@ -48,7 +48,7 @@ Obj call_list_insert(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kw
   arity(in, name, args, 2, 2, loc);
   auto &items = items_of(self);
   int64_t n = static_cast<int64_t>(items.size());
-  int64_t i = in.concrete_int(args[0], loc, "an index");
+  int64_t i = concrete_int(in, args[0], loc, "an index");
   if (i < 0) i = std::max<int64_t>(0, i + n);
   i = std::min(i, n);
   items.insert(items.begin() + i, args[1]);
@@ -62,10 +62,10 @@ Obj call_list_pop(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwarg
   arity(in, name, args, 0, 1, loc);
   auto &items = items_of(self);
   int64_t n = static_cast<int64_t>(items.size());
-  if (n == 0) in.raise("IndexError", "pop from empty list", loc);
-  int64_t i = args.empty() ? n - 1 : in.concrete_int(args[0], loc, "an index");
+  if (n == 0) raise(in, "IndexError", "pop from empty list", loc);
+  int64_t i = args.empty() ? n - 1 : concrete_int(in, args[0], loc, "an index");
   if (i < 0) i += n;
-  if (i < 0 || i >= n) in.raise("IndexError", "pop index out of range", loc);
+  if (i < 0 || i >= n) raise(in, "IndexError", "pop index out of range", loc);
   Obj out = items[static_cast<std::size_t>(i)];
   items.erase(items.begin() + i);
   return out;
@@ -79,11 +79,11 @@ Obj call_list_remove(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kw
   arity(in, name, args, 1, 1, loc);
   auto &items = items_of(self);
   for (auto it = items.begin(); it != items.end(); ++it)
-    if (in.equal(*it, args[0], loc)) {
+    if (equal(in, *it, args[0], loc)) {
       items.erase(it);
       return Obj::none();
     }
-  if (id == Builtin::list_remove) in.raise("ValueError", "list.remove(x): x not in list", loc);
+  if (id == Builtin::list_remove) raise(in, "ValueError", "list.remove(x): x not in list", loc);
   return Obj::none();
 }
 
@@ -110,12 +110,12 @@ Obj call_seq_index(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwar
   int64_t count = 0;
   const auto &items = items_of(self);
   for (std::size_t i = 0; i < items.size(); ++i)
-    if (in.equal(items[i], args[0], loc)) {
+    if (equal(in, items[i], args[0], loc)) {
       if (id == Builtin::seq_index) return Obj::int_of(static_cast<int64_t>(i));
       ++count;
     }
   if (id == Builtin::seq_index)
-    in.raise("ValueError", "the value is not in the " + type_name(self), loc);
+    raise(in, "ValueError", "the value is not in the " + type_name(self), loc);
   return Obj::int_of(count);
 }
 
@@ -138,17 +138,18 @@ Obj call_set_add(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs
   const std::string &name = fn.name;
   const Obj &self = fn.self;
   arity(in, name, args, 1, 1, loc);
-  in.charge(static_cast<int64_t>(items_of(self).size()), loc); // as in set(): a step a comparison
+  in.budget().charge(static_cast<int64_t>(items_of(self).size()),
+                     loc); // as in set(): a step a comparison
   for (const Obj &u : items_of(self))
-    if (in.equal(u, args[0], loc)) return Obj::none();
+    if (equal(in, u, args[0], loc)) return Obj::none();
   items_of(self).push_back(args[0]);
   return Obj::none();
 }
 
 bool set_has(Interpreter &in, const Obj &set, const Obj &item, const Loc &loc) {
-  in.charge(static_cast<int64_t>(items_of(set).size() / 16), loc);
+  in.budget().charge(static_cast<int64_t>(items_of(set).size() / 16), loc);
   for (const Obj &u : items_of(set))
-    if (in.equal(u, item, loc)) return true;
+    if (equal(in, u, item, loc)) return true;
   return false;
 }
 
@@ -157,7 +158,7 @@ Obj call_set_method(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwa
                     const Loc &loc) {
   arity(in, fn.name, args, 1, 1, loc);
   Obj other = Obj::set({});
-  for (Obj &o : in.iterate(args[0], loc))
+  for (Obj &o : iterate(in, args[0], loc))
     if (!set_has(in, other, o, loc)) items_of(other).push_back(std::move(o));
   switch (static_cast<Builtin>(fn.id)) {
   case Builtin::set_union:
@@ -181,7 +182,7 @@ Obj call_dict_get(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwarg
   const Obj &self = fn.self;
   arity(in, name, args, 1, 2, loc);
   if (args[0].is_proxy()) in.backend().guard(args[0], loc);
-  if (const Obj *v = in.dict_get(self.as<DictObj>(), args[0], loc)) return *v;
+  if (const Obj *v = dict_get(in, self.as<DictObj>(), args[0], loc)) return *v;
   return args.size() > 1 ? args[1] : Obj::none();
 }
 
@@ -213,7 +214,7 @@ Obj call_dict_pop(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwarg
   const Obj &self = fn.self;
   arity(in, name, args, 1, 2, loc);
   DictObj &d = self.as<DictObj>();
-  std::ptrdiff_t at = in.dict_find(d, args[0], loc);
+  std::ptrdiff_t at = dict_find(in, d, args[0], loc);
   if (at >= 0) {
     Obj out = d.values[static_cast<std::size_t>(at)];
     d.keys.erase(d.keys.begin() + at);
@@ -221,7 +222,7 @@ Obj call_dict_pop(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwarg
     return out;
   }
   if (args.size() > 1) return args[1];
-  in.raise("KeyError", in.repr(args[0], loc), loc);
+  raise(in, "KeyError", repr(in, args[0], loc), loc);
 }
 
 // OrderedDict.move_to_end(key, last=True).
@@ -229,14 +230,15 @@ Obj call_dict_move_to_end(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &arg
                           const Loc &loc) {
   arity(in, fn.name, args, 1, 2, loc);
   bool last = true;
-  if (args.size() > 1) last = in.truth(args[1], loc);
+  if (args.size() > 1) last = truth(in, args[1], loc);
   for (auto &[k, v] : kwargs) {
-    if (k != "last") in.raise("TypeError", "move_to_end() got an unexpected keyword argument", loc);
-    last = in.truth(v, loc);
+    if (k != "last")
+      raise(in, "TypeError", "move_to_end() got an unexpected keyword argument", loc);
+    last = truth(in, v, loc);
   }
   DictObj &d = fn.self.as<DictObj>();
-  std::ptrdiff_t at = in.dict_find(d, args[0], loc);
-  if (at < 0) in.raise("KeyError", in.repr(args[0], loc), loc);
+  std::ptrdiff_t at = dict_find(in, d, args[0], loc);
+  if (at < 0) raise(in, "KeyError", repr(in, args[0], loc), loc);
   Obj key = d.keys[static_cast<std::size_t>(at)], value = d.values[static_cast<std::size_t>(at)];
   d.keys.erase(d.keys.begin() + at);
   d.values.erase(d.values.begin() + at);
@@ -251,9 +253,9 @@ Obj call_dict_setdefault(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args
   const Obj &self = fn.self;
   arity(in, name, args, 1, 2, loc);
   DictObj &d = self.as<DictObj>();
-  if (const Obj *v = in.dict_get(d, args[0], loc)) return *v;
+  if (const Obj *v = dict_get(in, d, args[0], loc)) return *v;
   Obj value = args.size() > 1 ? args[1] : Obj::none();
-  in.dict_set(d, args[0], value, loc);
+  dict_set(in, d, args[0], value, loc);
   return value;
 }
 
@@ -267,18 +269,18 @@ Obj call_dict_update(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kw
     if (args[0].kind == Obj::Kind::Dict) {
       const DictObj &src = args[0].as<DictObj>();
       for (std::size_t i = 0; i < src.keys.size(); ++i)
-        in.dict_set(d, src.keys[i], src.values[i], loc);
+        dict_set(in, d, src.keys[i], src.values[i], loc);
     } else {
-      for (const Obj &pair : in.iterate(args[0], loc)) {
-        std::vector<Obj> kv = in.iterate(pair, loc);
+      for (const Obj &pair : iterate(in, args[0], loc)) {
+        std::vector<Obj> kv = iterate(in, pair, loc);
         if (kv.size() != 2)
-          in.raise("ValueError", "dictionary update sequence element has the wrong length", loc);
-        in.dict_set(d, kv[0], kv[1], loc);
+          raise(in, "ValueError", "dictionary update sequence element has the wrong length", loc);
+        dict_set(in, d, kv[0], kv[1], loc);
       }
     }
   }
   for (auto &[k, v] : kwargs)
-    in.dict_set(d, Obj::str(k), std::move(v), loc);
+    dict_set(in, d, Obj::str(k), std::move(v), loc);
   return Obj::none();
 }
 
@@ -301,7 +303,7 @@ Obj set_operation(Interpreter &in, BinaryOp op, const Obj &a, const Obj &b, cons
   if (op == BinaryOp::bit_or || op == BinaryOp::bit_xor)
     for (const Obj &y : items_of(b))
       if (!set_has(in, a, y, loc)) out.push_back(y);
-  in.make_room(out.size(), sizeof(Obj), loc);
+  in.budget().make_room(out.size(), sizeof(Obj), loc);
   return Obj::set(std::move(out));
 }
 

@@ -71,7 +71,7 @@ double round_float(double x, int64_t n) {
 
 // round(i, n) of an int: i for n >= 0, else to a multiple of 10**-n, ties to even.
 Obj round_int(Interpreter &in, const Obj &value, int64_t n, const Loc &loc) {
-  int64_t i = in.concrete_int(value, loc, "round()'s argument");
+  int64_t i = concrete_int(in, value, loc, "round()'s argument");
   if (n >= 0) return value.kind == Obj::Kind::Bool ? Obj::int_of(i) : value;
   if (n < -18) return Obj::int_of(0);
   int64_t unit = 1;
@@ -94,12 +94,12 @@ Obj round_int(Interpreter &in, const Obj &value, int64_t n, const Loc &loc) {
 Obj modular_pow(Interpreter &in, const std::vector<Obj> &args, const Loc &loc) {
   for (const Obj &a : args)
     if (a.kind != Obj::Kind::Int && a.kind != Obj::Kind::Bool)
-      in.raise("TypeError", "pow() 3rd argument not allowed unless all arguments are integers",
-               loc);
-  int64_t base = in.concrete_int(args[0], loc, "pow()'s base");
-  int64_t exp = in.concrete_int(args[1], loc, "pow()'s exponent");
-  int64_t mod = in.concrete_int(args[2], loc, "pow()'s modulus");
-  if (mod == 0) in.raise("ValueError", "pow() 3rd argument cannot be 0", loc);
+      raise(in, "TypeError", "pow() 3rd argument not allowed unless all arguments are integers",
+            loc);
+  int64_t base = concrete_int(in, args[0], loc, "pow()'s base");
+  int64_t exp = concrete_int(in, args[1], loc, "pow()'s exponent");
+  int64_t mod = concrete_int(in, args[2], loc, "pow()'s modulus");
+  if (mod == 0) raise(in, "ValueError", "pow() 3rd argument cannot be 0", loc);
   __int128 m = mod < 0 ? -static_cast<__int128>(mod) : mod;
   auto reduce = [&](__int128 v) { return ((v % m) + m) % m; };
   __int128 b = reduce(base);
@@ -109,7 +109,7 @@ Obj modular_pow(Interpreter &in, const std::vector<Obj> &args, const Loc &loc) {
       __int128 q = r0 / r1, r2 = r0 - q * r1, t2 = t0 - q * t1;
       r0 = r1, r1 = r2, t0 = t1, t1 = t2;
     }
-    if (r0 != 1) in.raise("ValueError", "base is not invertible for the given modulus", loc);
+    if (r0 != 1) raise(in, "ValueError", "base is not invertible for the given modulus", loc);
     b = reduce(t0);
   }
   __int128 acc = 1 % m;
@@ -127,10 +127,10 @@ Obj call_abs(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   const std::string &name = fn.name;
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 1, 1, loc);
-  if (args[0].kind == Obj::Kind::Tensor) return in.unary(UnaryOp::abs, args[0], loc);
+  if (args[0].kind == Obj::Kind::Tensor) return unary(in, UnaryOp::abs, args[0], loc);
   if (args[0].kind == Obj::Kind::Instance && args[0].as<InstanceObj>().cls->lookup("__abs__"))
-    return in.call(in.attribute(args[0], "__abs__", loc), {}, {}, loc);
-  return in.number(NumOp::abs, {args[0]}, loc);
+    return in.call(attribute(in, args[0], "__abs__", loc), {}, {}, loc);
+  return number(in, NumOp::abs, {args[0]}, loc);
 }
 
 Obj call_round(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
@@ -139,19 +139,19 @@ Obj call_round(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &
   std::optional<Obj> digits_kw = take_keyword(kwargs, "ndigits");
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 1, 2, loc);
-  double x = in.concrete_float(args[0], loc, "round()'s argument");
+  double x = concrete_float(in, args[0], loc, "round()'s argument");
   const Obj *digits = args.size() > 1 ? &args[1] : digits_kw ? &*digits_kw : nullptr;
   if (!digits || digits->kind == Obj::Kind::None) {
     if (args[0].kind != Obj::Kind::Float) return args[0];
-    if (std::isnan(x)) in.raise("ValueError", "cannot convert float NaN to integer", loc);
-    if (std::isinf(x)) in.raise("OverflowError", "cannot convert float infinity to integer", loc);
+    if (std::isnan(x)) raise(in, "ValueError", "cannot convert float NaN to integer", loc);
+    if (std::isinf(x)) raise(in, "OverflowError", "cannot convert float infinity to integer", loc);
     std::optional<int64_t> r = truncate_to_int64(std::nearbyint(x));
     if (!r)
       throw TraceError(loc, "round(" + python_float(x) +
                                 ") is outside the 64-bit integer range that the tracer supports");
     return Obj::int_of(*r);
   }
-  int64_t n = in.concrete_int(*digits, loc, "ndigits");
+  int64_t n = concrete_int(in, *digits, loc, "ndigits");
   if (args[0].kind != Obj::Kind::Float) return round_int(in, args[0], n, loc);
   return Obj::float_of(round_float(x, n));
 }
@@ -162,7 +162,7 @@ Obj call_pow(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 2, 3, loc);
   if (args.size() == 3 && args[2].kind != Obj::Kind::None) return modular_pow(in, args, loc);
-  return in.binary(BinaryOp::pow, args[0], args[1], loc);
+  return binary(in, BinaryOp::pow, args[0], args[1], loc);
 }
 
 Obj call_divmod(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
@@ -170,8 +170,8 @@ Obj call_divmod(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs 
   const std::string &name = fn.name;
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 2, 2, loc);
-  return Obj::tuple({in.binary(BinaryOp::floordiv, args[0], args[1], loc),
-                     in.binary(BinaryOp::mod, args[0], args[1], loc)});
+  return Obj::tuple({binary(in, BinaryOp::floordiv, args[0], args[1], loc),
+                     binary(in, BinaryOp::mod, args[0], args[1], loc)});
 }
 
 Obj call_format(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
@@ -179,13 +179,13 @@ Obj call_format(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs 
   const std::string &name = fn.name;
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 1, 2, loc);
-  return in.format_value(args[0], args.size() > 1 ? in.str(args[1], loc) : "", loc);
+  return format_value(in, args[0], args.size() > 1 ? str(in, args[1], loc) : "", loc);
 }
 
 Obj call_chr(Interpreter &in, BuiltinObj & /*fn*/, std::vector<Obj> &args, Kwargs & /*kwargs*/,
              const Loc &loc) {
-  int64_t c = in.concrete_int(args.at(0), loc, "chr()'s argument");
-  if (c < 0 || c > 0x10FFFF) in.raise("ValueError", "chr() arg not in range(0x110000)", loc);
+  int64_t c = concrete_int(in, args.at(0), loc, "chr()'s argument");
+  if (c < 0 || c > 0x10FFFF) raise(in, "ValueError", "chr() arg not in range(0x110000)", loc);
   std::string out;
   append_utf8(out, static_cast<uint32_t>(c));
   return Obj::str(std::move(out));
@@ -194,10 +194,10 @@ Obj call_chr(Interpreter &in, BuiltinObj & /*fn*/, std::vector<Obj> &args, Kwarg
 Obj call_ord(Interpreter &in, BuiltinObj & /*fn*/, std::vector<Obj> &args, Kwargs & /*kwargs*/,
              const Loc &loc) {
   if (args.size() != 1 || args[0].kind != Obj::Kind::Str)
-    in.raise("TypeError", "ord() expected a character", loc);
+    raise(in, "TypeError", "ord() expected a character", loc);
   const std::string &s = str_of(args[0]);
   if (s.empty())
-    in.raise("TypeError", "ord() expected a character, but string of length 0 found", loc);
+    raise(in, "TypeError", "ord() expected a character, but string of length 0 found", loc);
   unsigned char c = static_cast<unsigned char>(s[0]);
   uint32_t cp = c < 0x80 ? c : c < 0xE0 ? c & 0x1F : c < 0xF0 ? c & 0x0F : c & 0x07;
   for (std::size_t i = 1; i < s.size(); ++i)
@@ -210,18 +210,18 @@ Obj call_hash(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & 
   const std::string &name = fn.name;
   arity(in, name, args, 1, 1, loc);
   if (args[0].kind == Obj::Kind::Int || args[0].kind == Obj::Kind::Bool)
-    return Obj::int_of(python_int_hash(in.concrete_int(args[0], loc, "hash()'s argument")));
+    return Obj::int_of(python_int_hash(concrete_int(in, args[0], loc, "hash()'s argument")));
   if (args[0].kind == Obj::Kind::Float)
-    return Obj::int_of(python_float_hash(in.concrete_float(args[0], loc, "hash()'s argument")));
-  in.require_hashable(args[0], loc);
+    return Obj::int_of(python_float_hash(concrete_float(in, args[0], loc, "hash()'s argument")));
+  require_hashable(in, args[0], loc);
   if (args[0].kind == Obj::Kind::Instance) {
     const ClassObj &cls = *args[0].as<InstanceObj>().cls;
     if (cls.lookup("__hash__") || cls.lookup("__eq__"))
-      return Obj::int_of(in.user_hash(args[0], loc));
+      return Obj::int_of(user_hash(in, args[0], loc));
     // object.__hash__: by identity.
     return Obj::int_of(static_cast<int64_t>(reinterpret_cast<uintptr_t>(args[0].ref.get()) >> 4));
   }
-  return Obj::int_of(static_cast<int64_t>(std::hash<std::string>{}(in.repr(args[0], loc)) >> 1));
+  return Obj::int_of(static_cast<int64_t>(std::hash<std::string>{}(repr(in, args[0], loc)) >> 1));
 }
 
 Obj call_float_is_integer(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,

@@ -25,7 +25,7 @@ Obj call_print(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &
   std::string separator = sep && sep->kind == Obj::Kind::Str ? str_of(*sep) : " ";
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (i) line += separator;
-    line += in.str(args[i], loc);
+    line += str(in, args[i], loc);
   }
   if (end && end->kind == Obj::Kind::Str)
     line += str_of(*end);
@@ -43,7 +43,7 @@ Obj call_len(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   const Obj &x = args[0];
   switch (x.kind) {
   case Obj::Kind::Tensor:
-    if (x.as<TensorObj>().shape.empty()) in.raise("TypeError", "len() of a 0-d tensor", loc);
+    if (x.as<TensorObj>().shape.empty()) raise(in, "TypeError", "len() of a 0-d tensor", loc);
     return x.as<TensorObj>().shape[0];
   case Obj::Kind::Str:
     return Obj::int_of(static_cast<int64_t>(code_points(str_of(x))));
@@ -55,14 +55,14 @@ Obj call_len(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
     return Obj::int_of(static_cast<int64_t>(x.as<DictObj>().keys.size()));
   case Obj::Kind::Instance:
     if (x.as<InstanceObj>().cls->lookup("__len__"))
-      return in.call(in.attribute(x, "__len__", loc), {}, {}, loc);
+      return in.call(attribute(in, x, "__len__", loc), {}, {}, loc);
     break;
   case Obj::Kind::Unknown:
-    in.unknown_used(x, loc, "len() of");
+    unknown_used(in, x, loc, "len() of");
   default:
     break;
   }
-  in.raise("TypeError", "object of type '" + type_name(x) + "' has no len()", loc);
+  raise(in, "TypeError", "object of type '" + type_name(x) + "' has no len()", loc);
 }
 
 Obj call_repr(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
@@ -70,7 +70,7 @@ Obj call_repr(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &k
   const std::string &name = fn.name;
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 1, 1, loc);
-  return Obj::str(in.repr(args[0], loc));
+  return Obj::str(repr(in, args[0], loc));
 }
 
 Obj call_slice(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,

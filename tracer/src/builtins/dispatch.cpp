@@ -45,7 +45,7 @@ const std::array<Handler, kBuiltinCount> &handlers() {
 } // namespace
 
 Obj call(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs, const Loc &loc) {
-  in.charge(1 + operand_work(fn.self, args), loc);
+  in.budget().charge(1 + operand_work(fn.self, args), loc);
   auto id = static_cast<std::size_t>(fn.id);
   if (Handler handler = id < kBuiltinCount ? handlers()[id] : nullptr)
     return handler(in, fn, args, kwargs, loc);

@@ -19,7 +19,7 @@ Obj call_dataclass(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwar
   const std::string &name = fn.name;
   if (args.empty()) return make_builtin(Builtin::dataclass, name); // @dataclass(frozen=True)
   arity(in, name, args, 1, 1, loc);
-  if (args[0].kind != Obj::Kind::Class) in.raise("TypeError", "dataclass() takes a class", loc);
+  if (args[0].kind != Obj::Kind::Class) raise(in, "TypeError", "dataclass() takes a class", loc);
   ClassObj &cls = args[0].as<ClassObj>();
   cls.is_dataclass = true;
   if (!cls.attributes.get("__init__"))
@@ -47,13 +47,13 @@ Obj call_dataclass_replace(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &ar
                            const Loc &loc) {
   arity(in, fn.name, args, 1, 1, loc);
   if (args[0].kind != Obj::Kind::Instance || !args[0].as<InstanceObj>().cls->is_dataclass)
-    in.raise("TypeError", "replace() should be called on dataclass instances", loc);
+    raise(in, "TypeError", "replace() should be called on dataclass instances", loc);
   const std::shared_ptr<ClassObj> &cls = args[0].as<InstanceObj>().cls;
   Kwargs fields;
   for (const std::string &f : cls->fields) {
     auto given =
         std::find_if(kwargs.begin(), kwargs.end(), [&](const auto &kw) { return kw.first == f; });
-    fields.emplace_back(f, given != kwargs.end() ? given->second : in.attribute(args[0], f, loc));
+    fields.emplace_back(f, given != kwargs.end() ? given->second : attribute(in, args[0], f, loc));
   }
   // A name that is no field: the class's __init__ refuses it, as in CPython.
   for (auto &kw : kwargs)
@@ -65,23 +65,23 @@ Obj call_dataclass_replace(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &ar
 Obj call_dataclass_init(Interpreter &in, BuiltinObj & /*fn*/, std::vector<Obj> &args,
                         Kwargs &kwargs, const Loc &loc) {
   if (args.empty() || args[0].kind != Obj::Kind::Instance)
-    in.raise("TypeError", "__init__ needs self", loc);
+    raise(in, "TypeError", "__init__ needs self", loc);
   Obj self_obj = args[0];
   InstanceObj &inst = self_obj.as<InstanceObj>();
   const ClassObj &cls = *inst.cls;
   if (args.size() - 1 > cls.fields.size())
-    in.raise("TypeError",
-             cls.name + ".__init__() takes " + std::to_string(cls.fields.size() + 1) +
-                 " positional arguments but " + std::to_string(args.size()) + " were given",
-             loc);
+    raise(in, "TypeError",
+          cls.name + ".__init__() takes " + std::to_string(cls.fields.size() + 1) +
+              " positional arguments but " + std::to_string(args.size()) + " were given",
+          loc);
   for (std::size_t i = 0; i < cls.fields.size(); ++i) {
     const std::string &f = cls.fields[i];
     std::optional<Obj> value;
     if (i + 1 < args.size()) value = args[i + 1];
     if (std::optional<Obj> kw = take_keyword(kwargs, f)) {
       if (value)
-        in.raise("TypeError", cls.name + ".__init__() got multiple values for argument '" + f + "'",
-                 loc);
+        raise(in, "TypeError",
+              cls.name + ".__init__() got multiple values for argument '" + f + "'", loc);
       value = *kw;
     }
     if (!value) {
@@ -98,17 +98,17 @@ Obj call_dataclass_init(Interpreter &in, BuiltinObj & /*fn*/, std::vector<Obj> &
       }
     }
     if (!value)
-      in.raise("TypeError",
-               cls.name + ".__init__() missing 1 required positional argument: '" + f + "'", loc);
+      raise(in, "TypeError",
+            cls.name + ".__init__() missing 1 required positional argument: '" + f + "'", loc);
     inst.dict->set(Obj::str(f), std::move(*value));
   }
   if (!kwargs.empty())
-    in.raise("TypeError",
-             cls.name + ".__init__() got an unexpected keyword argument '" +
-                 excerpt(kwargs[0].first) + "'",
-             loc);
+    raise(in, "TypeError",
+          cls.name + ".__init__() got an unexpected keyword argument '" + excerpt(kwargs[0].first) +
+              "'",
+          loc);
   if (cls.lookup("__post_init__"))
-    in.call(in.attribute(self_obj, "__post_init__", loc), {}, {}, loc);
+    in.call(attribute(in, self_obj, "__post_init__", loc), {}, {}, loc);
   return Obj::none();
 }
 
@@ -121,7 +121,7 @@ Obj call_identity_decorator(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Ob
 
 Obj call_partial(Interpreter &in, BuiltinObj & /*fn*/, std::vector<Obj> &args, Kwargs &kwargs,
                  const Loc &loc) {
-  if (args.empty()) in.raise("TypeError", "partial() takes a callable", loc);
+  if (args.empty()) raise(in, "TypeError", "partial() takes a callable", loc);
   Obj f = args[0];
   Obj bound_args = Obj::tuple(std::vector<Obj>(args.begin() + 1, args.end()));
   Obj bound_kwargs = Obj::dict();
@@ -159,7 +159,7 @@ Obj call_contextmanager_call(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &
                              Kwargs &kwargs, const Loc &loc) {
   Obj made = in.call(fn.self, args, kwargs, loc);
   if (made.kind != Obj::Kind::Generator)
-    in.raise("TypeError", "'" + type_name(made) + "' object is not an iterator", loc);
+    raise(in, "TypeError", "'" + type_name(made) + "' object is not an iterator", loc);
   made.as<GeneratorObj>().context_manager = true;
   return made;
 }
@@ -176,13 +176,13 @@ Obj call_reduce(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs 
                 const Loc &loc) {
   const std::string &name = fn.name;
   arity(in, name, args, 2, 3, loc);
-  std::vector<Obj> items = in.iterate(args[1], loc);
+  std::vector<Obj> items = iterate(in, args[1], loc);
   std::size_t i = 0;
   Obj acc;
   if (args.size() > 2)
     acc = args[2];
   else if (items.empty())
-    in.raise("TypeError", "reduce() of empty iterable with no initial value", loc);
+    raise(in, "TypeError", "reduce() of empty iterable with no initial value", loc);
   else
     acc = items[i++];
   for (; i < items.size(); ++i)

@@ -21,16 +21,16 @@ Obj call_range(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &
   arity(in, name, args, 1, 3, loc);
   int64_t start = 0, stop = 0, stride = 1;
   if (args.size() == 1) {
-    stop = in.concrete_int(args[0], loc, "range's bound");
+    stop = concrete_int(in, args[0], loc, "range's bound");
   } else {
-    start = in.concrete_int(args[0], loc, "range's start");
-    stop = in.concrete_int(args[1], loc, "range's stop");
-    if (args.size() == 3) stride = in.concrete_int(args[2], loc, "range's step");
+    start = concrete_int(in, args[0], loc, "range's start");
+    stop = concrete_int(in, args[1], loc, "range's stop");
+    if (args.size() == 3) stride = concrete_int(in, args[2], loc, "range's step");
   }
-  if (stride == 0) in.raise("ValueError", "range() arg 3 must not be zero", loc);
+  if (stride == 0) raise(in, "ValueError", "range() arg 3 must not be zero", loc);
   std::vector<Obj> items;
   for (int64_t i = start; stride > 0 ? i < stop : i > stop; i += stride) {
-    in.step(loc);
+    in.budget().step(loc);
     items.push_back(Obj::int_of(i));
   }
   return Obj::tuple(std::move(items));
@@ -43,11 +43,11 @@ Obj call_min(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   std::optional<Obj> key = take_keyword(kwargs, "key");
   std::optional<Obj> dflt = take_keyword(kwargs, "default");
   no_keywords(in, name, kwargs, loc);
-  if (args.empty()) in.raise("TypeError", name + " expected at least 1 argument, got 0", loc);
-  std::vector<Obj> items = args.size() == 1 ? in.iterate(args[0], loc) : args;
+  if (args.empty()) raise(in, "TypeError", name + " expected at least 1 argument, got 0", loc);
+  std::vector<Obj> items = args.size() == 1 ? iterate(in, args[0], loc) : args;
   if (items.empty()) {
     if (dflt) return *dflt;
-    in.raise("ValueError", name + "() arg is an empty sequence", loc);
+    raise(in, "ValueError", name + "() arg is an empty sequence", loc);
   }
   for (const Obj &o : items)
     if (o.kind == Obj::Kind::Tensor)
@@ -58,8 +58,8 @@ Obj call_min(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   Obj best_key = key ? in.call(*key, {items[0]}, {}, loc) : items[0];
   for (std::size_t i = 1; i < items.size(); ++i) {
     Obj k = key ? in.call(*key, {items[i]}, {}, loc) : items[i];
-    if (in.truth(in.compare(id == Builtin::min ? CompareOp::lt : CompareOp::gt, k, best_key, loc),
-                 loc)) {
+    if (truth(in, compare(in, id == Builtin::min ? CompareOp::lt : CompareOp::gt, k, best_key, loc),
+              loc)) {
       best = i;
       best_key = k;
     }
@@ -74,9 +74,9 @@ Obj call_sum(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 1, 2, loc);
   Obj total = args.size() > 1 ? args[1] : start ? *start : Obj::int_of(0);
-  for (Obj &o : in.iterate(args[0], loc)) {
-    in.step(loc);
-    total = in.binary(BinaryOp::add, std::move(total), std::move(o), loc);
+  for (Obj &o : iterate(in, args[0], loc)) {
+    in.budget().step(loc);
+    total = binary(in, BinaryOp::add, std::move(total), std::move(o), loc);
   }
   return total;
 }
@@ -87,8 +87,8 @@ Obj call_any(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   auto id = static_cast<Builtin>(fn.id);
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 1, 1, loc);
-  for (const Obj &o : in.iterate(args[0], loc)) {
-    bool t = in.truth(o, loc);
+  for (const Obj &o : iterate(in, args[0], loc)) {
+    bool t = truth(in, o, loc);
     if (id == Builtin::any && t) return Obj::boolean_of(true);
     if (id == Builtin::all && !t) return Obj::boolean_of(false);
   }
@@ -101,11 +101,11 @@ Obj call_enumerate(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwar
   std::optional<Obj> start_kw = take_keyword(kwargs, "start");
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 1, 2, loc);
-  int64_t i = args.size() > 1 ? in.concrete_int(args[1], loc, "start")
-              : start_kw      ? in.concrete_int(*start_kw, loc, "start")
+  int64_t i = args.size() > 1 ? concrete_int(in, args[1], loc, "start")
+              : start_kw      ? concrete_int(in, *start_kw, loc, "start")
                               : 0;
   std::vector<Obj> out;
-  for (Obj &o : in.iterate(args[0], loc))
+  for (Obj &o : iterate(in, args[0], loc))
     out.push_back(Obj::tuple({Obj::int_of(i++), std::move(o)}));
   return Obj::list(std::move(out));
 }
@@ -118,13 +118,13 @@ Obj call_zip(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
   std::vector<std::vector<Obj>> its;
   std::size_t n = SIZE_MAX;
   for (const Obj &a : args) {
-    its.push_back(in.iterate(a, loc));
+    its.push_back(iterate(in, a, loc));
     n = std::min(n, its.back().size());
   }
   if (its.empty()) return Obj::list({});
-  if (strict && in.truth(*strict, loc))
+  if (strict && truth(in, *strict, loc))
     for (const auto &it : its)
-      if (it.size() != n) in.raise("ValueError", "zip() arguments have different lengths", loc);
+      if (it.size() != n) raise(in, "ValueError", "zip() arguments have different lengths", loc);
   std::vector<Obj> out;
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<Obj> row;
@@ -140,7 +140,7 @@ Obj call_reversed(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwarg
   const std::string &name = fn.name;
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 1, 1, loc);
-  std::vector<Obj> items = in.iterate(args[0], loc);
+  std::vector<Obj> items = iterate(in, args[0], loc);
   std::reverse(items.begin(), items.end());
   return Obj::list(std::move(items));
 }
@@ -156,7 +156,7 @@ Obj call_sorted(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs 
   std::vector<Obj> items;
   if (id == Builtin::sorted) {
     arity(in, name, args, 1, 1, loc);
-    items = in.iterate(args[0], loc);
+    items = iterate(in, args[0], loc);
   } else {
     arity(in, name, args, 0, 0, loc);
     items = items_of(self);
@@ -174,9 +174,9 @@ Obj call_sorted(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs 
     return out;
   };
   try {
-    cpython_sort(order, reverse && in.truth(*reverse, loc), [&](std::size_t x, std::size_t y) {
-      in.step(loc); // a comparison is one in.step (n log n in all)
-      return in.truth(in.compare(CompareOp::lt, keys[x], keys[y], loc), loc);
+    cpython_sort(order, reverse && truth(in, *reverse, loc), [&](std::size_t x, std::size_t y) {
+      in.budget().step(loc); // a comparison is one in.step (n log n in all)
+      return truth(in, compare(in, CompareOp::lt, keys[x], keys[y], loc), loc);
     });
   } catch (...) {
     // A comparison raised: list.sort leaves its list as far as CPython's sort had got.
@@ -192,11 +192,11 @@ Obj call_map(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kw
              const Loc &loc) {
   const std::string &name = fn.name;
   no_keywords(in, name, kwargs, loc);
-  if (args.size() < 2) in.raise("TypeError", "map() must have at least two arguments", loc);
+  if (args.size() < 2) raise(in, "TypeError", "map() must have at least two arguments", loc);
   std::vector<std::vector<Obj>> its;
   std::size_t n = SIZE_MAX;
   for (std::size_t i = 1; i < args.size(); ++i) {
-    its.push_back(in.iterate(args[i], loc));
+    its.push_back(iterate(in, args[i], loc));
     n = std::min(n, its.back().size());
   }
   std::vector<Obj> out;
@@ -215,9 +215,9 @@ Obj call_filter(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs 
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 2, 2, loc);
   std::vector<Obj> out;
-  for (Obj &o : in.iterate(args[1], loc)) {
-    bool keep = args[0].kind == Obj::Kind::None ? in.truth(o, loc)
-                                                : in.truth(in.call(args[0], {o}, {}, loc), loc);
+  for (Obj &o : iterate(in, args[1], loc)) {
+    bool keep = args[0].kind == Obj::Kind::None ? truth(in, o, loc)
+                                                : truth(in, in.call(args[0], {o}, {}, loc), loc);
     if (keep) out.push_back(std::move(o));
   }
   return Obj::list(std::move(out));
@@ -230,7 +230,7 @@ Obj call_iter(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &k
   arity(in, name, args, 1, 1, loc);
   // An iterator is a fresh list that next() consumes from the front; a generator is its own.
   if (args[0].kind == Obj::Kind::Generator) return args[0];
-  return Obj::list(in.iterate(args[0], loc));
+  return Obj::list(iterate(in, args[0], loc));
 }
 
 Obj call_next(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
@@ -240,23 +240,23 @@ Obj call_next(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &k
   arity(in, name, args, 1, 2, loc);
   const Obj &it = args[0];
   if (it.kind == Obj::Kind::Generator) {
-    if (std::optional<Obj> v = in.resume_generator(it, loc)) return *v;
+    if (std::optional<Obj> v = resume_generator(in, it, loc)) return *v;
     if (args.size() > 1) return args[1];
-    in.raise("StopIteration", "", loc);
+    raise(in, "StopIteration", "", loc);
   }
   if (it.kind == Obj::Kind::List || it.kind == Obj::Kind::Tuple) {
     auto &items = items_of(it);
     if (items.empty()) {
       if (args.size() > 1) return args[1];
-      in.raise("StopIteration", "", loc);
+      raise(in, "StopIteration", "", loc);
     }
     Obj first = items.front();
     if (it.kind == Obj::Kind::List) items.erase(items.begin());
     return first;
   }
   if (it.kind == Obj::Kind::Instance && it.as<InstanceObj>().cls->lookup("__next__"))
-    return in.call(in.attribute(it, "__next__", loc), {}, {}, loc);
-  in.raise("TypeError", "'" + type_name(it) + "' object is not an iterator", loc);
+    return in.call(attribute(in, it, "__next__", loc), {}, {}, loc);
+  raise(in, "TypeError", "'" + type_name(it) + "' object is not an iterator", loc);
 }
 
 } // namespace

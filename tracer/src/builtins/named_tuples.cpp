@@ -24,9 +24,9 @@ std::vector<std::string> field_names(Interpreter &in, const Obj &given, const Lo
     }
     return out;
   }
-  for (const Obj &f : in.iterate(given, loc)) {
+  for (const Obj &f : iterate(in, given, loc)) {
     if (f.kind != Obj::Kind::Str)
-      in.raise("TypeError", "Type names and field names must be strings", loc);
+      raise(in, "TypeError", "Type names and field names must be strings", loc);
     out.push_back(str_of(f));
   }
   return out;
@@ -36,32 +36,32 @@ Obj call_namedtuple(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwa
                     const Loc &loc) {
   arity(in, fn.name, args, 2, 2, loc);
   if (args[0].kind != Obj::Kind::Str)
-    in.raise("TypeError", "Type names and field names must be strings", loc);
+    raise(in, "TypeError", "Type names and field names must be strings", loc);
   Obj defaults = Obj::none();
   for (auto &[k, v] : kwargs) {
     if (k == "defaults")
       defaults = v;
     else if (k != "module" && k != "rename")
-      in.raise("TypeError", "namedtuple() got an unexpected keyword argument '" + k + "'", loc);
+      raise(in, "TypeError", "namedtuple() got an unexpected keyword argument '" + k + "'", loc);
   }
   std::vector<std::string> fields = field_names(in, args[1], loc);
   for (std::size_t i = 0; i < fields.size(); ++i) {
     if (fields[i].starts_with("_"))
-      in.raise("ValueError", "Field names cannot start with an underscore: '" + fields[i] + "'",
-               loc);
+      raise(in, "ValueError", "Field names cannot start with an underscore: '" + fields[i] + "'",
+            loc);
     if (std::find(fields.begin(), fields.begin() + static_cast<std::ptrdiff_t>(i), fields[i]) !=
         fields.begin() + static_cast<std::ptrdiff_t>(i))
-      in.raise("ValueError", "Encountered duplicate field name: '" + fields[i] + "'", loc);
+      raise(in, "ValueError", "Encountered duplicate field name: '" + fields[i] + "'", loc);
   }
   std::vector<Obj> given_defaults =
-      defaults.is_none() ? std::vector<Obj>{} : in.iterate(defaults, loc);
+      defaults.is_none() ? std::vector<Obj>{} : iterate(in, defaults, loc);
   if (given_defaults.size() > fields.size())
-    in.raise("TypeError", "Got more default values than field names", loc);
+    raise(in, "TypeError", "Got more default values than field names", loc);
   auto made = std::make_shared<ClassObj>();
   ClassObj &c = *made;
   c.name = c.qualname = str_of(args[0]);
   c.builtin = static_cast<uint16_t>(Builtin::class_namedtuple);
-  c.bases.push_back(in.builtin_class(Builtin::tuple));
+  c.bases.push_back(builtin_class(in, Builtin::tuple));
   c.mro.push_back(&c);
   for (ClassObj *m : c.bases[0]->mro)
     c.mro.push_back(m);
@@ -108,7 +108,7 @@ Obj call_namedtuple_replace(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &a
     std::string list;
     for (const std::string &u : unknown)
       list += (list.empty() ? "" : ", ") + u;
-    in.raise("ValueError", "Got unexpected field names: [" + list + "]", loc);
+    raise(in, "ValueError", "Got unexpected field names: [" + list + "]", loc);
   }
   Obj out = Obj::tuple(std::move(items));
   out.as<SeqObj>().named = t.named;
@@ -122,20 +122,20 @@ Obj make_named_tuple(Interpreter &in, const std::shared_ptr<ClassObj> &cls, std:
   const std::vector<std::string> &fields = cls->fields;
   std::string name = cls->name + ".__new__()";
   if (args.size() > fields.size())
-    in.raise("TypeError",
-             name + " takes " + std::to_string(fields.size() + 1) + " positional arguments but " +
-                 std::to_string(args.size() + 1) + " were given",
-             loc);
+    raise(in, "TypeError",
+          name + " takes " + std::to_string(fields.size() + 1) + " positional arguments but " +
+              std::to_string(args.size() + 1) + " were given",
+          loc);
   std::vector<std::optional<Obj>> items(fields.size());
   for (std::size_t i = 0; i < args.size(); ++i)
     items[i] = args[i];
   for (auto &[k, v] : kwargs) {
     auto at = std::find(fields.begin(), fields.end(), k);
     if (at == fields.end())
-      in.raise("TypeError", name + " got an unexpected keyword argument '" + k + "'", loc);
+      raise(in, "TypeError", name + " got an unexpected keyword argument '" + k + "'", loc);
     std::size_t i = static_cast<std::size_t>(at - fields.begin());
     if (items[i])
-      in.raise("TypeError", name + " got multiple values for argument '" + k + "'", loc);
+      raise(in, "TypeError", name + " got multiple values for argument '" + k + "'", loc);
     items[i] = v;
   }
   const DictObj &defaults = cls->lookup("_field_defaults")->as<DictObj>();
@@ -144,8 +144,8 @@ Obj make_named_tuple(Interpreter &in, const std::shared_ptr<ClassObj> &cls, std:
     if (!items[i])
       if (const Obj *d = defaults.get(fields[i])) items[i] = *d;
     if (!items[i])
-      in.raise("TypeError", name + " missing 1 required positional argument: '" + fields[i] + "'",
-               loc);
+      raise(in, "TypeError", name + " missing 1 required positional argument: '" + fields[i] + "'",
+            loc);
     out.push_back(std::move(*items[i]));
   }
   Obj t = Obj::tuple(std::move(out));

@@ -20,7 +20,7 @@ Obj call_isinstance(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwa
   const std::string &name = fn.name;
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 2, 2, loc);
-  return Obj::boolean_of(in.isinstance(args[0], args[1], loc));
+  return Obj::boolean_of(isinstance(in, args[0], args[1], loc));
 }
 
 Obj call_issubclass(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
@@ -29,7 +29,7 @@ Obj call_issubclass(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwa
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 2, 2, loc);
   if (args[0].kind != Obj::Kind::Class)
-    in.raise("TypeError", "issubclass() arg 1 must be a class", loc);
+    raise(in, "TypeError", "issubclass() arg 1 must be a class", loc);
   std::vector<Obj> classes =
       args[1].kind == Obj::Kind::Tuple ? items_of(args[1]) : std::vector<Obj>{args[1]};
   for (const Obj &c : classes)
@@ -44,17 +44,17 @@ Obj call_hasattr(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs
   auto id = static_cast<Builtin>(fn.id);
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 2, id == Builtin::getattr ? 3 : 2, loc);
-  if (args[1].kind != Obj::Kind::Str) in.raise("TypeError", "attribute name must be string", loc);
+  if (args[1].kind != Obj::Kind::Str) raise(in, "TypeError", "attribute name must be string", loc);
   std::optional<Obj> found;
   try {
-    found = in.find_attribute(args[0], str_of(args[1]), loc);
+    found = find_attribute(in, args[0], str_of(args[1]), loc);
   } catch (const PyError &e) {
-    if (!in.raised(e, "AttributeError")) throw;
+    if (!raised(in, e, "AttributeError")) throw;
   }
   if (id == Builtin::hasattr) return Obj::boolean_of(found.has_value());
   if (found) return *found;
   if (args.size() > 2) return args[2];
-  return in.attribute(args[0], str_of(args[1]), loc);
+  return attribute(in, args[0], str_of(args[1]), loc);
 }
 
 Obj call_setattr(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
@@ -62,8 +62,8 @@ Obj call_setattr(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs
   const std::string &name = fn.name;
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 3, 3, loc);
-  if (args[1].kind != Obj::Kind::Str) in.raise("TypeError", "attribute name must be string", loc);
-  in.set_attribute(args[0], str_of(args[1]), args[2], loc);
+  if (args[1].kind != Obj::Kind::Str) raise(in, "TypeError", "attribute name must be string", loc);
+  set_attribute(in, args[0], str_of(args[1]), args[2], loc);
   return Obj::none();
 }
 
@@ -75,7 +75,7 @@ Obj call_delattr(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs
   if (args[0].kind == Obj::Kind::Instance && args[1].kind == Obj::Kind::Str &&
       args[0].as<InstanceObj>().dict->erase(args[1]))
     return Obj::none();
-  in.raise("AttributeError", excerpt(args[1].kind == Obj::Kind::Str ? str_of(args[1]) : "?"), loc);
+  raise(in, "AttributeError", excerpt(args[1].kind == Obj::Kind::Str ? str_of(args[1]) : "?"), loc);
 }
 
 Obj call_type(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
@@ -133,9 +133,9 @@ Obj call_type(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &k
   default:
     return make_unknown("type(" + describe(x) + ")", loc);
   }
-  if (auto c = in.builtin_class(b)) return Obj::heap(Obj::Kind::Class, c);
-  (void)in.provided_module("torch"); // registers torch's classes
-  if (auto c = in.builtin_class(b)) return Obj::heap(Obj::Kind::Class, c);
+  if (auto c = builtin_class(in, b)) return Obj::heap(Obj::Kind::Class, c);
+  (void)provided_module(in, "torch"); // registers torch's classes
+  if (auto c = builtin_class(in, b)) return Obj::heap(Obj::Kind::Class, c);
   return make_unknown("type(" + describe(x) + ")", loc);
 }
 
@@ -147,7 +147,7 @@ Obj call_id(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwa
   const Obj &x = args[0];
   if (x.ref && !x.is_number())
     return Obj::int_of(static_cast<int64_t>(reinterpret_cast<uintptr_t>(x.ref.get())));
-  return Obj::int_of(static_cast<int64_t>(std::hash<std::string>{}(in.repr(x, loc)) >> 1));
+  return Obj::int_of(static_cast<int64_t>(std::hash<std::string>{}(repr(in, x, loc)) >> 1));
 }
 
 Obj call_callable(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
@@ -164,7 +164,7 @@ Obj call_super(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &
   no_keywords(in, name, kwargs, loc);
   arity(in, name, args, 2, 2, loc);
   if (args[0].kind != Obj::Kind::Class)
-    in.raise("TypeError", "super() argument 1 must be a type", loc);
+    raise(in, "TypeError", "super() argument 1 must be a type", loc);
   auto s = std::make_shared<SuperObj>();
   s->start = std::static_pointer_cast<ClassObj>(args[0].ref);
   s->self = args[1];
@@ -217,7 +217,7 @@ Obj call_vars(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & 
   const std::string &name = fn.name;
   arity(in, name, args, 1, 1, loc);
   if (args[0].kind != Obj::Kind::Instance)
-    in.raise("TypeError", "vars() argument must have __dict__ attribute", loc);
+    raise(in, "TypeError", "vars() argument must have __dict__ attribute", loc);
   return Obj::heap(Obj::Kind::Dict, args[0].as<InstanceObj>().dict); // the live __dict__
 }
 
@@ -226,7 +226,7 @@ Obj call_object_setattr(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args,
   const std::string &name = fn.name;
   arity(in, name, args, 3, 3, loc);
   if (args[0].kind != Obj::Kind::Instance || args[1].kind != Obj::Kind::Str)
-    in.raise("TypeError", "object.__setattr__ takes an object, a name and a value", loc);
+    raise(in, "TypeError", "object.__setattr__ takes an object, a name and a value", loc);
   args[0].as<InstanceObj>().dict->set(args[1], args[2]);
   return Obj::none();
 }
@@ -236,7 +236,7 @@ Obj call_object_getattribute(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &
   const std::string &name = fn.name;
   arity(in, name, args, 2, 2, loc);
   if (args[0].kind != Obj::Kind::Instance || args[1].kind != Obj::Kind::Str)
-    in.raise("TypeError", "object.__getattribute__ takes an object and a name", loc);
+    raise(in, "TypeError", "object.__getattribute__ takes an object and a name", loc);
   const InstanceObj &inst = args[0].as<InstanceObj>();
   if (const Obj *v = inst.dict->get(args[1])) return *v;
   if (const Obj *c = inst.cls->lookup(str_of(args[1]))) {
@@ -248,9 +248,8 @@ Obj call_object_getattribute(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &
     }
     return *c;
   }
-  in.raise("AttributeError",
-           "'" + inst.cls->name + "' object has no attribute '" + excerpt(str_of(args[1])) + "'",
-           loc);
+  raise(in, "AttributeError",
+        "'" + inst.cls->name + "' object has no attribute '" + excerpt(str_of(args[1])) + "'", loc);
 }
 
 Obj call_object_init(Interpreter & /*in*/, BuiltinObj & /*fn*/, std::vector<Obj> &args,
@@ -266,7 +265,7 @@ Obj call_object_init(Interpreter & /*in*/, BuiltinObj & /*fn*/, std::vector<Obj>
 Obj call_object_new(Interpreter &in, BuiltinObj & /*fn*/, std::vector<Obj> &args,
                     Kwargs & /*kwargs*/, const Loc &loc) {
   if (args.empty() || args[0].kind != Obj::Kind::Class)
-    in.raise("TypeError", "object.__new__(X): X is not a type object", loc);
+    raise(in, "TypeError", "object.__new__(X): X is not a type object", loc);
   auto inst = std::make_shared<InstanceObj>();
   inst->cls = std::static_pointer_cast<ClassObj>(args[0].ref);
   return Obj::heap(Obj::Kind::Instance, std::move(inst));

@@ -190,17 +190,17 @@ Obj call_str_join(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwarg
   const std::string &name = fn.name;
   const Obj &self = fn.self;
   arity(in, name, args, 1, 1, loc);
-  std::vector<Obj> parts = in.iterate(args[0], loc);
+  std::vector<Obj> parts = iterate(in, args[0], loc);
   uint64_t size = 0;
   for (const Obj &o : parts)
     if (o.kind == Obj::Kind::Str) size += str_of(o).size() + str_of(self).size();
-  in.make_room(size, loc);
+  in.budget().make_room(size, loc);
   std::string out;
   bool first = true;
   for (const Obj &o : parts) {
     if (o.kind != Obj::Kind::Str)
-      in.raise("TypeError", "sequence item: expected str instance, " + type_name(o) + " found",
-               loc);
+      raise(in, "TypeError", "sequence item: expected str instance, " + type_name(o) + " found",
+            loc);
     if (!first) out += str_of(self);
     out += str_of(o);
     first = false;
@@ -220,9 +220,9 @@ Obj call_str_split(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwar
   bool has_sep = sep && sep->kind == Obj::Kind::Str;
   if (has_sep) {
     sep_text = str_of(*sep);
-    if (sep_text.empty()) in.raise("ValueError", "empty separator", loc);
+    if (sep_text.empty()) raise(in, "ValueError", "empty separator", loc);
   }
-  int64_t m = max ? in.concrete_int(*max, loc, "maxsplit") : -1;
+  int64_t m = max ? concrete_int(in, *max, loc, "maxsplit") : -1;
   return strings(split(str_of(self), has_sep ? &sep_text : nullptr, m, id == Builtin::str_rsplit));
 }
 
@@ -245,7 +245,7 @@ Obj call_str_startswith(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args,
       args[0].kind == Obj::Kind::Tuple ? items_of(args[0]) : std::vector<Obj>{args[0]};
   for (const Obj &o : options) {
     if (o.kind != Obj::Kind::Str)
-      in.raise("TypeError", name + " arg must be str or a tuple of str", loc);
+      raise(in, "TypeError", name + " arg must be str or a tuple of str", loc);
     if (id == Builtin::str_startswith ? str_of(self).starts_with(str_of(o))
                                       : str_of(self).ends_with(str_of(o)))
       return Obj::boolean_of(true);
@@ -259,7 +259,7 @@ Obj call_str_replace(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kw
   const Obj &self = fn.self;
   arity(in, name, args, 2, 3, loc);
   const std::string &from = str_of(args[0]), &to = str_of(args[1]);
-  int64_t count = args.size() > 2 ? in.concrete_int(args[2], loc, "count") : -1;
+  int64_t count = args.size() > 2 ? concrete_int(in, args[2], loc, "count") : -1;
   const std::string &s = str_of(self);
   // The result's size before it is made: `s` with each replaced occurrence grown.
   uint64_t replaced = 0;
@@ -270,8 +270,8 @@ Obj call_str_replace(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kw
          at = s.find(from, at + from.size()))
       ++replaced;
   if (count >= 0) replaced = std::min(replaced, static_cast<uint64_t>(count));
-  in.make_room(s.size(), loc);
-  if (to.size() > from.size()) in.make_room(replaced, to.size() - from.size(), loc);
+  in.budget().make_room(s.size(), loc);
+  if (to.size() > from.size()) in.budget().make_room(replaced, to.size() - from.size(), loc);
   std::string out;
   std::size_t at = 0;
   int64_t done = 0;
@@ -298,7 +298,7 @@ Obj call_str_replace(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kw
 Obj call_str_format(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
                     const Loc &loc) {
   const Obj &self = fn.self;
-  return Obj::str(in.format_method(str_of(self), args, kwargs, loc));
+  return Obj::str(format_method(in, str_of(self), args, kwargs, loc));
 }
 
 Obj call_str_lower(Interpreter & /*in*/, BuiltinObj &fn, std::vector<Obj> & /*args*/,
@@ -324,7 +324,7 @@ Obj call_str_find(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwarg
   }
   std::size_t at = id == Builtin::str_rfind ? s.rfind(sub) : s.find(sub);
   if (at == std::string::npos) {
-    if (id == Builtin::str_index) in.raise("ValueError", "substring not found", loc);
+    if (id == Builtin::str_index) raise(in, "ValueError", "substring not found", loc);
     return Obj::int_of(-1);
   }
   return Obj::int_of(static_cast<int64_t>(code_points(std::string_view(s).substr(0, at))));
@@ -372,16 +372,16 @@ Obj call_str_zfill(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwar
   arity(in, name, args, 1, 2, loc);
   std::string s = str_of(self);
   std::size_t width =
-      static_cast<std::size_t>(std::max<int64_t>(0, in.concrete_int(args[0], loc, "width")));
+      static_cast<std::size_t>(std::max<int64_t>(0, concrete_int(in, args[0], loc, "width")));
   std::string fill = id == Builtin::str_zfill ? "0" : " ";
   if (args.size() > 1) {
     if (args[1].kind != Obj::Kind::Str || code_points(str_of(args[1])) != 1)
-      in.raise("TypeError", "The fill character must be exactly one character long", loc);
+      raise(in, "TypeError", "The fill character must be exactly one character long", loc);
     fill = str_of(args[1]);
   }
   std::size_t length = code_points(s);
   if (length >= width) return self;
-  in.make_room(width - length, fill.size(), loc);
+  in.budget().make_room(width - length, fill.size(), loc);
   std::string pad;
   for (std::size_t i = length; i < width; ++i)
     pad += fill;

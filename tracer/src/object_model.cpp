@@ -37,13 +37,13 @@ Obj bound_to(Interpreter &in, const Obj &self, const Obj &cls, const Obj &v, con
 
 } // namespace
 
-Obj Interpreter::construct(const std::shared_ptr<ClassObj> &cls, std::vector<Obj> args,
-                           Kwargs kwargs, const Loc &loc) {
+Obj construct(Interpreter &in, const std::shared_ptr<ClassObj> &cls, std::vector<Obj> args,
+              Kwargs kwargs, const Loc &loc) {
   if (is_builtin(*cls, Builtin::class_namedtuple))
-    return builtins::make_named_tuple(*this, cls, args, kwargs, loc);
-  if (is_enum_class(*cls)) return enum_lookup(cls, args, loc);
+    return builtins::make_named_tuple(in, cls, args, kwargs, loc);
+  if (is_enum_class(*cls)) return enum_lookup(in, cls, args, loc);
   if (cls->builtin && !is_builtin(*cls, Builtin::class_exception))
-    return call_builtin_class(*cls, args, kwargs, loc);
+    return call_builtin_class(in, *cls, args, kwargs, loc);
   for (const ClassObj *c : cls->mro) {
     if (is_builtin(*c, Builtin::class_tensor))
       throw TraceError(loc,
@@ -61,43 +61,43 @@ Obj Interpreter::construct(const std::shared_ptr<ClassObj> &cls, std::vector<Obj
   const Obj *init = cls->lookup("__init__");
   if (!init) {
     if (!exception && (!args.empty() || !kwargs.empty()))
-      raise("TypeError", cls->name + "() takes no arguments", loc);
+      raise(in, "TypeError", cls->name + "() takes no arguments", loc);
     return self;
   }
   args.insert(args.begin(), self);
-  Obj r = call(*init, std::move(args), std::move(kwargs), loc);
+  Obj r = in.call(*init, std::move(args), std::move(kwargs), loc);
   if (r.kind != Obj::Kind::None)
-    raise("TypeError", "__init__() should return None, not '" + type_name(r) + "'", loc);
+    raise(in, "TypeError", "__init__() should return None, not '" + type_name(r) + "'", loc);
   return self;
 }
 
-Obj Interpreter::attribute(const Obj &base, std::string_view name, const Loc &loc) {
-  if (std::optional<Obj> found = find_attribute(base, name, loc)) return std::move(*found);
+Obj attribute(Interpreter &in, const Obj &base, std::string_view name, const Loc &loc) {
+  if (std::optional<Obj> found = find_attribute(in, base, name, loc)) return std::move(*found);
   std::string what = base.kind == Obj::Kind::Class
                          ? "type object '" + base.as<ClassObj>().name + "'"
                      : base.kind == Obj::Kind::Module ? "module '" + base.as<ModuleObj>().name + "'"
                                                       : "'" + type_name(base) + "' object";
-  raise("AttributeError", what + " has no attribute '" + excerpt(name) + "'", loc);
+  raise(in, "AttributeError", what + " has no attribute '" + excerpt(name) + "'", loc);
 }
 
 Obj call_property_part(Interpreter &in, const Obj &part, const char *part_name,
                        std::string_view attribute, const std::string &class_name,
                        std::vector<Obj> args, const Loc &loc) {
   if (part.kind == Obj::Kind::None)
-    in.raise("AttributeError",
-             "property '" + excerpt(attribute) + "' of '" + class_name + "' object has no " +
-                 part_name,
-             loc);
+    raise(in, "AttributeError",
+          "property '" + excerpt(attribute) + "' of '" + class_name + "' object has no " +
+              part_name,
+          loc);
   return in.call(part, std::move(args), {}, loc);
 }
 
 // An instance's attribute: a property's getter, its own, its class's (bound), __getattr__.
-std::optional<Obj> Interpreter::find_instance_attribute(const Obj &base, std::string_view name,
-                                                        const Loc &loc) {
+std::optional<Obj> find_instance_attribute(Interpreter &in, const Obj &base, std::string_view name,
+                                           const Loc &loc) {
   const InstanceObj &inst = base.as<InstanceObj>();
   const Obj *on_class = inst.cls->lookup(name);
   if (on_class && on_class->kind == Obj::Kind::Property)
-    return call_property_part(*this, on_class->as<PropertyObj>().getter, "getter", name,
+    return call_property_part(in, on_class->as<PropertyObj>().getter, "getter", name,
                               inst.cls->name, {base}, loc);
   // object.__dict__ is a data descriptor: the instance's own attributes, live.
   if (name == "__dict__") return Obj::heap(Obj::Kind::Dict, inst.dict);
@@ -119,11 +119,11 @@ std::optional<Obj> Interpreter::find_instance_attribute(const Obj &base, std::st
   if (name == "__class__") return Obj::heap(Obj::Kind::Class, inst.cls);
   if (const Obj *getattr = inst.cls->lookup("__getattr__")) {
     try {
-      return call(*getattr, {base, Obj::str(std::string(name))}, {}, loc);
+      return in.call(*getattr, {base, Obj::str(std::string(name))}, {}, loc);
     } catch (const PyError &e) {
       if (e.exception.kind == Obj::Kind::Instance &&
           e.exception.as<InstanceObj>().cls->is_subclass_of(
-              *impl_->exception_classes.at("AttributeError")))
+              *in.state().exception_classes.at("AttributeError")))
         return std::nullopt;
       throw;
     }
@@ -131,11 +131,11 @@ std::optional<Obj> Interpreter::find_instance_attribute(const Obj &base, std::st
   return std::nullopt;
 }
 
-std::optional<Obj> Interpreter::find_attribute(const Obj &base, std::string_view name,
-                                               const Loc &loc) {
+std::optional<Obj> find_attribute(Interpreter &in, const Obj &base, std::string_view name,
+                                  const Loc &loc) {
   switch (base.kind) {
   case Obj::Kind::Instance:
-    return find_instance_attribute(base, name, loc);
+    return find_instance_attribute(in, base, name, loc);
   case Obj::Kind::Class: {
     const ClassObj &cls = base.as<ClassObj>();
     if (name == "__name__" || name == "__qualname__") return Obj::str(cls.name);
@@ -167,12 +167,12 @@ std::optional<Obj> Interpreter::find_attribute(const Obj &base, std::string_view
     const ClassObj *type = s.self.kind == Obj::Kind::Instance ? s.self.as<InstanceObj>().cls.get()
                            : s.self.kind == Obj::Kind::Class  ? &s.self.as<ClassObj>()
                                                               : nullptr;
-    if (!type) raise("TypeError", "super(): the second argument is not an object", loc);
+    if (!type) raise(in, "TypeError", "super(): the second argument is not an object", loc);
     auto it = std::find(type->mro.begin(), type->mro.end(), s.start.get());
     if (it != type->mro.end()) ++it;
     for (; it != type->mro.end(); ++it)
       if (const Obj *v = (*it)->attributes.get(name))
-        return bound_to(*this, s.self, Obj::heap(Obj::Kind::Class, s.start), *v, loc);
+        return bound_to(in, s.self, Obj::heap(Obj::Kind::Class, s.start), *v, loc);
     if (name == "__init__")
       return bind_method(s.self, make_builtin(Builtin::object_init, "object.__init__"));
     if (name == "__setattr__")
@@ -186,11 +186,11 @@ std::optional<Obj> Interpreter::find_attribute(const Obj &base, std::string_view
     const ModuleObj &m = base.as<ModuleObj>();
     if (m.globals)
       if (Obj *v = m.globals->find(name)) return *v;
-    if (m.provided) return torch_attribute(m, name, loc);
+    if (m.provided) return torch_attribute(in, m, name, loc);
     return std::nullopt;
   }
   case Obj::Kind::Tensor:
-    return tensor_attribute(base, name, loc);
+    return tensor_attribute(in, base, name, loc);
   case Obj::Kind::Unknown:
     return derived_unknown(base, base.as<UnknownObj>().what + "." + std::string(name), loc);
   case Obj::Kind::Function: {
@@ -204,7 +204,7 @@ std::optional<Obj> Interpreter::find_attribute(const Obj &base, std::string_view
     const BoundMethodObj &m = base.as<BoundMethodObj>();
     if (name == "__self__") return m.self;
     if (name == "__func__") return m.function;
-    return find_attribute(m.function, name, loc);
+    return find_attribute(in, m.function, name, loc);
   }
   case Obj::Kind::Slice: {
     const SliceObj &s = base.as<SliceObj>();
@@ -237,33 +237,33 @@ std::optional<Obj> Interpreter::find_attribute(const Obj &base, std::string_view
     if (name == "fget") return p.getter;
     if (name == "fset") return p.setter;
     if (name == "fdel") return p.deleter;
-    return builtin_method(base, name, loc); // getter, setter, deleter
+    return builtin_method(in, base, name, loc); // getter, setter, deleter
   }
   case Obj::Kind::Tuple:
     if (const std::shared_ptr<ClassObj> &named = base.as<SeqObj>().named) {
       if (std::optional<Obj> v = builtins::named_tuple_attribute(base, name)) return v;
       if (const Obj *v = named->lookup(name)) // its class's methods and properties, bound
-        return bound_to(*this, base, Obj::heap(Obj::Kind::Class, named), *v, loc);
+        return bound_to(in, base, Obj::heap(Obj::Kind::Class, named), *v, loc);
     }
-    return builtin_method(base, name, loc);
+    return builtin_method(in, base, name, loc);
   default:
-    return builtin_method(base, name, loc);
+    return builtin_method(in, base, name, loc);
   }
 }
 
-void Interpreter::set_attribute(const Obj &base, const std::string &name, Obj value,
-                                const Loc &loc) {
+void set_attribute(Interpreter &in, const Obj &base, const std::string &name, Obj value,
+                   const Loc &loc) {
   switch (base.kind) {
   case Obj::Kind::Instance: {
     InstanceObj &inst = base.as<InstanceObj>();
     const Obj *setter = inst.cls->lookup("__setattr__");
     if (setter && setter->kind == Obj::Kind::Function) {
-      call(*setter, {base, Obj::str(name), std::move(value)}, {}, loc);
+      in.call(*setter, {base, Obj::str(name), std::move(value)}, {}, loc);
       return;
     }
     const Obj *on_class = inst.cls->lookup(name);
     if (on_class && on_class->kind == Obj::Kind::Property) {
-      call_property_part(*this, on_class->as<PropertyObj>().setter, "setter", name, inst.cls->name,
+      call_property_part(in, on_class->as<PropertyObj>().setter, "setter", name, inst.cls->name,
                          {base, std::move(value)}, loc);
       return;
     }
@@ -276,15 +276,15 @@ void Interpreter::set_attribute(const Obj &base, const std::string &name, Obj va
   case Obj::Kind::Tensor: {
     TensorObj &t = base.as<TensorObj>();
     if (name == "requires_grad") {
-      t.requires_grad = truth(value, loc);
+      t.requires_grad = truth(in, value, loc);
       return;
     }
     if (name == "grad" && value.kind == Obj::Kind::None) return;
     // `p.data = t` (and `p.data += t`, which ends so) while a model is constructed: p takes t's
     // values. A new shape or dtype, or a write in the traced function, is refused.
-    if (name == "data" && value.kind == Obj::Kind::Tensor && !backend().tracing() &&
+    if (name == "data" && value.kind == Obj::Kind::Tensor && !in.backend().tracing() &&
         value.as<TensorObj>().dtype == t.dtype) {
-      update_in_place(base, value, loc);
+      update_in_place(in, base, value, loc);
       return;
     }
     throw TraceError(loc,
@@ -297,7 +297,7 @@ void Interpreter::set_attribute(const Obj &base, const std::string &name, Obj va
     // traces.
     return;
   default:
-    raise("AttributeError",
+    raise(in, "AttributeError",
           "'" + type_name(base) + "' object has no attribute '" + excerpt(name) + "'", loc);
   }
 }
@@ -310,10 +310,10 @@ namespace {
 std::vector<int64_t> slice_indices(Interpreter &in, const SliceObj &s, int64_t n, const Loc &loc) {
   auto bound = [&](const Obj &o, int64_t dflt) {
     if (o.kind == Obj::Kind::None) return dflt;
-    return in.concrete_int(o, loc, "a slice bound");
+    return concrete_int(in, o, loc, "a slice bound");
   };
   int64_t stride = bound(s.step, 1);
-  if (stride == 0) in.raise("ValueError", "slice step cannot be zero", loc);
+  if (stride == 0) raise(in, "ValueError", "slice step cannot be zero", loc);
   int64_t start = bound(s.start, stride > 0 ? 0 : n - 1);
   // A reverse slice without a stop runs through index 0: -1 is "before 0" after clamping.
   int64_t stop = bound(s.stop, stride > 0 ? n : -1);
@@ -351,10 +351,10 @@ std::vector<std::string> characters(const std::string &s) {
 
 } // namespace
 
-Obj Interpreter::subscript(const Obj &base, const Obj &index, const Loc &loc) {
+Obj subscript(Interpreter &in, const Obj &base, const Obj &index, const Loc &loc) {
   switch (base.kind) {
   case Obj::Kind::Tensor:
-    return tensor_binary(TensorOperator::subscript(), base, index, loc);
+    return tensor_binary(in, TensorOperator::subscript(), base, index, loc);
   case Obj::Kind::Tuple:
   case Obj::Kind::List:
   case Obj::Kind::Str: {
@@ -364,8 +364,8 @@ Obj Interpreter::subscript(const Obj &base, const Obj &index, const Loc &loc) {
     int64_t n =
         is_str ? static_cast<int64_t>(chars.size()) : static_cast<int64_t>(items_of(base).size());
     if (index.kind == Obj::Kind::Slice) {
-      std::vector<int64_t> picked = slice_indices(*this, index.as<SliceObj>(), n, loc);
-      charge(static_cast<int64_t>(picked.size()) / 16, loc);
+      std::vector<int64_t> picked = slice_indices(in, index.as<SliceObj>(), n, loc);
+      in.budget().charge(static_cast<int64_t>(picked.size()) / 16, loc);
       if (is_str) {
         std::string out;
         for (int64_t i : picked)
@@ -380,45 +380,45 @@ Obj Interpreter::subscript(const Obj &base, const Obj &index, const Loc &loc) {
                                            : Obj::list(std::move(items));
     }
     if (!index.is_number() || index.kind == Obj::Kind::Float)
-      raise("TypeError",
+      raise(in, "TypeError",
             type_name(base) + " indices must be integers or slices, not " + type_name(index), loc);
-    int64_t i = concrete_int(index, loc, "an index");
-    if (i < -n || i >= n) raise("IndexError", type_name(base) + " index out of range", loc);
+    int64_t i = concrete_int(in, index, loc, "an index");
+    if (i < -n || i >= n) raise(in, "IndexError", type_name(base) + " index out of range", loc);
     std::size_t at = static_cast<std::size_t>(i < 0 ? i + n : i);
     return is_str ? Obj::str(chars[at]) : items_of(base)[at];
   }
   case Obj::Kind::Dict: {
-    if (index.is_proxy()) backend_->guard(index, loc);
-    if (const Obj *v = dict_get(base.as<DictObj>(), index, loc)) return *v;
+    if (index.is_proxy()) in.backend().guard(index, loc);
+    if (const Obj *v = dict_get(in, base.as<DictObj>(), index, loc)) return *v;
     if (DictObj &d = base.as<DictObj>();
         d.flavor == DictObj::Flavor::Default && !d.default_factory.is_none()) {
-      Obj made = call(d.default_factory, {}, {}, loc); // defaultdict.__missing__
-      dict_set(base.as<DictObj>(), index, made, loc);
+      Obj made = in.call(d.default_factory, {}, {}, loc); // defaultdict.__missing__
+      dict_set(in, base.as<DictObj>(), index, made, loc);
       return made;
     }
-    raise("KeyError", repr(index, loc), loc);
+    raise(in, "KeyError", repr(in, index, loc), loc);
   }
   case Obj::Kind::Instance:
     if (base.as<InstanceObj>().cls->lookup("__getitem__"))
-      return call(attribute(base, "__getitem__", loc), {index}, {}, loc);
+      return in.call(attribute(in, base, "__getitem__", loc), {index}, {}, loc);
     break;
   case Obj::Kind::Class:
   case Obj::Kind::Unknown:
     // typing's generics (Optional[torch.Tensor], list[int]): nothing the tracer runs reads them.
     if (base.kind == Obj::Kind::Class && is_enum_class(base.as<ClassObj>())) { // Color["RED"]
       for (const Obj &m : enum_members(base.as<ClassObj>()))
-        if (equal(*m.as<InstanceObj>().dict->get("name"), index, loc)) return m;
-      raise("KeyError", repr(index, loc), loc);
+        if (equal(in, *m.as<InstanceObj>().dict->get("name"), index, loc)) return m;
+      raise(in, "KeyError", repr(in, index, loc), loc);
     }
     if (base.kind == Obj::Kind::Class) return make_unknown(base.as<ClassObj>().name + "[...]", loc);
     return derived_unknown(base, base.as<UnknownObj>().what + "[...]", loc);
   default:
     break;
   }
-  raise("TypeError", "'" + type_name(base) + "' object is not subscriptable", loc);
+  raise(in, "TypeError", "'" + type_name(base) + "' object is not subscriptable", loc);
 }
 
-void Interpreter::set_item(const Obj &base, const Obj &index, Obj value, const Loc &loc) {
+void set_item(Interpreter &in, const Obj &base, const Obj &index, Obj value, const Loc &loc) {
   switch (base.kind) {
   case Obj::Kind::List: {
     auto &items = items_of(base);
@@ -427,34 +427,34 @@ void Interpreter::set_item(const Obj &base, const Obj &index, Obj value, const L
       const SliceObj &s = index.as<SliceObj>();
       if (s.step.kind != Obj::Kind::None)
         throw TraceError(loc, "unsupported construct: assignment to an extended slice");
-      std::vector<int64_t> picked = slice_indices(*this, s, n, loc);
+      std::vector<int64_t> picked = slice_indices(in, s, n, loc);
       int64_t start =
           picked.empty()
               ? (s.start.kind == Obj::Kind::None
                      ? 0
-                     : std::clamp<int64_t>(concrete_int(s.start, loc, "a slice bound") < 0
-                                               ? concrete_int(s.start, loc, "") + n
-                                               : concrete_int(s.start, loc, ""),
+                     : std::clamp<int64_t>(concrete_int(in, s.start, loc, "a slice bound") < 0
+                                               ? concrete_int(in, s.start, loc, "") + n
+                                               : concrete_int(in, s.start, loc, ""),
                                            0, n))
               : picked.front();
-      std::vector<Obj> replacement = iterate(value, loc);
+      std::vector<Obj> replacement = iterate(in, value, loc);
       items.erase(items.begin() + start,
                   items.begin() + start + static_cast<int64_t>(picked.size()));
       items.insert(items.begin() + start, replacement.begin(), replacement.end());
       return;
     }
-    int64_t i = concrete_int(index, loc, "an index");
-    if (i < -n || i >= n) raise("IndexError", "list assignment index out of range", loc);
+    int64_t i = concrete_int(in, index, loc, "an index");
+    if (i < -n || i >= n) raise(in, "IndexError", "list assignment index out of range", loc);
     items[static_cast<std::size_t>(i < 0 ? i + n : i)] = std::move(value);
     return;
   }
   case Obj::Kind::Dict:
-    if (index.is_proxy()) backend_->guard(index, loc);
-    dict_set(base.as<DictObj>(), index, std::move(value), loc);
+    if (index.is_proxy()) in.backend().guard(index, loc);
+    dict_set(in, base.as<DictObj>(), index, std::move(value), loc);
     return;
   case Obj::Kind::Instance:
     if (base.as<InstanceObj>().cls->lookup("__setitem__")) {
-      call(attribute(base, "__setitem__", loc), {index, std::move(value)}, {}, loc);
+      in.call(attribute(in, base, "__setitem__", loc), {index, std::move(value)}, {}, loc);
       return;
     }
     break;
@@ -463,13 +463,14 @@ void Interpreter::set_item(const Obj &base, const Obj &index, Obj value, const L
     const Registry &registry = Registry::get();
     std::vector<Obj> bound = registry.bind(registry.op(Sym::ltorch_setitem),
                                            {base, index, std::move(value)}, {}, "setitem", loc);
-    update_in_place(base, backend_->call_symbol(Sym::ltorch_setitem, std::move(bound), loc), loc);
+    update_in_place(in, base, in.backend().call_symbol(Sym::ltorch_setitem, std::move(bound), loc),
+                    loc);
     return;
   }
   default:
     break;
   }
-  raise("TypeError", "'" + type_name(base) + "' object does not support item assignment", loc);
+  raise(in, "TypeError", "'" + type_name(base) + "' object does not support item assignment", loc);
 }
 
 // ---- operators --------------------------------------------------------------------------------
@@ -510,46 +511,47 @@ std::optional<NumOp> number_operation(BinaryOp op) {
 
 } // namespace
 
-Obj Interpreter::binary(BinaryOp op, Obj a, Obj b, const Loc &loc) {
+Obj binary(Interpreter &in, BinaryOp op, Obj a, Obj b, const Loc &loc) {
   const std::string symbol(spelling(op));
-  if (a.kind == Obj::Kind::Unknown) unknown_used(a, loc, "an operand");
-  if (b.kind == Obj::Kind::Unknown) unknown_used(b, loc, "an operand");
+  if (a.kind == Obj::Kind::Unknown) unknown_used(in, a, loc, "an operand");
+  if (b.kind == Obj::Kind::Unknown) unknown_used(in, b, loc, "an operand");
   if (a.kind == Obj::Kind::Tensor || b.kind == Obj::Kind::Tensor)
-    return tensor_binary(op, std::move(a), std::move(b), loc);
+    return tensor_binary(in, op, std::move(a), std::move(b), loc);
   if (a.kind == Obj::Kind::Instance || b.kind == Obj::Kind::Instance) {
     const OperatorRow &methods = operator_row(op);
     if (a.kind == Obj::Kind::Instance && a.as<InstanceObj>().cls->lookup(methods.method)) {
-      Obj r = call(attribute(a, methods.method, loc), {b}, {}, loc);
+      Obj r = in.call(attribute(in, a, methods.method, loc), {b}, {}, loc);
       if (r.kind != Obj::Kind::NotImplemented) return r;
     }
     if (b.kind == Obj::Kind::Instance && b.as<InstanceObj>().cls->lookup(methods.reflected)) {
-      Obj r = call(attribute(b, methods.reflected, loc), {a}, {}, loc);
+      Obj r = in.call(attribute(in, b, methods.reflected, loc), {a}, {}, loc);
       if (r.kind != Obj::Kind::NotImplemented) return r;
     }
   }
   if (a.is_number() && b.is_number()) {
     std::optional<NumOp> num = number_operation(op);
     if (!num) {
-      if (op == BinaryOp::matmul) raise("TypeError", "unsupported operand type(s) for @", loc);
-      int64_t x = concrete_int(a, loc, "a shifted value"), y = concrete_int(b, loc, "a shift");
-      if (y < 0 || y > 62) raise("ValueError", "shift count out of the supported range", loc);
+      if (op == BinaryOp::matmul) raise(in, "TypeError", "unsupported operand type(s) for @", loc);
+      int64_t x = concrete_int(in, a, loc, "a shifted value"),
+              y = concrete_int(in, b, loc, "a shift");
+      if (y < 0 || y > 62) raise(in, "ValueError", "shift count out of the supported range", loc);
       return Obj::int_of(op == BinaryOp::lshift ? x << y : x >> y);
     }
     if ((op == BinaryOp::bit_and || op == BinaryOp::bit_or || op == BinaryOp::bit_xor) &&
         (a.kind == Obj::Kind::Float || b.kind == Obj::Kind::Float))
-      raise("TypeError", "unsupported operand type(s) for " + symbol + ": float", loc);
-    return number(*num, {a, b}, loc);
+      raise(in, "TypeError", "unsupported operand type(s) for " + symbol + ": float", loc);
+    return number(in, *num, {a, b}, loc);
   }
   if (op == BinaryOp::add && a.kind == b.kind &&
       (a.kind == Obj::Kind::Tuple || a.kind == Obj::Kind::List)) {
-    make_room(items_of(a).size() + items_of(b).size(), sizeof(Obj), loc);
+    in.budget().make_room(items_of(a).size() + items_of(b).size(), sizeof(Obj), loc);
     std::vector<Obj> items = items_of(a);
     const auto &more = items_of(b);
     items.insert(items.end(), more.begin(), more.end());
     return a.kind == Obj::Kind::Tuple ? Obj::tuple(std::move(items)) : Obj::list(std::move(items));
   }
   if (op == BinaryOp::add && a.kind == Obj::Kind::Str && b.kind == Obj::Kind::Str) {
-    make_room(str_of(a).size() + str_of(b).size(), loc);
+    in.budget().make_room(str_of(a).size() + str_of(b).size(), loc);
     return Obj::str(str_of(a) + str_of(b));
   }
   if (op == BinaryOp::mul && (a.is_sequence() || a.kind == Obj::Kind::Str || b.is_sequence() ||
@@ -557,19 +559,19 @@ Obj Interpreter::binary(BinaryOp op, Obj a, Obj b, const Loc &loc) {
     const Obj &seq = a.is_number() ? b : a;
     const Obj &count = a.is_number() ? a : b;
     if (count.kind != Obj::Kind::Int && count.kind != Obj::Kind::Bool)
-      raise("TypeError", "can't multiply sequence by non-int of type '" + type_name(count) + "'",
-            loc);
-    int64_t n = std::max<int64_t>(0, concrete_int(count, loc, "a repeat count"));
+      raise(in, "TypeError",
+            "can't multiply sequence by non-int of type '" + type_name(count) + "'", loc);
+    int64_t n = std::max<int64_t>(0, concrete_int(in, count, loc, "a repeat count"));
     if (seq.kind == Obj::Kind::Str) {
-      make_room(static_cast<uint64_t>(n), str_of(seq).size(), loc);
-      step(loc);
+      in.budget().make_room(static_cast<uint64_t>(n), str_of(seq).size(), loc);
+      in.budget().step(loc);
       std::string out;
       for (int64_t i = 0; i < n; ++i)
         out += str_of(seq);
       return Obj::str(std::move(out));
     }
-    make_room(static_cast<uint64_t>(n), items_of(seq).size() * sizeof(Obj), loc);
-    step(loc);
+    in.budget().make_room(static_cast<uint64_t>(n), items_of(seq).size() * sizeof(Obj), loc);
+    in.budget().step(loc);
     std::vector<Obj> items;
     for (int64_t i = 0; i < n; ++i)
       items.insert(items.end(), items_of(seq).begin(), items_of(seq).end());
@@ -577,30 +579,30 @@ Obj Interpreter::binary(BinaryOp op, Obj a, Obj b, const Loc &loc) {
                                         : Obj::list(std::move(items));
   }
   if (op == BinaryOp::mod && a.kind == Obj::Kind::Str)
-    return Obj::str(percent_format(str_of(a), b, loc));
+    return Obj::str(percent_format(in, str_of(a), b, loc));
   if ((op == BinaryOp::bit_or || op == BinaryOp::bit_and || op == BinaryOp::sub ||
        op == BinaryOp::bit_xor) &&
       a.kind == Obj::Kind::Set && b.kind == Obj::Kind::Set)
-    return builtins::set_operation(*this, op, a, b, loc);
+    return builtins::set_operation(in, op, a, b, loc);
   if (op == BinaryOp::bit_or && a.kind == Obj::Kind::Dict && b.kind == Obj::Kind::Dict) {
     Obj out = Obj::dict();
     for (const Obj *d : {&a, &b}) {
       const DictObj &src = d->as<DictObj>();
       for (std::size_t i = 0; i < src.keys.size(); ++i)
-        dict_set(out.as<DictObj>(), src.keys[i], src.values[i], loc);
+        dict_set(in, out.as<DictObj>(), src.keys[i], src.values[i], loc);
     }
     return out;
   }
-  raise("TypeError",
+  raise(in, "TypeError",
         "unsupported operand type(s) for " + symbol + ": '" + type_name(a) + "' and '" +
             type_name(b) + "'",
         loc);
 }
 
-Obj Interpreter::number(NumOp op, const std::vector<Obj> &args, const Loc &loc) {
+Obj number(Interpreter &in, NumOp op, const std::vector<Obj> &args, const Loc &loc) {
   for (const Obj &a : args)
     if (!a.is_number())
-      raise("TypeError",
+      raise(in, "TypeError",
             std::string("unsupported operand type for ") + num_op_symbol(op) + ": '" +
                 type_name(a) + "'",
             loc);
@@ -614,43 +616,44 @@ Obj Interpreter::number(NumOp op, const std::vector<Obj> &args, const Loc &loc) 
   try {
     result = compute_number(op, plain, loc);
   } catch (const PythonNumberError &e) {
-    raise(e.exception_class, e.python_message, loc);
+    raise(in, e.exception_class, e.python_message, loc);
   }
-  if (proxy) return backend_->number_op(op, args, std::move(result), loc);
+  if (proxy) return in.backend().number_op(op, args, std::move(result), loc);
   return result;
 }
 
-Obj Interpreter::unary(UnaryOp op, const Obj &a, const Loc &loc) {
-  if (op == UnaryOp::not_) return Obj::boolean_of(!truth(a, loc));
-  if (a.kind == Obj::Kind::Unknown) unknown_used(a, loc, "the operand");
-  if (a.kind == Obj::Kind::Tensor) return tensor_binary(op, a, Obj::none(), loc);
+Obj unary(Interpreter &in, UnaryOp op, const Obj &a, const Loc &loc) {
+  if (op == UnaryOp::not_) return Obj::boolean_of(!truth(in, a, loc));
+  if (a.kind == Obj::Kind::Unknown) unknown_used(in, a, loc, "the operand");
+  if (a.kind == Obj::Kind::Tensor) return tensor_binary(in, op, a, Obj::none(), loc);
   if (a.kind == Obj::Kind::Instance) {
     std::string_view method = operator_row(op).method;
     if (a.as<InstanceObj>().cls->lookup(method))
-      return call(attribute(a, method, loc), {}, {}, loc);
+      return in.call(attribute(in, a, method, loc), {}, {}, loc);
   }
   if (!a.is_number())
-    raise("TypeError",
+    raise(in, "TypeError",
           "bad operand type for unary " + std::string(spelling(op)) + ": '" + type_name(a) + "'",
           loc);
   if (op == UnaryOp::pos) return a.kind == Obj::Kind::Bool ? Obj::int_of(a.integer) : a;
-  if (op == UnaryOp::neg) return number(NumOp::neg, {a}, loc);
-  if (op == UnaryOp::abs) return number(NumOp::abs, {a}, loc);
+  if (op == UnaryOp::neg) return number(in, NumOp::neg, {a}, loc);
+  if (op == UnaryOp::abs) return number(in, NumOp::abs, {a}, loc);
   // ~x == -x - 1 for ints
-  if (a.kind == Obj::Kind::Float) raise("TypeError", "bad operand type for unary ~: 'float'", loc);
-  Obj neg = number(NumOp::neg, {a}, loc);
-  return number(NumOp::sub, {neg, Obj::int_of(1)}, loc);
+  if (a.kind == Obj::Kind::Float)
+    raise(in, "TypeError", "bad operand type for unary ~: 'float'", loc);
+  Obj neg = number(in, NumOp::neg, {a}, loc);
+  return number(in, NumOp::sub, {neg, Obj::int_of(1)}, loc);
 }
 
-std::optional<Obj> Interpreter::user_ordering(CompareOp op, const Obj &a, const Obj &b,
-                                              const Loc &loc) {
+std::optional<Obj> user_ordering(Interpreter &in, CompareOp op, const Obj &a, const Obj &b,
+                                 const Loc &loc) {
   const OperatorRow &methods = operator_row(op);
   std::string_view method = methods.method, reflected = methods.reflected;
   auto try_method = [&](const Obj &self, std::string_view name,
                         const Obj &other) -> std::optional<Obj> {
     if (self.kind != Obj::Kind::Instance || !self.as<InstanceObj>().cls->lookup(name))
       return std::nullopt;
-    Obj r = call(attribute(self, name, loc), {other}, {}, loc);
+    Obj r = in.call(attribute(in, self, name, loc), {other}, {}, loc);
     if (r.kind == Obj::Kind::NotImplemented) return std::nullopt;
     return r;
   };
@@ -667,12 +670,12 @@ std::optional<Obj> Interpreter::user_ordering(CompareOp op, const Obj &a, const 
   return std::nullopt;
 }
 
-Obj Interpreter::compare(CompareOp op, const Obj &a, const Obj &b, const Loc &loc) {
+Obj compare(Interpreter &in, CompareOp op, const Obj &a, const Obj &b, const Loc &loc) {
   if (op == CompareOp::is || op == CompareOp::is_not) {
     // What the tracer cannot read has no identity to compare: `helper is not None` would
     // answer for a module it never saw.
     if (a.kind == Obj::Kind::Unknown || b.kind == Obj::Kind::Unknown)
-      unknown_used(a.kind == Obj::Kind::Unknown ? a : b, loc, "comparing with `is`");
+      unknown_used(in, a.kind == Obj::Kind::Unknown ? a : b, loc, "comparing with `is`");
     bool same;
     if (a.kind != b.kind)
       same = false;
@@ -691,23 +694,23 @@ Obj Interpreter::compare(CompareOp op, const Obj &a, const Obj &b, const Loc &lo
     switch (b.kind) {
     case Obj::Kind::Str:
       if (a.kind != Obj::Kind::Str)
-        raise("TypeError", "'in <string>' requires string as left operand", loc);
-      charge(static_cast<int64_t>(str_of(b).size() / 64), loc);
+        raise(in, "TypeError", "'in <string>' requires string as left operand", loc);
+      in.budget().charge(static_cast<int64_t>(str_of(b).size() / 64), loc);
       found = str_of(b).find(str_of(a)) != std::string::npos;
       break;
     case Obj::Kind::Dict:
-      if (a.is_proxy()) backend_->guard(a, loc);
-      found = dict_find(b.as<DictObj>(), a, loc) >= 0;
+      if (a.is_proxy()) in.backend().guard(a, loc);
+      found = dict_find(in, b.as<DictObj>(), a, loc) >= 0;
       break;
     case Obj::Kind::Instance:
       if (b.as<InstanceObj>().cls->lookup("__contains__")) {
-        found = truth(call(attribute(b, "__contains__", loc), {a}, {}, loc), loc);
+        found = truth(in, in.call(attribute(in, b, "__contains__", loc), {a}, {}, loc), loc);
         break;
       }
       [[fallthrough]];
     default:
-      for (const Obj &item : iterate(b, loc))
-        if (equal(item, a, loc)) {
+      for (const Obj &item : iterate(in, b, loc))
+        if (equal(in, item, a, loc)) {
           found = true;
           break;
         }
@@ -715,25 +718,25 @@ Obj Interpreter::compare(CompareOp op, const Obj &a, const Obj &b, const Loc &lo
     return Obj::boolean_of(found == (op == CompareOp::in));
   }
   if (a.kind == Obj::Kind::Tensor || b.kind == Obj::Kind::Tensor)
-    return tensor_binary(op, a, b, loc);
+    return tensor_binary(in, op, a, b, loc);
   if (op == CompareOp::eq || op == CompareOp::ne) {
     if (a.is_number() && b.is_number())
-      return number(op == CompareOp::eq ? NumOp::eq : NumOp::ne, {a, b}, loc);
+      return number(in, op == CompareOp::eq ? NumOp::eq : NumOp::ne, {a, b}, loc);
     if (a.kind == Obj::Kind::Instance && a.as<InstanceObj>().cls->lookup("__eq__")) {
-      Obj r = call(attribute(a, "__eq__", loc), {b}, {}, loc);
+      Obj r = in.call(attribute(in, a, "__eq__", loc), {b}, {}, loc);
       if (r.kind != Obj::Kind::NotImplemented)
-        return op == CompareOp::eq ? r : Obj::boolean_of(!truth(r, loc));
+        return op == CompareOp::eq ? r : Obj::boolean_of(!truth(in, r, loc));
     }
-    bool eq = equal(a, b, loc);
+    bool eq = equal(in, a, b, loc);
     return Obj::boolean_of(op == CompareOp::eq ? eq : !eq);
   }
   NumOp num = op == CompareOp::lt   ? NumOp::lt
               : op == CompareOp::le ? NumOp::le
               : op == CompareOp::gt ? NumOp::gt
                                     : NumOp::ge;
-  if (a.is_number() && b.is_number()) return number(num, {a, b}, loc);
+  if (a.is_number() && b.is_number()) return number(in, num, {a, b}, loc);
   if (a.kind == Obj::Kind::Instance || b.kind == Obj::Kind::Instance)
-    if (std::optional<Obj> r = user_ordering(op, a, b, loc)) return *r;
+    if (std::optional<Obj> r = user_ordering(in, op, a, b, loc)) return *r;
   auto ordered = [&](int c) {
     switch (num) {
     case NumOp::lt:
@@ -747,16 +750,17 @@ Obj Interpreter::compare(CompareOp op, const Obj &a, const Obj &b, const Loc &lo
     }
   };
   if (a.kind == Obj::Kind::Str && b.kind == Obj::Kind::Str) {
-    charge(static_cast<int64_t>(std::min(str_of(a).size(), str_of(b).size()) / 64), loc);
+    in.budget().charge(static_cast<int64_t>(std::min(str_of(a).size(), str_of(b).size()) / 64),
+                       loc);
     return Obj::boolean_of(ordered(str_of(a).compare(str_of(b))));
   }
   if (a.is_sequence() && a.kind == b.kind) {
     const auto &x = items_of(a), &y = items_of(b);
     for (std::size_t i = 0; i < x.size() && i < y.size(); ++i)
-      if (!equal(x[i], y[i], loc)) return compare(op, x[i], y[i], loc);
+      if (!equal(in, x[i], y[i], loc)) return compare(in, op, x[i], y[i], loc);
     return Obj::boolean_of(ordered(x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0));
   }
-  raise("TypeError",
+  raise(in, "TypeError",
         "'" + std::string(spelling(op)) + "' not supported between instances of '" + type_name(a) +
             "' and '" + type_name(b) + "'",
         loc);
@@ -773,36 +777,37 @@ bool has_user_key_methods(const Obj &key) {
 
 } // namespace
 
-int64_t Interpreter::user_hash(const Obj &instance, const Loc &loc) {
+int64_t user_hash(Interpreter &in, const Obj &instance, const Loc &loc) {
   const ClassObj &cls = *instance.as<InstanceObj>().cls;
-  if (!cls.lookup("__hash__")) raise("TypeError", "unhashable type: '" + cls.name + "'", loc);
-  Obj h = call(attribute(instance, "__hash__", loc), {}, {}, loc);
+  if (!cls.lookup("__hash__")) raise(in, "TypeError", "unhashable type: '" + cls.name + "'", loc);
+  Obj h = in.call(attribute(in, instance, "__hash__", loc), {}, {}, loc);
   if (h.kind != Obj::Kind::Int && h.kind != Obj::Kind::Bool)
-    raise("TypeError", "__hash__ method should return an integer", loc);
-  return concrete_int(h, loc, "a hash");
+    raise(in, "TypeError", "__hash__ method should return an integer", loc);
+  return concrete_int(in, h, loc, "a hash");
 }
 
-std::ptrdiff_t Interpreter::dict_find(const DictObj &d, const Obj &key, const Loc &loc) {
-  charge(1 + static_cast<int64_t>(d.keys.size() / 16), loc);
-  require_hashable(key, loc);
+std::ptrdiff_t dict_find(Interpreter &in, const DictObj &d, const Obj &key, const Loc &loc) {
+  in.budget().charge(1 + static_cast<int64_t>(d.keys.size() / 16), loc);
+  require_hashable(in, key, loc);
   if (!has_user_key_methods(key)) return d.find(key);
-  int64_t hash = user_hash(key, loc);
+  int64_t hash = user_hash(in, key, loc);
   for (std::size_t i = 0; i < d.keys.size(); ++i) {
     const Obj &stored = d.keys[i];
     if (stored.ref == key.ref) return static_cast<std::ptrdiff_t>(i);
-    if (!has_user_key_methods(stored) || user_hash(stored, loc) != hash) continue;
-    if (truth(compare(CompareOp::eq, stored, key, loc), loc)) return static_cast<std::ptrdiff_t>(i);
+    if (!has_user_key_methods(stored) || user_hash(in, stored, loc) != hash) continue;
+    if (truth(in, compare(in, CompareOp::eq, stored, key, loc), loc))
+      return static_cast<std::ptrdiff_t>(i);
   }
   return -1;
 }
 
-const Obj *Interpreter::dict_get(const DictObj &d, const Obj &key, const Loc &loc) {
-  std::ptrdiff_t i = dict_find(d, key, loc);
+const Obj *dict_get(Interpreter &in, const DictObj &d, const Obj &key, const Loc &loc) {
+  std::ptrdiff_t i = dict_find(in, d, key, loc);
   return i < 0 ? nullptr : &d.values[static_cast<std::size_t>(i)];
 }
 
-void Interpreter::dict_set(DictObj &d, Obj key, Obj value, const Loc &loc) {
-  std::ptrdiff_t i = dict_find(d, key, loc);
+void dict_set(Interpreter &in, DictObj &d, Obj key, Obj value, const Loc &loc) {
+  std::ptrdiff_t i = dict_find(in, d, key, loc);
   if (i >= 0) {
     d.values[static_cast<std::size_t>(i)] = std::move(value);
     return;
@@ -811,10 +816,10 @@ void Interpreter::dict_set(DictObj &d, Obj key, Obj value, const Loc &loc) {
   d.values.push_back(std::move(value));
 }
 
-bool Interpreter::equal(const Obj &a, const Obj &b, const Loc &loc) {
+bool equal(Interpreter &in, const Obj &a, const Obj &b, const Loc &loc) {
   if (a.kind == Obj::Kind::Unknown || b.kind == Obj::Kind::Unknown)
-    unknown_used(a.kind == Obj::Kind::Unknown ? a : b, loc, "comparing");
-  if (a.is_number() && b.is_number()) return truth(number(NumOp::eq, {a, b}, loc), loc);
+    unknown_used(in, a.kind == Obj::Kind::Unknown ? a : b, loc, "comparing");
+  if (a.is_number() && b.is_number()) return truth(in, number(in, NumOp::eq, {a, b}, loc), loc);
   if (a.kind == Obj::Kind::Tensor || b.kind == Obj::Kind::Tensor) {
     if (a.kind == Obj::Kind::Tensor && b.kind == Obj::Kind::Tensor && a.ref == b.ref) return true;
     if (a.kind != b.kind) return false;
@@ -825,27 +830,28 @@ bool Interpreter::equal(const Obj &a, const Obj &b, const Loc &loc) {
   // The same container is equal to itself (CPython compares items by identity first), so a
   // list holding itself equals itself; two such lists recurse into RecursionError.
   if (a.ref && a.ref == b.ref) return true;
-  ValueLevel level = enter_value("in comparison", loc);
-  if (a.kind == Obj::Kind::Str) charge(static_cast<int64_t>(str_of(a).size() / 64), loc);
+  ValueLevel level = enter_value(in, "in comparison", loc);
+  if (a.kind == Obj::Kind::Str)
+    in.budget().charge(static_cast<int64_t>(str_of(a).size() / 64), loc);
   if (std::optional<bool> same = equal_atoms(a, b)) return *same;
   switch (a.kind) {
   case Obj::Kind::Tuple:
   case Obj::Kind::List: {
     const auto &x = items_of(a), &y = items_of(b);
     if (x.size() != y.size()) return false;
-    charge(1 + static_cast<int64_t>(x.size() / 16), loc);
+    in.budget().charge(1 + static_cast<int64_t>(x.size() / 16), loc);
     for (std::size_t i = 0; i < x.size(); ++i)
-      if (!equal(x[i], y[i], loc)) return false;
+      if (!equal(in, x[i], y[i], loc)) return false;
     return true;
   }
   case Obj::Kind::Set: {
     const auto &x = items_of(a), &y = items_of(b);
     if (x.size() != y.size()) return false;
-    charge(1 + static_cast<int64_t>(x.size() * y.size() / 16), loc);
+    in.budget().charge(1 + static_cast<int64_t>(x.size() * y.size() / 16), loc);
     for (const Obj &o : x) {
       bool found = false;
       for (const Obj &p : y)
-        found = found || equal(o, p, loc);
+        found = found || equal(in, o, p, loc);
       if (!found) return false;
     }
     return true;
@@ -855,27 +861,28 @@ bool Interpreter::equal(const Obj &a, const Obj &b, const Loc &loc) {
     if (x.keys.size() != y.keys.size()) return false;
     for (std::size_t i = 0; i < x.keys.size(); ++i) {
       const Obj *v = y.get(x.keys[i]);
-      if (!v || !equal(x.values[i], *v, loc)) return false;
+      if (!v || !equal(in, x.values[i], *v, loc)) return false;
     }
     return true;
   }
   case Obj::Kind::Slice: {
     const SliceObj &x = a.as<SliceObj>(), &y = b.as<SliceObj>();
-    return equal(x.start, y.start, loc) && equal(x.stop, y.stop, loc) && equal(x.step, y.step, loc);
+    return equal(in, x.start, y.start, loc) && equal(in, x.stop, y.stop, loc) &&
+           equal(in, x.step, y.step, loc);
   }
   default:
     return a.ref == b.ref;
   }
 }
 
-bool Interpreter::truth(const Obj &o, const Loc &loc) {
+bool truth(Interpreter &in, const Obj &o, const Loc &loc) {
   switch (o.kind) {
   case Obj::Kind::None:
     return false;
   case Obj::Kind::Bool:
   case Obj::Kind::Int:
   case Obj::Kind::Float:
-    if (o.is_proxy()) backend_->guard(o, loc);
+    if (o.is_proxy()) in.backend().guard(o, loc);
     return o.kind == Obj::Kind::Float ? o.real != 0.0 : o.integer != 0;
   case Obj::Kind::Str:
     return !str_of(o).empty();
@@ -886,19 +893,21 @@ bool Interpreter::truth(const Obj &o, const Loc &loc) {
   case Obj::Kind::Dict:
     return !o.as<DictObj>().keys.empty();
   case Obj::Kind::Tensor:
-    return truth(tensor_values(*this, o, ValueRead::Truth, "the truth value of a tensor",
+    return truth(in,
+                 tensor_values(in, o, ValueRead::Truth, "the truth value of a tensor",
                                "the truth value of a tensor depends on its data: data-dependent "
                                "control flow cannot be traced",
                                loc),
                  loc);
   case Obj::Kind::Unknown:
-    unknown_used(o, loc, "the truth value of");
+    unknown_used(in, o, loc, "the truth value of");
   case Obj::Kind::Instance: {
     const InstanceObj &inst = o.as<InstanceObj>();
     if (inst.cls->lookup("__bool__"))
-      return truth(call(attribute(o, "__bool__", loc), {}, {}, loc), loc);
+      return truth(in, in.call(attribute(in, o, "__bool__", loc), {}, {}, loc), loc);
     if (inst.cls->lookup("__len__"))
-      return concrete_int(call(attribute(o, "__len__", loc), {}, {}, loc), loc, "__len__") != 0;
+      return concrete_int(in, in.call(attribute(in, o, "__len__", loc), {}, {}, loc), loc,
+                          "__len__") != 0;
     return true;
   }
   default:
@@ -906,78 +915,78 @@ bool Interpreter::truth(const Obj &o, const Loc &loc) {
   }
 }
 
-int64_t Interpreter::concrete_int(const Obj &o, const Loc &loc, const std::string &what) {
+int64_t concrete_int(Interpreter &in, const Obj &o, const Loc &loc, const std::string &what) {
   if (o.kind != Obj::Kind::Int && o.kind != Obj::Kind::Bool) {
-    if (o.kind == Obj::Kind::Unknown) unknown_used(o, loc, what);
+    if (o.kind == Obj::Kind::Unknown) unknown_used(in, o, loc, what);
     if (o.kind == Obj::Kind::Tensor)
       throw TraceError(loc, what + " is a tensor here: using a tensor's value as a number "
                                    "depends on its data, which cannot be traced");
-    raise("TypeError", what + " must be an int, not " + type_name(o), loc);
+    raise(in, "TypeError", what + " must be an int, not " + type_name(o), loc);
   }
-  if (o.is_proxy()) backend_->guard(o, loc);
+  if (o.is_proxy()) in.backend().guard(o, loc);
   return o.integer;
 }
 
-double Interpreter::concrete_float(const Obj &o, const Loc &loc, const std::string &what) {
-  if (!o.is_number()) raise("TypeError", what + " must be a number, not " + type_name(o), loc);
-  if (o.is_proxy()) backend_->guard(o, loc);
+double concrete_float(Interpreter &in, const Obj &o, const Loc &loc, const std::string &what) {
+  if (!o.is_number()) raise(in, "TypeError", what + " must be a number, not " + type_name(o), loc);
+  if (o.is_proxy()) in.backend().guard(o, loc);
   return o.as_double();
 }
 
-bool Interpreter::raised(const PyError &e, const char *exception_class) const {
+bool raised(Interpreter &in, const PyError &e, const char *exception_class) {
   return e.exception.kind == Obj::Kind::Instance &&
          e.exception.as<InstanceObj>().cls->is_subclass_of(
-             *impl_->exception_classes.at(exception_class));
+             *in.state().exception_classes.at(exception_class));
 }
 
 // CPython's protocols for an instance: iter(o) is o.__iter__() (an iterator: an object with
 // __next__, often o itself), whose __next__ is called until StopIteration; without __iter__,
 // o.__getitem__(0, 1, ...) until IndexError. A loop, never a recursion on what __iter__ gives.
-std::vector<Obj> Interpreter::iterate_instance(const Obj &o, const Loc &loc) {
+std::vector<Obj> iterate_instance(Interpreter &in, const Obj &o, const Loc &loc) {
   const ClassObj &cls = *o.as<InstanceObj>().cls;
   std::vector<Obj> out;
   if (!cls.lookup("__iter__")) {
     if (!cls.lookup("__getitem__"))
-      raise("TypeError", "'" + type_name(o) + "' object is not iterable", loc);
+      raise(in, "TypeError", "'" + type_name(o) + "' object is not iterable", loc);
     for (int64_t i = 0;; ++i) {
-      step(loc);
+      in.budget().step(loc);
       try {
-        out.push_back(call(attribute(o, "__getitem__", loc), {Obj::int_of(i)}, {}, loc));
+        out.push_back(in.call(attribute(in, o, "__getitem__", loc), {Obj::int_of(i)}, {}, loc));
       } catch (const PyError &e) {
-        if (!raised(e, "IndexError") && !raised(e, "StopIteration")) throw;
+        if (!raised(in, e, "IndexError") && !raised(in, e, "StopIteration")) throw;
         return out;
       }
     }
   }
-  Obj it = call(attribute(o, "__iter__", loc), {}, {}, loc);
+  Obj it = in.call(attribute(in, o, "__iter__", loc), {}, {}, loc);
   if (it.kind != Obj::Kind::Instance) {
     // A builtin iterator (iter(list) is a list here): its items.
     if (it.kind == Obj::Kind::List || it.kind == Obj::Kind::Tuple) return items_of(it);
-    raise("TypeError", "iter() returned non-iterator of type '" + type_name(it) + "'", loc);
+    raise(in, "TypeError", "iter() returned non-iterator of type '" + type_name(it) + "'", loc);
   }
   if (!it.as<InstanceObj>().cls->lookup("__next__"))
-    raise("TypeError", "iter() returned non-iterator of type '" + type_name(it) + "'", loc);
-  Obj next = attribute(it, "__next__", loc);
+    raise(in, "TypeError", "iter() returned non-iterator of type '" + type_name(it) + "'", loc);
+  Obj next = attribute(in, it, "__next__", loc);
   while (true) {
-    step(loc);
+    in.budget().step(loc);
     try {
-      out.push_back(call(next, {}, {}, loc));
+      out.push_back(in.call(next, {}, {}, loc));
     } catch (const PyError &e) {
-      if (!raised(e, "StopIteration")) throw;
+      if (!raised(in, e, "StopIteration")) throw;
       return out;
     }
   }
 }
 
-std::vector<Obj> Interpreter::iterate(const Obj &o, const Loc &loc) {
+std::vector<Obj> iterate(Interpreter &in, const Obj &o, const Loc &loc) {
   switch (o.kind) {
   case Obj::Kind::Class:
     if (is_enum_class(o.as<ClassObj>())) return enum_members(o.as<ClassObj>());
     break;
   case Obj::Kind::Generator: { // drained here: a for loop takes all it yields first
     std::vector<Obj> out;
-    while (std::optional<Obj> v = resume_generator(o, loc)) {
-      step(loc);
+    while (std::optional<Obj> v = resume_generator(in, o, loc)) {
+      in.budget().step(loc);
       out.push_back(std::move(*v));
     }
     return out;
@@ -985,7 +994,7 @@ std::vector<Obj> Interpreter::iterate(const Obj &o, const Loc &loc) {
   case Obj::Kind::Tuple:
   case Obj::Kind::List:
   case Obj::Kind::Set:
-    charge(static_cast<int64_t>(items_of(o).size()) / 16, loc);
+    in.budget().charge(static_cast<int64_t>(items_of(o).size()) / 16, loc);
     return items_of(o);
   case Obj::Kind::Dict:
     return o.as<DictObj>().keys;
@@ -997,34 +1006,34 @@ std::vector<Obj> Interpreter::iterate(const Obj &o, const Loc &loc) {
   }
   case Obj::Kind::Tensor: {
     const TensorObj &t = o.as<TensorObj>();
-    if (t.shape.empty()) raise("TypeError", "iteration over a 0-d tensor", loc);
-    int64_t n = concrete_int(t.shape[0], loc, "the length of the iterated tensor");
+    if (t.shape.empty()) raise(in, "TypeError", "iteration over a 0-d tensor", loc);
+    int64_t n = concrete_int(in, t.shape[0], loc, "the length of the iterated tensor");
     std::vector<Obj> out;
     for (int64_t i = 0; i < n; ++i) {
-      step(loc);
-      out.push_back(subscript(o, Obj::int_of(i), loc));
+      in.budget().step(loc);
+      out.push_back(subscript(in, o, Obj::int_of(i), loc));
     }
     return out;
   }
   case Obj::Kind::Instance:
-    return iterate_instance(o, loc);
+    return iterate_instance(in, o, loc);
   case Obj::Kind::Unknown:
-    unknown_used(o, loc, "iterating over");
+    unknown_used(in, o, loc, "iterating over");
   default:
     break;
   }
-  raise("TypeError", "'" + type_name(o) + "' object is not iterable", loc);
+  raise(in, "TypeError", "'" + type_name(o) + "' object is not iterable", loc);
 }
 
-bool Interpreter::isinstance(const Obj &o, const Obj &cls, const Loc &loc) {
+bool isinstance(Interpreter &in, const Obj &o, const Obj &cls, const Loc &loc) {
   if (cls.kind == Obj::Kind::Tuple) {
     for (const Obj &c : items_of(cls))
-      if (isinstance(o, c, loc)) return true;
+      if (isinstance(in, o, c, loc)) return true;
     return false;
   }
   if (cls.kind == Obj::Kind::Unknown) return false; // a class of a module the tracer lacks
   if (cls.kind != Obj::Kind::Class)
-    raise("TypeError", "isinstance() arg 2 must be a type or tuple of types", loc);
+    raise(in, "TypeError", "isinstance() arg 2 must be a type or tuple of types", loc);
   const ClassObj &c = cls.as<ClassObj>();
   if (o.kind == Obj::Kind::Instance) return o.as<InstanceObj>().cls->is_subclass_of(c);
   auto b = static_cast<Builtin>(c.builtin);
@@ -1075,24 +1084,34 @@ bool Interpreter::isinstance(const Obj &o, const Obj &cls, const Loc &loc) {
 
 // ---- f-strings --------------------------------------------------------------------------------
 
-Obj Interpreter::eval_fstring(const Expr &e, Frame &frame) {
-  if (e.kind == Expr::Kind::FormattedValue) {
-    Obj value = eval(e.items[0], frame);
-    if (e.text == "r" || e.text == "a")
-      value = Obj::str(repr(value, e.loc));
-    else if (e.text == "s")
-      value = Obj::str(str(value, e.loc));
-    std::string spec = e.items.size() > 1 ? str_of(eval_fstring(e.items[1], frame)) : "";
-    return format_value(value, spec, e.loc);
-  }
-  std::string out;
-  for (const Expr &part : e.items) {
-    if (part.kind == Expr::Kind::Str)
-      out += part.text;
-    else
-      out += str_of(eval_fstring(part, frame));
-  }
-  return Obj::str(std::move(out));
+std::shared_ptr<ClassObj> builtin_class(Interpreter &in, Builtin b) {
+  auto it = in.state().builtin_classes.find(static_cast<uint16_t>(b));
+  return it == in.state().builtin_classes.end() ? nullptr : it->second;
+}
+
+Obj make_exception(Interpreter &in, const std::string &cls, const std::string &message) {
+  auto inst = std::make_shared<InstanceObj>();
+  inst->cls = in.state().exception_classes.at(cls);
+  inst->dict->set(Obj::str("args"), Obj::tuple({Obj::str(message)}));
+  return Obj::heap(Obj::Kind::Instance, std::move(inst));
+}
+
+void raise(Interpreter &in, const std::string &exception_class, const std::string &message,
+           const Loc &loc) {
+  throw PyError{make_exception(in, exception_class, message), loc, {}, std::nullopt};
+}
+
+void unknown_used(Interpreter & /*in*/, const Obj &o, const Loc &loc, const std::string &how) {
+  const UnknownObj &u = o.as<UnknownObj>();
+  std::string what(std::string_view(u.what).substr(u.what.starts_with("module ") ? 7 : 0));
+  if (!u.module.empty())
+    throw TraceError(loc, how + " `" + excerpt(what) + "`: it comes from `" + excerpt(u.module) +
+                              "` (imported at line " + std::to_string(u.import_line) +
+                              "), a module the tracer cannot read (it runs torch, math and the "
+                              "model's own files: docs/tracer.md)");
+  throw TraceError(loc, how + " `" + excerpt(what) + "`" +
+                            (u.line ? " (from line " + std::to_string(u.line) + ")" : "") +
+                            ": the tracer does not model it");
 }
 
 } // namespace tracelint::tracer
