@@ -146,7 +146,9 @@ TEST_CASE("analyzer: tracelint's own printers have no findings") {
 }
 
 // Summaries across units: printer.cpp sees only the declarations of proxy.cpp's functions.
-// Alone (and proxy.cpp alone) they are clean; analysed in one run (either order) the two chains
+// Alone (and proxy.cpp alone, and printer.cpp with a database that has proxy.cpp but without
+// --cross-unit) they are clean; analysed in one run (either order, or printer.cpp with that
+// database and --cross-unit) the two chains
 // into proxy.cpp are reported, named file:line, and so are the text problems of two helpers
 // whose results printer.cpp prints into Python (a %g number, a string quoted unescaped); the
 // functions that print the name, a cycle through both units and the right helpers stay silent.
@@ -156,10 +158,21 @@ TEST_CASE("analyzer: a repr reached through a function of another unit of the sa
     auto alone = test::tracelint("analyze --format json '" + dir + "/" + file + "' -- -std=c++17");
     CHECK_MESSAGE(alone.exit_code == 0, alone.out << alone.err);
   }
-  for (std::string files : {"'" + dir + "/printer.cpp' '" + dir + "/proxy.cpp'",
-                            "'" + dir + "/proxy.cpp' '" + dir + "/printer.cpp'"}) {
-    CAPTURE(files);
-    auto run = test::tracelint("analyze --format json " + files + " -- -std=c++17");
+  // printer.cpp alone with a compilation database that has proxy.cpp: read from it.
+  test::TempDir db;
+  nlohmann::json commands = nlohmann::json::array();
+  for (std::string file : {"printer.cpp", "proxy.cpp"})
+    commands.push_back({{"directory", dir},
+                        {"file", dir + "/" + file},
+                        {"arguments", {"c++", "-std=c++17", "-c", dir + "/" + file}}});
+  test::write_file(db.path + "/compile_commands.json", commands.dump());
+  auto without = test::tracelint("analyze -p '" + db.path + "' '" + dir + "/printer.cpp'");
+  CHECK_MESSAGE(without.exit_code == 0, without.out << without.err); // --cross-unit is opt-in
+  for (std::string arguments : {"'" + dir + "/printer.cpp' '" + dir + "/proxy.cpp' -- -std=c++17",
+                                "'" + dir + "/proxy.cpp' '" + dir + "/printer.cpp' -- -std=c++17",
+                                "-p '" + db.path + "' --cross-unit '" + dir + "/printer.cpp'"}) {
+    CAPTURE(arguments);
+    auto run = test::tracelint("analyze --format json " + arguments);
     CHECK_MESSAGE(run.exit_code == 1, run.out << run.err);
     auto doc = nlohmann::json::parse(run.out);
     std::vector<std::tuple<int, std::string, std::string>> found;

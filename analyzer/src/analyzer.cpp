@@ -18,8 +18,11 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Regex.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -103,7 +106,10 @@ private:
 // does not compile is a failed file in the report, not one that passed.
 class FirstErrorKeeper : public DiagnosticConsumer {
 public:
-  FirstErrorKeeper() : options_(new DiagnosticOptions), printer_(llvm::errs(), options_.get()) {}
+  // quiet: Clang's diagnostics are not printed (a unit read only for its summaries).
+  explicit FirstErrorKeeper(bool quiet = false)
+      : options_(new DiagnosticOptions),
+        printer_(quiet ? llvm::nulls() : llvm::errs(), options_.get()) {}
 
   void BeginSourceFile(const LangOptions &lang, const Preprocessor *pp) override {
     printer_.BeginSourceFile(lang, pp);
@@ -137,7 +143,8 @@ private:
 // One file through Clang: its report, or a failed file with the compiler's first error.
 FileReport analyze_file(const clang::tooling::CompilationDatabase &compilations,
                         const std::string &source, const PrinterSettings &settings,
-                        const clang::tooling::ArgumentsAdjuster &untrusted, UnitSummaries *units) {
+                        const clang::tooling::ArgumentsAdjuster &untrusted, UnitSummaries *units,
+                        bool quiet = false) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(source, ec)) {
     FileReport missing;
@@ -153,7 +160,7 @@ FileReport analyze_file(const clang::tooling::CompilationDatabase &compilations,
   // -Werror that is an error, which says nothing about the printers; the code is still read.
   tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
       "-Wno-unknown-warning-option", clang::tooling::ArgumentInsertPosition::END));
-  FirstErrorKeeper diagnostics;
+  FirstErrorKeeper diagnostics(quiet);
   tool.setDiagnosticConsumer(&diagnostics);
   std::map<std::string, FileReport> by_file;
   Factory factory(settings, by_file, units);
@@ -210,6 +217,43 @@ void finish_waiting(const UnitSummaries &units, std::vector<FileReport> &reports
       sort_diagnostics(report);
       break;
     }
+}
+
+// --cross-unit with a compilation database: the functions waiting findings need that no file
+// given defines
+// may be defined in the database's other units. Those whose text names one of them (a cheap
+// filter before Clang reads them) are read for their summaries only, quietly, a few rounds as
+// the chains lead on, 64 units at most; their own findings are not reported.
+void read_units_for_waiting(const clang::tooling::CompilationDatabase &compilations,
+                            const std::vector<std::string> &given, const PrinterSettings &settings,
+                            const clang::tooling::ArgumentsAdjuster &untrusted,
+                            UnitSummaries &units) {
+  std::set<std::string> read;
+  for (const std::string &g : given) {
+    std::error_code ec;
+    read.insert(std::filesystem::weakly_canonical(g, ec).string());
+  }
+  std::size_t budget = 64;
+  for (int round = 0; round < 4 && budget > 0; ++round) {
+    std::set<std::string> names = units.missing_names();
+    if (names.empty()) return;
+    bool progress = false;
+    for (const std::string &file : compilations.getAllFiles()) {
+      std::error_code ec;
+      std::string canonical = std::filesystem::weakly_canonical(file, ec).string();
+      if (budget == 0 || read.count(canonical)) continue;
+      std::ifstream in(file, std::ios::binary);
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (std::none_of(names.begin(), names.end(),
+                       [&](const std::string &n) { return text.find(n) != std::string::npos; }))
+        continue;
+      read.insert(canonical);
+      --budget;
+      progress = true;
+      analyze_file(compilations, file, settings, untrusted, &units, true);
+    }
+    if (!progress) return;
+  }
 }
 
 // A compilation database belongs to the repository analysed, which may be hostile: its flags
@@ -282,6 +326,14 @@ clang::tooling::ArgumentsAdjuster untrusted_flags_dropper(std::string root,
 }
 
 llvm::cl::OptionCategory category("tracelint analyze options");
+llvm::cl::opt<bool> cross_unit_option(
+    "cross-unit",
+    llvm::cl::desc("With -p: follow the function summaries (a repr, a lossy number, an unescaped "
+                   "string reached through a function) into the database's other units that "
+                   "name the functions the given files call, read for their summaries only (64 "
+                   "at most). Opt-in, as Clang's cross-translation-unit analysis: it reads more "
+                   "than the files given. The files given always share their summaries"),
+    llvm::cl::cat(category));
 llvm::cl::opt<bool> verbose_option(
     "verbose",
     llvm::cl::desc("Say which flags of the compilation database were dropped, and why (flags "
@@ -363,7 +415,8 @@ int analyze_main(int argc, const char **argv) {
       "followed through the printer's own functions (an operator<< or formatter that prints\n"
       "`p.repr()`, a toString() that returns it), also into the other files of the same run:\n"
       "`tracelint analyze -p build src/printer.cpp src/proxy.cpp` finds printer.cpp's\n"
-      "`os << stop` whose operator<< proxy.cpp defines.\n\n"
+      "`os << stop` whose operator<< proxy.cpp defines; `-p build --cross-unit\n"
+      "src/printer.cpp` reads proxy.cpp from the database for it.\n\n"
       "Compile flags: -p BUILD_DIR reads BUILD_DIR/compile_commands.json (CMake writes it with\n"
       "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON; the folders above are not searched), or `-- FLAGS`\n"
       "after the files gives them: `tracelint analyze src/printer.cpp -- -std=c++17 -Iinclude`.\n"
@@ -489,12 +542,17 @@ int analyze_main(int argc, const char **argv) {
     untrusted = untrusted_flags_dropper(root.string(), dropped);
   }
   // Several units: a chain from a printed value to a repr may run through another's functions.
+  // With a compilation database (-p) and --cross-unit, also into the database's other units.
   UnitSummaries units;
-  UnitSummaries *shared = parser->getSourcePathList().size() > 1 ? &units : nullptr;
+  bool database = flags.build && !flags.after_dashes && cross_unit_option;
+  UnitSummaries *shared = parser->getSourcePathList().size() > 1 || database ? &units : nullptr;
   for (const std::string &source : parser->getSourcePathList()) {
     reports.push_back(analyze_file(parser->getCompilations(), source, settings, untrusted, shared));
     failed |= reports.back().error.has_value();
   }
+  if (database)
+    read_units_for_waiting(parser->getCompilations(), parser->getSourcePathList(), settings,
+                           untrusted, units);
   finish_waiting(units, reports);
   if (verbose_option) {
     std::set<std::string> said;

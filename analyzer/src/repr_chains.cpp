@@ -102,7 +102,7 @@ std::optional<ReprChain> PrinterChecks::elsewhere(const FunctionDecl *f) const {
     return std::nullopt;
   llvm::SmallString<128> usr;
   if (index::generateUSRForDecl(f->getCanonicalDecl(), usr)) return std::nullopt;
-  return ReprChain{{}, usr.str().str()};
+  return ReprChain{{}, usr.str().str(), f->getNameAsString()};
 }
 
 std::optional<ReprChain> PrinterChecks::result_elsewhere(const Expr *value) const {
@@ -120,8 +120,9 @@ void PrinterChecks::export_summaries(const std::vector<const FunctionDecl *> &fu
     llvm::SmallString<128> usr;
     if (!elsewhere(f) || index::generateUSRForDecl(f->getCanonicalDecl(), usr))
       continue; // not a function whose text another unit prints
+    units_->saw(usr.str().str());
     std::optional<ReprChain> chain =
-        direct_repr(f) ? std::optional(ReprChain{{ReprStep{display_name(f), "", 0}}, ""})
+        direct_repr(f) ? std::optional(ReprChain{{ReprStep{display_name(f), "", 0}}, "", ""})
                        : function_chain(f);
     if (chain) units_->define(usr.str().str(), std::move(*chain));
     if (std::vector<TextProblem> problems = text_problems(f); !problems.empty())
@@ -230,8 +231,8 @@ std::optional<ReprChain> PrinterChecks::piece_chain(const ValuePiece &v) {
   if (!printer) return std::nullopt;
   const CXXRecordDecl *record = printed_record(v.expr->getType());
   if (has_annotation(printer, "tracelint::repr") || debug_text(printer, record, true))
-    return ReprChain{{ReprStep{display_name(printer) + " of " + record->getNameAsString(), "", 0}},
-                     ""};
+    return ReprChain{
+        {ReprStep{display_name(printer) + " of " + record->getNameAsString(), "", 0}}, "", ""};
   return function_chain(printer);
 }
 
@@ -242,7 +243,7 @@ std::optional<ReprChain> PrinterChecks::expr_chain(const Expr *e, int depth) {
   if (const auto *call = dyn_cast<CallExpr>(s)) {
     const FunctionDecl *callee = call->getDirectCallee();
     if (!callee) return std::nullopt;
-    if (direct_repr(callee)) return ReprChain{{ReprStep{display_name(callee), "", 0}}, ""};
+    if (direct_repr(callee)) return ReprChain{{ReprStep{display_name(callee), "", 0}}, "", ""};
     if (auto chain = function_chain(callee)) return chain;
     if (is_formatter_format(callee)) // formatter<string_view>::format(repr(p), ctx)
       for (const Expr *a : call->arguments())

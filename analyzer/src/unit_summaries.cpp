@@ -1,7 +1,6 @@
 #include "unit_summaries.hpp"
 
 #include <filesystem>
-#include <set>
 
 namespace tracelint::analyzer {
 
@@ -33,6 +32,22 @@ void UnitSummaries::define_problems(const std::string &usr, std::vector<TextProb
 const std::vector<TextProblem> *UnitSummaries::problems(const std::string &usr) const {
   auto it = problems_.find(usr);
   return it == problems_.end() ? nullptr : &it->second;
+}
+
+std::set<std::string> UnitSummaries::missing_names() const {
+  std::set<std::string> names;
+  for (const Waiting &w : waiting_) {
+    std::string usr = w.chain.continues_in, name = w.chain.continues_name;
+    std::set<std::string> followed;
+    while (!usr.empty() && seen_.count(usr) && followed.insert(usr).second) {
+      auto it = chains_.find(usr);
+      if (it == chains_.end()) break; // defined, and its text is no repr: nothing to look for
+      usr = it->second.continues_in;
+      name = it->second.continues_name;
+    }
+    if (!usr.empty() && !seen_.count(usr) && !name.empty()) names.insert(name);
+  }
+  return names;
 }
 
 std::optional<std::vector<ReprStep>> UnitSummaries::resolve(const ReprChain &chain) const {

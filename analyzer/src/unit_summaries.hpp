@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct ReprChain {
   // The chain goes on in a function this unit has no body for (its USR): known once the unit
   // that defines it is analysed.
   std::string continues_in;
+  std::string continues_name; // that function's name (`toString`, `operator<<`)
 };
 
 // The steps as a message shows them: ` → `-separated, a place in main_file as `line N`, one in
@@ -55,6 +57,11 @@ public:
   std::optional<std::vector<ReprStep>> resolve(const ReprChain &chain) const;
 
   void define_problems(const std::string &usr, std::vector<TextProblem> problems);
+  // A unit has the function's body (whether or not its text is a repr or has problems).
+  void saw(const std::string &usr) { seen_.insert(usr); }
+  // The functions that waiting findings need and no unit defined yet, by name: what to look for
+  // in the compilation database's other units.
+  std::set<std::string> missing_names() const;
   // The problems in the text of a function (by USR) that some unit defined.
   const std::vector<TextProblem> *problems(const std::string &usr) const;
 
@@ -74,6 +81,7 @@ public:
 private:
   std::map<std::string, ReprChain> chains_;
   std::map<std::string, std::vector<TextProblem>> problems_;
+  std::set<std::string> seen_;
   std::vector<Waiting> waiting_;
 };
 
