@@ -401,29 +401,142 @@ FlagSource flag_source(int argc, const char **argv) {
 
 } // namespace
 
+// The patterns: the flags given, else [tool.tracelint.analyzer] in the nearest pyproject.toml
+// (from the first file's folder up). None, with the reason on stderr, when one is bad.
+std::optional<PrinterSettings> printer_settings(const std::vector<std::string> &sources) {
+  std::string codegen = codegen_option, not_codegen = not_codegen_option, repr_names = repr_option;
+  if (!sources.empty()) {
+    std::string dir = std::filesystem::path(sources.front()).parent_path().string();
+    if (std::optional<std::string> config = find_config(dir.empty() ? "." : dir)) {
+      try {
+        Result<std::string> text = pyproject_text(*config);
+        if (!text) throw toml::parse_error(text.error().message.c_str(), toml::source_region{});
+        toml::table table = toml::parse(text.value(), *config);
+        const toml::node_view<toml::node> section = table["tool"]["tracelint"]["analyzer"];
+        for (auto [key, target, option] :
+             {std::tuple<const char *, std::string *, llvm::cl::opt<std::string> *>{
+                  "codegen-pattern", &codegen, &codegen_option},
+              {"not-codegen-pattern", &not_codegen, &not_codegen_option},
+              {"repr-pattern", &repr_names, &repr_option}}) {
+          if (option->getNumOccurrences() > 0 || !section[key]) continue;
+          if (!section[key].is_string()) {
+            llvm::errs() << *config << ": [tool.tracelint.analyzer] " << key
+                         << " must be a string\n";
+            return std::nullopt;
+          }
+          *target = *section[key].value<std::string>();
+        }
+      } catch (const toml::parse_error &e) {
+        llvm::errs() << *config << ":" << e.source().begin.line << ":" << e.source().begin.column
+                     << ": " << std::string(e.description()) << "\n";
+        return std::nullopt;
+      }
+    }
+  }
+  auto compile = [](const std::string &pattern) {
+    return llvm::Regex(pattern, llvm::Regex::IgnoreCase);
+  };
+  PrinterSettings settings{std::nullopt, std::nullopt, compile(repr_names)};
+  if (!codegen.empty()) settings.codegen = compile(codegen);
+  if (!not_codegen.empty()) settings.not_codegen = compile(not_codegen);
+  std::string error;
+  for (const llvm::Regex *r :
+       {settings.codegen ? &*settings.codegen : nullptr,
+        settings.not_codegen ? &*settings.not_codegen : nullptr, &settings.repr})
+    if (r && !r->isValid(error)) {
+      llvm::errs() << "tracelint analyze: bad pattern: " << error << "\n";
+      return std::nullopt;
+    }
+  return settings;
+}
+
+// The database's flags are untrusted (flags typed after `--` are the user's): the project is
+// the smallest folder holding the database and the first file.
+clang::tooling::ArgumentsAdjuster database_flags_filter(const FlagSource &flags,
+                                                        const std::string &first_source,
+                                                        std::vector<DroppedFlag> &dropped) {
+  if (flags.after_dashes) return nullptr;
+  std::error_code ec;
+  std::filesystem::path source = std::filesystem::absolute(first_source, ec).lexically_normal();
+  std::filesystem::path database = source.parent_path();
+  if (flags.build) {
+    database = std::filesystem::absolute(*flags.build, ec).lexically_normal();
+  } else {
+    while (!std::filesystem::exists(database / "compile_commands.json", ec) &&
+           database.has_parent_path() && database.parent_path() != database)
+      database = database.parent_path();
+  }
+  std::filesystem::path root = database;
+  while (!root.empty() && root.has_parent_path() && root.parent_path() != root &&
+         source.string().rfind(root.string() + "/", 0) != 0)
+    root = root.parent_path();
+  return untrusted_flags_dropper(root.string(), dropped);
+}
+
+// Every file through Clang, the findings that waited on other units finished, the report
+// printed; the exit code.
+int analyze_files(const clang::tooling::CompilationDatabase &compilations,
+                  const std::vector<std::string> &sources, const PrinterSettings &settings,
+                  const FlagSource &flags, Format format) {
+  std::vector<DroppedFlag> dropped;
+  clang::tooling::ArgumentsAdjuster untrusted =
+      database_flags_filter(flags, sources.front(), dropped);
+  std::vector<FileReport> reports;
+  bool failed = false;
+  // Several units: a chain from a printed value to a repr may run through another's functions.
+  // With a compilation database (-p) and --cross-unit, also into the database's other units.
+  UnitSummaries units;
+  bool database = flags.build && !flags.after_dashes && cross_unit_option;
+  UnitSummaries *shared = sources.size() > 1 || database ? &units : nullptr;
+  for (const std::string &source : sources) {
+    reports.push_back(analyze_file(compilations, source, settings, untrusted, shared));
+    failed |= reports.back().error.has_value();
+  }
+  if (database) read_units_for_waiting(compilations, sources, settings, untrusted, units);
+  finish_waiting(units, reports);
+  if (verbose_option) {
+    std::set<std::string> said;
+    for (const DroppedFlag &d : dropped)
+      if (said.insert(d.flag).second)
+        llvm::errs() << "tracelint analyze: dropped `" << d.flag
+                     << "` from the compilation database: " << d.why << "\n";
+  }
+  std::cout << render(reports, format);
+  if (failed) {
+    llvm::errs() << "tracelint analyze: some files could not be compiled or read (the report says "
+                    "why)\n";
+    return 2;
+  }
+  for (const FileReport &r : reports)
+    if (r.has_at_least(Severity::Error)) return 1;
+  return 0;
+}
+
+// Not CommonOptionsParser::HelpMessage: it promises the upward search this command refuses.
+const char *const kAnalyzeHelp =
+    "\nChecks C++ code that prints Python: TLA001 repr-in-codegen, TLA002\n"
+    "invalid-python-template, TLA003 lossy-literal, TLA004 unescaped-string. A printer is a\n"
+    "function whose output (a stream, a string it returns or builds, a FILE*, a buffer) gets\n"
+    "Python statements (`def `, `import `, `x = torch.add(`, `return x`), with the functions\n"
+    "it passes that output to or takes text from; also functions marked\n"
+    "[[clang::annotate(\"tracelint::codegen\")]] or matching --codegen-pattern.\n"
+    "Styles followed: <<, + and +=, .append, fmt::format/format_to/print, std::format,\n"
+    "printf/fprintf/snprintf, std::to_string, and locals holding text. A debug repr is\n"
+    "followed through the printer's own functions (an operator<< or formatter that prints\n"
+    "`p.repr()`, a toString() that returns it), also into the other files of the same run:\n"
+    "`tracelint analyze -p build src/printer.cpp src/proxy.cpp` finds printer.cpp's\n"
+    "`os << stop` whose operator<< proxy.cpp defines; `-p build --cross-unit\n"
+    "src/printer.cpp` reads proxy.cpp from the database for it.\n\n"
+    "Compile flags: -p BUILD_DIR reads BUILD_DIR/compile_commands.json (CMake writes it with\n"
+    "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON; the folders above are not searched), or `-- FLAGS`\n"
+    "after the files gives them: `tracelint analyze src/printer.cpp -- -std=c++17 -Iinclude`.\n"
+    "With neither, nothing is compiled (exit 2) unless --find-compile-db asks for a search\n"
+    "upwards (clang-tidy's default, opt-in here: a checkout's database can carry any flag).\n"
+    "A file that does not compile is a failed file in the report, with Clang's first error.\n"
+    "Exit codes: 0 clean, 1 findings, 2 usage, I/O or compile error.\n";
+
 int analyze_main(int argc, const char **argv) {
-  // Not CommonOptionsParser::HelpMessage: it promises the upward search this command refuses.
-  llvm::cl::extrahelp more(
-      "\nChecks C++ code that prints Python: TLA001 repr-in-codegen, TLA002\n"
-      "invalid-python-template, TLA003 lossy-literal, TLA004 unescaped-string. A printer is a\n"
-      "function whose output (a stream, a string it returns or builds, a FILE*, a buffer) gets\n"
-      "Python statements (`def `, `import `, `x = torch.add(`, `return x`), with the functions\n"
-      "it passes that output to or takes text from; also functions marked\n"
-      "[[clang::annotate(\"tracelint::codegen\")]] or matching --codegen-pattern.\n"
-      "Styles followed: <<, + and +=, .append, fmt::format/format_to/print, std::format,\n"
-      "printf/fprintf/snprintf, std::to_string, and locals holding text. A debug repr is\n"
-      "followed through the printer's own functions (an operator<< or formatter that prints\n"
-      "`p.repr()`, a toString() that returns it), also into the other files of the same run:\n"
-      "`tracelint analyze -p build src/printer.cpp src/proxy.cpp` finds printer.cpp's\n"
-      "`os << stop` whose operator<< proxy.cpp defines; `-p build --cross-unit\n"
-      "src/printer.cpp` reads proxy.cpp from the database for it.\n\n"
-      "Compile flags: -p BUILD_DIR reads BUILD_DIR/compile_commands.json (CMake writes it with\n"
-      "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON; the folders above are not searched), or `-- FLAGS`\n"
-      "after the files gives them: `tracelint analyze src/printer.cpp -- -std=c++17 -Iinclude`.\n"
-      "With neither, nothing is compiled (exit 2) unless --find-compile-db asks for a search\n"
-      "upwards (clang-tidy's default, opt-in here: a checkout's database can carry any flag).\n"
-      "A file that does not compile is a failed file in the report, with Clang's first error.\n"
-      "Exit codes: 0 clean, 1 findings, 2 usage, I/O or compile error.\n");
+  llvm::cl::extrahelp more(kAnalyzeHelp);
   FlagSource flags = flag_source(argc, argv);
   if (!flags.help && !flags.after_dashes && !flags.build && !flags.find) {
     llvm::errs() << "tracelint analyze: no compile flags: pass -p BUILD_DIR (the folder with "
@@ -472,104 +585,10 @@ int analyze_main(int argc, const char **argv) {
         << "tracelint analyze: --format must be text, json, sarif, junit, github or html\n";
     return 2;
   }
-  // [tool.tracelint.analyzer] in the nearest pyproject.toml (from the first file's folder up)
-  // gives the patterns; flags given on the command line win.
-  std::string codegen = codegen_option, not_codegen = not_codegen_option, repr_names = repr_option;
-  const auto &sources = parser->getSourcePathList();
-  if (!sources.empty()) {
-    std::string dir = std::filesystem::path(sources.front()).parent_path().string();
-    if (std::optional<std::string> config = find_config(dir.empty() ? "." : dir)) {
-      try {
-        Result<std::string> text = pyproject_text(*config);
-        if (!text) throw toml::parse_error(text.error().message.c_str(), toml::source_region{});
-        toml::table table = toml::parse(text.value(), *config);
-        const toml::node_view<toml::node> section = table["tool"]["tracelint"]["analyzer"];
-        for (auto [key, target, option] :
-             {std::tuple<const char *, std::string *, llvm::cl::opt<std::string> *>{
-                  "codegen-pattern", &codegen, &codegen_option},
-              {"not-codegen-pattern", &not_codegen, &not_codegen_option},
-              {"repr-pattern", &repr_names, &repr_option}}) {
-          if (option->getNumOccurrences() > 0 || !section[key]) continue;
-          if (!section[key].is_string()) {
-            llvm::errs() << *config << ": [tool.tracelint.analyzer] " << key
-                         << " must be a string\n";
-            return 2;
-          }
-          *target = *section[key].value<std::string>();
-        }
-      } catch (const toml::parse_error &e) {
-        llvm::errs() << *config << ":" << e.source().begin.line << ":" << e.source().begin.column
-                     << ": " << std::string(e.description()) << "\n";
-        return 2;
-      }
-    }
-  }
-  auto compile = [](const std::string &pattern) {
-    return llvm::Regex(pattern, llvm::Regex::IgnoreCase);
-  };
-  PrinterSettings settings{std::nullopt, std::nullopt, compile(repr_names)};
-  if (!codegen.empty()) settings.codegen = compile(codegen);
-  if (!not_codegen.empty()) settings.not_codegen = compile(not_codegen);
-  std::string error;
-  for (const llvm::Regex *r :
-       {settings.codegen ? &*settings.codegen : nullptr,
-        settings.not_codegen ? &*settings.not_codegen : nullptr, &settings.repr})
-    if (r && !r->isValid(error)) {
-      llvm::errs() << "tracelint analyze: bad pattern: " << error << "\n";
-      return 2;
-    }
-  std::vector<FileReport> reports;
-  bool failed = false;
-  std::vector<DroppedFlag> dropped;
-  clang::tooling::ArgumentsAdjuster untrusted;
-  if (!flags.after_dashes) {
-    // The project: the smallest folder holding the database and the first file.
-    std::error_code ec;
-    std::filesystem::path source =
-        std::filesystem::absolute(parser->getSourcePathList().front(), ec).lexically_normal();
-    std::filesystem::path database = source.parent_path();
-    if (flags.build) {
-      database = std::filesystem::absolute(*flags.build, ec).lexically_normal();
-    } else {
-      while (!std::filesystem::exists(database / "compile_commands.json", ec) &&
-             database.has_parent_path() && database.parent_path() != database)
-        database = database.parent_path();
-    }
-    std::filesystem::path root = database;
-    while (!root.empty() && root.has_parent_path() && root.parent_path() != root &&
-           source.string().rfind(root.string() + "/", 0) != 0)
-      root = root.parent_path();
-    untrusted = untrusted_flags_dropper(root.string(), dropped);
-  }
-  // Several units: a chain from a printed value to a repr may run through another's functions.
-  // With a compilation database (-p) and --cross-unit, also into the database's other units.
-  UnitSummaries units;
-  bool database = flags.build && !flags.after_dashes && cross_unit_option;
-  UnitSummaries *shared = parser->getSourcePathList().size() > 1 || database ? &units : nullptr;
-  for (const std::string &source : parser->getSourcePathList()) {
-    reports.push_back(analyze_file(parser->getCompilations(), source, settings, untrusted, shared));
-    failed |= reports.back().error.has_value();
-  }
-  if (database)
-    read_units_for_waiting(parser->getCompilations(), parser->getSourcePathList(), settings,
-                           untrusted, units);
-  finish_waiting(units, reports);
-  if (verbose_option) {
-    std::set<std::string> said;
-    for (const DroppedFlag &d : dropped)
-      if (said.insert(d.flag).second)
-        llvm::errs() << "tracelint analyze: dropped `" << d.flag
-                     << "` from the compilation database: " << d.why << "\n";
-  }
-  std::cout << render(reports, *format);
-  if (failed) {
-    llvm::errs() << "tracelint analyze: some files could not be compiled or read (the report says "
-                    "why)\n";
-    return 2;
-  }
-  for (const FileReport &r : reports)
-    if (r.has_at_least(Severity::Error)) return 1;
-  return 0;
+  std::optional<PrinterSettings> settings = printer_settings(parser->getSourcePathList());
+  if (!settings) return 2;
+  return analyze_files(parser->getCompilations(), parser->getSourcePathList(), *settings, flags,
+                       *format);
 }
 
 } // namespace tracelint
