@@ -93,6 +93,7 @@ private:
   // The TLA003/TLA004 findings in the text a function returns (its writes into its returned
   // string or locals), for other units; none where that text already goes into Python here.
   std::vector<TextProblem> text_problems(const clang::FunctionDecl *def);
+  bool returned_text(const Write &w) const;
 
   std::optional<ReprMessage> repr_source(const ValuePiece &v);
   // The printer's own operator<< or formatter that turns the value into text, if any.

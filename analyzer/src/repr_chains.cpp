@@ -117,17 +117,25 @@ std::optional<ReprChain> PrinterChecks::result_elsewhere(const Expr *value) cons
 void PrinterChecks::export_summaries(const std::vector<const FunctionDecl *> &functions) {
   if (!units_) return;
   for (const FunctionDecl *f : functions) {
-    llvm::SmallString<128> usr;
-    if (!elsewhere(f) || index::generateUSRForDecl(f->getCanonicalDecl(), usr))
-      continue; // not a function whose text another unit prints
-    units_->saw(usr.str().str());
+    std::optional<ReprChain> here = elsewhere(f); // its USR, as other units name it
+    if (!here) continue;                          // not a function whose text another unit prints
+    const std::string &usr = here->continues_in;
+    units_->saw(usr);
     std::optional<ReprChain> chain =
         direct_repr(f) ? std::optional(ReprChain{{ReprStep{display_name(f), "", 0}}, "", ""})
                        : function_chain(f);
-    if (chain) units_->define(usr.str().str(), std::move(*chain));
+    if (chain) units_->define(usr, std::move(*chain));
     if (std::vector<TextProblem> problems = text_problems(f); !problems.empty())
-      units_->define_problems(usr.str().str(), std::move(problems));
+      units_->define_problems(usr, std::move(problems));
   }
+}
+
+// The write goes into what the function returns: its returned string, or a local (a buffer, a
+// stream) whose text it returns.
+bool PrinterChecks::returned_text(const Write &w) const {
+  SinkKind kind = facts_.sinks.kind(w.sink);
+  const auto *local = dyn_cast_or_null<VarDecl>(facts_.sinks.decl(w.sink));
+  return kind == SinkKind::Return || (kind == SinkKind::Named && local && local->isLocalVarDecl());
 }
 
 std::vector<TextProblem> PrinterChecks::text_problems(const FunctionDecl *def) {
@@ -136,10 +144,7 @@ std::vector<TextProblem> PrinterChecks::text_problems(const FunctionDecl *def) {
   std::vector<Finding> found;
   for (const Write *w : writes_of(def)) {
     if (sinks.is_python(w->sink)) return {}; // checked and reported in this unit
-    SinkKind kind = sinks.kind(w->sink);
-    const auto *local = dyn_cast_or_null<VarDecl>(sinks.decl(w->sink));
-    if (kind != SinkKind::Return && !(kind == SinkKind::Named && local && local->isLocalVarDecl()))
-      continue;
+    if (!returned_text(*w)) continue;
     for (std::size_t i = 0; i < w->values.size(); ++i) {
       check_bool(*w, w->values[i], found);
       check_float(*w, w->values[i], found);
@@ -185,11 +190,7 @@ std::optional<ReprChain> PrinterChecks::reach_repr(const FunctionDecl *def) {
       found = step(def, where, std::move(*chain));
   };
   for (const Write *w : writes_of(def)) {
-    SinkKind kind = sinks.kind(w->sink);
-    const auto *local = dyn_cast_or_null<VarDecl>(sinks.decl(w->sink));
-    bool output = kind == SinkKind::Return || kind == SinkKind::Parameter ||
-                  (kind == SinkKind::Named && local && local->isLocalVarDecl());
-    if (!output) continue;
+    if (!returned_text(*w) && sinks.kind(w->sink) != SinkKind::Parameter) continue;
     for (const TextPiece &t : w->text)
       if (t.literal && has_words(*t.literal))
         return std::nullopt; // it prints more than a value: its own writes are checked
