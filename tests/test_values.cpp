@@ -1,3 +1,4 @@
+#include "tracelint/core/dtypes.hpp"
 #include "tracelint/core/parser.hpp"
 #include "tracelint/core/printer.hpp"
 #include "tracelint/core/type_string.hpp"
@@ -73,6 +74,37 @@ TEST_CASE("strings, tuples, dicts, dtypes and devices print as Python") {
         "complex(1.0, -2.0)", "-7", "True", "None", "...", "\"it's\"",
         "prims.full((2, 2), 1.0, device=devices.Device(\"cpu\"), dtype=dtypes.float32)"})
     CHECK_MESSAGE(print_value(reparse(expr)) == expr, expr);
+}
+
+TEST_CASE("dtypes: every name of the dtype table reads as a dtype in its namespace, and prints "
+          "back so") {
+  std::size_t rows = 0;
+  for (const DTypeInfo &row : dtype_table()) {
+    ++rows;
+    std::vector<std::string> spelled = {std::string("dtypes.") + row.thunder_name,
+                                        std::string("torch.") + row.torch_name};
+    if (row.kind != DTypeKind::boolean)
+      spelled.push_back(std::string("dtypes.") + row.thunder_name + "_");
+    if (row.torch_alias) spelled.push_back(std::string("torch.") + row.torch_alias);
+    for (const std::string &expr : spelled) {
+      Value v = reparse(expr);
+      CHECK_MESSAGE(v.kind == ValueKind::DType, expr);
+      CHECK_MESSAGE(print_value(v) == expr, expr);
+    }
+  }
+  CHECK(rows == 15);
+  // Thunder's float8 and complex32 are names the validator knows (its traces print them), and
+  // torch.chalf is complex32's alias; bool8 has no weak variant, and short names are no attribute.
+  for (const char *expr : {"dtypes.float8_e4m3fn_", "dtypes.complex32", "torch.chalf"})
+    CHECK_MESSAGE(reparse(expr).kind == ValueKind::DType, expr);
+  for (const char *expr : {"dtypes.bool8_", "torch.f32", "dtypes.float32__", "torch.float32_",
+                           "dtypes.float", "torch.bool8"})
+    CHECK_MESSAGE(reparse(expr).kind == ValueKind::Attribute, expr);
+  // An annotation's unquoted type (x: bf16[2]) is seen by its short name.
+  CHECK(is_unquoted_tensor_type("bf16[2, 3]"));
+  CHECK(is_unquoted_tensor_type("b8[4]"));
+  CHECK(is_unquoted_tensor_type("f8_e5m2[4]"));
+  CHECK_FALSE(is_unquoted_tensor_type("bx[4]"));
 }
 
 TEST_CASE("type strings of annotations") {

@@ -1,4 +1,6 @@
 #include "tracelint/core/type_string.hpp"
+
+#include "tracelint/core/dtypes.hpp"
 #include "tracelint/core/value.hpp"
 
 #include <cctype>
@@ -60,7 +62,7 @@ bool is_unquoted_tensor_type(std::string_view text) {
   std::size_t bracket = text.find('[');
   if (bracket == std::string_view::npos || bracket == 0 || text.back() != ']') return false;
   std::string_view head = text.substr(0, bracket);
-  if (head == "bf16" || head == "b8") return true;
+  if (dtype_spelled(head, DTypeSpelling::short_name)) return true;
   if (head[0] != 'f' && head[0] != 'i' && head[0] != 'u' && head[0] != 'c') return false;
   if (head.size() < 2 || !std::isdigit(static_cast<unsigned char>(head[1]))) return false;
   for (char c : head)

@@ -1,5 +1,6 @@
 #include "tracelint/core/value.hpp"
 
+#include "tracelint/core/dtypes.hpp"
 #include "tracelint/core/lexing.hpp"
 
 #include <algorithm>
@@ -350,18 +351,9 @@ bool is_python_identifier(std::string_view s) {
 }
 
 bool is_dtype_name(const std::string &name, Namespace ns) {
-  static const std::set<std::string> thunder = {
-      "bool8",      "uint8",       "uint8_",       "int8",          "int8_",          "int16",
-      "int16_",     "int32",       "int32_",       "int64",         "int64_",         "bfloat16",
-      "bfloat16_",  "float8_e5m2", "float8_e5m2_", "float8_e4m3fn", "float8_e4m3fn_", "float16",
-      "float16_",   "float32",     "float32_",     "float64",       "float64_",       "complex32",
-      "complex32_", "complex64",   "complex64_",   "complex128",    "complex128_"};
-  static const std::set<std::string> torch = {
-      "bool",    "uint8",      "int8",    "int16",       "short",        "int32",
-      "int",     "int64",      "long",    "bfloat16",    "float16",      "half",
-      "float32", "float",      "float64", "double",      "complex32",    "complex64",
-      "cfloat",  "complex128", "cdouble", "float8_e5m2", "float8_e4m3fn"};
-  return ns == Namespace::Thunder ? thunder.count(name) > 0 : torch.count(name) > 0;
+  return dtype_spelled(name,
+                       ns == Namespace::Thunder ? DTypeSpelling::thunder : DTypeSpelling::torch)
+      .has_value();
 }
 
 namespace {

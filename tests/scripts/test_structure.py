@@ -4,6 +4,8 @@
   of Python goes through core's python::Parser and switches on symbol ids.
 - The tracer compares no operator as a string (operators are enums with one spelling table).
 - No CMake include path names another library's src/ (headers others need live in include/).
+- Dtype spellings (float32, bf16, bool8, ...) appear only in the dtype table, core/src/dtypes.cpp:
+  every other part looks them up there.
 - `Interpreter` is small parts with one owner each: the class itself has fewer than 25 members
   (functions, data members, nested types), as universal-ctags counts them.
 """
@@ -63,6 +65,39 @@ def test_no_cmake_include_path_names_another_librarys_src():
     assert not found, "include paths into another library's src/:\n" + "\n".join(found)
 
 
+DTYPE_TABLE = "core/src/dtypes.cpp"
+DTYPE_SPELLING = re.compile(
+    r'"(?:float(?:16|32|64)|bfloat16|u?int(?:8|16|32|64)|bool8|complex(?:32|64|128)|float8_\w+|half|'
+    r'cfloat|cdouble|chalf|f(?:16|32|64)|bf16|[iu](?:8|16|32|64)|b8|c(?:32|64|128))_?"')
+
+
+def code_of(line):
+    # The line without its // comment: a comment may name a dtype to explain a field.
+    quoted = False
+    for i, char in enumerate(line):
+        if char == '"' and (i == 0 or line[i - 1] != "\\"):
+            quoted = not quoted
+        elif not quoted and line.startswith("//", i):
+            return line[:i]
+    return line
+
+
+def dtype_spellings(paths):
+    for path in paths:
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if DTYPE_SPELLING.search(code_of(line)):
+                yield f"{path}:{number}: {line.strip()}"
+
+
+def test_dtype_spellings_appear_only_in_the_dtype_table():
+    cpp = [p for lib in LIBRARIES for p in sources(f"{lib}/**/*.cpp", f"{lib}/**/*.hpp", f"{lib}/**/*.def")
+           if p.relative_to(ROOT).as_posix() != DTYPE_TABLE and "/fixtures/" not in p.as_posix()]
+    found = list(dtype_spellings(cpp))
+    assert not found, ("dtype names spelled outside the dtype table (look them up in "
+                       "tracelint/core/dtypes.hpp):\n" + "\n".join(found))
+    assert len(list(dtype_spellings([ROOT / DTYPE_TABLE]))) >= 15, "the table's rows are not seen"
+
+
 INTERPRETER_HEADER = "tracer/include/tracelint/tracer/interpreter.hpp"
 INTERPRETER_SCOPE = "tracelint::tracer::Interpreter"
 MAX_INTERPRETER_MEMBERS = 24
@@ -117,6 +152,9 @@ def test_the_checks_see_what_they_look_for(tmp_path):
     planted.write_text('auto k = ts_node_type(n);\nif (op == "+") {}\n')
     assert len(list(lines_matching(r"\bts_parser_new\b|\bts_node_type\b", [planted]))) == 1
     assert len(list(lines_matching(r'\bop == "', [planted]))) == 1
+    planted.write_text('if (name == "bfloat16") {}\n// a comment names "f32"\nauto s = "x // y"; auto t = "i64";\n')
+    assert [line.split(": ", 1)[1] for line in dtype_spellings([planted])] == [
+        'if (name == "bfloat16") {}', 'auto s = "x // y"; auto t = "i64";']
 
 
 def test_the_member_count_sees_every_kind_of_member(tmp_path):

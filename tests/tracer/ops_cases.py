@@ -66,6 +66,14 @@ def dtype_conversions(x, idx):
     return h.float() + 1, x.half().float(), idx.type_as(x) * x, x.to(dtype=torch.float64), idx.float().long()
 
 
+def every_conversion_method(x):
+    # One Tensor method per dtype of the dtype table that the executor runs; values in [0, 125],
+    # which every one of them holds.
+    y = x.abs().clamp(max=2.5) * 50
+    return (y.float(), y.half(), y.bfloat16(), y.double(), y.long(), y.int(), y.short(), y.char(),
+            y.byte(), y.bool())
+
+
 # ---- reductions and normalisations
 
 def reductions(x):

@@ -20,15 +20,6 @@ enum class TensorMethod : uint32_t {
   size,
   dim,
   numel,
-  float_,
-  half,
-  double_,
-  bfloat16,
-  long_,
-  int_,
-  bool_,
-  short_,
-  byte,
   to,
   clone,
   detach,
@@ -68,15 +59,6 @@ constexpr MethodName kTensorMethods[] = {
     {"ndimension", TensorMethod::dim},
     {"numel", TensorMethod::numel},
     {"nelement", TensorMethod::numel},
-    {"float", TensorMethod::float_},
-    {"half", TensorMethod::half},
-    {"double", TensorMethod::double_},
-    {"bfloat16", TensorMethod::bfloat16},
-    {"long", TensorMethod::long_},
-    {"int", TensorMethod::int_},
-    {"bool", TensorMethod::bool_},
-    {"short", TensorMethod::short_},
-    {"byte", TensorMethod::byte},
     {"to", TensorMethod::to},
     {"clone", TensorMethod::clone},
     {"detach", TensorMethod::detach},
@@ -487,6 +469,8 @@ Obj tensor_attribute(Interpreter &in, const Obj &t, std::string_view name, const
   for (const MethodName &m : kTensorMethods)
     if (name == m.name)
       return bound_builtin(Builtin::tensor_method, spelled, t, static_cast<uint32_t>(m.method));
+  if (std::optional<DType> d = dtype_of_conversion_method(name))
+    return bound_builtin(Builtin::tensor_to_dtype, spelled, t, static_cast<uint32_t>(*d));
   throw TraceError(loc, "the tensor attribute or method `" + excerpt(spelled) +
                             "` is not in the tracer's vocabulary (see `tracelint trace --help`)");
 }
@@ -638,8 +622,11 @@ Obj call_symbol(Interpreter &in, Sym sym, std::vector<Obj> call_args, Kwargs cal
 namespace {
 
 // Tensor.float() and the like: ltorch.to with the dtype.
-Obj to_dtype(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, DType d, const Loc &loc) {
+// x.float(), x.half(), x.long(), ...: the dtype table's conversion methods.
+Obj call_tensor_to_dtype(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args,
+                         Kwargs & /*kwargs*/, const Loc &loc) {
   if (!args.empty()) raise(in, "TypeError", fn.name + "() takes no positional arguments", loc);
+  auto d = static_cast<DType>(fn.index);
   return call_symbol(in, Sym::ltorch_to, {fn.self}, {{"dtype", Obj::dtype_of(d)}}, fn.name, loc);
 }
 
@@ -700,51 +687,6 @@ Obj tensor_numel(Interpreter &in, BuiltinObj &fn, std::vector<Obj> & /*args*/, K
   for (const Obj &d : t.shape)
     n = number(in, NumOp::mul, {n, d}, loc);
   return n;
-}
-
-Obj tensor_float(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
-                 const Loc &loc) {
-  return to_dtype(in, fn, args, DType::float32, loc);
-}
-
-Obj tensor_half(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
-                const Loc &loc) {
-  return to_dtype(in, fn, args, DType::float16, loc);
-}
-
-Obj tensor_double(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
-                  const Loc &loc) {
-  return to_dtype(in, fn, args, DType::float64, loc);
-}
-
-Obj tensor_bfloat16(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
-                    const Loc &loc) {
-  return to_dtype(in, fn, args, DType::bfloat16, loc);
-}
-
-Obj tensor_long(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
-                const Loc &loc) {
-  return to_dtype(in, fn, args, DType::int64, loc);
-}
-
-Obj tensor_int(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
-               const Loc &loc) {
-  return to_dtype(in, fn, args, DType::int32, loc);
-}
-
-Obj tensor_bool(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
-                const Loc &loc) {
-  return to_dtype(in, fn, args, DType::bool_, loc);
-}
-
-Obj tensor_short(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
-                 const Loc &loc) {
-  return to_dtype(in, fn, args, DType::int16, loc);
-}
-
-Obj tensor_byte(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs & /*kwargs*/,
-                const Loc &loc) {
-  return to_dtype(in, fn, args, DType::uint8, loc);
 }
 
 Obj tensor_to(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, Kwargs &kwargs,
@@ -965,24 +907,6 @@ Obj call_tensor_method(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, 
     return tensor_dim(in, fn, args, kwargs, loc);
   case TensorMethod::numel:
     return tensor_numel(in, fn, args, kwargs, loc);
-  case TensorMethod::float_:
-    return tensor_float(in, fn, args, kwargs, loc);
-  case TensorMethod::half:
-    return tensor_half(in, fn, args, kwargs, loc);
-  case TensorMethod::double_:
-    return tensor_double(in, fn, args, kwargs, loc);
-  case TensorMethod::bfloat16:
-    return tensor_bfloat16(in, fn, args, kwargs, loc);
-  case TensorMethod::long_:
-    return tensor_long(in, fn, args, kwargs, loc);
-  case TensorMethod::int_:
-    return tensor_int(in, fn, args, kwargs, loc);
-  case TensorMethod::bool_:
-    return tensor_bool(in, fn, args, kwargs, loc);
-  case TensorMethod::short_:
-    return tensor_short(in, fn, args, kwargs, loc);
-  case TensorMethod::byte:
-    return tensor_byte(in, fn, args, kwargs, loc);
   case TensorMethod::to:
     return tensor_to(in, fn, args, kwargs, loc);
   case TensorMethod::clone:
@@ -1275,9 +1199,13 @@ Obj call_math_function(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args, 
 
 std::span<const Entry> torch_functions() {
   static constexpr Entry kEntries[] = {
-      {Builtin::no_grad, call_context_manager},      {Builtin::null_context, call_context_manager},
-      {Builtin::torch_symbol, call_registry_symbol}, {Builtin::tensor_symbol, call_registry_symbol},
-      {Builtin::tensor_method, call_tensor_method},  {Builtin::torch_special, call_torch_special},
+      {Builtin::no_grad, call_context_manager},
+      {Builtin::null_context, call_context_manager},
+      {Builtin::torch_symbol, call_registry_symbol},
+      {Builtin::tensor_symbol, call_registry_symbol},
+      {Builtin::tensor_method, call_tensor_method},
+      {Builtin::tensor_to_dtype, call_tensor_to_dtype},
+      {Builtin::torch_special, call_torch_special},
       {Builtin::math_function, call_math_function},
   };
   return kEntries;
@@ -1324,6 +1252,9 @@ std::vector<NameEntry> name_vocabulary() {
       out.push_back({spelling, op.name});
   for (const MethodName &m : kTensorMethods)
     out.push_back({std::string("Tensor.") + m.name, "tensor method"});
+  for (const DTypeInfo &row : dtype_table())
+    if (row.conversion_method && dtype_of_conversion_method(row.conversion_method))
+      out.push_back({std::string("Tensor.") + row.conversion_method, "tensor method"});
   for (const TensorAttribute &a : kTensorAttributes)
     out.push_back({std::string("Tensor.") + a.name, "tensor attribute"});
   add_operator_names(out);
