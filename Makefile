@@ -58,34 +58,34 @@ fuzz-long: bootstrap
 
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer (part of make
 # test). allocator_may_return_null: a test asks for an impossible allocation and expects the
-# error libtorch reports, not ASan's abort. The Python module and the installed-package
-# consumer are left out: neither can load or link the sanitizer runtime. real_thunder_traces
-# (minutes of Thunder, then thousands of traces through a sanitized check) and oracle_coverage
-# (hundreds of `tracelint trace` runs that check the oracle's case list, not memory: six minutes
-# under ASan) run in the main build only. OMP_NUM_THREADS=1: LeakSanitizer crashes ("Tracer
-# caught signal 11") scanning the dynamic TLS of libgomp's worker threads, which libtorch starts
-# for `tracelint run`; with one OpenMP thread there are none and leak checking stays on. The
-# collected real models (four minutes under ASan) run in the main build only: the oracle cases
-# take the same interpreter paths under the sanitizers. So does the step-charging test (a loop of
-# large operations up to the step limit: a time check, 100 s under ASan), and the oracle of every
-# op's gradients (the sanitizer run's longest test, four minutes): the grad transform's C++ runs
-# under ASan in the grad tests (the seed programs, nanoGPT forward and backward at both levels).
+# error libtorch reports, not ASan's abort. intercept_tls_get_addr=0: GCC 12's sanitizer runtime
+# (as LLVM's before 17) takes a dynamic TLS block (libtorch's, once `tracelint run` loads it, or
+# the host kernels' library's) for glibc 2.19's layout whenever malloc happens to place it 16
+# bytes past a page, reads a bogus range from the two words before it, and LeakSanitizer's
+# exit-time check then dies with "Tracer caught signal 11" and exit code 1 after a passing run
+# (google/sanitizers#1322): a rare flake, as placement varies. The leak check stays on. The
+# Python module and the installed-package consumer are left out: neither can load or link the
+# sanitizer runtime. real_thunder_traces (minutes of Thunder, then thousands of traces through a
+# sanitized check) and oracle_coverage (hundreds of `tracelint trace` runs that check the
+# oracle's case list, not memory: six minutes under ASan) run in the main build only.
+# OMP_NUM_THREADS=1: LeakSanitizer also crashed scanning the threads libgomp starts for
+# `tracelint run`; with one OpenMP thread there are none. The collected real models (four
+# minutes under ASan) run in the main build only: the oracle cases take the same interpreter
+# paths under the sanitizers. So does the step-charging test (a loop of large operations up to
+# the step limit: a time check, 100 s under ASan), and the oracle of every op's gradients (the
+# sanitizer run's longest test, four minutes): the grad transform's C++ runs under ASan in the
+# grad tests (the seed programs, nanoGPT forward and backward at both levels).
 test-sanitize: bootstrap
 	cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTRACELINT_WERROR=ON -DTRACELINT_PYTHON=OFF -DTRACELINT_BENCH=OFF \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  -DCMAKE_C_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" > build-sanitize.configure.log
 	cmake --build build-sanitize -j $(JOBS)
-	cd build-sanitize && OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+	cd build-sanitize && OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:intercept_tls_get_addr=0 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  TRACELINT_NO_THUNDER="the sanitizer suite checks tracelint's C++; Thunder runs the printed traces in the main suite" \
 	  ctest --output-on-failure -j $(JOBS) \
-	  -E "installed_package_consumer|source_format|libtorch_pip_configure|real_thunder_traces|oracle_coverage|thunder_compat|thunder_seed_1182|function_lengths|structure|a kernel's launch reads each view|real models: |steps are charged by the work done|the gradients of every op of the vocabulary"
-	# That test passes under AddressSanitizer, then LeakSanitizer's exit-time check crashes in its
-	# own stop-the-world thread (signal 11 reading a thread's dynamic TLS, after the host
-	# kernels' library is loaded): it runs with ASan and without the leak check.
-	cd build-sanitize && OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
-	  ctest --output-on-failure -R "a kernel's launch reads each view"
+	  -E "installed_package_consumer|source_format|libtorch_pip_configure|real_thunder_traces|oracle_coverage|thunder_compat|thunder_seed_1182|function_lengths|structure|real models: |steps are charged by the work done|the gradients of every op of the vocabulary"
 
 # The libtorch tests (tracer_run_tests) and the CLI built against the tools venv's pip PyTorch
 # 2.x instead of Debian's 1.13. Not part of make test: a second build of the tracer, about ten

@@ -494,8 +494,9 @@ TEST_CASE("daily: a long run shows its phases on a terminal, and nothing in a pi
   // script gives the command a terminal (stdout and stderr) and copies what it wrote.
   std::string command = "TERM=xterm script -qfec " + q(q(TRACELINT_BINARY) + args) +
                         " /dev/null > " + q(log) + " 2>&1";
-  CHECK(std::system(command.c_str()) == 0);
+  int on_terminal = std::system(command.c_str());
   std::string shown = test::read_file(log);
+  CHECK_MESSAGE(on_terminal == 0, shown);
   for (const char *phase : {"tracing f", "checking the emitted trace", "running eager",
                             "running the trace", "running the printed trace", "running autograd",
                             "running the backward", "running the printed backward"})
@@ -504,7 +505,7 @@ TEST_CASE("daily: a long run shows its phases on a terminal, and nothing in a pi
   CHECK(has(shown, "\r\033[Kran on cpu"));
   CHECK(has(shown, "result: all 6 comparisons match"));
   auto piped = test::tracelint(args);
-  CHECK(piped.exit_code == 0);
+  CHECK_MESSAGE(piped.exit_code == 0, piped.err);
   CHECK(has(piped.out, "result: all 6 comparisons match"));
   CHECK_FALSE(has(piped.err, "\033[K"));
   CHECK_FALSE(has(piped.err, "running"));
