@@ -185,6 +185,8 @@ TEST_CASE("round 4: steps are charged by the work done, so a loop of large opera
         "    d = {}\n    for i in range(10**7):\n        d[i] = i\n",
         "    s = set(range(100000))\n",
         "    s = set()\n    for i in range(100000):\n        s.add(i)\n",
+        "    s = {i for i in range(100000)}\n", "    r = range(100000)\n    s = {*r}\n",
+        "    s = set()\n    s.update(range(100000))\n",
         "    l = ['x' * 1000000] * 1000\n    for i in range(1000):\n        s = repr(l)\n"}) {
     INFO(body);
     auto start = std::chrono::steady_clock::now();

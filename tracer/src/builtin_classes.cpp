@@ -118,18 +118,7 @@ Obj construct_collection(Interpreter &in, const std::string &name, Builtin b,
   std::vector<Obj> items = args.empty() ? std::vector<Obj>{} : iterate(in, args[0], loc);
   if (b == Builtin::tuple) return Obj::tuple(std::move(items));
   if (b == Builtin::list) return Obj::list(std::move(items));
-  std::vector<Obj> unique;
-  for (Obj &o : items) {
-    bool seen = false;
-    // A set is a vector searched item by item: its construction is quadratic, where CPython's
-    // hash table is linear, so each comparison is a in.step (at 1/16 a set of 100,000 ran 60 s
-    // under ASan before the limit stopped it).
-    in.budget().charge(static_cast<int64_t>(unique.size()), loc);
-    for (const Obj &u : unique)
-      seen = seen || equal(in, u, o, loc);
-    if (!seen) unique.push_back(std::move(o));
-  }
-  return Obj::set(std::move(unique));
+  return make_set(in, std::move(items), loc);
 }
 
 // dict(mapping or pairs, **kwargs).

@@ -628,14 +628,7 @@ Obj Evaluator::eval(const Expr &e, Frame &frame) {
     }
     if (e.kind == Expr::Kind::Tuple) return Obj::tuple(std::move(items));
     if (e.kind == Expr::Kind::List) return Obj::list(std::move(items));
-    std::vector<Obj> unique;
-    for (Obj &o : items) {
-      bool seen = false;
-      for (const Obj &u : unique)
-        seen = seen || equal(in, u, o, e.loc);
-      if (!seen) unique.push_back(std::move(o));
-    }
-    return Obj::set(std::move(unique));
+    return make_set(in, std::move(items), e.loc);
   }
   case Expr::Kind::Dict: {
     Obj d = Obj::dict();
@@ -779,16 +772,8 @@ Obj Evaluator::eval_comprehension(const Expr &e, Frame &frame) {
   switch (e.kind) {
   case Expr::Kind::DictComp:
     return dict;
-  case Expr::Kind::SetComp: {
-    std::vector<Obj> unique;
-    for (Obj &o : out) {
-      bool seen = false;
-      for (const Obj &u : unique)
-        seen = seen || equal(in, u, o, e.loc);
-      if (!seen) unique.push_back(std::move(o));
-    }
-    return Obj::set(std::move(unique));
-  }
+  case Expr::Kind::SetComp:
+    return make_set(in, std::move(out), e.loc);
   case Expr::Kind::GeneratorExp:
     // A generator the tracer runs at once: over the static iterables model code walks, the
     // values are the same.

@@ -36,6 +36,14 @@ double concrete_float(Interpreter &in, const Obj &o, const Loc &loc, const std::
 // Python's == (concrete: a proxy compared is guarded).
 bool equal(Interpreter &in, const Obj &a, const Obj &b, const Loc &loc);
 Obj compare(Interpreter &in, CompareOp op, const Obj &a, const Obj &b, const Loc &loc);
+// ---- sets: a vector searched item by item where CPython's is a hash table, so building one is
+// quadratic; each comparison is a step (budget.hpp), and a large set stops at the step limit.
+// Whether the set holds an item equal to item.
+bool set_contains(Interpreter &in, const Obj &set, const Obj &item, const Loc &loc);
+// Adds item unless the set holds an equal one (set.add); whether it added it.
+bool set_insert(Interpreter &in, const Obj &set, Obj item, const Loc &loc);
+// The set of items, the first of equal ones kept: {a, b}, set(iterable), {x for x in ...}.
+Obj make_set(Interpreter &in, std::vector<Obj> items, const Loc &loc);
 // <, <=, >, >= through a user class's __lt__/__le__/__gt__/__ge__ (or the other operand's
 // reflected one), as CPython; nullopt when neither defines it or both say NotImplemented.
 std::optional<Obj> user_ordering(Interpreter &in, CompareOp op, const Obj &a, const Obj &b,
