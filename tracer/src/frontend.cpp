@@ -141,10 +141,10 @@ public:
     if (kind == s.attribute) {
       Expr e = leaf(n, Expr::Kind::Attribute, text(field(n, fields().attribute)));
       e.items.push_back(expr(field(n, fields().object)));
-      return e;
+      return splat_outside(std::move(e));
     }
-    if (kind == s.call) return call(n);
-    if (kind == s.subscript) return subscript(n);
+    if (kind == s.call) return splat_outside(call(n));
+    if (kind == s.subscript) return splat_outside(subscript(n));
     if (kind == s.slice) return slice(n);
     if (kind == s.binary_operator) return chain<BinaryOp>(n, Expr::Kind::BinOp);
     if (kind == s.boolean_operator) return chain<BoolOp>(n, Expr::Kind::BoolOp);
@@ -470,6 +470,18 @@ private:
       else
         e.items.push_back(std::move(p));
     return e;
+  }
+
+  // tree-sitter-python reads a splat that begins a display or an expression list, `[*f(x)]`,
+  // `{*a.b}`, `for v in *t[0], 1:`, as a call, attribute or subscript of the splat, `(*f)(x)`;
+  // Python's grammar applies them first, `*(f(x))`. A callee, object or base that is a splat
+  // (which Python never has) moves out, a level at a time.
+  static Expr splat_outside(Expr e) {
+    if (e.items.empty() || e.items[0].kind != Expr::Kind::Starred) return e;
+    Expr star = std::move(e.items[0]);
+    e.items[0] = std::move(star.items[0]);
+    star.items[0] = std::move(e);
+    return star;
   }
 
   // A tuple, list or set display (or target list read as a value).
