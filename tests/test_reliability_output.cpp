@@ -12,7 +12,9 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 namespace fs = std::filesystem;
 
@@ -38,8 +40,15 @@ TEST_CASE("reliability output: trace -o writes into a FIFO in place, and refuses
   auto r = test::tracelint("trace " + q(f) + " -f f -a 'a=f32[2]' -o " + q(fifo), "",
                            "cat " + q(fifo) + " > " + q(got) + " & timeout 60");
   CHECK(r.exit_code == 0);
-  // The reader got the trace (cat ends when tracelint closes the FIFO, before the shell does).
-  CHECK(test::read_file(got).find("def computation(") != std::string::npos);
+  // The reader got the trace. cat ends once tracelint closes the FIFO, but the shell does not
+  // wait for it: under load its last write may land after tracelint's exit.
+  std::string received;
+  for (int tries = 0; tries < 100; ++tries) {
+    received = test::read_file(got);
+    if (received.find("def computation(") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  CHECK_MESSAGE(received.find("def computation(") != std::string::npos, received);
   struct stat st {};
   REQUIRE(::lstat(fifo.c_str(), &st) == 0);
   CHECK(S_ISFIFO(st.st_mode));
