@@ -83,8 +83,7 @@ TEST_CASE("dtypes: every name of the dtype table reads as a dtype in its namespa
     ++rows;
     std::vector<std::string> spelled = {std::string("dtypes.") + row.thunder_name,
                                         std::string("torch.") + row.torch_name};
-    if (row.kind != DTypeKind::boolean)
-      spelled.push_back(std::string("dtypes.") + row.thunder_name + "_");
+    spelled.push_back(std::string("dtypes.") + row.thunder_name + "_");
     if (row.torch_alias) spelled.push_back(std::string("torch.") + row.torch_alias);
     for (const std::string &expr : spelled) {
       Value v = reparse(expr);
@@ -92,19 +91,26 @@ TEST_CASE("dtypes: every name of the dtype table reads as a dtype in its namespa
       CHECK_MESSAGE(print_value(v) == expr, expr);
     }
   }
-  CHECK(rows == 15);
-  // Thunder's float8 and complex32 are names the validator knows (its traces print them), and
-  // torch.chalf is complex32's alias; bool8 has no weak variant, and short names are no attribute.
-  for (const char *expr : {"dtypes.float8_e4m3fn_", "dtypes.complex32", "torch.chalf"})
+  CHECK(rows == kDTypeCount);
+  // Every dtype of Thunder 0.2.6 (thunder/core/dtypes.py) and its weak variant is a name the
+  // validator knows, as its traces print them; torch.chalf is complex32's alias. Short names and
+  // weak variants are no torch attribute.
+  for (const char *expr :
+       {"dtypes.float8_e4m3fn_", "dtypes.complex32", "torch.chalf", "dtypes.bool8_",
+        "dtypes.uint64", "dtypes.float8_e5m2fnuz", "dtypes.float8_e4m3fnuz_",
+        "dtypes.float8_e8m0fnu", "dtypes.float4_e2m1fn_x2", "torch.float4_e2m1fn_x2"})
     CHECK_MESSAGE(reparse(expr).kind == ValueKind::DType, expr);
-  for (const char *expr : {"dtypes.bool8_", "torch.f32", "dtypes.float32__", "torch.float32_",
-                           "dtypes.float", "torch.bool8"})
+  for (const char *expr : {"torch.f32", "torch.ui8", "torch.u8", "dtypes.float32__",
+                           "torch.float32_", "dtypes.float", "torch.bool8", "dtypes.uint16"})
     CHECK_MESSAGE(reparse(expr).kind == ValueKind::Attribute, expr);
-  // An annotation's unquoted type (x: bf16[2]) is seen by its short name.
-  CHECK(is_unquoted_tensor_type("bf16[2, 3]"));
-  CHECK(is_unquoted_tensor_type("b8[4]"));
-  CHECK(is_unquoted_tensor_type("f8_e5m2[4]"));
+  // An annotation's unquoted type (x: bf16[2]) is seen by its short name: Thunder's (ui8 for
+  // uint8), or the u8 tracelint printed before.
+  for (const char *type : {"bf16[2, 3]", "b8[4]", "f8_e5m2[4]", "ui8[4]", "u8[4]", "ui64[2]"})
+    CHECK_MESSAGE(is_unquoted_tensor_type(type), type);
   CHECK_FALSE(is_unquoted_tensor_type("bx[4]"));
+  CHECK(dtype_spelled("u8", DTypeSpelling::short_name) == DType::uint8);
+  CHECK(dtype_spelled("ui8", DTypeSpelling::short_name) == DType::uint8);
+  CHECK_FALSE(dtype_spelled("u8", DTypeSpelling::torch));
 }
 
 TEST_CASE("type strings of annotations") {

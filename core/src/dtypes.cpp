@@ -2,6 +2,8 @@
 #include "tracelint/core/dtypes.hpp"
 
 #include <array>
+#include <string_view>
+#include <utility>
 
 namespace tracelint {
 
@@ -23,7 +25,7 @@ constexpr DTypeKind F = DTypeKind::floating, C = DTypeKind::complex, I = DTypeKi
                     B = DTypeKind::boolean;
 
 // In DType's order.
-constexpr std::array<DTypeInfo, 15> kDTypes = {{
+constexpr std::array<DTypeInfo, kDTypeCount> kDTypes = {{
     // clang-format off
     // dtype            torch name       alias      short        Thunder name   bits kind traced
     //                  ATen name     conversion  CUDA
@@ -43,7 +45,7 @@ constexpr std::array<DTypeInfo, 15> kDTypes = {{
                         "Short",      "short",    &kCudaShort},
     {DType::int8,       "int8",          nullptr,   "i8",        "int8",           8, I, true,
                         "Char",       "char",     &kCudaChar},
-    {DType::uint8,      "uint8",         nullptr,   "u8",        "uint8",          8, I, true,
+    {DType::uint8,      "uint8",         nullptr,   "ui8",       "uint8",          8, I, true,
                         "Byte",       "byte",     &kCudaByte},
     {DType::bool_,      "bool",          nullptr,   "b8",        "bool8",          8, B, true,
                         "Bool",       "bool",     &kCudaBool},
@@ -57,6 +59,16 @@ constexpr std::array<DTypeInfo, 15> kDTypes = {{
                         nullptr,      nullptr,    nullptr},
     {DType::float8_e4m3fn, "float8_e4m3fn", nullptr, "f8_e4m3fn", "float8_e4m3fn", 8, F, false,
                         nullptr,      nullptr,    nullptr},
+    {DType::float8_e5m2fnuz, "float8_e5m2fnuz", nullptr, "f8_e5m2fnuz", "float8_e5m2fnuz", 8, F,
+                        false, nullptr, nullptr,  nullptr},
+    {DType::float8_e4m3fnuz, "float8_e4m3fnuz", nullptr, "f8_e4m3fnuz", "float8_e4m3fnuz", 8, F,
+                        false, nullptr, nullptr,  nullptr},
+    {DType::float8_e8m0fnu, "float8_e8m0fnu", nullptr, "f8_e8m0fnu", "float8_e8m0fnu", 8, F,
+                        false, nullptr, nullptr,  nullptr},
+    {DType::float4_e2m1fn_x2, "float4_e2m1fn_x2", nullptr, "f4_e2m1fn_x2", "float4_e2m1fn_x2", 4,
+                        F, false, nullptr, nullptr, nullptr},
+    {DType::uint64,     "uint64",        nullptr,   "ui64",      "uint64",        64, I, false,
+                        nullptr,      nullptr,    nullptr},
     // clang-format on
 }};
 
@@ -67,15 +79,21 @@ constexpr bool in_order() {
 }
 static_assert(in_order(), "kDTypes is indexed by DType");
 
+// tracelint spelled uint8 u8 in annotations and --arg before it spelled it as Thunder does.
+constexpr std::pair<std::string_view, DType> kShortAliases[] = {{"u8", DType::uint8}};
+
 bool spells(const DTypeInfo &row, std::string_view name, DTypeSpelling spelling) {
   if (spelling == DTypeSpelling::torch)
     return name == row.torch_name || (row.torch_alias && name == row.torch_alias);
-  if (spelling == DTypeSpelling::short_name) return name == row.short_name;
+  if (spelling == DTypeSpelling::short_name) {
+    for (const auto &[alias, dtype] : kShortAliases)
+      if (name == alias && dtype == row.dtype) return true;
+    return name == row.short_name;
+  }
   std::string_view thunder = row.thunder_name;
   if (name == thunder) return true;
-  // Thunder's weak variants (float32_: a Python number's dtype in a promotion); bool8 has none.
-  return row.kind != DTypeKind::boolean && name.size() == thunder.size() + 1 &&
-         name.starts_with(thunder) && name.back() == '_';
+  // Thunder's weak variants (float32_: a Python number's dtype in a promotion).
+  return name.size() == thunder.size() + 1 && name.starts_with(thunder) && name.back() == '_';
 }
 
 } // namespace

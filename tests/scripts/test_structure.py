@@ -68,7 +68,8 @@ def test_no_cmake_include_path_names_another_librarys_src():
 DTYPE_TABLE = "core/src/dtypes.cpp"
 DTYPE_SPELLING = re.compile(
     r'"(?:float(?:16|32|64)|bfloat16|u?int(?:8|16|32|64)|bool8|complex(?:32|64|128)|float8_\w+|half|'
-    r'cfloat|cdouble|chalf|f(?:16|32|64)|bf16|[iu](?:8|16|32|64)|b8|c(?:32|64|128))_?"')
+    r'cfloat|cdouble|chalf|float4_\w+|f(?:16|32|64)|f[48]_\w+|bf16|[iu](?:8|16|32|64)|ui(?:8|64)|b8|'
+    r'c(?:32|64|128))_?"')
 
 
 def code_of(line):

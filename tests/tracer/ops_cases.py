@@ -79,11 +79,10 @@ def splat_first_in_displays(x):
 
 def every_conversion_method(x):
     # One Tensor method per dtype of the dtype table that the executor runs; values in [0, 125],
-    # which every one of them holds. Not y.byte(): Thunder annotates uint8 as ui8 where tracelint
-    # prints u8, a difference docs/thunder-compat.md would list without a reason.
+    # which every one of them holds.
     y = x.abs().clamp(max=2.5) * 50
     return (y.float(), y.half(), y.bfloat16(), y.double(), y.long(), y.int(), y.short(), y.char(),
-            y.bool())
+            y.byte(), y.bool())
 
 
 # ---- reductions and normalisations

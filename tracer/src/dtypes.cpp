@@ -14,15 +14,17 @@ template <class Matches> std::optional<DType> traced_dtype(Matches matches) {
 } // namespace
 
 std::optional<DType> dtype_from_name(std::string_view name) {
+  std::optional<DType> by_short = dtype_spelled(name, DTypeSpelling::short_name);
   return traced_dtype([&](const DTypeInfo &row) {
-    return name == row.torch_name || name == row.short_name ||
+    return row.dtype == by_short || name == row.torch_name ||
            (row.torch_alias && name == row.torch_alias);
   });
 }
 
 std::optional<DType> dtype_from_trace_name(std::string_view name) {
+  std::optional<DType> by_short = dtype_spelled(name, DTypeSpelling::short_name);
   return traced_dtype([&](const DTypeInfo &row) {
-    return name == row.torch_name || name == row.short_name || name == row.thunder_name;
+    return row.dtype == by_short || name == row.torch_name || name == row.thunder_name;
   });
 }
 

@@ -331,8 +331,8 @@ const ProvidedName *find_provided(Provided m, std::string_view name) {
 
 Obj dtype_attribute(std::string_view name) {
   // torch.float32, torch.half, ...; not the annotations' short names (torch.f32 is no dtype).
-  if (std::optional<DType> d = dtype_from_name(name))
-    if (name != dtype_info(*d).short_name) return Obj::dtype_of(*d);
+  if (std::optional<DType> d = dtype_spelled(name, DTypeSpelling::torch))
+    if (dtype_info(*d).traced) return Obj::dtype_of(*d);
   return Obj::none();
 }
 

@@ -43,9 +43,9 @@ RtValue RtValue::of_tuple(std::vector<RtValue> items) {
 namespace {
 
 // libtorch's scalar type of each dtype the table gives an ATen name, found by that name.
-const std::array<std::optional<at::ScalarType>, 12> &scalar_types() {
-  static const std::array<std::optional<at::ScalarType>, 12> by_dtype = [] {
-    std::array<std::optional<at::ScalarType>, 12> out{};
+const std::array<std::optional<at::ScalarType>, kDTypeCount> &scalar_types() {
+  static const std::array<std::optional<at::ScalarType>, kDTypeCount> by_dtype = [] {
+    std::array<std::optional<at::ScalarType>, kDTypeCount> out{};
     for (int i = 0; i < static_cast<int>(at::ScalarType::NumOptions); ++i) {
       auto t = static_cast<at::ScalarType>(i);
       if (std::optional<DType> d = dtype_from_aten_name(c10::toString(t)))

@@ -2,6 +2,7 @@
 // The dtypes, described once (as thunder/core/dtypes.py): every name, alias, size and spelling of
 // a dtype anywhere in tracelint (the validator's names, the tracer, its executor and its fusion
 // kernels) is read from this table (dtypes.cpp).
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -25,7 +26,14 @@ enum class DType : uint8_t {
   complex32,
   float8_e5m2,
   float8_e4m3fn,
+  float8_e5m2fnuz,
+  float8_e4m3fnuz,
+  float8_e8m0fnu,
+  float4_e2m1fn_x2,
+  uint64,
 };
+// How many dtypes there are: a table indexed by DType has this size.
+inline constexpr std::size_t kDTypeCount = static_cast<std::size_t>(DType::uint64) + 1;
 
 enum class DTypeKind : uint8_t { floating, complex, integer, boolean };
 
@@ -42,9 +50,9 @@ struct DTypeInfo {
   DType dtype;
   const char *torch_name;   // float32 (torch.float32)
   const char *torch_alias;  // float (torch.float); nullptr: none
-  const char *short_name;   // f32 (annotations)
+  const char *short_name;   // f32, ui8 (annotations, as Thunder prints them)
   const char *thunder_name; // float32 (thunder.dtypes.float32; bool8 for bool); its weak
-                            // variant adds "_" (float32_), except bool8's
+                            // variant adds "_" (float32_)
   int bits;
   DTypeKind kind;
   // Whether the tracer traces it (torch.float8_e5m2 is a name the validator knows, no more).
@@ -64,7 +72,8 @@ const DTypeInfo &dtype_info(DType d);
 enum class DTypeSpelling : uint8_t {
   torch,      // torch.float32 or an alias (torch.float, torch.half, torch.long, ...)
   thunder,    // thunder.dtypes.float32, bool8, or a weak variant (float32_)
-  short_name, // f32, bf16, b8: an annotation's
+  short_name, // f32, bf16, b8, ui8 (or u8, tracelint's before it spelled uint8 as Thunder):
+              // an annotation's
 };
 // The dtype a name spells in that namespace, traced or not.
 std::optional<DType> dtype_spelled(std::string_view name, DTypeSpelling spelling);
