@@ -899,12 +899,34 @@ const std::map<std::string, Recipe> &shape_recipes() {
     r["ltorch.bitwise_or"] = binary("bitwise_or", "|", integral);
     r["ltorch.logical_not"] = unary("torch.logical_not");
     r["ltorch.bitwise_not"] = unary("torch.bitwise_not", kIntegral);
-    for (const char *name : {"neg", "exp", "log", "log1p", "tanh", "rsqrt", "sqrt", "sin", "cos",
-                             "erf", "sigmoid", "relu"})
+    for (const char *name : {"neg", "exp", "log", "log1p", "expm1", "tanh", "rsqrt", "sqrt", "sin",
+                             "cos", "erf", "sigmoid", "relu"})
       r[std::string("ltorch.") + name] = unary(std::string("torch.") + name);
     r["ltorch.abs"] = unary("torch.abs", kNumeric);
     r["ltorch.floor"] = unary("torch.floor", kNumeric);
     r["ltorch.silu"] = unary("F.silu", kFloating);
+    for (const char *name : {"selu", "relu6", "hardsigmoid", "hardswish", "mish", "softsign",
+                             "tanhshrink", "logsigmoid"})
+      r[std::string("ltorch.") + name] = unary(std::string("F.") + name, kFloating);
+    // The activations with a number parameter: given or not, positionally or by keyword.
+    auto with_number = [](std::string call, std::string keyword,
+                          std::vector<std::string> values) -> Recipe {
+      return {[=](Draw &d) {
+        std::string x = d.tensor(d.pick(kFloating), d.shape());
+        if (d.chance(30)) return call + "(" + x + ")";
+        std::string value = d.pick(values);
+        return call + "(" + x + ", " + (d.chance(50) ? keyword + "=" : "") + value + ")";
+      }};
+    };
+    r["ltorch.leaky_relu"] = with_number("F.leaky_relu", "negative_slope", {"0.2", "0.0", "1"});
+    r["ltorch.elu"] = with_number("F.elu", "alpha", {"0.5", "2.0", "1"});
+    r["ltorch.celu"] = with_number("F.celu", "alpha", {"0.5", "2.0", "3"});
+    r["ltorch.hardtanh"] = {[](Draw &d) {
+      std::string x = d.tensor(d.pick(kFloating), d.shape());
+      if (d.chance(30)) return "F.hardtanh(" + x + ")";
+      return "F.hardtanh(" + x + ", " + d.pick<std::string>({"-0.5, 2.0", "0.0, 6.0", "-3, 3"}) +
+             ")";
+    }};
     r["ltorch.softplus"] = {[](Draw &d) {
       std::string x = d.tensor(d.pick(kFloating), d.shape());
       if (d.chance(40)) return "F.softplus(" + x + ")";

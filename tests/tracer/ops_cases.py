@@ -16,6 +16,17 @@ import torch.nn.functional as F
 
 # ---- elementwise and activations
 
+def more_activations(x):
+    # Each with its defaults and with its parameters given (a slope of 0, alpha 2 and 0.5, a
+    # hardtanh range not around 0); the inputs scaled to reach each function's bends.
+    w = x * 4
+    return (F.leaky_relu(x), F.leaky_relu(x, 0.2), F.leaky_relu(x, negative_slope=0.0),
+            F.elu(x), F.elu(x, alpha=0.5), F.celu(x, 2.0), torch.celu(x), F.selu(x),
+            torch.selu(x), F.relu6(w), F.hardtanh(x), F.hardtanh(w, -0.5, 2.0),
+            F.hardsigmoid(w), F.hardswish(w), F.mish(w), F.softsign(x), F.tanhshrink(x),
+            F.logsigmoid(x * 30), torch.expm1(x), x.expm1(), torch.special.expm1(x * 1e-3))
+
+
 def gelu_none(x):
     return F.gelu(x)
 
@@ -523,6 +534,20 @@ class TinyMLP(nn.Module):
 
     def forward(self, x):
         return self.norm(x + self.drop(self.down(self.act(self.up(x))))) * self.scale
+
+
+class Activations(nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        self.proj = nn.Linear(width, width)
+        self.layers = nn.Sequential(
+            nn.LeakyReLU(0.1, inplace=True), nn.ELU(), nn.CELU(0.5), nn.SELU(), nn.Hardtanh(-2.0, 2.0),
+            nn.ReLU6(inplace=True), nn.Hardsigmoid(), nn.Hardswish(), nn.Mish(), nn.Softplus(beta=2.0),
+            nn.Softsign(), nn.Tanhshrink(), nn.LogSigmoid(), nn.Flatten())
+
+    def forward(self, x):
+        # The in-place layers run on the projection's output, as in a CNN block.
+        return self.layers(self.proj(x) * 3)
 
 
 class Stack(nn.Module):

@@ -243,7 +243,7 @@ def prims_namespace():
     unary = {
         "neg": (operator.neg, operator.neg), "abs": (torch.abs, abs), "exp": (torch.exp, math.exp),
         "log": (torch.log, math.log), "log1p": (torch.log1p, math.log1p),
-        "tanh": (torch.tanh, math.tanh), "rsqrt": (torch.rsqrt, lambda x: 1 / math.sqrt(x)),
+        "expm1": (torch.expm1, math.expm1), "tanh": (torch.tanh, math.tanh), "rsqrt": (torch.rsqrt, lambda x: 1 / math.sqrt(x)),
         "sqrt": (torch.sqrt, math.sqrt), "sin": (torch.sin, math.sin), "cos": (torch.cos, math.cos),
         "erf": (torch.erf, math.erf), "floor": (torch.floor, math.floor),
         "ceil": (torch.ceil, math.ceil), "trunc": (torch.trunc, math.trunc),
@@ -496,6 +496,10 @@ def ltorch_namespace():
         "embedding": F.embedding, "cross_entropy": F.cross_entropy, "nll_loss": F.nll_loss,
         "mse_loss": F.mse_loss, "dropout": F.dropout, "relu": F.relu, "silu": F.silu,
         "gelu": F.gelu, "softplus": F.softplus, "logsumexp": torch.logsumexp,
+        "expm1": torch.expm1, "leaky_relu": F.leaky_relu, "elu": F.elu, "celu": F.celu,
+        "selu": F.selu, "relu6": F.relu6, "hardtanh": F.hardtanh, "hardsigmoid": F.hardsigmoid,
+        "hardswish": F.hardswish, "mish": F.mish, "softsign": F.softsign,
+        "tanhshrink": F.tanhshrink, "logsigmoid": F.logsigmoid,
         "unbind": torch.unbind, "bmm": torch.bmm, "pad": F.pad, "normalize": F.normalize,
     }
     operators = {

@@ -23,6 +23,7 @@ constexpr Fusible kFusible[] = {
     {Sym::prims_exp, "exp({0})"},
     {Sym::prims_log, "log({0})"},
     {Sym::prims_log1p, "log1p({0})"},
+    {Sym::prims_expm1, "expm1({0})"},
     {Sym::prims_tanh, "tanh({0})"},
     {Sym::prims_rsqrt, "rsqrt({0})"},
     {Sym::prims_sqrt, "sqrt({0})"},

@@ -483,6 +483,10 @@ std::vector<Obj> log1p_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, 
                            const Loc &loc) {
   return {grad::div(r, g, grad::add(r, a[0], Obj::float_of(1), loc), loc)};
 }
+std::vector<Obj> expm1_vjp(Recorder &r, const std::vector<Obj> &, const Obj &out, const Obj &g,
+                           const Loc &loc) {
+  return {grad::mul(r, g, grad::add(r, out, Obj::float_of(1), loc), loc)};
+}
 std::vector<Obj> tanh_vjp(Recorder &r, const std::vector<Obj> &, const Obj &out, const Obj &g,
                           const Loc &loc) {
   Obj one_minus = grad::sub(r, Obj::float_of(1), grad::mul(r, out, out, loc), loc);
@@ -621,6 +625,7 @@ void define_elementwise_prims(std::vector<OpSpec> &out) {
                                              {Sym::prims_exp, exp_vjp},
                                              {Sym::prims_log, log_vjp},
                                              {Sym::prims_log1p, log1p_vjp},
+                                             {Sym::prims_expm1, expm1_vjp},
                                              {Sym::prims_tanh, tanh_vjp},
                                              {Sym::prims_rsqrt, rsqrt_vjp},
                                              {Sym::prims_sqrt, sqrt_vjp},

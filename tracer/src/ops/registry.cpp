@@ -36,6 +36,7 @@ std::vector<SchemaParam> parse_schema(const std::string &signature, std::string 
 Registry::Registry() : ops_(kSymbolCount) {
   std::vector<OpSpec> specs;
   ops::define_elementwise_ops(specs);
+  ops::define_activation_ops(specs);
   ops::define_reduction_ops(specs);
   ops::define_shape_ops(specs);
   ops::define_indexing_ops(specs);

@@ -182,6 +182,7 @@ constexpr std::pair<Sym, double (*)(double)> kFloatPrims[] = {
     {Sym::prims_ceil, [](double x) { return std::ceil(x); }},
     {Sym::prims_trunc, [](double x) { return std::trunc(x); }},
     {Sym::prims_log1p, [](double x) { return std::log1p(x); }},
+    {Sym::prims_expm1, [](double x) { return std::expm1(x); }},
     {Sym::prims_rsqrt, [](double x) { return 1.0 / std::sqrt(x); }},
     {Sym::prims_erf, [](double x) { return std::erf(x); }},
     {Sym::prims_reciprocal, [](double x) { return 1.0 / x; }},
@@ -221,6 +222,8 @@ at::Tensor unary_tensor(Sym s, const at::Tensor &t) {
     return at::log(t);
   case Sym::prims_log1p:
     return at::log1p(t);
+  case Sym::prims_expm1:
+    return at::expm1(t);
   case Sym::prims_tanh:
     return at::tanh(t);
   case Sym::prims_rsqrt:
@@ -612,12 +615,12 @@ RtValue convert_element_type(Sym, const Args &a) {
 
 // The elementwise prims of one and of two operands, each a number or a tensor: registered
 // with elementwise_unary and elementwise_binary.
-constexpr Sym kUnaryPrims[] = {Sym::prims_neg,        Sym::prims_abs,         Sym::prims_exp,
-                               Sym::prims_log,        Sym::prims_log1p,       Sym::prims_tanh,
-                               Sym::prims_rsqrt,      Sym::prims_sqrt,        Sym::prims_sin,
-                               Sym::prims_cos,        Sym::prims_erf,         Sym::prims_floor,
-                               Sym::prims_ceil,       Sym::prims_trunc,       Sym::prims_signbit,
-                               Sym::prims_reciprocal, Sym::prims_bitwise_not, Sym::prims_isfinite};
+constexpr Sym kUnaryPrims[] = {
+    Sym::prims_expm1,      Sym::prims_neg,         Sym::prims_abs,     Sym::prims_exp,
+    Sym::prims_log,        Sym::prims_log1p,       Sym::prims_tanh,    Sym::prims_rsqrt,
+    Sym::prims_sqrt,       Sym::prims_sin,         Sym::prims_cos,     Sym::prims_erf,
+    Sym::prims_floor,      Sym::prims_ceil,        Sym::prims_trunc,   Sym::prims_signbit,
+    Sym::prims_reciprocal, Sym::prims_bitwise_not, Sym::prims_isfinite};
 constexpr Sym kBinaryPrims[] = {
     Sym::prims_add,        Sym::prims_sub,  Sym::prims_mul,         Sym::prims_div,
     Sym::prims_pow,        Sym::prims_fmod, Sym::prims_maximum,     Sym::prims_minimum,
@@ -666,6 +669,7 @@ constexpr SameAsPrim kSameAsPrim[] = {
     {Sym::ltorch_exp, Sym::prims_exp, false},
     {Sym::ltorch_log, Sym::prims_log, false},
     {Sym::ltorch_log1p, Sym::prims_log1p, false},
+    {Sym::ltorch_expm1, Sym::prims_expm1, false},
     {Sym::ltorch_tanh, Sym::prims_tanh, false},
     {Sym::ltorch_rsqrt, Sym::prims_rsqrt, false},
     {Sym::ltorch_sqrt, Sym::prims_sqrt, false},
@@ -948,6 +952,21 @@ constexpr Entry kReductions[] = {
      }},
     {Sym::ltorch_softplus,
      [](Sym, const Args &a) { return tensor(at::softplus(a.t(0), a.d(1), a.d(2))); }},
+    {Sym::ltorch_leaky_relu,
+     [](Sym, const Args &a) { return tensor(at::leaky_relu(a.t(0), a.scalar(1))); }},
+    {Sym::ltorch_elu, [](Sym, const Args &a) { return tensor(at::elu(a.t(0), a.scalar(1))); }},
+    {Sym::ltorch_celu, [](Sym, const Args &a) { return tensor(at::celu(a.t(0), a.scalar(1))); }},
+    {Sym::ltorch_selu, [](Sym, const Args &a) { return tensor(at::selu(a.t(0))); }},
+    {Sym::ltorch_relu6, [](Sym, const Args &a) { return tensor(at::hardtanh(a.t(0), 0, 6)); }},
+    {Sym::ltorch_hardtanh,
+     [](Sym, const Args &a) { return tensor(at::hardtanh(a.t(0), a.scalar(1), a.scalar(2))); }},
+    {Sym::ltorch_hardsigmoid, [](Sym, const Args &a) { return tensor(at::hardsigmoid(a.t(0))); }},
+    {Sym::ltorch_hardswish, [](Sym, const Args &a) { return tensor(at::hardswish(a.t(0))); }},
+    {Sym::ltorch_mish, [](Sym, const Args &a) { return tensor(at::mish(a.t(0))); }},
+    // torch.nn.functional's softsign and tanhshrink are Python compositions, not ATen ops.
+    {Sym::ltorch_softsign, [](Sym, const Args &a) { return tensor(a.t(0) / (a.t(0).abs() + 1)); }},
+    {Sym::ltorch_tanhshrink, [](Sym, const Args &a) { return tensor(a.t(0) - a.t(0).tanh()); }},
+    {Sym::ltorch_logsigmoid, [](Sym, const Args &a) { return tensor(at::log_sigmoid(a.t(0))); }},
     {Sym::ltorch_unbind, [](Sym, const Args &a) { return tuple_of(at::unbind(a.t(0), a.i(1))); }},
     {Sym::ltorch_bmm, [](Sym, const Args &a) { return tensor(at::bmm(a.t(0), a.t(1))); }},
     {Sym::ltorch_pad,

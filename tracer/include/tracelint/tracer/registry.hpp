@@ -122,6 +122,7 @@ void torch_only(std::vector<OpSpec> &specs, Sym sym, const char *params);
 std::vector<Obj> no_gradient(Recorder &r, const std::vector<Obj> &args, const Obj &out,
                              const Obj &cotangent, const Loc &loc);
 void define_elementwise_ops(std::vector<OpSpec> &out);
+void define_activation_ops(std::vector<OpSpec> &out);
 void define_reduction_ops(std::vector<OpSpec> &out);
 void define_shape_ops(std::vector<OpSpec> &out);
 void define_indexing_ops(std::vector<OpSpec> &out);

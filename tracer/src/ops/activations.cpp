@@ -1,0 +1,194 @@
+// Activation functions beyond relu, silu, gelu and softplus (elementwise.cpp): each an ltorch
+// symbol decomposed into ltorch's elementwise symbols as Thunder writes them
+// (thunder/torch/__init__.py), with torch's formulas where the two differ in rounding
+// (hardsigmoid and hardswish as (x + 3) clamped to [0, 6], divided by 6; logsigmoid in torch's
+// stable form). Each is differentiated through its decomposition.
+#include "common.hpp"
+
+#include <string>
+
+namespace tracelint::tracer::ops {
+
+namespace {
+
+Obj f(double d) {
+  return Obj::float_of(d);
+}
+
+// The ltorch symbol on its schema's defaults for what is not given.
+Obj ltorch(Recorder &r, Sym s, std::vector<Obj> given, const Loc &loc) {
+  return r.call(s, args_with_defaults(s, std::move(given)), loc);
+}
+
+// The activation's tensor: floating, as torch's kernels take it (leaky_relu of an int tensor is
+// "not implemented for 'Long'").
+const Obj &activation_input(const std::vector<Obj> &a, const char *op, const Loc &loc) {
+  require_tensor(a[0], "the input", op, loc);
+  if (!is_floating(tensor(a[0]).dtype))
+    throw TraceError(loc, std::string("`") + op + "` needs a floating-point tensor, got " +
+                              describe(a[0]));
+  return a[0];
+}
+
+// A number parameter (negative_slope, alpha, min_val): a Python number, guarded when it is a
+// proxy, as a float.
+Obj number_param(Recorder &r, const Obj &p, const char *name, const char *op, const Loc &loc) {
+  if (!p.is_number() || p.kind == Obj::Kind::Bool)
+    throw TraceError(loc, std::string(op) + ": " + name + " must be a number, not " + describe(p));
+  if (p.is_proxy()) r.guard(p, loc);
+  return f(p.as_double());
+}
+
+// The in-place form writes into its input; the tracer records out-of-place symbols only (an nn
+// module's inplace=True runs out of place: its result is the same).
+void refuse_inplace(const Obj &inplace, const char *op, const Loc &loc) {
+  if (inplace.kind == Obj::Kind::Bool && inplace.boolean)
+    throw TraceError(loc, std::string(op) +
+                              "(inplace=True) is not supported (use the out-of-place form)");
+}
+
+// where(x > 0, x, negative): the shape of leaky_relu, elu, celu and selu.
+Obj positive_or(Recorder &r, const Obj &x, const Obj &negative, const Loc &loc) {
+  Obj positive = ltorch(r, Sym::ltorch_gt, {x, f(0)}, loc);
+  return ltorch(r, Sym::ltorch_where, {positive, x, negative}, loc);
+}
+
+Obj expm1(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "expm1", loc);
+  Obj x = is_integral(tensor(a[0]).dtype) ? convert(r, a[0], kDefaultFloat, loc) : a[0];
+  return r.prim(Sym::prims_expm1, {x}, loc);
+}
+
+Obj leaky_relu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  const Obj &x = activation_input(a, "leaky_relu", loc);
+  Obj slope = number_param(r, a[1], "negative_slope", "leaky_relu", loc);
+  refuse_inplace(a[2], "leaky_relu", loc);
+  return positive_or(r, x, ltorch(r, Sym::ltorch_mul, {x, slope}, loc), loc);
+}
+
+// alpha * (exp(x / scale) - 1) below 0: elu (scale 1) and celu (scale alpha).
+Obj exponential_below_zero(Recorder &r, const Obj &x, const Obj &alpha, bool divide,
+                           const Loc &loc) {
+  Obj scaled = divide ? ltorch(r, Sym::ltorch_true_divide, {x, alpha}, loc) : x;
+  Obj e = ltorch(r, Sym::ltorch_expm1, {scaled}, loc);
+  return positive_or(r, x, ltorch(r, Sym::ltorch_mul, {e, alpha}, loc), loc);
+}
+
+Obj elu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  const Obj &x = activation_input(a, "elu", loc);
+  Obj alpha = number_param(r, a[1], "alpha", "elu", loc);
+  refuse_inplace(a[2], "elu", loc);
+  return exponential_below_zero(r, x, alpha, false, loc);
+}
+
+Obj celu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  const Obj &x = activation_input(a, "celu", loc);
+  Obj alpha = number_param(r, a[1], "alpha", "celu", loc);
+  if (alpha.real == 0) throw TraceError(loc, "ZeroDivisionError: celu: alpha must not be 0");
+  refuse_inplace(a[2], "celu", loc);
+  return exponential_below_zero(r, x, alpha, true, loc);
+}
+
+Obj selu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  const Obj &x = activation_input(a, "selu", loc);
+  refuse_inplace(a[1], "selu", loc);
+  // torch's constants (Klambauer et al.), as ATen's selu has them.
+  Obj inner = exponential_below_zero(r, x, f(1.6732632423543772848170429916717), false, loc);
+  return ltorch(r, Sym::ltorch_mul, {inner, f(1.0507009873554804934193349852946)}, loc);
+}
+
+Obj clamped(Recorder &r, const Obj &x, double lo, double hi, const Loc &loc) {
+  return ltorch(r, Sym::ltorch_clamp, {x, f(lo), f(hi)}, loc);
+}
+
+Obj relu6(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  const Obj &x = activation_input(a, "relu6", loc);
+  refuse_inplace(a[1], "relu6", loc);
+  return clamped(r, x, 0, 6, loc);
+}
+
+Obj hardtanh(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  const Obj &x = activation_input(a, "hardtanh", loc);
+  Obj lo = number_param(r, a[1], "min_val", "hardtanh", loc);
+  Obj hi = number_param(r, a[2], "max_val", "hardtanh", loc);
+  if (lo.real > hi.real)
+    throw TraceError(loc, "ValueError: min_val cannot be greater than max_val");
+  refuse_inplace(a[3], "hardtanh", loc);
+  return clamped(r, x, lo.real, hi.real, loc);
+}
+
+// clamp(x + 3, 0, 6): ATen's hardsigmoid and hardswish compute it so.
+Obj relu6_of_x_plus_3(Recorder &r, const Obj &x, const Loc &loc) {
+  return clamped(r, ltorch(r, Sym::ltorch_add, {x, f(3)}, loc), 0, 6, loc);
+}
+
+Obj hardsigmoid(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  const Obj &x = activation_input(a, "hardsigmoid", loc);
+  refuse_inplace(a[1], "hardsigmoid", loc);
+  return ltorch(r, Sym::ltorch_true_divide, {relu6_of_x_plus_3(r, x, loc), f(6)}, loc);
+}
+
+Obj hardswish(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  const Obj &x = activation_input(a, "hardswish", loc);
+  refuse_inplace(a[1], "hardswish", loc);
+  Obj scaled = ltorch(r, Sym::ltorch_mul, {x, relu6_of_x_plus_3(r, x, loc)}, loc);
+  return ltorch(r, Sym::ltorch_true_divide, {scaled, f(6)}, loc);
+}
+
+Obj mish(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  const Obj &x = activation_input(a, "mish", loc);
+  refuse_inplace(a[1], "mish", loc);
+  // x tanh(log1p(exp(x))): softplus without its threshold, as ATen's mish.
+  Obj soft = ltorch(r, Sym::ltorch_log1p, {ltorch(r, Sym::ltorch_exp, {x}, loc)}, loc);
+  return ltorch(r, Sym::ltorch_mul, {x, ltorch(r, Sym::ltorch_tanh, {soft}, loc)}, loc);
+}
+
+Obj softsign(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  const Obj &x = activation_input(a, "softsign", loc);
+  Obj denominator = ltorch(r, Sym::ltorch_add, {ltorch(r, Sym::ltorch_abs, {x}, loc), f(1)}, loc);
+  return ltorch(r, Sym::ltorch_true_divide, {x, denominator}, loc);
+}
+
+Obj tanhshrink(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  const Obj &x = activation_input(a, "tanhshrink", loc);
+  return ltorch(r, Sym::ltorch_sub, {x, ltorch(r, Sym::ltorch_tanh, {x}, loc)}, loc);
+}
+
+Obj logsigmoid(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  const Obj &x = activation_input(a, "logsigmoid", loc);
+  // min(x, 0) - log1p(exp(-|x|)): no exp overflows, as ATen's log_sigmoid.
+  Obj below = ltorch(r, Sym::ltorch_clamp, {x, Obj::none(), f(0)}, loc);
+  Obj decay = ltorch(r, Sym::ltorch_neg, {ltorch(r, Sym::ltorch_abs, {x}, loc)}, loc);
+  Obj soft = ltorch(r, Sym::ltorch_log1p, {ltorch(r, Sym::ltorch_exp, {decay}, loc)}, loc);
+  return ltorch(r, Sym::ltorch_sub, {below, soft}, loc);
+}
+
+} // namespace
+
+void define_activation_ops(std::vector<OpSpec> &out) {
+  auto define = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
+    out.push_back({s, sig, std::move(python), d, nullptr});
+  };
+  define(Sym::ltorch_expm1, "input, /", {"torch.expm1", "Tensor.expm1", "torch.special.expm1"},
+         expm1);
+  define(Sym::ltorch_leaky_relu, "input, /, negative_slope=0.01, inplace=False",
+         {"torch.nn.functional.leaky_relu"}, leaky_relu);
+  define(Sym::ltorch_elu, "input, /, alpha=1.0, inplace=False", {"torch.nn.functional.elu"}, elu);
+  define(Sym::ltorch_celu, "input, /, alpha=1.0, inplace=False",
+         {"torch.nn.functional.celu", "torch.celu"}, celu);
+  define(Sym::ltorch_selu, "input, /, inplace=False", {"torch.nn.functional.selu", "torch.selu"},
+         selu);
+  define(Sym::ltorch_relu6, "input, /, inplace=False", {"torch.nn.functional.relu6"}, relu6);
+  define(Sym::ltorch_hardtanh, "input, /, min_val=-1.0, max_val=1.0, inplace=False",
+         {"torch.nn.functional.hardtanh"}, hardtanh);
+  define(Sym::ltorch_hardsigmoid, "input, /, inplace=False", {"torch.nn.functional.hardsigmoid"},
+         hardsigmoid);
+  define(Sym::ltorch_hardswish, "input, /, inplace=False", {"torch.nn.functional.hardswish"},
+         hardswish);
+  define(Sym::ltorch_mish, "input, /, inplace=False", {"torch.nn.functional.mish"}, mish);
+  define(Sym::ltorch_softsign, "input, /", {"torch.nn.functional.softsign"}, softsign);
+  define(Sym::ltorch_tanhshrink, "input, /", {"torch.nn.functional.tanhshrink"}, tanhshrink);
+  define(Sym::ltorch_logsigmoid, "input, /", {"torch.nn.functional.logsigmoid"}, logsigmoid);
+}
+
+} // namespace tracelint::tracer::ops
