@@ -234,6 +234,32 @@ Recipe layer_norm() {
   }};
 }
 
+// Groups that divide the channels, each of at least two elements (over one, the result is 0 and
+// libtorch's rounding of x - mean is past the float32 tolerance, as layer_norm's).
+Recipe group_norm() {
+  return {[](Draw &d) {
+    Shape s = d.shape(2);
+    if (s[1] == 0) s[1] = 2;
+    int64_t spatial = 1;
+    for (std::size_t i = 2; i < s.size(); ++i)
+      spatial *= s[i];
+    std::vector<std::string> groups;
+    for (int64_t g = 1; g <= s[1]; ++g)
+      if (s[1] % g == 0 && (spatial == 0 || (s[1] / g) * spatial >= 2))
+        groups.push_back(std::to_string(g));
+    if (groups.empty()) {
+      s[1] = 2;
+      groups = {"1"};
+    }
+    std::string dtype = d.pick(kFloating);
+    std::string x = d.tensor(dtype, s);
+    std::string w = d.chance(50) ? d.tensor(dtype, {s[1]}) : "None";
+    std::string b = d.chance(50) ? d.tensor(dtype, {s[1]}) : "None";
+    return "F.group_norm(" + x + ", " + d.pick(groups) + ", " + w + ", " + b +
+           (d.chance(30) ? ", eps=1e-3" : "") + ")";
+  }};
+}
+
 Recipe rms_norm() {
   Recipe r{[](Draw &d) {
     Shape s = d.shape(1);
@@ -963,6 +989,7 @@ const std::map<std::string, Recipe> &shape_recipes() {
     r["ltorch.log_softmax"] = softmax("log_softmax");
     r["ltorch.layer_norm"] = layer_norm();
     r["ltorch.rms_norm"] = rms_norm();
+    r["ltorch.group_norm"] = group_norm();
     r["ltorch.reshape"] = reshape("reshape");
     r["ltorch.view"] = reshape("view");
     r["ltorch.contiguous"] = {[](Draw &d) { return d.tensor("f32", d.shape()) + ".contiguous()"; }};

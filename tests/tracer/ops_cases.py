@@ -550,6 +550,22 @@ class Activations(nn.Module):
         return self.layers(self.proj(x) * 3)
 
 
+def group_norms(x, w, b):
+    # Groups of several channels, one group, a group per channel, no affine, and a 2-D input.
+    return (F.group_norm(x, 3, w, b), F.group_norm(x, 1), F.group_norm(x, 6, w, eps=1e-3),
+            torch.group_norm(x[:, :4], 2), F.group_norm(x.flatten(1).view(2, 6, -1).sum(-1), 2, w, b))
+
+
+class GroupNormed(nn.Module):
+    def __init__(self, channels):
+        super().__init__()
+        self.norm = nn.GroupNorm(3, channels)
+        self.plain = nn.GroupNorm(channels, channels, affine=False)
+
+    def forward(self, x):
+        return self.plain(self.norm(x) * 2)
+
+
 class Stack(nn.Module):
     def __init__(self, width, depth, vocab):
         super().__init__()

@@ -338,6 +338,73 @@ Obj rms_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return convert(r, out, original, loc);
 }
 
+// A per-channel parameter of group_norm (weight, bias): 1-D of the channels' count.
+void check_channel_parameter(const Obj &p, const char *name, int64_t channels, const Loc &loc) {
+  if (p.kind == Obj::Kind::None) return;
+  require_tensor(p, name, "group_norm", loc);
+  const std::vector<Obj> &shape = tensor(p).shape;
+  if (shape.size() != 1 || (!shape[0].is_proxy() && shape[0].integer != channels))
+    throw TraceError(loc, std::string("group_norm: the ") + name +
+                              " must be a vector of one value per channel (" +
+                              std::to_string(channels) + "), not of shape " + shape_text(shape));
+}
+
+// group_norm as Thunder's ltorch writes it: the channels (dim 1) split into num_groups groups,
+// each normalised over its channels and every later dim, then the per-channel weight and bias;
+// statistics in float32 for f16 and bf16 inputs, as layer_norm's.
+Obj group_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  // input, num_groups, weight, bias, eps
+  require_tensor(a[0], "the input", "group_norm", loc);
+  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  DType original = tensor(a[0]).dtype;
+  if (!is_floating(original)) throw TraceError(loc, "group_norm needs a floating-point input");
+  if (shape.size() < 2)
+    throw TraceError(loc, "group_norm: Expected at least 2 dimensions for input tensor but "
+                          "received " +
+                              std::to_string(shape.size()));
+  int64_t groups = r.concrete(a[1], loc, "group_norm's num_groups");
+  int64_t channels = r.concrete(shape[1], loc, "the channels of group_norm's input");
+  if (groups <= 0 || channels % groups != 0)
+    throw TraceError(loc, "group_norm: Expected number of channels in input to be divisible by "
+                          "num_groups, but got input of shape " +
+                              shape_text(shape) + " and num_groups=" + std::to_string(groups));
+  check_channel_parameter(a[2], "weight", channels, loc);
+  check_channel_parameter(a[3], "bias", channels, loc);
+  for (const Obj &d : shape)
+    if (empty_size(r, d, loc))
+      return r.call(Sym::ltorch_zeros_like, args_with_defaults(Sym::ltorch_zeros_like, {a[0]}),
+                    loc);
+  bool upcast = original != DType::float64 && original != DType::float32;
+  Obj x = upcast ? convert(r, a[0], DType::float32, loc) : a[0];
+  std::vector<Obj> grouped_shape = {shape[0], Obj::int_of(groups), Obj::int_of(channels / groups)};
+  std::vector<Obj> parameter_shape = {Obj::int_of(channels)};
+  std::vector<int64_t> dims;
+  for (std::size_t i = 2; i < shape.size(); ++i) {
+    grouped_shape.push_back(shape[i]);
+    parameter_shape.push_back(Obj::int_of(1));
+  }
+  for (std::size_t i = 2; i < grouped_shape.size(); ++i)
+    dims.push_back(static_cast<int64_t>(i));
+  Obj grouped = r.call(Sym::ltorch_reshape, {x, Obj::tuple(grouped_shape)}, loc);
+  Obj keep = Obj::boolean_of(true);
+  Obj m = r.call(Sym::ltorch_mean, {grouped, dims_tuple(dims), keep, Obj::none()}, loc);
+  Obj centered = r.call(Sym::ltorch_sub, {grouped, m, Obj::none()}, loc);
+  Obj squared = r.call(Sym::ltorch_mul, {centered, centered}, loc);
+  Obj v = r.call(Sym::ltorch_mean, {squared, dims_tuple(dims), keep, Obj::none()}, loc);
+  Obj rstd = r.call(Sym::ltorch_rsqrt, {r.call(Sym::ltorch_add, {v, a[4], Obj::none()}, loc)}, loc);
+  Obj normalized = r.call(Sym::ltorch_mul, {centered, rstd}, loc);
+  Obj out = r.call(Sym::ltorch_reshape, {normalized, Obj::tuple(shape)}, loc);
+  if (a[2].kind != Obj::Kind::None) {
+    Obj w = r.call(Sym::ltorch_reshape, {a[2], Obj::tuple(parameter_shape)}, loc);
+    out = r.call(Sym::ltorch_mul, {out, w}, loc);
+  }
+  if (a[3].kind != Obj::Kind::None) {
+    Obj b = r.call(Sym::ltorch_reshape, {a[3], Obj::tuple(parameter_shape)}, loc);
+    out = r.call(Sym::ltorch_add, {out, b, Obj::none()}, loc);
+  }
+  return convert(r, out, original, loc);
+}
+
 // ---- VJP rules
 
 // A reduction's result (or its cotangent) broadcast back over the reduced dims of `a`.
@@ -437,6 +504,8 @@ void define_reduction_ops(std::vector<OpSpec> &out) {
          {"torch.nn.functional.layer_norm", "torch.layer_norm"}, layer_norm);
   ltorch(Sym::ltorch_rms_norm, "input, /, normalized_shape, weight=None, eps=None",
          {"torch.nn.functional.rms_norm", "torch.rms_norm"}, rms_norm);
+  ltorch(Sym::ltorch_group_norm, "input, /, num_groups, weight=None, bias=None, eps=1e-05",
+         {"torch.nn.functional.group_norm", "torch.group_norm"}, group_norm);
 }
 
 } // namespace tracelint::tracer::ops

@@ -993,6 +993,10 @@ constexpr Entry kReductions[] = {
        return tensor(at::layer_norm(a.t(0), a.ints(1), a.t_opt(2), a.t_opt(3), a.d(4)));
      }},
     {Sym::ltorch_rms_norm, rms_norm},
+    {Sym::ltorch_group_norm,
+     [](Sym, const Args &a) {
+       return tensor(at::group_norm(a.t(0), a.i(1), a.t_opt(2), a.t_opt(3), a.d(4)));
+     }},
 };
 
 // ---- indexing and matrix products
