@@ -260,6 +260,27 @@ Recipe group_norm() {
   }};
 }
 
+// Evaluation mode with running statistics (a positive variance), or training mode on the batch's
+// own where the channels hold more than one value each (torch refuses one).
+Recipe batch_norm() {
+  return {[](Draw &d) {
+    Shape s = d.shape(2);
+    if (s[1] == 0) s[1] = 2;
+    int64_t values = s[0];
+    for (std::size_t i = 2; i < s.size(); ++i)
+      values *= s[i];
+    std::string dtype = d.pick(kFloating);
+    std::string x = d.tensor(dtype, s);
+    std::string w = d.chance(50) ? d.tensor(dtype, {s[1]}) : "None";
+    std::string b = d.chance(50) ? d.tensor(dtype, {s[1]}) : "None";
+    if (values >= 2 && d.chance(40))
+      return "F.batch_norm(" + x + ", None, None, " + w + ", " + b + ", training=True)";
+    return "F.batch_norm(" + x + ", " + d.tensor(dtype, {s[1]}) + ", " +
+           d.tensor(dtype, {s[1]}, "1..4") + ", " + w + ", " + b +
+           (d.chance(30) ? ", eps=1e-3" : "") + ")";
+  }};
+}
+
 Recipe rms_norm() {
   Recipe r{[](Draw &d) {
     Shape s = d.shape(1);
@@ -990,6 +1011,7 @@ const std::map<std::string, Recipe> &shape_recipes() {
     r["ltorch.layer_norm"] = layer_norm();
     r["ltorch.rms_norm"] = rms_norm();
     r["ltorch.group_norm"] = group_norm();
+    r["ltorch.batch_norm"] = batch_norm();
     r["ltorch.reshape"] = reshape("reshape");
     r["ltorch.view"] = reshape("view");
     r["ltorch.contiguous"] = {[](Draw &d) { return d.tensor("f32", d.shape()) + ".contiguous()"; }};

@@ -556,6 +556,28 @@ def group_norms(x, w, b):
             torch.group_norm(x[:, :4], 2), F.group_norm(x.flatten(1).view(2, 6, -1).sum(-1), 2, w, b))
 
 
+def batch_norms(x, w, b):
+    # Evaluation mode with running statistics (with and without weight and bias), training mode
+    # on the batch's own, and a 2-D input. The running statistics are made here: they take no
+    # gradient in PyTorch.
+    mean = torch.arange(4) / 4 - 0.5
+    var = torch.arange(4) + 0.5
+    return (F.batch_norm(x, mean, var, w, b), F.batch_norm(x, mean, var, eps=1e-3),
+            F.batch_norm(x, None, None, w, b, training=True),
+            F.batch_norm(x.sum((2, 3)), mean, var, w, None))
+
+
+class BatchNormed(nn.Module):
+    def __init__(self, channels):
+        super().__init__()
+        self.norm = nn.BatchNorm2d(channels)
+        self.plain = nn.BatchNorm1d(channels, affine=False)
+        self.batch = nn.BatchNorm2d(channels, track_running_stats=False)
+
+    def forward(self, x):
+        return self.plain(self.batch(self.norm(x) * 2).sum(-1))
+
+
 class GroupNormed(nn.Module):
     def __init__(self, channels):
         super().__init__()

@@ -487,7 +487,7 @@ def ltorch_namespace():
         "logical_not": torch.logical_not, "bitwise_not": operator.invert,
         "neg": operator.neg, "abs": abs, "clamp": torch.clamp, "masked_fill": torch.masked_fill,
         "type_as": torch.Tensor.type_as, "softmax": torch.softmax, "log_softmax": torch.log_softmax,
-        "layer_norm": F.layer_norm, "group_norm": F.group_norm,
+        "layer_norm": F.layer_norm, "group_norm": F.group_norm, "batch_norm": F.batch_norm,
         "transpose": torch.transpose, "unsqueeze": torch.unsqueeze, "flatten": torch.flatten,
         "repeat_interleave": torch.repeat_interleave, "split": torch.split, "chunk": torch.chunk,
         "cat": torch.cat, "stack": torch.stack, "tril": torch.tril, "triu": torch.triu,

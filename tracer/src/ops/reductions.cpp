@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 namespace tracelint::tracer::ops {
 
@@ -338,13 +340,15 @@ Obj rms_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return convert(r, out, original, loc);
 }
 
-// A per-channel parameter of group_norm (weight, bias): 1-D of the channels' count.
-void check_channel_parameter(const Obj &p, const char *name, int64_t channels, const Loc &loc) {
+// A per-channel parameter of group_norm or batch_norm (weight, bias, the running statistics):
+// 1-D of the channels' count.
+void check_channel_parameter(const Obj &p, const char *name, const char *op, int64_t channels,
+                             const Loc &loc) {
   if (p.kind == Obj::Kind::None) return;
-  require_tensor(p, name, "group_norm", loc);
+  require_tensor(p, name, op, loc);
   const std::vector<Obj> &shape = tensor(p).shape;
   if (shape.size() != 1 || (!shape[0].is_proxy() && shape[0].integer != channels))
-    throw TraceError(loc, std::string("group_norm: the ") + name +
+    throw TraceError(loc, std::string(op) + ": the " + name +
                               " must be a vector of one value per channel (" +
                               std::to_string(channels) + "), not of shape " + shape_text(shape));
 }
@@ -368,8 +372,8 @@ Obj group_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
     throw TraceError(loc, "group_norm: Expected number of channels in input to be divisible by "
                           "num_groups, but got input of shape " +
                               shape_text(shape) + " and num_groups=" + std::to_string(groups));
-  check_channel_parameter(a[2], "weight", channels, loc);
-  check_channel_parameter(a[3], "bias", channels, loc);
+  check_channel_parameter(a[2], "weight", "group_norm", channels, loc);
+  check_channel_parameter(a[3], "bias", "group_norm", channels, loc);
   for (const Obj &d : shape)
     if (empty_size(r, d, loc))
       return r.call(Sym::ltorch_zeros_like, args_with_defaults(Sym::ltorch_zeros_like, {a[0]}),
@@ -402,6 +406,80 @@ Obj group_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
     Obj b = r.call(Sym::ltorch_reshape, {a[3], Obj::tuple(parameter_shape)}, loc);
     out = r.call(Sym::ltorch_add, {out, b, Obj::none()}, loc);
   }
+  return convert(r, out, original, loc);
+}
+
+// batch_norm's statistics in training mode: each channel's mean and biased variance over the
+// batch and every later dim. torch refuses a single value per channel.
+std::pair<Obj, Obj> batch_statistics(Recorder &r, const Obj &x, const std::vector<Obj> &shape,
+                                     const Loc &loc) {
+  std::vector<int64_t> dims = {0};
+  int64_t values = r.concrete(shape[0], loc, "the batch of batch_norm's input in training");
+  for (std::size_t i = 2; i < shape.size(); ++i) {
+    dims.push_back(static_cast<int64_t>(i));
+    values *= r.concrete(shape[i], loc, "a dim of batch_norm's input in training");
+  }
+  if (values == 1)
+    throw TraceError(loc, "ValueError: Expected more than 1 value per channel when training, got "
+                          "input size " +
+                              shape_text(shape));
+  Obj keep = Obj::boolean_of(true);
+  Obj mean = r.call(Sym::ltorch_mean, {x, dims_tuple(dims), keep, Obj::none()}, loc);
+  Obj centered = r.call(Sym::ltorch_sub, {x, mean, Obj::none()}, loc);
+  Obj squared = r.call(Sym::ltorch_mul, {centered, centered}, loc);
+  return {mean, r.call(Sym::ltorch_mean, {squared, dims_tuple(dims), keep, Obj::none()}, loc)};
+}
+
+// batch_norm as ATen computes it: (x - mean) / sqrt(var + eps) * weight + bias per channel (dim
+// 1), with the running statistics in evaluation mode (how the tracer runs a module) and the
+// batch's in training mode without them. Training mode with running statistics updates them in
+// place, which the tracer does not record: refused.
+Obj batch_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  // input, running_mean, running_var, weight, bias, training, momentum, eps
+  require_tensor(a[0], "the input", "batch_norm", loc);
+  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  DType original = tensor(a[0]).dtype;
+  if (!is_floating(original)) throw TraceError(loc, "batch_norm needs a floating-point input");
+  if (shape.size() < 2)
+    throw TraceError(loc, "batch_norm: Expected at least 2 dimensions for input tensor but "
+                          "received " +
+                              std::to_string(shape.size()));
+  int64_t channels = r.concrete(shape[1], loc, "the channels of batch_norm's input");
+  const char *parameters[] = {"running_mean", "running_var", "weight", "bias"};
+  for (std::size_t i = 1; i < 5; ++i)
+    check_channel_parameter(a[i], parameters[i - 1], "batch_norm", channels, loc);
+  if (a[5].kind != Obj::Kind::Bool && a[5].kind != Obj::Kind::Int)
+    throw TraceError(loc, "batch_norm: training must be a bool, not " + describe(a[5]));
+  if (a[5].is_proxy()) r.guard(a[5], loc);
+  bool training = a[5].kind == Obj::Kind::Bool ? a[5].boolean : a[5].integer != 0;
+  bool running = a[1].kind != Obj::Kind::None || a[2].kind != Obj::Kind::None;
+  if (training && running)
+    throw TraceError(loc, "batch_norm in training mode updates running_mean and running_var in "
+                          "place, which the tracer does not record: trace the module in eval "
+                          "mode (tracelint trace does), or without running statistics");
+  if (!training && (a[1].kind == Obj::Kind::None || a[2].kind == Obj::Kind::None))
+    throw TraceError(loc, "ValueError: running_mean and running_var must be defined in "
+                          "evaluation mode");
+  bool upcast = original != DType::float64 && original != DType::float32;
+  Obj x = upcast ? convert(r, a[0], DType::float32, loc) : a[0];
+  std::vector<Obj> parameter_shape = {Obj::int_of(channels)};
+  for (std::size_t i = 2; i < shape.size(); ++i)
+    parameter_shape.push_back(Obj::int_of(1));
+  auto per_channel = [&](const Obj &p) {
+    return r.call(Sym::ltorch_reshape, {p, Obj::tuple(parameter_shape)}, loc);
+  };
+  Obj mean, var;
+  if (training)
+    std::tie(mean, var) = batch_statistics(r, x, shape, loc);
+  else
+    mean = per_channel(a[1]), var = per_channel(a[2]);
+  Obj centered = r.call(Sym::ltorch_sub, {x, mean, Obj::none()}, loc);
+  Obj rstd =
+      r.call(Sym::ltorch_rsqrt, {r.call(Sym::ltorch_add, {var, a[7], Obj::none()}, loc)}, loc);
+  Obj out = r.call(Sym::ltorch_mul, {centered, rstd}, loc);
+  if (a[3].kind != Obj::Kind::None) out = r.call(Sym::ltorch_mul, {out, per_channel(a[3])}, loc);
+  if (a[4].kind != Obj::Kind::None)
+    out = r.call(Sym::ltorch_add, {out, per_channel(a[4]), Obj::none()}, loc);
   return convert(r, out, original, loc);
 }
 
@@ -504,6 +582,10 @@ void define_reduction_ops(std::vector<OpSpec> &out) {
          {"torch.nn.functional.layer_norm", "torch.layer_norm"}, layer_norm);
   ltorch(Sym::ltorch_rms_norm, "input, /, normalized_shape, weight=None, eps=None",
          {"torch.nn.functional.rms_norm", "torch.rms_norm"}, rms_norm);
+  ltorch(Sym::ltorch_batch_norm,
+         "input, running_mean=None, running_var=None, weight=None, bias=None, training=False, "
+         "momentum=0.1, eps=1e-05",
+         {"torch.nn.functional.batch_norm"}, batch_norm);
   ltorch(Sym::ltorch_group_norm, "input, /, num_groups, weight=None, bias=None, eps=1e-05",
          {"torch.nn.functional.group_norm", "torch.group_norm"}, group_norm);
 }

@@ -993,6 +993,12 @@ constexpr Entry kReductions[] = {
        return tensor(at::layer_norm(a.t(0), a.ints(1), a.t_opt(2), a.t_opt(3), a.d(4)));
      }},
     {Sym::ltorch_rms_norm, rms_norm},
+    // Never with running statistics in training mode (the tracer refuses it): nothing updated.
+    {Sym::ltorch_batch_norm,
+     [](Sym, const Args &a) {
+       return tensor(at::batch_norm(a.t(0), a.t_opt(3), a.t_opt(4), a.t_opt(1), a.t_opt(2), a.b(5),
+                                    a.d(6), a.d(7), false));
+     }},
     {Sym::ltorch_group_norm,
      [](Sym, const Args &a) {
        return tensor(at::group_norm(a.t(0), a.i(1), a.t_opt(2), a.t_opt(3), a.d(4)));
