@@ -1109,3 +1109,27 @@ TEST_CASE("tracer: --arg takes lists, tuples and dicts holding tensors, the prol
                      "False)") != std::string::npos);
   CHECK(printed.find("= d['w']") != std::string::npos);
 }
+
+TEST_CASE("tracer: batch_norm refuses what it cannot record or PyTorch refuses, at the call, with "
+          "what to do") {
+  const std::string head = "import torch\nimport torch.nn.functional as F\n\ndef f(x, m, v):\n";
+  const std::vector<ArgSpec> args = {{"x", "f32[4, 3, 5]"}, {"m", "f32[3]"}, {"v", "f32[3]"}};
+  // Training mode with running statistics updates them in place.
+  Error e = trace_error(head + "    return F.batch_norm(x, m, v, training=True)\n", "f", args);
+  CHECK(e.line == 5);
+  CHECK_MESSAGE(e.message.find("trace the module in eval mode") != std::string::npos, e.message);
+  // Evaluation mode without them, a statistic of another size, one value per channel in training.
+  e = trace_error(head + "    return F.batch_norm(x, None, v)\n", "f", args);
+  CHECK_MESSAGE(e.message.find("must be defined in evaluation mode") != std::string::npos,
+                e.message);
+  e = trace_error(head + "    return F.batch_norm(x, m[:2], v)\n", "f", args);
+  CHECK_MESSAGE(e.message.find("one value per channel (3)") != std::string::npos, e.message);
+  e = trace_error(head + "    return F.batch_norm(x[:1, :, :1], None, None, training=True)\n", "f",
+                  args);
+  CHECK_MESSAGE(e.message.find("Expected more than 1 value per channel when training") !=
+                    std::string::npos,
+                e.message);
+  // group_norm: channels the groups do not divide.
+  e = trace_error(head + "    return F.group_norm(x, 2)\n", "f", args);
+  CHECK_MESSAGE(e.message.find("divisible by num_groups") != std::string::npos, e.message);
+}
