@@ -20,16 +20,6 @@ Obj ltorch(Recorder &r, Sym s, std::vector<Obj> given, const Loc &loc) {
   return r.call(s, args_with_defaults(s, std::move(given)), loc);
 }
 
-// The activation's tensor: floating, as torch's kernels take it (leaky_relu of an int tensor is
-// "not implemented for 'Long'").
-const Obj &activation_input(const std::vector<Obj> &a, const char *op, const Loc &loc) {
-  require_tensor(a[0], "the input", op, loc);
-  if (!is_floating(tensor(a[0]).dtype))
-    throw TraceError(loc, std::string("`") + op + "` needs a floating-point tensor, got " +
-                              describe(a[0]));
-  return a[0];
-}
-
 // A number parameter (negative_slope, alpha, min_val): a Python number, guarded when it is a
 // proxy, as a float.
 Obj number_param(Recorder &r, const Obj &p, const char *name, const char *op, const Loc &loc) {
@@ -39,28 +29,14 @@ Obj number_param(Recorder &r, const Obj &p, const char *name, const char *op, co
   return f(p.as_double());
 }
 
-// The in-place form writes into its input; the tracer records out-of-place symbols only (an nn
-// module's inplace=True runs out of place: its result is the same).
-void refuse_inplace(const Obj &inplace, const char *op, const Loc &loc) {
-  if (inplace.kind == Obj::Kind::Bool && inplace.boolean)
-    throw TraceError(loc, std::string(op) +
-                              "(inplace=True) is not supported (use the out-of-place form)");
-}
-
 // where(x > 0, x, negative): the shape of leaky_relu, elu, celu and selu.
 Obj positive_or(Recorder &r, const Obj &x, const Obj &negative, const Loc &loc) {
   Obj positive = ltorch(r, Sym::ltorch_gt, {x, f(0)}, loc);
   return ltorch(r, Sym::ltorch_where, {positive, x, negative}, loc);
 }
 
-Obj expm1(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-  require_tensor(a[0], "the input", "expm1", loc);
-  Obj x = is_integral(tensor(a[0]).dtype) ? convert(r, a[0], kDefaultFloat, loc) : a[0];
-  return r.prim(Sym::prims_expm1, {x}, loc);
-}
-
 Obj leaky_relu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-  const Obj &x = activation_input(a, "leaky_relu", loc);
+  Obj x = float_input(r, a[0], "leaky_relu", loc);
   Obj slope = number_param(r, a[1], "negative_slope", "leaky_relu", loc);
   refuse_inplace(a[2], "leaky_relu", loc);
   return positive_or(r, x, ltorch(r, Sym::ltorch_mul, {x, slope}, loc), loc);
@@ -75,14 +51,14 @@ Obj exponential_below_zero(Recorder &r, const Obj &x, const Obj &alpha, bool div
 }
 
 Obj elu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-  const Obj &x = activation_input(a, "elu", loc);
+  Obj x = float_input(r, a[0], "elu", loc);
   Obj alpha = number_param(r, a[1], "alpha", "elu", loc);
   refuse_inplace(a[2], "elu", loc);
   return exponential_below_zero(r, x, alpha, false, loc);
 }
 
 Obj celu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-  const Obj &x = activation_input(a, "celu", loc);
+  Obj x = float_input(r, a[0], "celu", loc);
   Obj alpha = number_param(r, a[1], "alpha", "celu", loc);
   if (alpha.real == 0) throw TraceError(loc, "ZeroDivisionError: celu: alpha must not be 0");
   refuse_inplace(a[2], "celu", loc);
@@ -90,7 +66,7 @@ Obj celu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 }
 
 Obj selu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-  const Obj &x = activation_input(a, "selu", loc);
+  Obj x = float_input(r, a[0], "selu", loc);
   refuse_inplace(a[1], "selu", loc);
   // torch's constants (Klambauer et al.), as ATen's selu has them.
   Obj inner = exponential_below_zero(r, x, f(1.6732632423543772848170429916717), false, loc);
@@ -102,13 +78,13 @@ Obj clamped(Recorder &r, const Obj &x, double lo, double hi, const Loc &loc) {
 }
 
 Obj relu6(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-  const Obj &x = activation_input(a, "relu6", loc);
+  Obj x = float_input(r, a[0], "relu6", loc);
   refuse_inplace(a[1], "relu6", loc);
   return clamped(r, x, 0, 6, loc);
 }
 
 Obj hardtanh(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-  const Obj &x = activation_input(a, "hardtanh", loc);
+  Obj x = float_input(r, a[0], "hardtanh", loc);
   Obj lo = number_param(r, a[1], "min_val", "hardtanh", loc);
   Obj hi = number_param(r, a[2], "max_val", "hardtanh", loc);
   if (lo.real > hi.real)
@@ -123,20 +99,20 @@ Obj relu6_of_x_plus_3(Recorder &r, const Obj &x, const Loc &loc) {
 }
 
 Obj hardsigmoid(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-  const Obj &x = activation_input(a, "hardsigmoid", loc);
+  Obj x = float_input(r, a[0], "hardsigmoid", loc);
   refuse_inplace(a[1], "hardsigmoid", loc);
   return ltorch(r, Sym::ltorch_true_divide, {relu6_of_x_plus_3(r, x, loc), f(6)}, loc);
 }
 
 Obj hardswish(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-  const Obj &x = activation_input(a, "hardswish", loc);
+  Obj x = float_input(r, a[0], "hardswish", loc);
   refuse_inplace(a[1], "hardswish", loc);
   Obj scaled = ltorch(r, Sym::ltorch_mul, {x, relu6_of_x_plus_3(r, x, loc)}, loc);
   return ltorch(r, Sym::ltorch_true_divide, {scaled, f(6)}, loc);
 }
 
 Obj mish(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-  const Obj &x = activation_input(a, "mish", loc);
+  Obj x = float_input(r, a[0], "mish", loc);
   refuse_inplace(a[1], "mish", loc);
   // x tanh(log1p(exp(x))): softplus without its threshold, as ATen's mish.
   Obj soft = ltorch(r, Sym::ltorch_log1p, {ltorch(r, Sym::ltorch_exp, {x}, loc)}, loc);
@@ -144,18 +120,18 @@ Obj mish(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 }
 
 Obj softsign(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-  const Obj &x = activation_input(a, "softsign", loc);
+  Obj x = float_input(r, a[0], "softsign", loc);
   Obj denominator = ltorch(r, Sym::ltorch_add, {ltorch(r, Sym::ltorch_abs, {x}, loc), f(1)}, loc);
   return ltorch(r, Sym::ltorch_true_divide, {x, denominator}, loc);
 }
 
 Obj tanhshrink(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-  const Obj &x = activation_input(a, "tanhshrink", loc);
+  Obj x = float_input(r, a[0], "tanhshrink", loc);
   return ltorch(r, Sym::ltorch_sub, {x, ltorch(r, Sym::ltorch_tanh, {x}, loc)}, loc);
 }
 
 Obj logsigmoid(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-  const Obj &x = activation_input(a, "logsigmoid", loc);
+  Obj x = float_input(r, a[0], "logsigmoid", loc);
   // min(x, 0) - log1p(exp(-|x|)): no exp overflows, as ATen's log_sigmoid.
   Obj below = ltorch(r, Sym::ltorch_clamp, {x, Obj::none(), f(0)}, loc);
   Obj decay = ltorch(r, Sym::ltorch_neg, {ltorch(r, Sym::ltorch_abs, {x}, loc)}, loc);
@@ -169,8 +145,6 @@ void define_activation_ops(std::vector<OpSpec> &out) {
   auto define = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
     out.push_back({s, sig, std::move(python), d, nullptr});
   };
-  define(Sym::ltorch_expm1, "input, /", {"torch.expm1", "Tensor.expm1", "torch.special.expm1"},
-         expm1);
   define(Sym::ltorch_leaky_relu, "input, /, negative_slope=0.01, inplace=False",
          {"torch.nn.functional.leaky_relu"}, leaky_relu);
   define(Sym::ltorch_elu, "input, /, alpha=1.0, inplace=False", {"torch.nn.functional.elu"}, elu);

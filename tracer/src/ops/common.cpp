@@ -324,4 +324,18 @@ void require_tensor(const Obj &o, const char *what, const char *op, const Loc &l
                               describe(o));
 }
 
+Obj float_input(Recorder &, const Obj &a, const char *op, const Loc &loc) {
+  require_tensor(a, "the input", op, loc);
+  if (!is_floating(tensor(a).dtype))
+    throw TraceError(loc,
+                     std::string("`") + op + "` needs a floating-point tensor, got " + describe(a));
+  return a;
+}
+
+void refuse_inplace(const Obj &inplace, const char *op, const Loc &loc) {
+  if (inplace.kind == Obj::Kind::Bool && inplace.boolean)
+    throw TraceError(loc, std::string(op) +
+                              "(inplace=True) is not supported (use the out-of-place form)");
+}
+
 } // namespace tracelint::tracer::ops

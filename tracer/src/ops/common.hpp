@@ -76,5 +76,10 @@ Obj elementwise(Recorder &r, Sym prim, const std::vector<Obj> &operands, const L
 std::vector<Obj> args_with_defaults(Sym symbol, std::vector<Obj> given, Kwargs kwargs = {});
 
 void require_tensor(const Obj &o, const char *what, const char *op, const Loc &loc);
+// The input of an op torch computes on floating tensors only (silu, the activations): a[0] when
+// it is one, a TraceError naming the op otherwise.
+Obj float_input(Recorder &r, const Obj &a, const char *op, const Loc &loc);
+// An op's `inplace=True`: the tracer records out-of-place symbols only.
+void refuse_inplace(const Obj &inplace, const char *op, const Loc &loc);
 
 } // namespace tracelint::tracer::ops

@@ -292,14 +292,6 @@ Obj floor(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return r.prim(Sym::prims_floor, {a[0]}, loc);
 }
 
-Obj float_input(Recorder &, const Obj &a, const char *op, const Loc &loc) {
-  require_tensor(a, "the input", op, loc);
-  if (!is_floating(tensor(a).dtype))
-    throw TraceError(loc,
-                     std::string("`") + op + "` needs a floating-point tensor, got " + describe(a));
-  return a;
-}
-
 Obj sigmoid(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   Obj x = float_unary<Sym::prims_neg>(r, {a[0]}, loc);
   Obj e = r.prim(Sym::prims_exp, {x}, loc);
@@ -310,8 +302,7 @@ Obj sigmoid(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 Obj relu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   require_tensor(a[0], "the input", "relu", loc);
   refuse_bool_tensor(a[0], "Boolean inputs not supported for relu", loc);
-  if (a[1].kind == Obj::Kind::Bool && a[1].boolean)
-    throw TraceError(loc, "relu(inplace=True) is not supported (use the out-of-place form)");
+  refuse_inplace(a[1], "relu", loc);
   Obj zero = is_floating(tensor(a[0]).dtype) ? Obj::float_of(0.0) : Obj::int_of(0);
   Obj positive = r.prim(Sym::prims_gt, {a[0], zero}, loc);
   return r.prim(Sym::prims_where, {positive, a[0], zero}, loc);
@@ -722,6 +713,8 @@ void define_elementwise_ltorch(std::vector<OpSpec> &out) {
          float_unary<Sym::prims_log>);
   ltorch(Sym::ltorch_log1p, "input, /", {"torch.log1p", "Tensor.log1p"},
          float_unary<Sym::prims_log1p>);
+  ltorch(Sym::ltorch_expm1, "input, /", {"torch.expm1", "Tensor.expm1", "torch.special.expm1"},
+         float_unary<Sym::prims_expm1>);
   ltorch(Sym::ltorch_tanh, "input, /",
          {"torch.tanh", "Tensor.tanh", "Tensor.tanh_", "torch.nn.functional.tanh"},
          float_unary<Sym::prims_tanh>);
