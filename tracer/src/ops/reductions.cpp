@@ -299,45 +299,71 @@ Obj dims_tuple(const std::vector<int64_t> &dims) {
   return int_tuple(dims);
 }
 
+// ---- normalisations
+
+// A normalisation's input: floating, in float32 for f16 and bf16 (the precision of its
+// statistics, as ATen's kernels accumulate them).
+Obj statistics_input(Recorder &r, const Obj &input, const char *op, const Loc &loc) {
+  DType dtype = tensor(input).dtype;
+  if (!is_floating(dtype)) throw TraceError(loc, std::string(op) + " needs a floating-point input");
+  bool upcast = dtype != DType::float64 && dtype != DType::float32;
+  return upcast ? convert(r, input, DType::float32, loc) : input;
+}
+
+// x less its mean over dims, and its biased variance there, both keeping the dims.
+std::pair<Obj, Obj> centered_and_variance(Recorder &r, const Obj &x,
+                                          const std::vector<int64_t> &dims, const Loc &loc) {
+  Obj keep = Obj::boolean_of(true);
+  Obj mean = r.call(Sym::ltorch_mean, {x, dims_tuple(dims), keep, Obj::none()}, loc);
+  Obj centered = r.call(Sym::ltorch_sub, {x, mean, Obj::none()}, loc);
+  Obj squared = r.call(Sym::ltorch_mul, {centered, centered}, loc);
+  return {centered, r.call(Sym::ltorch_mean, {squared, dims_tuple(dims), keep, Obj::none()}, loc)};
+}
+
+// centered / sqrt(variance + eps).
+Obj standardized(Recorder &r, const Obj &centered, const Obj &variance, const Obj &eps,
+                 const Loc &loc) {
+  Obj shifted = r.call(Sym::ltorch_add, {variance, eps, Obj::none()}, loc);
+  return r.call(Sym::ltorch_mul, {centered, r.call(Sym::ltorch_rsqrt, {shifted}, loc)}, loc);
+}
+
 Obj layer_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   // a, normalized_shape, weight, bias, eps
   require_tensor(a[0], "the input", "layer_norm", loc);
   std::vector<int64_t> dims = normalized_dims(r, a[0], a[1], a[2], a[3], "layer_norm", loc);
-  DType original = tensor(a[0]).dtype;
-  if (!is_floating(original)) throw TraceError(loc, "layer_norm needs a floating-point input");
-  bool upcast = original != DType::float64 && original != DType::float32;
-  Obj x = upcast ? convert(r, a[0], DType::float32, loc) : a[0];
-  Obj m = r.call(Sym::ltorch_mean, {x, dims_tuple(dims), Obj::boolean_of(true), Obj::none()}, loc);
-  Obj centered = r.call(Sym::ltorch_sub, {x, m, Obj::none()}, loc);
-  Obj squared = r.call(Sym::ltorch_mul, {centered, centered}, loc);
-  Obj v = r.call(Sym::ltorch_mean, {squared, dims_tuple(dims), Obj::boolean_of(true), Obj::none()},
-                 loc);
-  Obj shifted = r.call(Sym::ltorch_add, {v, a[4], Obj::none()}, loc);
-  Obj rstd = r.call(Sym::ltorch_rsqrt, {shifted}, loc);
-  Obj out = r.call(Sym::ltorch_mul, {centered, rstd}, loc);
+  Obj x = statistics_input(r, a[0], "layer_norm", loc);
+  auto [centered, variance] = centered_and_variance(r, x, dims, loc);
+  Obj out = standardized(r, centered, variance, a[4], loc);
   if (a[2].kind != Obj::Kind::None) out = r.call(Sym::ltorch_mul, {out, a[2]}, loc);
   if (a[3].kind != Obj::Kind::None) out = r.call(Sym::ltorch_add, {out, a[3], Obj::none()}, loc);
-  return convert(r, out, original, loc);
+  return convert(r, out, tensor(a[0]).dtype, loc);
 }
 
 Obj rms_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   // a, normalized_shape, weight, eps
   require_tensor(a[0], "the input", "rms_norm", loc);
   std::vector<int64_t> dims = normalized_dims(r, a[0], a[1], a[2], Obj::none(), "rms_norm", loc);
-  DType original = tensor(a[0]).dtype;
-  if (!is_floating(original)) throw TraceError(loc, "rms_norm needs a floating-point input");
-  bool upcast = original != DType::float64 && original != DType::float32;
-  Obj x = upcast ? convert(r, a[0], DType::float32, loc) : a[0];
+  Obj x = statistics_input(r, a[0], "rms_norm", loc);
   Obj eps = a[3];
   if (eps.kind == Obj::Kind::None)
     eps = Obj::float_of(tensor(x).dtype == DType::float64 ? DBL_EPSILON : 1.1920928955078125e-07);
   Obj squared = r.call(Sym::ltorch_mul, {x, x}, loc);
   Obj ms = r.call(Sym::ltorch_mean, {squared, dims_tuple(dims), Obj::boolean_of(true), Obj::none()},
                   loc);
-  Obj shifted = r.call(Sym::ltorch_add, {ms, eps, Obj::none()}, loc);
-  Obj out = r.call(Sym::ltorch_mul, {x, r.call(Sym::ltorch_rsqrt, {shifted}, loc)}, loc);
+  Obj out = standardized(r, x, ms, eps, loc);
   if (a[2].kind != Obj::Kind::None) out = r.call(Sym::ltorch_mul, {out, a[2]}, loc);
-  return convert(r, out, original, loc);
+  return convert(r, out, tensor(a[0]).dtype, loc);
+}
+
+// The channels (dim 1) of group_norm's or batch_norm's input, which has at least two dims; a
+// symbolic count is guarded.
+int64_t channels_of(Recorder &r, const Obj &input, const char *op, const Loc &loc) {
+  const std::vector<Obj> &shape = tensor(input).shape;
+  if (shape.size() < 2)
+    throw TraceError(loc, std::string(op) +
+                              ": Expected at least 2 dimensions for input tensor but received " +
+                              std::to_string(shape.size()));
+  return r.concrete(shape[1], loc, std::string("the channels of ") + op + "'s input");
 }
 
 // A per-channel parameter of group_norm or batch_norm (weight, bias, the running statistics):
@@ -353,6 +379,26 @@ void check_channel_parameter(const Obj &p, const char *name, const char *op, int
                               std::to_string(channels) + "), not of shape " + shape_text(shape));
 }
 
+// A per-channel vector shaped to broadcast along dim 1 of a tensor of that rank: [C, 1, ...].
+Obj per_channel(Recorder &r, const Obj &p, int64_t channels, std::size_t rank, const Loc &loc) {
+  std::vector<Obj> shape = {Obj::int_of(channels)};
+  for (std::size_t i = 2; i < rank; ++i)
+    shape.push_back(Obj::int_of(1));
+  return r.call(Sym::ltorch_reshape, {p, Obj::tuple(shape)}, loc);
+}
+
+// out * weight + bias per channel, each where given.
+Obj channel_affine(Recorder &r, Obj out, const Obj &weight, const Obj &bias, int64_t channels,
+                   const Loc &loc) {
+  std::size_t rank = tensor(out).shape.size();
+  if (weight.kind != Obj::Kind::None)
+    out = r.call(Sym::ltorch_mul, {out, per_channel(r, weight, channels, rank, loc)}, loc);
+  if (bias.kind != Obj::Kind::None)
+    out =
+        r.call(Sym::ltorch_add, {out, per_channel(r, bias, channels, rank, loc), Obj::none()}, loc);
+  return out;
+}
+
 // group_norm as Thunder's ltorch writes it: the channels (dim 1) split into num_groups groups,
 // each normalised over its channels and every later dim, then the per-channel weight and bias;
 // statistics in float32 for f16 and bf16 inputs, as layer_norm's.
@@ -360,14 +406,10 @@ Obj group_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   // input, num_groups, weight, bias, eps
   require_tensor(a[0], "the input", "group_norm", loc);
   const std::vector<Obj> &shape = tensor(a[0]).shape;
-  DType original = tensor(a[0]).dtype;
-  if (!is_floating(original)) throw TraceError(loc, "group_norm needs a floating-point input");
-  if (shape.size() < 2)
-    throw TraceError(loc, "group_norm: Expected at least 2 dimensions for input tensor but "
-                          "received " +
-                              std::to_string(shape.size()));
+  if (!is_floating(tensor(a[0]).dtype))
+    throw TraceError(loc, "group_norm needs a floating-point input");
+  int64_t channels = channels_of(r, a[0], "group_norm", loc);
   int64_t groups = r.concrete(a[1], loc, "group_norm's num_groups");
-  int64_t channels = r.concrete(shape[1], loc, "the channels of group_norm's input");
   if (groups <= 0 || channels % groups != 0)
     throw TraceError(loc, "group_norm: Expected number of channels in input to be divisible by "
                           "num_groups, but got input of shape " +
@@ -378,41 +420,24 @@ Obj group_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
     if (empty_size(r, d, loc))
       return r.call(Sym::ltorch_zeros_like, args_with_defaults(Sym::ltorch_zeros_like, {a[0]}),
                     loc);
-  bool upcast = original != DType::float64 && original != DType::float32;
-  Obj x = upcast ? convert(r, a[0], DType::float32, loc) : a[0];
+  Obj x = statistics_input(r, a[0], "group_norm", loc);
   std::vector<Obj> grouped_shape = {shape[0], Obj::int_of(groups), Obj::int_of(channels / groups)};
-  std::vector<Obj> parameter_shape = {Obj::int_of(channels)};
-  std::vector<int64_t> dims;
+  std::vector<int64_t> dims = {2};
   for (std::size_t i = 2; i < shape.size(); ++i) {
     grouped_shape.push_back(shape[i]);
-    parameter_shape.push_back(Obj::int_of(1));
+    dims.push_back(static_cast<int64_t>(i + 1));
   }
-  for (std::size_t i = 2; i < grouped_shape.size(); ++i)
-    dims.push_back(static_cast<int64_t>(i));
   Obj grouped = r.call(Sym::ltorch_reshape, {x, Obj::tuple(grouped_shape)}, loc);
-  Obj keep = Obj::boolean_of(true);
-  Obj m = r.call(Sym::ltorch_mean, {grouped, dims_tuple(dims), keep, Obj::none()}, loc);
-  Obj centered = r.call(Sym::ltorch_sub, {grouped, m, Obj::none()}, loc);
-  Obj squared = r.call(Sym::ltorch_mul, {centered, centered}, loc);
-  Obj v = r.call(Sym::ltorch_mean, {squared, dims_tuple(dims), keep, Obj::none()}, loc);
-  Obj rstd = r.call(Sym::ltorch_rsqrt, {r.call(Sym::ltorch_add, {v, a[4], Obj::none()}, loc)}, loc);
-  Obj normalized = r.call(Sym::ltorch_mul, {centered, rstd}, loc);
+  auto [centered, variance] = centered_and_variance(r, grouped, dims, loc);
+  Obj normalized = standardized(r, centered, variance, a[4], loc);
   Obj out = r.call(Sym::ltorch_reshape, {normalized, Obj::tuple(shape)}, loc);
-  if (a[2].kind != Obj::Kind::None) {
-    Obj w = r.call(Sym::ltorch_reshape, {a[2], Obj::tuple(parameter_shape)}, loc);
-    out = r.call(Sym::ltorch_mul, {out, w}, loc);
-  }
-  if (a[3].kind != Obj::Kind::None) {
-    Obj b = r.call(Sym::ltorch_reshape, {a[3], Obj::tuple(parameter_shape)}, loc);
-    out = r.call(Sym::ltorch_add, {out, b, Obj::none()}, loc);
-  }
-  return convert(r, out, original, loc);
+  out = channel_affine(r, out, a[2], a[3], channels, loc);
+  return convert(r, out, tensor(a[0]).dtype, loc);
 }
 
-// batch_norm's statistics in training mode: each channel's mean and biased variance over the
-// batch and every later dim. torch refuses a single value per channel.
-std::pair<Obj, Obj> batch_statistics(Recorder &r, const Obj &x, const std::vector<Obj> &shape,
-                                     const Loc &loc) {
+// batch_norm in training mode normalises each channel by its own statistics over the batch and
+// every later dim; torch refuses a single value per channel.
+std::vector<int64_t> batch_dims(Recorder &r, const std::vector<Obj> &shape, const Loc &loc) {
   std::vector<int64_t> dims = {0};
   int64_t values = r.concrete(shape[0], loc, "the batch of batch_norm's input in training");
   for (std::size_t i = 2; i < shape.size(); ++i) {
@@ -423,11 +448,7 @@ std::pair<Obj, Obj> batch_statistics(Recorder &r, const Obj &x, const std::vecto
     throw TraceError(loc, "ValueError: Expected more than 1 value per channel when training, got "
                           "input size " +
                               shape_text(shape));
-  Obj keep = Obj::boolean_of(true);
-  Obj mean = r.call(Sym::ltorch_mean, {x, dims_tuple(dims), keep, Obj::none()}, loc);
-  Obj centered = r.call(Sym::ltorch_sub, {x, mean, Obj::none()}, loc);
-  Obj squared = r.call(Sym::ltorch_mul, {centered, centered}, loc);
-  return {mean, r.call(Sym::ltorch_mean, {squared, dims_tuple(dims), keep, Obj::none()}, loc)};
+  return dims;
 }
 
 // batch_norm as ATen computes it: (x - mean) / sqrt(var + eps) * weight + bias per channel (dim
@@ -437,14 +458,9 @@ std::pair<Obj, Obj> batch_statistics(Recorder &r, const Obj &x, const std::vecto
 Obj batch_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   // input, running_mean, running_var, weight, bias, training, momentum, eps
   require_tensor(a[0], "the input", "batch_norm", loc);
-  const std::vector<Obj> &shape = tensor(a[0]).shape;
-  DType original = tensor(a[0]).dtype;
-  if (!is_floating(original)) throw TraceError(loc, "batch_norm needs a floating-point input");
-  if (shape.size() < 2)
-    throw TraceError(loc, "batch_norm: Expected at least 2 dimensions for input tensor but "
-                          "received " +
-                              std::to_string(shape.size()));
-  int64_t channels = r.concrete(shape[1], loc, "the channels of batch_norm's input");
+  if (!is_floating(tensor(a[0]).dtype))
+    throw TraceError(loc, "batch_norm needs a floating-point input");
+  int64_t channels = channels_of(r, a[0], "batch_norm", loc);
   const char *parameters[] = {"running_mean", "running_var", "weight", "bias"};
   for (std::size_t i = 1; i < 5; ++i)
     check_channel_parameter(a[i], parameters[i - 1], "batch_norm", channels, loc);
@@ -460,27 +476,20 @@ Obj batch_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   if (!training && (a[1].kind == Obj::Kind::None || a[2].kind == Obj::Kind::None))
     throw TraceError(loc, "ValueError: running_mean and running_var must be defined in "
                           "evaluation mode");
-  bool upcast = original != DType::float64 && original != DType::float32;
-  Obj x = upcast ? convert(r, a[0], DType::float32, loc) : a[0];
-  std::vector<Obj> parameter_shape = {Obj::int_of(channels)};
-  for (std::size_t i = 2; i < shape.size(); ++i)
-    parameter_shape.push_back(Obj::int_of(1));
-  auto per_channel = [&](const Obj &p) {
-    return r.call(Sym::ltorch_reshape, {p, Obj::tuple(parameter_shape)}, loc);
-  };
-  Obj mean, var;
-  if (training)
-    std::tie(mean, var) = batch_statistics(r, x, shape, loc);
-  else
-    mean = per_channel(a[1]), var = per_channel(a[2]);
-  Obj centered = r.call(Sym::ltorch_sub, {x, mean, Obj::none()}, loc);
-  Obj rstd =
-      r.call(Sym::ltorch_rsqrt, {r.call(Sym::ltorch_add, {var, a[7], Obj::none()}, loc)}, loc);
-  Obj out = r.call(Sym::ltorch_mul, {centered, rstd}, loc);
-  if (a[3].kind != Obj::Kind::None) out = r.call(Sym::ltorch_mul, {out, per_channel(a[3])}, loc);
-  if (a[4].kind != Obj::Kind::None)
-    out = r.call(Sym::ltorch_add, {out, per_channel(a[4]), Obj::none()}, loc);
-  return convert(r, out, original, loc);
+  Obj x = statistics_input(r, a[0], "batch_norm", loc);
+  std::size_t rank = tensor(x).shape.size();
+  Obj centered, variance;
+  if (training) {
+    std::tie(centered, variance) =
+        centered_and_variance(r, x, batch_dims(r, tensor(x).shape, loc), loc);
+  } else {
+    Obj mean = per_channel(r, a[1], channels, rank, loc);
+    centered = r.call(Sym::ltorch_sub, {x, mean, Obj::none()}, loc);
+    variance = per_channel(r, a[2], channels, rank, loc);
+  }
+  Obj out =
+      channel_affine(r, standardized(r, centered, variance, a[7], loc), a[3], a[4], channels, loc);
+  return convert(r, out, tensor(a[0]).dtype, loc);
 }
 
 // ---- VJP rules
