@@ -82,6 +82,16 @@ NANOGPT_TITLE = "nanoGPT (../shared/models/nanogpt/model.py, unmodified)"
 
 # Why a schema differs from Thunder's, by symbol. A difference without a reason fails --check.
 SCHEMA_REASONS = {
+    **{f"ltorch.{name}": (
+        f"Thunder 0.2.6 has {name} only as an auto-registered torch op (any arguments, run by "
+        "PyTorch, no decomposition); tracelint's decomposes into slices or a reshape and "
+        "ltorch.mean / ltorch.amax per spatial dim, which Thunder runs too")
+       for name in ("adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d")},
+    **{f"ltorch.conv_transpose{n}d": (
+        "Thunder 0.2.6 has conv_transpose1d/2d/3d only as auto-registered torch ops (any "
+        "arguments, run by PyTorch, no decomposition); tracelint's decomposes into prims.pad, "
+        "prims.flip and prims.convolution (the input's gradient of a convolution, as Thunder's "
+        "VJP writes it), which Thunder runs too") for n in (1, 2, 3)},
     "ltorch.roll": "Thunder 0.2.6 has roll only as an auto-registered torch op (any arguments, "
                    "run by PyTorch, no decomposition); tracelint's decomposes into "
                    "prims.slice_prim and prims.cat, which Thunder runs too",
@@ -130,6 +140,18 @@ SCHEMA_REASONS = {
 # Why a call differs from Thunder's, by the symbol of the first differing call (tracelint's or
 # Thunder's). A differing case whose symbols have no reason here fails --check.
 CALL_REASONS = {
+    **{f"ltorch.max_pool{n}d": (
+        "tracelint binds torch's parameter order (ceil_mode before return_indices) and prints "
+        "both by name; Thunder's schema has them the other way round and prints them by "
+        "position") for n in (1, 2, 3)},
+    **{f"ltorch.adaptive_max_pool{n}d": (
+        "Thunder's auto-registered op records return_indices=False as passed; tracelint's "
+        "return_indices is torch-only (ATen's op lacks it), printed only when set, which the "
+        "tracer refuses") for n in (1, 2)},
+    **{f"ltorch.conv_transpose{n}d": (
+        "Thunder records its auto-registered torch op with the arguments as passed (keywords "
+        "as keywords); tracelint binds them to torch's parameter list and prints them by "
+        "position, in that order") for n in (1, 2, 3)},
     "ltorch.roll": "tracelint records nothing for a roll that moves nothing (x.roll(3, 0) of a "
                    "dim of 3, as flip of no dims) and prints roll's dims, None when not given; "
                    "Thunder's auto-registered torch.roll records every call with what was passed",

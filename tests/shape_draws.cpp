@@ -281,6 +281,89 @@ Recipe batch_norm() {
   }};
 }
 
+// A convolution of rank 1-3 that PyTorch takes: channels split into groups, a kernel that fits
+// the padded (or, transposed, gives a positive output), now and then an empty batch, an
+// unbatched input, no bias, a padding string. `spelled`: "conv" (F.convNd), "conv_transpose"
+// or "convolution" (torch.convolution, either form).
+Recipe convolution(const std::string &spelled, int rank) {
+  return {[=](Draw &d) {
+    bool transposed = spelled == "conv_transpose" || (spelled == "convolution" && d.chance(50));
+    int64_t groups = d.between(1, 2), in_per_group = d.between(1, 2),
+            out_per_group = d.between(1, 3);
+    std::vector<int64_t> kernel, stride, padding, dilation, extra;
+    Shape x = {d.pick<int64_t>({0, 1, 2}), groups * in_per_group};
+    Shape w = transposed ? Shape{groups * in_per_group, out_per_group}
+                         : Shape{groups * out_per_group, in_per_group};
+    for (int i = 0; i < rank; ++i) {
+      int64_t k = d.between(1, 3), s = d.between(1, 3), dl = d.between(1, 2), p = d.between(0, 2);
+      int64_t reach = dl * (k - 1) + 1,
+              op = transposed ? d.below(static_cast<int>(std::max(s, dl))) : 0;
+      int64_t size =
+          transposed ? d.between(1, 4) : std::max<int64_t>(1, reach - 2 * p + d.below(4));
+      if (transposed && (size - 1) * s - 2 * p + reach + op <= 0) p = 0;
+      kernel.push_back(k), stride.push_back(s), padding.push_back(p), dilation.push_back(dl);
+      extra.push_back(op), x.push_back(size), w.push_back(k);
+    }
+    std::string dtype = d.pick(kFloating);
+    bool unbatched = spelled != "convolution" && d.chance(20);
+    if (unbatched) x.erase(x.begin());
+    std::string xs = d.tensor(dtype, x), ws = d.tensor(dtype, w);
+    int64_t out = transposed ? groups * out_per_group : w[0];
+    std::string bias = d.chance(50) ? d.tensor(dtype, {out}) : "None";
+    std::string g = std::to_string(groups);
+    if (spelled == "convolution")
+      return "torch.convolution(" + xs + ", " + ws + ", " + bias + ", " + list_text(stride) + ", " +
+             list_text(padding) + ", " + list_text(dilation) + ", " +
+             (transposed ? "True" : "False") + ", " + list_text(extra) + ", " + g + ")";
+    std::string name = spelled + std::to_string(rank) + "d";
+    if (transposed)
+      return "F." + name + "(" + xs + ", " + ws + ", " + bias + ", " + tuple_text(stride) + ", " +
+             tuple_text(padding) + ", " + tuple_text(extra) + ", " + g + ", " +
+             tuple_text(dilation) + ")";
+    std::string pad = tuple_text(padding);
+    if (d.chance(20)) pad = "'valid'";
+    if (d.chance(20) && std::all_of(stride.begin(), stride.end(), [](int64_t v) { return v == 1; }))
+      pad = "'same'";
+    if (pad == "'valid'") // the kernel must fit the input unpadded
+      for (int i = 0; i < rank; ++i)
+        if (x[x.size() - rank + i] < dilation[i] * (kernel[i] - 1) + 1) pad = tuple_text(padding);
+    return "F." + name + "(" + xs + ", " + ws + ", " + bias + ", stride=" + tuple_text(stride) +
+           ", padding=" + pad + ", dilation=" + tuple_text(dilation) + ", groups=" + g + ")";
+  }};
+}
+
+// A pooling of rank 1-3 that PyTorch takes: the kernel fits the padded input, the padding at
+// most half the (dilated) kernel, now and then ceil_mode, an unbatched input, an empty batch.
+// `kind`: "max_pool", "avg_pool", "adaptive_avg_pool" or "adaptive_max_pool".
+Recipe pooling(const std::string &kind, int rank) {
+  return {[=](Draw &d) {
+    bool adaptive = kind.starts_with("adaptive"), max = kind.find("max") != std::string::npos;
+    Shape x = {d.pick<int64_t>({0, 1, 2}), d.between(1, 3)};
+    std::vector<int64_t> kernel, stride, padding, dilation, out;
+    for (int i = 0; i < rank; ++i) {
+      int64_t k = d.between(1, 3), s = d.between(1, 3), dl = max && !adaptive ? d.between(1, 2) : 1;
+      int64_t p = d.between(0, static_cast<int>(k / 2));
+      int64_t reach = dl * (k - 1) + 1;
+      x.push_back(std::max<int64_t>(1, reach - 2 * p + d.below(5)));
+      kernel.push_back(k), stride.push_back(s), padding.push_back(p), dilation.push_back(dl);
+      out.push_back(d.between(1, static_cast<int>(x.back()) + 2));
+    }
+    if (d.chance(20)) x.erase(x.begin());
+    std::string xs = d.tensor(d.pick(kFloating), x);
+    std::string name = "F." + kind + std::to_string(rank) + "d(" + xs + ", ";
+    if (adaptive) return name + (rank == 1 ? std::to_string(out[0]) : tuple_text(out)) + ")";
+    std::string ceil = d.chance(30) ? "True" : "False";
+    std::string stride_text = d.chance(25) ? "None" : tuple_text(stride);
+    if (max)
+      return name + tuple_text(kernel) + ", " + stride_text + ", " + tuple_text(padding) + ", " +
+             tuple_text(dilation) + ", ceil_mode=" + ceil + ")";
+    std::string count = d.chance(50) ? "True" : "False";
+    std::string divisor = rank > 1 && d.chance(20) ? ", divisor_override=3" : "";
+    return name + tuple_text(kernel) + ", " + stride_text + ", " + tuple_text(padding) + ", " +
+           ceil + ", " + count + divisor + ")";
+  }};
+}
+
 Recipe rms_norm() {
   Recipe r{[](Draw &d) {
     Shape s = d.shape(1);
@@ -1012,6 +1095,21 @@ const std::map<std::string, Recipe> &shape_recipes() {
     r["ltorch.rms_norm"] = rms_norm();
     r["ltorch.group_norm"] = group_norm();
     r["ltorch.batch_norm"] = batch_norm();
+    for (int rank = 1; rank <= 3; ++rank) {
+      r["ltorch.conv" + std::to_string(rank) + "d"] = convolution("conv", rank);
+      r["ltorch.conv_transpose" + std::to_string(rank) + "d"] = convolution("conv_transpose", rank);
+    }
+    r["ltorch.convolution"] = convolution("convolution", 2);
+    for (int rank = 1; rank <= 3; ++rank) {
+      r["ltorch.max_pool" + std::to_string(rank) + "d"] = pooling("max_pool", rank);
+      r["ltorch.avg_pool" + std::to_string(rank) + "d"] = pooling("avg_pool", rank);
+    }
+    for (int rank = 1; rank <= 2; ++rank) {
+      r["ltorch.adaptive_avg_pool" + std::to_string(rank) + "d"] =
+          pooling("adaptive_avg_pool", rank);
+      r["ltorch.adaptive_max_pool" + std::to_string(rank) + "d"] =
+          pooling("adaptive_max_pool", rank);
+    }
     r["ltorch.reshape"] = reshape("reshape");
     r["ltorch.view"] = reshape("view");
     r["ltorch.contiguous"] = {[](Draw &d) { return d.tensor("f32", d.shape()) + ".contiguous()"; }};

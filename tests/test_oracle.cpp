@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 // libtorch's headers bring glog's CHECK(cond); the tests mean doctest's.
@@ -81,6 +82,9 @@ struct Case {
   // A difference Thunder itself makes running the printed trace (its bug, said in `why`), and
   // what the oracle's verdict shows of it: the case must still differ so, or the note goes.
   std::string thunder_why, thunder_shows;
+  // The runs it shows in: "ltorch", "prims" (the level, for inference), "grad ltorch", "grad
+  // prims" (for training); empty for all.
+  std::set<std::string> thunder_runs;
 
   Case(std::string f, std::vector<ArgSpec> a, bool needs_polyfill = false)
       : function(std::move(f)), args(std::move(a)), polyfill(needs_polyfill) {}
@@ -114,6 +118,9 @@ std::vector<Case> op_cases() {
     if (j.contains("thunder_differs")) {
       c.thunder_why = j.at("thunder_differs").at("why");
       c.thunder_shows = j.at("thunder_differs").at("shows");
+      for (const std::string &run :
+           j.at("thunder_differs").value("runs", std::vector<std::string>{}))
+        c.thunder_runs.insert(run);
     }
     out.push_back(std::move(c));
   }
@@ -249,7 +256,9 @@ void all_op_cases(bool grad) {
         std::string out = dir.path + "/" + std::to_string(n++) + "-" + name;
         if (!trace_validate_run(r, out)) continue;
         (c.polyfill ? polyfilled : plain).push_back(out);
-        if (!c.thunder_shows.empty()) known.emplace(out, c.thunder_shows);
+        std::string run_kind = (grad ? "grad " : "") + level_name;
+        if (!c.thunder_shows.empty() && (c.thunder_runs.empty() || c.thunder_runs.count(run_kind)))
+          known.emplace(out, c.thunder_shows);
       }
   }
   // Tracing, validating and running need no Python; only the comparison with CPython does.

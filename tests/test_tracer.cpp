@@ -907,14 +907,14 @@ TEST_CASE("tracer: an nn class the tracer lacks is an error at the line that con
              "class M(nn.Module):\n"
              "    def __init__(self):\n"
              "        super().__init__()\n"
-             "        self.conv = nn.Conv2d(3, 4, 3)\n"
+             "        self.conv = nn.Transformer(8, 2)\n"
              "    def forward(self, x):\n"
-             "        return self.conv(x)\n";
+             "        return self.conv(x, x)\n";
   r.module_class = "M";
-  r.args = {{"x", "f32[1, 3, 8, 8]"}};
+  r.args = {{"x", "f32[1, 3, 8]"}};
   Result<TracedProgram> p = trace(r);
   REQUIRE_FALSE(p.ok());
-  CHECK(p.error().message.find("torch.nn.Conv2d is not supported by the tracer") == 0);
+  CHECK(p.error().message.find("torch.nn.Transformer is not supported by the tracer") == 0);
   CHECK(p.error().line == 6);
   CHECK(p.error().column == 21);
 }
@@ -1132,4 +1132,39 @@ TEST_CASE("tracer: batch_norm refuses what it cannot record or PyTorch refuses, 
   // group_norm: channels the groups do not divide.
   e = trace_error(head + "    return F.group_norm(x, 2)\n", "f", args);
   CHECK_MESSAGE(e.message.find("divisible by num_groups") != std::string::npos, e.message);
+}
+
+TEST_CASE("tracer: a convolution refuses what PyTorch refuses, at the call, with PyTorch's words") {
+  const std::string head = "import torch\nimport torch.nn.functional as F\n\ndef f(x, w, wt):\n";
+  const std::vector<ArgSpec> args = {
+      {"x", "f32[2, 4, 5, 5]"}, {"w", "f32[6, 2, 3, 3]"}, {"wt", "f32[4, 3, 3, 3]"}};
+  auto message = [&](const std::string &body) {
+    Error e = trace_error(head + "    return " + body + "\n", "f", args);
+    CHECK(e.line == 5);
+    return e.message;
+  };
+  // Channels that the weight and groups do not match, a kernel larger than the padded input.
+  std::string m = message("F.conv2d(x, w)");
+  CHECK_MESSAGE(m.find("to have 2 channels, but got 4 channels instead") != std::string::npos, m);
+  m = message("F.conv2d(x, w, groups=2, dilation=3)");
+  CHECK_MESSAGE(m.find("Kernel size can't be greater than actual input size") != std::string::npos,
+                m);
+  // 'same' with a stride, an unknown padding string, a window parameter of the wrong length.
+  m = message("F.conv2d(x, w, groups=2, stride=2, padding='same')");
+  CHECK_MESSAGE(m.find("not supported for strided convolutions") != std::string::npos, m);
+  m = message("F.conv2d(x, w, groups=2, padding='full')");
+  CHECK_MESSAGE(m.find("Invalid padding string 'full'") != std::string::npos, m);
+  m = message("F.conv2d(x, w, groups=2, stride=(1, 1, 1))");
+  CHECK_MESSAGE(m.find("expected stride to be a single integer value or a list of 2") !=
+                    std::string::npos,
+                m);
+  // A transposed convolution's output_padding must stay below the stride or the dilation.
+  m = message("F.conv_transpose2d(x, wt, stride=2, output_padding=2)");
+  CHECK_MESSAGE(m.find("output padding must be smaller than either stride or dilation") !=
+                    std::string::npos,
+                m);
+  // An input of the wrong rank.
+  m = message("F.conv2d(x[0, 0], w)");
+  CHECK_MESSAGE(
+      m.find("Expected 3D (unbatched) or 4D (batched) input to conv2d") != std::string::npos, m);
 }

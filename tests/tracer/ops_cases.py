@@ -578,6 +578,109 @@ class BatchNormed(nn.Module):
         return self.plain(self.batch(self.norm(x) * 2).sum(-1))
 
 
+def convolutions(x, w, b, depthwise, x1, w1):
+    # 2-D: with a bias; stride over the (dilated) kernel with padding; groups = channels
+    # (depthwise) with per-dim strides; padding 'same' with an even kernel; 'valid' on an
+    # unbatched input. 1-D: 'same' under dilation with groups, and a stride of 3.
+    return (F.conv2d(x, w, b), F.conv2d(x, w, None, stride=4, padding=1, dilation=2),
+            F.conv2d(x, depthwise, groups=4, stride=(1, 2)), F.conv2d(x, w, b, padding="same"),
+            torch.conv2d(x[0], w, padding="valid"), F.conv1d(x1, w1, None, 1, "same", 2, 2),
+            F.conv1d(x1, w1, stride=3, groups=2))
+
+
+def transposed_convolutions(v, w3, x, wt, b, y, wt1, wt3):
+    # 3-D with per-dim strides and padding; transposed 2-D with stride, padding and
+    # output_padding, with groups and dilation, unbatched; transposed 1-D with a padding past
+    # the kernel's overhang (the spread input cropped); torch.convolution; transposed 3-D with
+    # groups.
+    return (F.conv3d(v, w3, stride=(1, 2, 1), padding=(1, 0, 1)),
+            F.conv_transpose2d(x, wt, b, stride=2, padding=1, output_padding=1),
+            F.conv_transpose2d(x, wt, stride=3, padding=2, groups=2, dilation=2),
+            F.conv_transpose2d(x[1], wt, None, (2, 1)),
+            F.conv_transpose1d(y, wt1, stride=3, padding=4),
+            torch.convolution(v, w3, None, [1], [0, 1, 0], [1], False, [0], 1),
+            F.conv_transpose3d(v, wt3, None, (1, 2, 1), (0, 1, 0), groups=2))
+
+
+def transposed_torch_convolution(x, w, b):
+    # torch.convolution's transposed form (Thunder's ltorch.convolution refuses it).
+    return torch.convolution(x, w, b, [2, 2], [1, 1], [1, 1], True, [1, 0], 1)
+
+
+def empty_batch_convolutions(x, w, wt):
+    # A batch of none: the shapes follow, the weights' gradients are zeros.
+    return F.conv2d(x, w, stride=2), F.conv_transpose2d(x, wt, padding=1)
+
+
+class ConvNet(nn.Module):
+    # The convolution modules: int and 'same' padding, groups, no bias, a transposed one given
+    # output_size, 1-D and 3-D.
+    def __init__(self, channels):
+        super().__init__()
+        self.stem = nn.Conv2d(channels, 8, 3, padding=1)
+        self.depthwise = nn.Conv2d(8, 8, 3, stride=2, padding=1, groups=8, bias=False)
+        self.same = nn.Conv2d(8, 8, 4, padding="same", dilation=2)
+        self.up = nn.ConvTranspose2d(8, 4, 3, stride=2, padding=1)
+        self.line = nn.Conv1d(channels, 6, 3, stride=2)
+        self.up1 = nn.ConvTranspose1d(6, 3, 2, stride=2, groups=3)
+        self.volume = nn.Conv3d(1, 2, (2, 3, 3), padding=(0, 1, 1))
+
+    def forward(self, x):
+        y = self.same(self.depthwise(F.relu(self.stem(x))))
+        y = self.up(y, output_size=x.shape[2:])
+        return y, self.up1(self.line(x.flatten(2))), self.volume(x.unsqueeze(1))
+
+
+def poolings(x, s, v):
+    # max: stride over the kernel, padding, dilation, 1-D, 3-D, unbatched; avg: padding counted,
+    # divisor_override, 1-D, 3-D; adaptive average: sizes the input divides and does not,
+    # global.
+    return (F.max_pool2d(x, 2), F.max_pool2d(x, 3, stride=2, padding=1),
+            F.max_pool2d(x, (2, 3), stride=(3, 1), dilation=(2, 1)), torch.max_pool1d(s, 3, 2),
+            F.max_pool3d(v, 2, stride=1, padding=1), F.max_pool2d(x[0], 2),
+            F.avg_pool2d(x, 3, stride=2, padding=1), F.avg_pool2d(x, 2, divisor_override=3),
+            F.avg_pool1d(s, 2), F.avg_pool3d(v, (1, 2, 2)),
+            F.adaptive_avg_pool2d(x, (3, 2)), F.adaptive_avg_pool2d(x, 1),
+            F.adaptive_avg_pool1d(s, 4))
+
+
+def adaptive_max_poolings(x, s):
+    # Sizes the input divides and does not; None (the input's size, which Thunder's jit of
+    # this source refuses) for both kinds.
+    return (F.adaptive_max_pool2d(x, (2, 3)), F.adaptive_max_pool2d(x, (None, 4)),
+            F.adaptive_max_pool1d(s, 3), nn.AdaptiveMaxPool1d(2)(s),
+            F.adaptive_avg_pool2d(x, (4, None)))
+
+
+def poolings_thunder_refuses(x, s):
+    # ceil_mode, and an average that counts only the input (count_include_pad=False): Thunder
+    # 0.2.6's pooling refuses both.
+    return (F.max_pool2d(x, 2, ceil_mode=True), F.max_pool1d(s, 3, 2, 1, 1, True),
+            F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=False),
+            F.avg_pool2d(x, 2, ceil_mode=True), F.avg_pool1d(s, 3, 2, 1, True, False))
+
+
+class Pooled(nn.Module):
+    # The pooling modules.
+    def __init__(self):
+        super().__init__()
+        self.max = nn.MaxPool2d(3, stride=2, padding=1)
+        self.avg = nn.AvgPool2d(2)
+        self.line_max = nn.MaxPool1d(2)
+        self.line_avg = nn.AvgPool1d(3, stride=1, padding=1)
+        self.volume_max = nn.MaxPool3d((1, 2, 2))
+        self.volume_avg = nn.AvgPool3d(2, stride=1)
+        self.adaptive = nn.AdaptiveAvgPool2d((1, 1))
+        self.line_adaptive = nn.AdaptiveAvgPool1d(3)
+
+    def forward(self, x):
+        y = self.avg(self.max(x))
+        line = x.flatten(2)
+        volume = x.unsqueeze(1)
+        return (y, self.adaptive(x).flatten(1), self.line_max(line), self.line_avg(line),
+                self.line_adaptive(line), self.volume_max(volume), self.volume_avg(volume))
+
+
 class GroupNormed(nn.Module):
     def __init__(self, channels):
         super().__init__()

@@ -290,7 +290,7 @@ def prims_namespace():
         take_along_axis=lambda a, index, dim: torch.gather(a, dim, index),
         index_add=lambda a, index, value, dim: a.index_add(dim, index, value),
         scatter_add=lambda a, index, value, dim: a.scatter_add(dim, index, value),
-        matmul=torch.matmul, linear=F.linear,
+        matmul=torch.matmul, linear=F.linear, convolution=convolution,
         full=lambda shape, fill_value, *, device, dtype: torch.full(
             tuple(shape), fill_value, device=placed(device), dtype=dtype),
         iota=iota,
@@ -479,6 +479,18 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False):
     return torch.tensor(data, **keywords(dtype=dtype, device=device), requires_grad=requires_grad)
 
 
+def convolution(a, weight, *rest):
+    # The weight made contiguous: PyTorch 1.13 views it, which fails for a strided one (a
+    # flipped transpose) when the batch is empty.
+    return torch.convolution(a, weight.contiguous(), *rest)
+
+
+def avg_pool1d(a, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    # Thunder's schema takes divisor_override and leaves it unused; PyTorch's has none.
+    return F.avg_pool1d(a, kernel_size, stride, padding, ceil_mode, count_include_pad)
+
+
 def ltorch_namespace():
     same = {
         "exp": torch.exp, "log": torch.log, "log1p": torch.log1p, "tanh": torch.tanh,
@@ -501,6 +513,15 @@ def ltorch_namespace():
         "hardswish": F.hardswish, "mish": F.mish, "softsign": F.softsign,
         "tanhshrink": F.tanhshrink, "logsigmoid": F.logsigmoid,
         "unbind": torch.unbind, "bmm": torch.bmm, "pad": F.pad, "normalize": F.normalize,
+        "convolution": convolution, "conv1d": F.conv1d, "conv2d": F.conv2d,
+        "conv3d": F.conv3d, "conv_transpose1d": F.conv_transpose1d,
+        "conv_transpose2d": F.conv_transpose2d, "conv_transpose3d": F.conv_transpose3d,
+        "max_pool1d": F.max_pool1d, "max_pool2d": F.max_pool2d, "max_pool3d": F.max_pool3d,
+        "avg_pool1d": avg_pool1d, "avg_pool2d": F.avg_pool2d, "avg_pool3d": F.avg_pool3d,
+        "adaptive_avg_pool1d": F.adaptive_avg_pool1d,
+        "adaptive_avg_pool2d": F.adaptive_avg_pool2d,
+        "adaptive_max_pool1d": F.adaptive_max_pool1d,
+        "adaptive_max_pool2d": F.adaptive_max_pool2d,
     }
     operators = {
         "mul": operator.mul, "true_divide": operator.truediv, "floor_divide": operator.floordiv,

@@ -273,8 +273,9 @@ Value Recorder::call_value(Sym symbol, const std::vector<Obj> &args) const {
       positional.push_back(std::move(value));
     } else if (p.kind == Param::Kind::VarKeywords) {
       continue;
-    } else if (p.kind == Param::Kind::KeywordOnly ||
+    } else if (p.kind == Param::Kind::KeywordOnly || op.is_by_name(p.name) ||
                (omitted && p.kind == Param::Kind::Positional)) {
+      omitted = omitted || op.is_by_name(p.name);
       keywords.emplace_back(p.name, std::move(value));
     } else {
       positional.push_back(std::move(value));

@@ -15,11 +15,6 @@ Obj f(double d) {
   return Obj::float_of(d);
 }
 
-// The ltorch symbol on its schema's defaults for what is not given.
-Obj ltorch(Recorder &r, Sym s, std::vector<Obj> given, const Loc &loc) {
-  return r.call(s, args_with_defaults(s, std::move(given)), loc);
-}
-
 // A number parameter (negative_slope, alpha, min_val): a Python number, guarded when it is a
 // proxy, as a float.
 Obj number_param(Recorder &r, const Obj &p, const char *name, const char *op, const Loc &loc) {
@@ -31,23 +26,23 @@ Obj number_param(Recorder &r, const Obj &p, const char *name, const char *op, co
 
 // where(x > 0, x, negative): the shape of leaky_relu, elu, celu and selu.
 Obj positive_or(Recorder &r, const Obj &x, const Obj &negative, const Loc &loc) {
-  Obj positive = ltorch(r, Sym::ltorch_gt, {x, f(0)}, loc);
-  return ltorch(r, Sym::ltorch_where, {positive, x, negative}, loc);
+  Obj positive = call_ltorch(r, Sym::ltorch_gt, {x, f(0)}, loc);
+  return call_ltorch(r, Sym::ltorch_where, {positive, x, negative}, loc);
 }
 
 Obj leaky_relu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   Obj x = float_input(r, a[0], "leaky_relu", loc);
   Obj slope = number_param(r, a[1], "negative_slope", "leaky_relu", loc);
   refuse_inplace(a[2], "leaky_relu", loc);
-  return positive_or(r, x, ltorch(r, Sym::ltorch_mul, {x, slope}, loc), loc);
+  return positive_or(r, x, call_ltorch(r, Sym::ltorch_mul, {x, slope}, loc), loc);
 }
 
 // alpha * (exp(x / scale) - 1) below 0: elu (scale 1) and celu (scale alpha).
 Obj exponential_below_zero(Recorder &r, const Obj &x, const Obj &alpha, bool divide,
                            const Loc &loc) {
-  Obj scaled = divide ? ltorch(r, Sym::ltorch_true_divide, {x, alpha}, loc) : x;
-  Obj e = ltorch(r, Sym::ltorch_expm1, {scaled}, loc);
-  return positive_or(r, x, ltorch(r, Sym::ltorch_mul, {e, alpha}, loc), loc);
+  Obj scaled = divide ? call_ltorch(r, Sym::ltorch_true_divide, {x, alpha}, loc) : x;
+  Obj e = call_ltorch(r, Sym::ltorch_expm1, {scaled}, loc);
+  return positive_or(r, x, call_ltorch(r, Sym::ltorch_mul, {e, alpha}, loc), loc);
 }
 
 Obj elu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
@@ -70,11 +65,11 @@ Obj selu(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   refuse_inplace(a[1], "selu", loc);
   // torch's constants (Klambauer et al.), as ATen's selu has them.
   Obj inner = exponential_below_zero(r, x, f(1.6732632423543772848170429916717), false, loc);
-  return ltorch(r, Sym::ltorch_mul, {inner, f(1.0507009873554804934193349852946)}, loc);
+  return call_ltorch(r, Sym::ltorch_mul, {inner, f(1.0507009873554804934193349852946)}, loc);
 }
 
 Obj clamped(Recorder &r, const Obj &x, double lo, double hi, const Loc &loc) {
-  return ltorch(r, Sym::ltorch_clamp, {x, f(lo), f(hi)}, loc);
+  return call_ltorch(r, Sym::ltorch_clamp, {x, f(lo), f(hi)}, loc);
 }
 
 Obj relu6(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
@@ -95,48 +90,50 @@ Obj hardtanh(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 
 // clamp(x + 3, 0, 6): ATen's hardsigmoid and hardswish compute it so.
 Obj relu6_of_x_plus_3(Recorder &r, const Obj &x, const Loc &loc) {
-  return clamped(r, ltorch(r, Sym::ltorch_add, {x, f(3)}, loc), 0, 6, loc);
+  return clamped(r, call_ltorch(r, Sym::ltorch_add, {x, f(3)}, loc), 0, 6, loc);
 }
 
 Obj hardsigmoid(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   Obj x = float_input(r, a[0], "hardsigmoid", loc);
   refuse_inplace(a[1], "hardsigmoid", loc);
-  return ltorch(r, Sym::ltorch_true_divide, {relu6_of_x_plus_3(r, x, loc), f(6)}, loc);
+  return call_ltorch(r, Sym::ltorch_true_divide, {relu6_of_x_plus_3(r, x, loc), f(6)}, loc);
 }
 
 Obj hardswish(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   Obj x = float_input(r, a[0], "hardswish", loc);
   refuse_inplace(a[1], "hardswish", loc);
-  Obj scaled = ltorch(r, Sym::ltorch_mul, {x, relu6_of_x_plus_3(r, x, loc)}, loc);
-  return ltorch(r, Sym::ltorch_true_divide, {scaled, f(6)}, loc);
+  Obj scaled = call_ltorch(r, Sym::ltorch_mul, {x, relu6_of_x_plus_3(r, x, loc)}, loc);
+  return call_ltorch(r, Sym::ltorch_true_divide, {scaled, f(6)}, loc);
 }
 
 Obj mish(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   Obj x = float_input(r, a[0], "mish", loc);
   refuse_inplace(a[1], "mish", loc);
   // x tanh(log1p(exp(x))): softplus without its threshold, as ATen's mish.
-  Obj soft = ltorch(r, Sym::ltorch_log1p, {ltorch(r, Sym::ltorch_exp, {x}, loc)}, loc);
-  return ltorch(r, Sym::ltorch_mul, {x, ltorch(r, Sym::ltorch_tanh, {soft}, loc)}, loc);
+  Obj soft = call_ltorch(r, Sym::ltorch_log1p, {call_ltorch(r, Sym::ltorch_exp, {x}, loc)}, loc);
+  return call_ltorch(r, Sym::ltorch_mul, {x, call_ltorch(r, Sym::ltorch_tanh, {soft}, loc)}, loc);
 }
 
 Obj softsign(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   Obj x = float_input(r, a[0], "softsign", loc);
-  Obj denominator = ltorch(r, Sym::ltorch_add, {ltorch(r, Sym::ltorch_abs, {x}, loc), f(1)}, loc);
-  return ltorch(r, Sym::ltorch_true_divide, {x, denominator}, loc);
+  Obj denominator =
+      call_ltorch(r, Sym::ltorch_add, {call_ltorch(r, Sym::ltorch_abs, {x}, loc), f(1)}, loc);
+  return call_ltorch(r, Sym::ltorch_true_divide, {x, denominator}, loc);
 }
 
 Obj tanhshrink(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   Obj x = float_input(r, a[0], "tanhshrink", loc);
-  return ltorch(r, Sym::ltorch_sub, {x, ltorch(r, Sym::ltorch_tanh, {x}, loc)}, loc);
+  return call_ltorch(r, Sym::ltorch_sub, {x, call_ltorch(r, Sym::ltorch_tanh, {x}, loc)}, loc);
 }
 
 Obj logsigmoid(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   Obj x = float_input(r, a[0], "logsigmoid", loc);
   // min(x, 0) - log1p(exp(-|x|)): no exp overflows, as ATen's log_sigmoid.
-  Obj below = ltorch(r, Sym::ltorch_clamp, {x, Obj::none(), f(0)}, loc);
-  Obj decay = ltorch(r, Sym::ltorch_neg, {ltorch(r, Sym::ltorch_abs, {x}, loc)}, loc);
-  Obj soft = ltorch(r, Sym::ltorch_log1p, {ltorch(r, Sym::ltorch_exp, {decay}, loc)}, loc);
-  return ltorch(r, Sym::ltorch_sub, {below, soft}, loc);
+  Obj below = call_ltorch(r, Sym::ltorch_clamp, {x, Obj::none(), f(0)}, loc);
+  Obj decay = call_ltorch(r, Sym::ltorch_neg, {call_ltorch(r, Sym::ltorch_abs, {x}, loc)}, loc);
+  Obj soft =
+      call_ltorch(r, Sym::ltorch_log1p, {call_ltorch(r, Sym::ltorch_exp, {decay}, loc)}, loc);
+  return call_ltorch(r, Sym::ltorch_sub, {below, soft}, loc);
 }
 
 } // namespace

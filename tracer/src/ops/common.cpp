@@ -318,6 +318,10 @@ std::vector<Obj> args_with_defaults(Sym symbol, std::vector<Obj> given, Kwargs k
                   Loc{});
 }
 
+Obj call_ltorch(Recorder &r, Sym symbol, std::vector<Obj> given, const Loc &loc, Kwargs kwargs) {
+  return r.call(symbol, args_with_defaults(symbol, std::move(given), std::move(kwargs)), loc);
+}
+
 void require_tensor(const Obj &o, const char *what, const char *op, const Loc &loc) {
   if (!is_tensor(o))
     throw TraceError(loc, std::string("`") + op + "`: " + what + " must be a tensor, not " +
@@ -336,6 +340,50 @@ void refuse_inplace(const Obj &inplace, const char *op, const Loc &loc) {
   if (inplace.kind == Obj::Kind::Bool && inplace.boolean)
     throw TraceError(loc, std::string(op) +
                               "(inplace=True) is not supported (use the out-of-place form)");
+}
+
+Obj pad_or_crop(Recorder &r, const Obj &t, const std::vector<PadWidths> &config, const Obj &value,
+                const Loc &loc) {
+  Obj out = t;
+  std::vector<Obj> pads;
+  bool pads_any = false, crops_any = false;
+  for (const auto &[lo, hi, interior] : config) {
+    pads.push_back(int_tuple({std::max<int64_t>(lo, 0), std::max<int64_t>(hi, 0), interior}));
+    pads_any = pads_any || lo > 0 || hi > 0 || interior > 0;
+    crops_any = crops_any || lo < 0 || hi < 0;
+  }
+  if (pads_any) out = r.prim(Sym::prims_pad, {out, value, Obj::list(std::move(pads))}, loc);
+  if (!crops_any) return out;
+  std::vector<Obj> starts, ends, steps;
+  const std::vector<Obj> &shape = tensor(out).shape;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    int64_t lo = config[d][0], hi = config[d][1];
+    starts.push_back(Obj::int_of(std::max<int64_t>(-lo, 0)));
+    ends.push_back(hi >= 0 ? shape[d]
+                           : Obj::int_of(r.concrete(shape[d], loc, "a padded size") + hi));
+    steps.push_back(Obj::int_of(1));
+  }
+  return r.prim(
+      Sym::prims_slice_prim,
+      {out, Obj::list(std::move(starts)), Obj::list(std::move(ends)), Obj::list(std::move(steps))},
+      loc);
+}
+
+Obj strided_slice(Recorder &r, const Obj &t, std::size_t dim, int64_t start, int64_t count,
+                  int64_t step, const Loc &loc) {
+  const std::vector<Obj> &shape = tensor(t).shape;
+  std::vector<Obj> starts, ends, steps;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    bool here = d == dim;
+    starts.push_back(Obj::int_of(here ? start : 0));
+    ends.push_back(here ? Obj::int_of(count == 0 ? start : start + (count - 1) * step + 1)
+                        : shape[d]);
+    steps.push_back(Obj::int_of(here ? step : 1));
+  }
+  return r.prim(
+      Sym::prims_slice_prim,
+      {t, Obj::list(std::move(starts)), Obj::list(std::move(ends)), Obj::list(std::move(steps))},
+      loc);
 }
 
 } // namespace tracelint::tracer::ops

@@ -3,6 +3,7 @@
 #include "../recorder.hpp"
 #include "tracelint/tracer/registry.hpp"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,9 @@ Obj elementwise(Recorder &r, Sym prim, const std::vector<Obj> &operands, const L
 
 // The ltorch symbol's call on its schema's defaults for everything but `given`.
 std::vector<Obj> args_with_defaults(Sym symbol, std::vector<Obj> given, Kwargs kwargs = {});
+// Records the symbol with its schema's defaults for what is not given.
+Obj call_ltorch(Recorder &r, Sym symbol, std::vector<Obj> given, const Loc &loc,
+                Kwargs kwargs = {});
 
 void require_tensor(const Obj &o, const char *what, const char *op, const Loc &loc);
 // The input of an op torch computes on floating tensors only (silu, the activations): a[0] when
@@ -81,5 +85,15 @@ void require_tensor(const Obj &o, const char *what, const char *op, const Loc &l
 Obj float_input(Recorder &r, const Obj &a, const char *op, const Loc &loc);
 // An op's `inplace=True`: the tracer records out-of-place symbols only.
 void refuse_inplace(const Obj &inplace, const char *op, const Loc &loc);
+
+// Per dim (low, high, interior): t padded with `value` (prims.pad) where they are positive and
+// spread apart by `interior`, then cropped (prims.slice_prim) where low or high is negative,
+// which prims.pad does not take. Records nothing for all zeros. `config` holds every dim of t.
+using PadWidths = std::array<int64_t, 3>;
+Obj pad_or_crop(Recorder &r, const Obj &t, const std::vector<PadWidths> &config, const Obj &value,
+                const Loc &loc);
+// One dim's elements from `start`, `step` apart, `count` of them (prims.slice_prim).
+Obj strided_slice(Recorder &r, const Obj &t, std::size_t dim, int64_t start, int64_t count,
+                  int64_t step, const Loc &loc);
 
 } // namespace tracelint::tracer::ops

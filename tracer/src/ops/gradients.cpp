@@ -2,38 +2,30 @@
 
 namespace tracelint::tracer::ops::grad {
 
-namespace {
-
-Obj ltorch(Recorder &r, Sym symbol, std::vector<Obj> given, const Loc &loc) {
-  return r.call(symbol, args_with_defaults(symbol, std::move(given)), loc);
-}
-
-} // namespace
-
 Obj add(Recorder &r, const Obj &a, const Obj &b, const Loc &loc) {
-  return ltorch(r, Sym::ltorch_add, {a, b}, loc);
+  return call_ltorch(r, Sym::ltorch_add, {a, b}, loc);
 }
 Obj sub(Recorder &r, const Obj &a, const Obj &b, const Loc &loc) {
-  return ltorch(r, Sym::ltorch_sub, {a, b}, loc);
+  return call_ltorch(r, Sym::ltorch_sub, {a, b}, loc);
 }
 Obj mul(Recorder &r, const Obj &a, const Obj &b, const Loc &loc) {
-  return ltorch(r, Sym::ltorch_mul, {a, b}, loc);
+  return call_ltorch(r, Sym::ltorch_mul, {a, b}, loc);
 }
 Obj div(Recorder &r, const Obj &a, const Obj &b, const Loc &loc) {
-  return ltorch(r, Sym::ltorch_true_divide, {a, b}, loc);
+  return call_ltorch(r, Sym::ltorch_true_divide, {a, b}, loc);
 }
 Obj neg(Recorder &r, const Obj &a, const Loc &loc) {
-  return ltorch(r, Sym::ltorch_neg, {a}, loc);
+  return call_ltorch(r, Sym::ltorch_neg, {a}, loc);
 }
 Obj unary(Recorder &r, Sym symbol, const Obj &a, const Loc &loc) {
-  return ltorch(r, symbol, {a}, loc);
+  return call_ltorch(r, symbol, {a}, loc);
 }
 Obj where(Recorder &r, const Obj &pred, const Obj &a, const Obj &b, const Loc &loc) {
-  return ltorch(r, Sym::ltorch_where, {pred, a, b}, loc);
+  return call_ltorch(r, Sym::ltorch_where, {pred, a, b}, loc);
 }
 
 Obj zeros_like(Recorder &r, const Obj &x, const Loc &loc) {
-  return ltorch(r, Sym::ltorch_zeros_like, {x}, loc);
+  return call_ltorch(r, Sym::ltorch_zeros_like, {x}, loc);
 }
 
 Obj as_dtype_of(Recorder &r, const Obj &predicate, const Obj &x, const Loc &loc) {

@@ -495,13 +495,20 @@ std::vector<Obj> slice_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &ou
 
 std::vector<Obj> pad_vjp(Recorder &r, const std::vector<Obj> &a, const Obj &, const Obj &g,
                          const Loc &loc) {
+  // The input's elements where the pad put them: from `low`, `interior + 1` apart; the end is one
+  // past the last (Thunder's slice_prim takes no end past the dim).
   const std::vector<Obj> &in = tensor(a[0]).shape;
   std::vector<Obj> starts, ends, steps;
   for (std::size_t d = 0; d < in.size(); ++d) {
-    const Obj &c = items(a[2])[d];
+    const Obj &c = items(a[2])[d], &low = items(c)[0];
     Obj step = r.num(NumOp::add, items(c)[2], Obj::int_of(1), loc);
-    starts.push_back(items(c)[0]);
-    ends.push_back(r.num(NumOp::add, items(c)[0], r.num(NumOp::mul, in[d], step, loc), loc));
+    starts.push_back(low);
+    if (empty_size(r, in[d], loc)) {
+      ends.push_back(low);
+    } else {
+      Obj last = r.num(NumOp::mul, r.num(NumOp::sub, in[d], Obj::int_of(1), loc), step, loc);
+      ends.push_back(r.num(NumOp::add, r.num(NumOp::add, low, last, loc), Obj::int_of(1), loc));
+    }
     steps.push_back(step);
   }
   return {

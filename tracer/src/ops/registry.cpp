@@ -31,6 +31,28 @@ std::vector<SchemaParam> parse_schema(const std::string &signature, std::string 
   return out;
 }
 
+// The parameters a comma-separated list names (OpSpec::torch_only, OpSpec::by_name), each of
+// which must be one of the schema's with a default, else a problem of the registry.
+std::vector<std::string> declared_params(const OpDef &op, std::string_view list,
+                                         const std::string &name, const char *what,
+                                         std::vector<std::string> &problems) {
+  std::vector<std::string> out;
+  for (std::string_view rest = list; !rest.empty();) {
+    std::size_t comma = std::min(rest.find(','), rest.size());
+    std::string_view param = rest.substr(0, comma);
+    while (param.starts_with(' '))
+      param.remove_prefix(1);
+    auto declared = std::find_if(op.params.begin(), op.params.end(),
+                                 [&](const SchemaParam &p) { return p.name == param; });
+    if (declared == op.params.end() || !declared->default_value)
+      problems.push_back(name + ": `" + std::string(param) + "` is " + what +
+                         " but not a parameter with a default");
+    out.emplace_back(param);
+    rest.remove_prefix(std::min(comma + 1, rest.size()));
+  }
+  return out;
+}
+
 } // namespace
 
 Registry::Registry() : ops_(kSymbolCount) {
@@ -41,6 +63,8 @@ Registry::Registry() : ops_(kSymbolCount) {
   ops::define_shape_ops(specs);
   ops::define_indexing_ops(specs);
   ops::define_nn_ops(specs);
+  ops::define_convolution_ops(specs);
+  ops::define_pooling_ops(specs);
   ops::define_factory_ops(specs);
   ops::define_check_ops(specs);
   std::vector<bool> defined(kSymbolCount, false);
@@ -65,19 +89,8 @@ Registry::Registry() : ops_(kSymbolCount) {
     op.meta = spec.meta;
     op.vjp = spec.vjp;
     op.normalize = spec.normalize;
-    for (std::string_view rest = spec.torch_only; !rest.empty();) {
-      std::size_t comma = std::min(rest.find(','), rest.size());
-      std::string_view param = rest.substr(0, comma);
-      while (param.starts_with(' '))
-        param.remove_prefix(1);
-      auto declared = std::find_if(op.params.begin(), op.params.end(),
-                                   [&](const SchemaParam &p) { return p.name == param; });
-      if (declared == op.params.end() || !declared->default_value)
-        problems_.push_back(name + ": `" + std::string(param) +
-                            "` is torch-only but not a parameter with a default");
-      op.torch_only.emplace_back(param);
-      rest.remove_prefix(std::min(comma + 1, rest.size()));
-    }
+    op.torch_only = declared_params(op, spec.torch_only, name, "torch-only", problems_);
+    op.by_name = declared_params(op, spec.by_name, name, "printed by name", problems_);
     if (is_prim(spec.sym) && !op.meta)
       problems_.push_back(name + " is a prim without a shape rule");
     if (is_prim(spec.sym) && !op.vjp)
@@ -109,6 +122,15 @@ Registry::Registry() : ops_(kSymbolCount) {
 
 bool OpDef::is_torch_only(const std::string &param) const {
   return std::find(torch_only.begin(), torch_only.end(), param) != torch_only.end();
+}
+
+bool OpDef::is_by_name(const std::string &param) const {
+  return std::find(by_name.begin(), by_name.end(), param) != by_name.end();
+}
+
+void ops::by_name(std::vector<OpSpec> &specs, Sym sym, const char *params) {
+  for (OpSpec &spec : specs)
+    if (spec.sym == sym) spec.by_name = params;
 }
 
 void ops::torch_only(std::vector<OpSpec> &specs, Sym sym, const char *params) {

@@ -517,6 +517,293 @@ class Linear(Module):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
 
 
+def _ntuple(n):
+    def parse(x):
+        if isinstance(x, (list, tuple)):
+            return tuple(x)
+        return tuple([x] * n)
+    return parse
+
+
+_single = _ntuple(1)
+_pair = _ntuple(2)
+_triple = _ntuple(3)
+
+
+def _reverse_repeat_tuple(t, n):
+    return tuple(x for x in reversed(t) for _ in range(n))
+
+
+class _ConvNd(Module):
+    # torch.nn.modules.conv._ConvNd: the weight [out, in / groups, *kernel] ([in, out / groups,
+    # *kernel] when transposed) and the bias, initialised as PyTorch initialises them.
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, transposed,
+                 output_padding, groups, bias, padding_mode, device=None, dtype=None):
+        super().__init__()
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        if isinstance(padding, str):
+            if padding not in ("same", "valid"):
+                raise ValueError("Invalid padding string '" + padding + "', should be one of {'valid', 'same'}")
+            if padding == "same" and any(s != 1 for s in stride):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
+            raise ValueError("padding_mode must be one of {'zeros', 'reflect', 'replicate', 'circular'}, "
+                             "but got padding_mode='" + str(padding_mode) + "'")
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.padding = padding
+        self.dilation = dilation
+        self.transposed = transposed
+        self.output_padding = output_padding
+        self.groups = groups
+        self.padding_mode = padding_mode
+        if isinstance(self.padding, str):
+            self._reversed_padding_repeated_twice = [0, 0] * len(kernel_size)
+            if padding == "same":
+                for d, k, i in zip(dilation, kernel_size, range(len(kernel_size) - 1, -1, -1)):
+                    total_padding = d * (k - 1)
+                    left_pad = total_padding // 2
+                    self._reversed_padding_repeated_twice[2 * i] = left_pad
+                    self._reversed_padding_repeated_twice[2 * i + 1] = total_padding - left_pad
+        else:
+            self._reversed_padding_repeated_twice = _reverse_repeat_tuple(self.padding, 2)
+        if transposed:
+            channels = (in_channels, out_channels // groups)
+        else:
+            channels = (out_channels, in_channels // groups)
+        self.weight = torch.nn.Parameter(torch.empty((*channels, *kernel_size), device=device, dtype=dtype))
+        if bias:
+            self.bias = torch.nn.Parameter(torch.empty(out_channels, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+    def extra_repr(self):
+        s = str(self.in_channels) + ", " + str(self.out_channels) + ", kernel_size=" + str(self.kernel_size)
+        s += ", stride=" + str(self.stride)
+        if self.groups != 1:
+            s += ", groups=" + str(self.groups)
+        if self.bias is None:
+            s += ", bias=False"
+        return s
+
+
+class _Conv(_ConvNd):
+    # Conv1d/2d/3d: F.convNd, the input padded first by padding_mode when it is not 'zeros'.
+    _function = None
+    _tuple = None
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None):
+        n = type(self)._tuple
+        padding_ = padding if isinstance(padding, str) else n(padding)
+        super().__init__(in_channels, out_channels, n(kernel_size), n(stride), padding_, n(dilation), False,
+                         n(0), groups, bias, padding_mode, device, dtype)
+
+    def _conv_forward(self, input, weight, bias):
+        if self.padding_mode != "zeros":
+            padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+            return type(self)._function(padded, weight, bias, self.stride, type(self)._tuple(0), self.dilation,
+                                        self.groups)
+        return type(self)._function(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class Conv1d(_Conv):
+    _function = F.conv1d
+    _tuple = _single
+
+
+class Conv2d(_Conv):
+    _function = F.conv2d
+    _tuple = _pair
+
+
+class Conv3d(_Conv):
+    _function = F.conv3d
+    _tuple = _triple
+
+
+class _ConvTransposeNd(_ConvNd):
+    # ConvTranspose1d/2d/3d: F.conv_transposeNd; forward's output_size picks the output_padding.
+    _function = None
+    _tuple = None
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups=1, bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        if padding_mode != "zeros":
+            raise ValueError("Only \"zeros\" padding mode is supported for " + type(self).__name__)
+        n = type(self)._tuple
+        super().__init__(in_channels, out_channels, n(kernel_size), n(stride), n(padding), n(dilation), True,
+                         n(output_padding), groups, bias, padding_mode, device, dtype)
+
+    def _output_padding(self, input, output_size, stride, padding, kernel_size, num_spatial_dims,
+                        dilation=None):
+        if output_size is None:
+            return self.output_padding
+        has_batch_dim = input.dim() == num_spatial_dims + 2
+        num_non_spatial_dims = 2 if has_batch_dim else 1
+        if len(output_size) == num_non_spatial_dims + num_spatial_dims:
+            output_size = output_size[num_non_spatial_dims:]
+        if len(output_size) != num_spatial_dims:
+            raise ValueError("ConvTranspose" + str(num_spatial_dims) + "D: for " + str(input.dim()) +
+                             "D input, output_size must have " + str(num_spatial_dims) + " or " +
+                             str(num_non_spatial_dims + num_spatial_dims) + " elements (got " +
+                             str(len(output_size)) + ")")
+        result = []
+        for d in range(num_spatial_dims):
+            spread = dilation[d] if dilation is not None else 1
+            min_size = ((input.size(d + num_non_spatial_dims) - 1) * stride[d] - 2 * padding[d] +
+                        spread * (kernel_size[d] - 1) + 1)
+            max_size = min_size + stride[d] - 1
+            if output_size[d] < min_size or output_size[d] > max_size:
+                raise ValueError("requested an output size of " + str(list(output_size)) +
+                                 ", but valid sizes range from " + str(min_size) + " to " + str(max_size))
+            result.append(output_size[d] - min_size)
+        return result
+
+    def forward(self, input, output_size=None):
+        num_spatial_dims = len(self.kernel_size)
+        output_padding = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size,
+                                              num_spatial_dims, self.dilation)
+        return type(self)._function(input, self.weight, self.bias, self.stride, self.padding, output_padding,
+                                    self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    _function = F.conv_transpose1d
+    _tuple = _single
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    _function = F.conv_transpose2d
+    _tuple = _pair
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    _function = F.conv_transpose3d
+    _tuple = _triple
+
+
+class _MaxPoolNd(Module):
+    # MaxPool1d/2d/3d: F.max_poolNd; the stride is the kernel's when not given.
+    _function = None
+
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if (stride is not None) else kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input):
+        return type(self)._function(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                                    ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class MaxPool1d(_MaxPoolNd):
+    _function = F.max_pool1d
+
+
+class MaxPool2d(_MaxPoolNd):
+    _function = F.max_pool2d
+
+
+class MaxPool3d(_MaxPoolNd):
+    _function = F.max_pool3d
+
+
+class AvgPool1d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def forward(self, input):
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
+
+
+class _AvgPoolNd(Module):
+    # AvgPool2d/3d: F.avg_poolNd, with divisor_override.
+    _function = None
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=None):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if (stride is not None) else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+    def forward(self, input):
+        return type(self)._function(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                                    self.count_include_pad, self.divisor_override)
+
+
+class AvgPool2d(_AvgPoolNd):
+    _function = F.avg_pool2d
+
+
+class AvgPool3d(_AvgPoolNd):
+    _function = F.avg_pool3d
+
+
+class _AdaptivePoolNd(Module):
+    # AdaptiveAvgPool1d/2d and AdaptiveMaxPool1d/2d: F.adaptive_*_poolNd.
+    _function = None
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size = output_size
+        self.return_indices = return_indices
+
+    def forward(self, input):
+        if self.return_indices:
+            return type(self)._function(input, self.output_size, self.return_indices)
+        return type(self)._function(input, self.output_size)
+
+
+class AdaptiveAvgPool1d(_AdaptivePoolNd):
+    _function = F.adaptive_avg_pool1d
+
+
+class AdaptiveAvgPool2d(_AdaptivePoolNd):
+    _function = F.adaptive_avg_pool2d
+
+
+class AdaptiveMaxPool1d(_AdaptivePoolNd):
+    _function = F.adaptive_max_pool1d
+
+
+class AdaptiveMaxPool2d(_AdaptivePoolNd):
+    _function = F.adaptive_max_pool2d
+
+
 class Embedding(Module):
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
                  scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):

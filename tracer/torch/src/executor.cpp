@@ -596,7 +596,8 @@ private:
     }
     case Operand::Kind::Call: {
       // Slots and constants are read in place; only computed operands are materialised.
-      constexpr std::size_t kMaxArgs = 8;
+      // More than any schema of the registry has (prims.convolution: 9).
+      constexpr std::size_t kMaxArgs = 12;
       if (op.item_count > kMaxArgs)
         throw ExecError(op.text + " cannot take " + std::to_string(op.item_count) + " arguments");
       RtValue scratch[kMaxArgs];

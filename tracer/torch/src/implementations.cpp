@@ -537,6 +537,126 @@ RtValue run_linear(Sym, const Args &a) {
   return tensor(at::linear(a.t(0), a.t(1), a.t_opt(2)));
 }
 
+// A window parameter of a convolution: an int or a sequence, as ATen takes it (one value, or
+// one per spatial dim).
+IntList window(const RtValue &v) {
+  return v.kind == RtValue::Kind::Int ? IntList{v.integer} : int_list(v);
+}
+
+// The weight made contiguous: libtorch 1.13 views it, which fails for a strided one (a flipped
+// transpose) when the batch is empty.
+RtValue run_convolution(Sym, const Args &a) {
+  return tensor(at::convolution(a.t(0), a.t(1).contiguous(), a.t_opt(2), window(a[3]), window(a[4]),
+                                window(a[5]), a.b(6), window(a[7]), a.i(8)));
+}
+
+// conv1d/2d/3d: padding is ints or 'same' / 'valid'; the input may lack its batch dim. 'same'
+// pads the input first, low and high as PyTorch splits them (what ATen does itself, with a
+// warning on stderr for even kernels).
+RtValue run_conv(Sym s, const Args &a) {
+  at::Tensor x = a.t(0);
+  const at::Tensor &w = a.t(1);
+  IntList stride = window(a[3]), dilation = window(a[5]), padding;
+  if (a[4].kind != RtValue::Kind::Str) {
+    padding = window(a[4]);
+  } else if (a.s(4) == "same") {
+    IntList pads; // constant_pad_nd's order: the last dim first
+    for (int64_t d = w.dim() - 1; d >= 2; --d) {
+      int64_t spread =
+          dilation.size() == 1 ? dilation[0] : dilation[static_cast<std::size_t>(d - 2)];
+      int64_t total = spread * (w.size(d) - 1);
+      pads.append({total / 2, total - total / 2});
+    }
+    x = at::constant_pad_nd(x, pads, 0);
+  } else if (a.s(4) != "valid") {
+    throw ExecError("conv: padding '" + a.s(4) + "' is neither 'same' nor 'valid'");
+  }
+  if (padding.empty()) padding.push_back(0);
+  switch (s) {
+  case Sym::ltorch_conv1d:
+    return tensor(at::conv1d(x, w, a.t_opt(2), stride, padding, dilation, a.i(6)));
+  case Sym::ltorch_conv2d:
+    return tensor(at::conv2d(x, w, a.t_opt(2), stride, padding, dilation, a.i(6)));
+  default:
+    return tensor(at::conv3d(x, w, a.t_opt(2), stride, padding, dilation, a.i(6)));
+  }
+}
+
+// conv_transpose1d/2d/3d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+RtValue run_conv_transpose(Sym s, const Args &a) {
+  const at::Tensor &x = a.t(0);
+  IntList stride = window(a[3]), padding = window(a[4]), extra = window(a[5]),
+          dilation = window(a[7]);
+  switch (s) {
+  case Sym::ltorch_conv_transpose1d:
+    return tensor(
+        at::conv_transpose1d(x, a.t(1), a.t_opt(2), stride, padding, extra, a.i(6), dilation));
+  case Sym::ltorch_conv_transpose2d:
+    return tensor(
+        at::conv_transpose2d(x, a.t(1), a.t_opt(2), stride, padding, extra, a.i(6), dilation));
+  default:
+    return tensor(
+        at::conv_transpose3d(x, a.t(1), a.t_opt(2), stride, padding, extra, a.i(6), dilation));
+  }
+}
+
+// A pooling op's stride: None or () is the kernel's, as ATen's empty list.
+IntList pool_stride(const RtValue &v) {
+  return v.kind == RtValue::Kind::None ? IntList{} : window(v);
+}
+
+// max_poolNd(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+RtValue run_max_pool(Sym s, const Args &a) {
+  if (a.b(6)) throw ExecError("max_pool: return_indices=True does not run");
+  IntList k = window(a[1]), st = pool_stride(a[2]), p = window(a[3]), d = window(a[4]);
+  switch (s) {
+  case Sym::ltorch_max_pool1d:
+    return tensor(at::max_pool1d(a.t(0), k, st, p, d, a.b(5)));
+  case Sym::ltorch_max_pool2d:
+    return tensor(at::max_pool2d(a.t(0), k, st, p, d, a.b(5)));
+  default:
+    return tensor(at::max_pool3d(a.t(0), k, st, p, d, a.b(5)));
+  }
+}
+
+// avg_poolNd(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+RtValue run_avg_pool(Sym s, const Args &a) {
+  IntList k = window(a[1]), st = pool_stride(a[2]), p = window(a[3]);
+  switch (s) {
+  case Sym::ltorch_avg_pool1d:
+    return tensor(at::avg_pool1d(a.t(0), k, st, p, a.b(4), a.b(5)));
+  case Sym::ltorch_avg_pool2d:
+    return tensor(at::avg_pool2d(a.t(0), k, st, p, a.b(4), a.b(5), a.i_opt(6)));
+  default:
+    return tensor(at::avg_pool3d(a.t(0), k, st, p, a.b(4), a.b(5), a.i_opt(6)));
+  }
+}
+
+// adaptive_{avg,max}_poolNd(input, output_size[, return_indices]): a None size keeps the input's.
+RtValue run_adaptive_pool(Sym s, const Args &a) {
+  const at::Tensor &x = a.t(0);
+  bool two = s == Sym::ltorch_adaptive_avg_pool2d || s == Sym::ltorch_adaptive_max_pool2d;
+  std::size_t rank = two ? 2 : 1;
+  IntList sizes;
+  for (std::size_t i = 0; i < rank; ++i) {
+    const RtValue &given =
+        a[1].kind == RtValue::Kind::Int || a[1].kind == RtValue::Kind::None ? a[1] : a[1].items[i];
+    sizes.push_back(given.kind == RtValue::Kind::None
+                        ? x.size(x.dim() - static_cast<int64_t>(rank - i))
+                        : given.integer);
+  }
+  switch (s) {
+  case Sym::ltorch_adaptive_avg_pool1d:
+    return tensor(at::adaptive_avg_pool1d(x, sizes));
+  case Sym::ltorch_adaptive_avg_pool2d:
+    return tensor(at::adaptive_avg_pool2d(x, sizes));
+  case Sym::ltorch_adaptive_max_pool1d:
+    return tensor(std::get<0>(at::adaptive_max_pool1d(x, sizes)));
+  default:
+    return tensor(std::get<0>(at::adaptive_max_pool2d(x, sizes)));
+  }
+}
+
 RtValue check_len(Sym, const Args &a) {
   std::size_t n = a[0].kind == RtValue::Kind::Dict ? a[0].items.size() / 2 : a[0].items.size();
   if (static_cast<int64_t>(n) != a.i(1))
@@ -1042,6 +1162,24 @@ constexpr Entry kIndexing[] = {
      [](Sym, const Args &a) { return tensor(at::scatter_add(a.t(0), a.i(3), a.t(1), a.t(2))); }},
     {Sym::prims_matmul, run_matmul},
     {Sym::prims_linear, run_linear},
+    {Sym::prims_convolution, run_convolution},
+    {Sym::ltorch_convolution, run_convolution},
+    {Sym::ltorch_conv1d, run_conv},
+    {Sym::ltorch_conv2d, run_conv},
+    {Sym::ltorch_conv3d, run_conv},
+    {Sym::ltorch_conv_transpose1d, run_conv_transpose},
+    {Sym::ltorch_conv_transpose2d, run_conv_transpose},
+    {Sym::ltorch_conv_transpose3d, run_conv_transpose},
+    {Sym::ltorch_max_pool1d, run_max_pool},
+    {Sym::ltorch_max_pool2d, run_max_pool},
+    {Sym::ltorch_max_pool3d, run_max_pool},
+    {Sym::ltorch_avg_pool1d, run_avg_pool},
+    {Sym::ltorch_avg_pool2d, run_avg_pool},
+    {Sym::ltorch_avg_pool3d, run_avg_pool},
+    {Sym::ltorch_adaptive_avg_pool1d, run_adaptive_pool},
+    {Sym::ltorch_adaptive_avg_pool2d, run_adaptive_pool},
+    {Sym::ltorch_adaptive_max_pool1d, run_adaptive_pool},
+    {Sym::ltorch_adaptive_max_pool2d, run_adaptive_pool},
     {Sym::prims_copy_,
      [](Sym, const Args &a) {
        at::Tensor dst = a.t(1);

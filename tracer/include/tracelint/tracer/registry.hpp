@@ -58,8 +58,13 @@ struct OpDef {
   // value than the schema's default, so that a printed trace calls Thunder's symbol as Thunder
   // declares it (scripts/thunder_compat.py compares the schemas with Thunder's).
   std::vector<std::string> torch_only;
+  // Parameters printed as keywords, with every one after them: where torch's order differs from
+  // Thunder's (F.max_pool2d's ceil_mode before return_indices), the traced call binds in torch's
+  // order and the printed call names them, so Thunder's symbol binds them alike.
+  std::vector<std::string> by_name;
   Normalize normalize = nullptr;
   bool is_torch_only(const std::string &param) const;
+  bool is_by_name(const std::string &param) const;
 };
 
 // What a definition file gives for one symbol.
@@ -72,6 +77,7 @@ struct OpSpec {
   bool view = false;
   Vjp vjp = nullptr;
   const char *torch_only = ""; // OpDef::torch_only, comma-separated
+  const char *by_name = "";    // OpDef::by_name, comma-separated
   Normalize normalize = nullptr;
 };
 
@@ -118,6 +124,8 @@ private:
 namespace ops {
 // Sets the torch-only parameters (OpDef::torch_only) of the spec of `sym` already in `specs`.
 void torch_only(std::vector<OpSpec> &specs, Sym sym, const char *params);
+// Sets the parameters printed by name (OpDef::by_name) of the spec of `sym` already in `specs`.
+void by_name(std::vector<OpSpec> &specs, Sym sym, const char *params);
 // The VJP of a prim that has no gradients: every argument's is None.
 std::vector<Obj> no_gradient(Recorder &r, const std::vector<Obj> &args, const Obj &out,
                              const Obj &cotangent, const Loc &loc);
@@ -127,6 +135,8 @@ void define_reduction_ops(std::vector<OpSpec> &out);
 void define_shape_ops(std::vector<OpSpec> &out);
 void define_indexing_ops(std::vector<OpSpec> &out);
 void define_nn_ops(std::vector<OpSpec> &out);
+void define_convolution_ops(std::vector<OpSpec> &out);
+void define_pooling_ops(std::vector<OpSpec> &out);
 void define_factory_ops(std::vector<OpSpec> &out);
 void define_check_ops(std::vector<OpSpec> &out);
 } // namespace ops
