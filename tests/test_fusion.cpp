@@ -231,20 +231,23 @@ TEST_CASE("fusion: the seed programs and the Llama MLP, grouped, validated, comp
   fused_and_checked(mlp, 2);
 }
 
-TEST_CASE("fusion: nanoGPT's forward and, traced for grad, its backward") {
-  if (!test::nanogpt_model()) return;
-  fused_and_checked(nanogpt_request(false), 10);
-  TraceRequest grad = nanogpt_request(true);
+namespace {
+
+// A model's forward fused and checked (at least `forward_regions` regions), then traced for grad:
+// regions in the backward too, validated, run as the unfused traces, and equal to autograd.
+void fused_for_training(TraceRequest (*request)(bool), std::size_t forward_regions) {
+  fused_and_checked(request(false), forward_regions);
+  TraceRequest grad = request(true);
   grad.executors = {"cuda_fusion", "torch"};
   Result<TracedProgram> p = trace(grad);
-  REQUIRE(p.ok());
+  REQUIRE_MESSAGE(p.ok(), (p.ok() ? std::string() : p.error().message));
   std::size_t in_backward = 0;
   for (const FusionRegion &r : p->fusions)
     in_backward += r.trace == "backward_fn";
   CHECK(in_backward > 0);
   check_regions(p.value());
   require_clean(print_trace_file(p->file));
-  TraceRequest plain_grad = nanogpt_request(true);
+  TraceRequest plain_grad = request(true);
   plain_grad.level = Level::Prims;
   Result<TracedProgram> plain = trace(plain_grad);
   REQUIRE(plain.ok());
@@ -253,6 +256,33 @@ TEST_CASE("fusion: nanoGPT's forward and, traced for grad, its backward") {
   REQUIRE_MESSAGE(run.ok(), (run.ok() ? std::string() : run.error().message));
   CHECK_MESSAGE(run->ok(), run->summary());
   if (have_nvrtc()) CHECK(run->fusion.find("compiled by NVRTC to PTX") != std::string::npos);
+}
+
+// kuangliu/pytorch-cifar's ResNet with ResNet-18's layout (tests/models, unmodified).
+TraceRequest resnet18_request(bool grad) {
+  std::string path =
+      std::string(TRACELINT_SOURCE_DIR) + "/tests/models/pytorch-cifar/models/resnet.py";
+  TraceRequest r;
+  r.path = path;
+  r.source = test::read_file(path);
+  r.module_class = "ResNet";
+  r.init = {{"block", "BasicBlock"}, {"num_blocks", "[2, 2, 2, 2]"}};
+  r.args = {{"x", "f32[2, 3, 32, 32]"}}; // the parameters' gradients with grad
+  r.grad = grad;
+  r.provenance = false;
+  return r;
+}
+
+} // namespace
+
+TEST_CASE("fusion: nanoGPT's forward and, traced for grad, its backward") {
+  if (!test::nanogpt_model()) return;
+  fused_for_training(nanogpt_request, 10);
+}
+
+TEST_CASE("fusion: a ResNet-18's forward and backward: regions between the convolutions and "
+          "pools, compiled by NVRTC, run as the unfused traces") {
+  fused_for_training(resnet18_request, 10);
 }
 
 TEST_CASE("fusion: --executors is checked, and --show-kernels prints the kernels") {
