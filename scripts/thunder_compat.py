@@ -84,6 +84,10 @@ NANOGPT_TITLE = "nanoGPT (../shared/models/nanogpt/model.py, unmodified)"
 SCHEMA_REASONS = {
     **{f"ltorch.{name}": (
         f"Thunder 0.2.6 has {name} only as an auto-registered torch op (any arguments, run by "
+        "PyTorch, no decomposition); tracelint's decomposes into a reshape, a permute and a "
+        "reshape, which Thunder runs too") for name in ("pixel_shuffle", "pixel_unshuffle")},
+    **{f"ltorch.{name}": (
+        f"Thunder 0.2.6 has {name} only as an auto-registered torch op (any arguments, run by "
         "PyTorch, no decomposition); tracelint's decomposes into slices or a reshape and "
         "ltorch.mean / ltorch.amax per spatial dim, which Thunder runs too")
        for name in ("adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d")},

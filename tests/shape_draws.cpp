@@ -364,6 +364,50 @@ Recipe pooling(const std::string &kind, int rank) {
   }};
 }
 
+// F.interpolate of a 3-D to 5-D input: by sizes or by factors (ints or floats, now and then
+// recomputed), every mode the tracer takes, align_corners for the linear ones.
+Recipe interpolate() {
+  return {[](Draw &d) {
+    int rank = d.between(1, 3);
+    Shape x = {d.pick<int64_t>({0, 1, 2}), d.between(1, 3)};
+    for (int i = 0; i < rank; ++i)
+      x.push_back(d.between(1, 5));
+    const char *linear[] = {"linear", "bilinear", "trilinear"};
+    std::string mode = d.pick<std::string>({"nearest", "nearest-exact", linear[rank - 1]});
+    // PyTorch 1.13's CPU kernels take no other dtypes for nearest (the tracer's gather does).
+    std::string dtype = mode.starts_with("nearest") ? d.pick<std::string>({"f32", "f64", "u8"})
+                                                    : d.pick(kFloating);
+    std::string xs = d.tensor(dtype, x);
+    std::string how;
+    if (d.chance(50)) {
+      std::vector<int64_t> size;
+      for (int i = 0; i < rank; ++i)
+        size.push_back(d.between(1, 7));
+      how = "size=" + (d.chance(30) ? std::to_string(size[0]) : tuple_text(size));
+    } else {
+      how = "scale_factor=" + d.pick<std::string>({"2", "3", "1.5", "2.5", "0.75", "1.0"});
+      if (d.chance(25)) how += ", recompute_scale_factor=True";
+    }
+    if (mode == linear[rank - 1] && d.chance(50))
+      how += d.chance(50) ? ", align_corners=True" : ", align_corners=False";
+    return "F.interpolate(" + xs + ", " + how + ", mode='" + mode + "')";
+  }};
+}
+
+Recipe pixel_shuffle(bool unshuffle) {
+  return {[=](Draw &d) {
+    int64_t f = d.between(1, 3);
+    Shape x = {d.pick<int64_t>({0, 1, 2})};
+    if (d.chance(30)) x.clear();
+    if (unshuffle)
+      x.insert(x.end(), {d.between(1, 3), f * d.between(1, 3), f * d.between(1, 3)});
+    else
+      x.insert(x.end(), {f * f * d.between(1, 2), d.between(1, 4), d.between(1, 4)});
+    return std::string(unshuffle ? "F.pixel_unshuffle(" : "F.pixel_shuffle(") +
+           d.tensor(d.pick(kAnyDtype), x) + ", " + std::to_string(f) + ")";
+  }};
+}
+
 Recipe rms_norm() {
   Recipe r{[](Draw &d) {
     Shape s = d.shape(1);
@@ -1100,6 +1144,9 @@ const std::map<std::string, Recipe> &shape_recipes() {
       r["ltorch.conv_transpose" + std::to_string(rank) + "d"] = convolution("conv_transpose", rank);
     }
     r["ltorch.convolution"] = convolution("convolution", 2);
+    r["ltorch.interpolate"] = interpolate();
+    r["ltorch.pixel_shuffle"] = pixel_shuffle(false);
+    r["ltorch.pixel_unshuffle"] = pixel_shuffle(true);
     for (int rank = 1; rank <= 3; ++rank) {
       r["ltorch.max_pool" + std::to_string(rank) + "d"] = pooling("max_pool", rank);
       r["ltorch.avg_pool" + std::to_string(rank) + "d"] = pooling("avg_pool", rank);

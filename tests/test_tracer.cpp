@@ -1134,7 +1134,8 @@ TEST_CASE("tracer: batch_norm refuses what it cannot record or PyTorch refuses, 
   CHECK_MESSAGE(e.message.find("divisible by num_groups") != std::string::npos, e.message);
 }
 
-TEST_CASE("tracer: a convolution refuses what PyTorch refuses, at the call, with PyTorch's words") {
+TEST_CASE("tracer: a convolution, a pooling or an interpolation refuses what PyTorch refuses, at "
+          "the call, with PyTorch's words") {
   const std::string head = "import torch\nimport torch.nn.functional as F\n\ndef f(x, w, wt):\n";
   const std::vector<ArgSpec> args = {
       {"x", "f32[2, 4, 5, 5]"}, {"w", "f32[6, 2, 3, 3]"}, {"wt", "f32[4, 3, 3, 3]"}};
@@ -1163,6 +1164,20 @@ TEST_CASE("tracer: a convolution refuses what PyTorch refuses, at the call, with
   CHECK_MESSAGE(m.find("output padding must be smaller than either stride or dilation") !=
                     std::string::npos,
                 m);
+  // Pooling: a padding over half the kernel, indices; interpolate: a mode it lacks, both size
+  // and scale_factor, align_corners where no mode interpolates.
+  m = message("F.max_pool2d(x, 2, padding=2)");
+  CHECK_MESSAGE(
+      m.find("pad should be smaller than or equal to half of kernel size") != std::string::npos, m);
+  m = message("F.max_pool2d(x, 2, return_indices=True)");
+  CHECK_MESSAGE(m.find("return_indices=True is not supported") != std::string::npos, m);
+  m = message("F.interpolate(x, scale_factor=2, mode='bicubic')");
+  CHECK_MESSAGE(m.find("mode 'bicubic' is not supported by the tracer") != std::string::npos, m);
+  m = message("F.interpolate(x, size=3, scale_factor=2)");
+  CHECK_MESSAGE(m.find("only one of size or scale_factor should be defined") != std::string::npos,
+                m);
+  m = message("F.interpolate(x, size=3, align_corners=True)");
+  CHECK_MESSAGE(m.find("align_corners option can only be set") != std::string::npos, m);
   // An input of the wrong rank.
   m = message("F.conv2d(x[0, 0], w)");
   CHECK_MESSAGE(

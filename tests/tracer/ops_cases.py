@@ -681,6 +681,41 @@ class Pooled(nn.Module):
                 self.line_adaptive(line), self.volume_max(volume), self.volume_avg(volume))
 
 
+def resamplings(x):
+    # nearest by sizes and factors (up, down, 2x, 1.5x), nearest-exact, bilinear by size and by
+    # factor; pixel shuffle and unshuffle.
+    return (F.interpolate(x, scale_factor=2), F.interpolate(x, size=(5, 9)),
+            F.interpolate(x, scale_factor=(0.5, 1.5)), F.interpolate(x, size=3, mode="nearest-exact"),
+            F.interpolate(x, size=(9, 4), mode="bilinear"),
+            F.interpolate(x, scale_factor=1.5, mode="bilinear"),
+            F.pixel_shuffle(x.repeat(1, 4, 1, 1), 2), F.pixel_unshuffle(x[..., :6], 2))
+
+
+def resamplings_thunder_refuses(x, s, v):
+    # align_corners set (True or False), linear and trilinear, recompute_scale_factor: Thunder
+    # 0.2.6's interpolate refuses them.
+    return (F.interpolate(x, size=(9, 4), mode="bilinear", align_corners=True),
+            F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False),
+            F.interpolate(s, size=3, mode="linear", align_corners=True),
+            F.interpolate(s, size=7, mode="linear"), F.interpolate(v, scale_factor=2, mode="trilinear"),
+            nn.UpsamplingBilinear2d(scale_factor=2)(x),
+            F.interpolate(x, scale_factor=2.5, mode="nearest", recompute_scale_factor=True))
+
+
+class Upsampled(nn.Module):
+    # The resampling modules.
+    def __init__(self, channels):
+        super().__init__()
+        self.up = nn.Upsample(scale_factor=2)
+        self.nearest = nn.UpsamplingNearest2d(size=(5, 7))
+        self.shuffle = nn.PixelShuffle(2)
+        self.unshuffle = nn.PixelUnshuffle(2)
+        self.conv = nn.Conv2d(channels, 4 * channels, 3, padding=1)
+
+    def forward(self, x):
+        return self.shuffle(self.conv(self.up(x))), self.nearest(x), self.unshuffle(self.up(x))
+
+
 class GroupNormed(nn.Module):
     def __init__(self, channels):
         super().__init__()

@@ -522,6 +522,8 @@ def ltorch_namespace():
         "adaptive_avg_pool2d": F.adaptive_avg_pool2d,
         "adaptive_max_pool1d": F.adaptive_max_pool1d,
         "adaptive_max_pool2d": F.adaptive_max_pool2d,
+        "interpolate": F.interpolate, "pixel_shuffle": F.pixel_shuffle,
+        "pixel_unshuffle": F.pixel_unshuffle,
     }
     operators = {
         "mul": operator.mul, "true_divide": operator.truediv, "floor_divide": operator.floordiv,

@@ -65,6 +65,7 @@ Registry::Registry() : ops_(kSymbolCount) {
   ops::define_nn_ops(specs);
   ops::define_convolution_ops(specs);
   ops::define_pooling_ops(specs);
+  ops::define_resampling_ops(specs);
   ops::define_factory_ops(specs);
   ops::define_check_ops(specs);
   std::vector<bool> defined(kSymbolCount, false);

@@ -657,6 +657,49 @@ RtValue run_adaptive_pool(Sym s, const Args &a) {
   }
 }
 
+// F.interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor,
+// antialias), dispatched to ATen's upsample kernels as torch.nn.functional does it.
+RtValue run_interpolate(Sym, const Args &a) {
+  const at::Tensor &x = a.t(0);
+  int64_t rank = x.dim() - 2;
+  c10::optional<IntList> size;
+  std::vector<double> factors;
+  if (!a.none(1)) {
+    size = a[1].kind == RtValue::Kind::Int ? IntList(static_cast<std::size_t>(rank), a.i(1))
+                                           : a.ints(1);
+  } else {
+    for (int64_t i = 0; i < rank; ++i) {
+      const RtValue &f = a[2].items.empty() ? a[2] : a[2].items[static_cast<std::size_t>(i)];
+      factors.push_back(as_double(f));
+    }
+    if (!a.none(5) && a.b(5)) { // recompute_scale_factor: the sizes, and no scales
+      size = IntList{};
+      for (int64_t i = 0; i < rank; ++i)
+        size->push_back(static_cast<int64_t>(
+            std::floor(static_cast<double>(x.size(i + 2)) * factors[static_cast<std::size_t>(i)])));
+      factors.clear();
+    }
+  }
+  at::OptionalIntArrayRef out_size =
+      size ? at::OptionalIntArrayRef(*size) : at::OptionalIntArrayRef(c10::nullopt);
+  c10::optional<at::ArrayRef<double>> scales;
+  if (!factors.empty()) scales = at::ArrayRef<double>(factors);
+  const std::string &mode = a.s(3);
+  bool corners = !a.none(4) && a.b(4);
+  if (mode == "nearest")
+    return tensor(rank == 1   ? at::upsample_nearest1d(x, out_size, scales)
+                  : rank == 2 ? at::upsample_nearest2d(x, out_size, scales)
+                              : at::upsample_nearest3d(x, out_size, scales));
+  if (mode == "nearest-exact")
+    return tensor(rank == 1   ? at::_upsample_nearest_exact1d(x, out_size, scales)
+                  : rank == 2 ? at::_upsample_nearest_exact2d(x, out_size, scales)
+                              : at::_upsample_nearest_exact3d(x, out_size, scales));
+  if (mode == "linear") return tensor(at::upsample_linear1d(x, out_size, corners, scales));
+  if (mode == "bilinear") return tensor(at::upsample_bilinear2d(x, out_size, corners, scales));
+  if (mode == "trilinear") return tensor(at::upsample_trilinear3d(x, out_size, corners, scales));
+  throw ExecError("interpolate: mode '" + mode + "' does not run");
+}
+
 RtValue check_len(Sym, const Args &a) {
   std::size_t n = a[0].kind == RtValue::Kind::Dict ? a[0].items.size() / 2 : a[0].items.size();
   if (static_cast<int64_t>(n) != a.i(1))
@@ -1170,6 +1213,11 @@ constexpr Entry kIndexing[] = {
     {Sym::ltorch_conv_transpose1d, run_conv_transpose},
     {Sym::ltorch_conv_transpose2d, run_conv_transpose},
     {Sym::ltorch_conv_transpose3d, run_conv_transpose},
+    {Sym::ltorch_interpolate, run_interpolate},
+    {Sym::ltorch_pixel_shuffle,
+     [](Sym, const Args &a) { return tensor(at::pixel_shuffle(a.t(0), a.i(1))); }},
+    {Sym::ltorch_pixel_unshuffle,
+     [](Sym, const Args &a) { return tensor(at::pixel_unshuffle(a.t(0), a.i(1))); }},
     {Sym::ltorch_max_pool1d, run_max_pool},
     {Sym::ltorch_max_pool2d, run_max_pool},
     {Sym::ltorch_max_pool3d, run_max_pool},

@@ -137,6 +137,7 @@ void define_indexing_ops(std::vector<OpSpec> &out);
 void define_nn_ops(std::vector<OpSpec> &out);
 void define_convolution_ops(std::vector<OpSpec> &out);
 void define_pooling_ops(std::vector<OpSpec> &out);
+void define_resampling_ops(std::vector<OpSpec> &out);
 void define_factory_ops(std::vector<OpSpec> &out);
 void define_check_ops(std::vector<OpSpec> &out);
 } // namespace ops
