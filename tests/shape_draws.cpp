@@ -375,8 +375,8 @@ Recipe interpolate() {
     const char *linear[] = {"linear", "bilinear", "trilinear"};
     std::string mode = d.pick<std::string>({"nearest", "nearest-exact", linear[rank - 1]});
     // PyTorch 1.13's CPU kernels take no other dtypes for nearest (the tracer's gather does).
-    std::string dtype = mode.starts_with("nearest") ? d.pick<std::string>({"f32", "f64", "u8"})
-                                                    : d.pick(kFloating);
+    std::string dtype =
+        mode.starts_with("nearest") ? d.pick<std::string>({"f32", "f64", "u8"}) : d.pick(kFloating);
     std::string xs = d.tensor(dtype, x);
     std::string how;
     if (d.chance(50)) {
@@ -405,6 +405,28 @@ Recipe pixel_shuffle(bool unshuffle) {
       x.insert(x.end(), {f * f * d.between(1, 2), d.between(1, 4), d.between(1, 4)});
     return std::string(unshuffle ? "F.pixel_unshuffle(" : "F.pixel_shuffle(") +
            d.tensor(d.pick(kAnyDtype), x) + ", " + std::to_string(f) + ")";
+  }};
+}
+
+// The input's statistics where each instance holds more than one value per channel (torch
+// refuses one), else the running statistics.
+Recipe instance_norm() {
+  return {[](Draw &d) {
+    Shape s = d.shape(3);
+    if (s[0] == 0) s[0] = 2; // an empty batch: the tracer refuses what PyTorch fails on or
+    if (s[1] == 0) s[1] = 2; // fills with NaN (tests/test_tracer.cpp checks the refusal)
+    int64_t spatial = 1;
+    for (std::size_t i = 2; i < s.size(); ++i)
+      spatial *= s[i];
+    std::string dtype = d.pick(kFloating);
+    std::string x = d.tensor(dtype, s);
+    std::string w = d.chance(50) ? d.tensor(dtype, {s[1]}) : "None";
+    std::string b = d.chance(50) ? d.tensor(dtype, {s[1]}) : "None";
+    if (spatial >= 2 && d.chance(70))
+      return "F.instance_norm(" + x + ", None, None, " + w + ", " + b +
+             (d.chance(30) ? ", eps=1e-3" : "") + ")";
+    return "F.instance_norm(" + x + ", " + d.tensor(dtype, {s[1]}) + ", " +
+           d.tensor(dtype, {s[1]}, "1..4") + ", " + w + ", " + b + ", use_input_stats=False)";
   }};
 }
 
@@ -1139,6 +1161,7 @@ const std::map<std::string, Recipe> &shape_recipes() {
     r["ltorch.rms_norm"] = rms_norm();
     r["ltorch.group_norm"] = group_norm();
     r["ltorch.batch_norm"] = batch_norm();
+    r["ltorch.instance_norm"] = instance_norm();
     for (int rank = 1; rank <= 3; ++rank) {
       r["ltorch.conv" + std::to_string(rank) + "d"] = convolution("conv", rank);
       r["ltorch.conv_transpose" + std::to_string(rank) + "d"] = convolution("conv_transpose", rank);

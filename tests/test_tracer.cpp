@@ -1129,6 +1129,17 @@ TEST_CASE("tracer: batch_norm refuses what it cannot record or PyTorch refuses, 
   CHECK_MESSAGE(e.message.find("Expected more than 1 value per channel when training") !=
                     std::string::npos,
                 e.message);
+  // instance_norm: running statistics it would update, none where it needs them, an empty batch.
+  e = trace_error(head + "    return F.instance_norm(x, m, v)\n", "f", args);
+  CHECK_MESSAGE(e.message.find("updates running_mean and running_var in place") !=
+                    std::string::npos,
+                e.message);
+  e = trace_error(head + "    return F.instance_norm(x, use_input_stats=False)\n", "f", args);
+  CHECK_MESSAGE(e.message.find("Expected running_mean and running_var to be defined") !=
+                    std::string::npos,
+                e.message);
+  e = trace_error(head + "    return F.instance_norm(x[:0])\n", "f", args);
+  CHECK_MESSAGE(e.message.find("instance_norm of an empty batch") != std::string::npos, e.message);
   // group_norm: channels the groups do not divide.
   e = trace_error(head + "    return F.group_norm(x, 2)\n", "f", args);
   CHECK_MESSAGE(e.message.find("divisible by num_groups") != std::string::npos, e.message);

@@ -716,6 +716,27 @@ class Upsampled(nn.Module):
         return self.shuffle(self.conv(self.up(x))), self.nearest(x), self.unshuffle(self.up(x))
 
 
+def instance_norms(x, w, b):
+    # The input's own statistics, with and without weight and bias, a 1-D and a 3-D input, and
+    # running statistics with use_input_stats=False (made here: they take no gradient).
+    mean = torch.arange(4) / 4 - 0.5
+    var = torch.arange(4) + 0.5
+    return (F.instance_norm(x, weight=w, bias=b), F.instance_norm(x, eps=1e-3),
+            F.instance_norm(x.flatten(2), None, None, w), F.instance_norm(x.unsqueeze(2).repeat(1, 1, 2, 1, 1)),
+            F.instance_norm(x, mean, var, w, b, use_input_stats=False))
+
+
+class InstanceNormed(nn.Module):
+    def __init__(self, channels):
+        super().__init__()
+        self.plain = nn.InstanceNorm2d(channels)
+        self.affine = nn.InstanceNorm1d(channels, affine=True)
+        self.tracked = nn.InstanceNorm2d(channels, affine=True, track_running_stats=True)
+
+    def forward(self, x):
+        return self.plain(x), self.affine(x.flatten(2)), self.tracked(x), self.affine(x[0].flatten(1))
+
+
 class GroupNormed(nn.Module):
     def __init__(self, channels):
         super().__init__()

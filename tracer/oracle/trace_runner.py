@@ -500,6 +500,7 @@ def ltorch_namespace():
         "neg": operator.neg, "abs": abs, "clamp": torch.clamp, "masked_fill": torch.masked_fill,
         "type_as": torch.Tensor.type_as, "softmax": torch.softmax, "log_softmax": torch.log_softmax,
         "layer_norm": F.layer_norm, "group_norm": F.group_norm, "batch_norm": F.batch_norm,
+        "instance_norm": F.instance_norm,
         "transpose": torch.transpose, "unsqueeze": torch.unsqueeze, "flatten": torch.flatten,
         "repeat_interleave": torch.repeat_interleave, "split": torch.split, "chunk": torch.chunk,
         "cat": torch.cat, "stack": torch.stack, "tril": torch.tril, "triu": torch.triu,

@@ -379,6 +379,17 @@ void check_channel_parameter(const Obj &p, const char *name, const char *op, int
                               std::to_string(channels) + "), not of shape " + shape_text(shape));
 }
 
+// The channels of batch_norm's or instance_norm's input (a[0]), each of its per-channel
+// arguments (running_mean, running_var, weight, bias: a[1] to a[4]) checked against them.
+int64_t channels_with_statistics(Recorder &r, const std::vector<Obj> &a, const char *op,
+                                 const Loc &loc) {
+  int64_t channels = channels_of(r, a[0], op, loc);
+  const char *parameters[] = {"running_mean", "running_var", "weight", "bias"};
+  for (std::size_t i = 1; i < 5; ++i)
+    check_channel_parameter(a[i], parameters[i - 1], op, channels, loc);
+  return channels;
+}
+
 // A per-channel vector shaped to broadcast along dim 1 of a tensor of that rank: [C, 1, ...].
 Obj per_channel(Recorder &r, const Obj &p, int64_t channels, std::size_t rank, const Loc &loc) {
   std::vector<Obj> shape = {Obj::int_of(channels)};
@@ -460,10 +471,7 @@ Obj batch_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   require_tensor(a[0], "the input", "batch_norm", loc);
   if (!is_floating(tensor(a[0]).dtype))
     throw TraceError(loc, "batch_norm needs a floating-point input");
-  int64_t channels = channels_of(r, a[0], "batch_norm", loc);
-  const char *parameters[] = {"running_mean", "running_var", "weight", "bias"};
-  for (std::size_t i = 1; i < 5; ++i)
-    check_channel_parameter(a[i], parameters[i - 1], "batch_norm", channels, loc);
+  int64_t channels = channels_with_statistics(r, a, "batch_norm", loc);
   if (a[5].kind != Obj::Kind::Bool && a[5].kind != Obj::Kind::Int)
     throw TraceError(loc, "batch_norm: training must be a bool, not " + describe(a[5]));
   if (a[5].is_proxy()) r.guard(a[5], loc);
@@ -485,6 +493,56 @@ Obj batch_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   } else {
     Obj mean = per_channel(r, a[1], channels, rank, loc);
     centered = r.call(Sym::ltorch_sub, {x, mean, Obj::none()}, loc);
+    variance = per_channel(r, a[2], channels, rank, loc);
+  }
+  Obj out =
+      channel_affine(r, standardized(r, centered, variance, a[7], loc), a[3], a[4], channels, loc);
+  return convert(r, out, tensor(a[0]).dtype, loc);
+}
+
+// instance_norm: each channel of each sample normalised over its spatial dims (use_input_stats),
+// or by the running statistics; then the per-channel weight and bias. With use_input_stats and
+// running statistics it would update them in place, which the tracer does not record: refused.
+Obj instance_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  // input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps
+  require_tensor(a[0], "the input", "instance_norm", loc);
+  if (!is_floating(tensor(a[0]).dtype))
+    throw TraceError(loc, "instance_norm needs a floating-point input");
+  int64_t channels = channels_with_statistics(r, a, "instance_norm", loc);
+  if (a[5].is_proxy()) r.guard(a[5], loc);
+  bool use_input = a[5].kind == Obj::Kind::Bool ? a[5].boolean : a[5].integer != 0;
+  bool running = a[1].kind != Obj::Kind::None || a[2].kind != Obj::Kind::None;
+  if (use_input && running)
+    throw TraceError(loc, "instance_norm with use_input_stats=True updates running_mean and "
+                          "running_var in place, which the tracer does not record: trace the "
+                          "module in eval mode (tracelint trace does), or without running "
+                          "statistics");
+  if (!use_input && (a[1].kind == Obj::Kind::None || a[2].kind == Obj::Kind::None))
+    throw TraceError(loc, "Expected running_mean and running_var to be defined when "
+                          "use_input_stats is false");
+  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  if (empty_size(r, shape[0], loc))
+    throw TraceError(loc, "instance_norm of an empty batch: PyTorch fails on it with a weight "
+                          "(select(): index 0 out of range) and writes NaN into the running "
+                          "statistics; the tracer refuses it");
+  std::vector<int64_t> dims;
+  int64_t spatial = 1;
+  for (std::size_t i = 2; i < shape.size(); ++i) {
+    dims.push_back(static_cast<int64_t>(i));
+    spatial *= r.concrete(shape[i], loc, "a spatial size of instance_norm's input");
+  }
+  if (use_input && spatial <= 1)
+    throw TraceError(loc, "ValueError: Expected more than 1 spatial element when training, got "
+                          "input size " +
+                              shape_text(shape));
+  Obj x = statistics_input(r, a[0], "instance_norm", loc);
+  Obj centered, variance;
+  if (use_input) {
+    std::tie(centered, variance) = centered_and_variance(r, x, dims, loc);
+  } else {
+    std::size_t rank = shape.size();
+    centered =
+        r.call(Sym::ltorch_sub, {x, per_channel(r, a[1], channels, rank, loc), Obj::none()}, loc);
     variance = per_channel(r, a[2], channels, rank, loc);
   }
   Obj out =
@@ -595,6 +653,10 @@ void define_reduction_ops(std::vector<OpSpec> &out) {
          "input, running_mean=None, running_var=None, weight=None, bias=None, training=False, "
          "momentum=0.1, eps=1e-05",
          {"torch.nn.functional.batch_norm"}, batch_norm);
+  ltorch(Sym::ltorch_instance_norm,
+         "a, /, running_mean=None, running_var=None, weight=None, bias=None, "
+         "use_input_stats=True, momentum=0.1, eps=1e-05",
+         {"torch.nn.functional.instance_norm"}, instance_norm);
   ltorch(Sym::ltorch_group_norm, "input, /, num_groups, weight=None, bias=None, eps=1e-05",
          {"torch.nn.functional.group_norm", "torch.group_norm"}, group_norm);
 }

@@ -910,9 +910,9 @@ class LayerNorm(Module):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
 
-class _BatchNorm(Module):
-    # torch.nn.modules.batchnorm._BatchNorm: running statistics as buffers, used in eval mode;
-    # in training mode they are updated in place (F.batch_norm with training=True).
+class _NormBase(Module):
+    # torch.nn.modules.batchnorm._NormBase: the affine parameters and the running statistics as
+    # buffers, shared by batch and instance normalisation.
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
                  device=None, dtype=None):
         super().__init__()
@@ -936,6 +936,10 @@ class _BatchNorm(Module):
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
 
+
+class _BatchNorm(_NormBase):
+    # torch.nn.modules.batchnorm._BatchNorm: running statistics used in eval mode; in training
+    # mode they are updated in place (F.batch_norm with training=True).
     def _check_input_dim(self, input):
         raise NotImplementedError
 
@@ -972,6 +976,41 @@ class BatchNorm3d(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() != 5:
             raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+
+class _InstanceNorm(_NormBase):
+    # torch.nn.modules.instancenorm._InstanceNorm: without affine and running statistics by
+    # default; an unbatched input gets its batch dim for the call.
+    _spatial = 1
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False,
+                 device=None, dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+
+    def _apply_instance_norm(self, input):
+        return F.instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
+                               self.training or not self.track_running_stats, self.momentum, self.eps)
+
+    def forward(self, input):
+        spatial = type(self)._spatial
+        if input.dim() not in (spatial + 1, spatial + 2):
+            raise ValueError("expected " + str(spatial + 1) + "D or " + str(spatial + 2) + "D input (got " +
+                             str(input.dim()) + "D input)")
+        if input.dim() == spatial + 1:
+            return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)
+        return self._apply_instance_norm(input)
+
+
+class InstanceNorm1d(_InstanceNorm):
+    _spatial = 1
+
+
+class InstanceNorm2d(_InstanceNorm):
+    _spatial = 2
+
+
+class InstanceNorm3d(_InstanceNorm):
+    _spatial = 3
 
 
 class GroupNorm(Module):

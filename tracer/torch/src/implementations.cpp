@@ -1162,6 +1162,11 @@ constexpr Entry kReductions[] = {
        return tensor(at::batch_norm(a.t(0), a.t_opt(3), a.t_opt(4), a.t_opt(1), a.t_opt(2), a.b(5),
                                     a.d(6), a.d(7), false));
      }},
+    {Sym::ltorch_instance_norm,
+     [](Sym, const Args &a) {
+       return tensor(at::instance_norm(a.t(0), a.t_opt(3), a.t_opt(4), a.t_opt(1), a.t_opt(2),
+                                       a.b(5), a.d(6), a.d(7), false));
+     }},
     {Sym::ltorch_group_norm,
      [](Sym, const Args &a) {
        return tensor(at::group_norm(a.t(0), a.i(1), a.t_opt(2), a.t_opt(3), a.d(4)));
@@ -1306,10 +1311,12 @@ constexpr Entry kFactories[] = {
        return tensor(at::full(a.ints(0), a.scalar(1), factory_options(a, 3, 2, at::kFloat)));
      }},
     {Sym::prims_iota, iota},
+    // From doubles when the data holds a float, whatever the dtype (0.5 as bool is True, as
+    // torch.tensor makes it), else from int64s (exact past 2**53).
     {Sym::prims_tensor_from_sequence,
      [](Sym, const Args &a) {
-       at::ScalarType dtype = a.dtype(1);
-       return tensor(tensor_of_numbers(a[0], at::isFloatingType(dtype), dtype, a.device(2)));
+       bool floats = inferred_dtype(a[0]) == at::kFloat;
+       return tensor(tensor_of_numbers(a[0], floats, a.dtype(1), a.device(2)));
      }},
     {Sym::prims_uniform,
      [](Sym, const Args &a) {
