@@ -139,27 +139,28 @@ Obj logsigmoid(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 } // namespace
 
 void define_activation_ops(std::vector<OpSpec> &out) {
-  auto define = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
-    out.push_back({s, sig, std::move(python), d, nullptr});
-  };
-  define(Sym::ltorch_leaky_relu, "input, /, negative_slope=0.01, inplace=False",
-         {"torch.nn.functional.leaky_relu"}, leaky_relu);
-  define(Sym::ltorch_elu, "input, /, alpha=1.0, inplace=False", {"torch.nn.functional.elu"}, elu);
-  define(Sym::ltorch_celu, "input, /, alpha=1.0, inplace=False",
-         {"torch.nn.functional.celu", "torch.celu"}, celu);
-  define(Sym::ltorch_selu, "input, /, inplace=False", {"torch.nn.functional.selu", "torch.selu"},
-         selu);
-  define(Sym::ltorch_relu6, "input, /, inplace=False", {"torch.nn.functional.relu6"}, relu6);
-  define(Sym::ltorch_hardtanh, "input, /, min_val=-1.0, max_val=1.0, inplace=False",
-         {"torch.nn.functional.hardtanh"}, hardtanh);
-  define(Sym::ltorch_hardsigmoid, "input, /, inplace=False", {"torch.nn.functional.hardsigmoid"},
-         hardsigmoid);
-  define(Sym::ltorch_hardswish, "input, /, inplace=False", {"torch.nn.functional.hardswish"},
-         hardswish);
-  define(Sym::ltorch_mish, "input, /, inplace=False", {"torch.nn.functional.mish"}, mish);
-  define(Sym::ltorch_softsign, "input, /", {"torch.nn.functional.softsign"}, softsign);
-  define(Sym::ltorch_tanhshrink, "input, /", {"torch.nn.functional.tanhshrink"}, tanhshrink);
-  define(Sym::ltorch_logsigmoid, "input, /", {"torch.nn.functional.logsigmoid"}, logsigmoid);
+  add_ltorch(out, Sym::ltorch_leaky_relu, "input, /, negative_slope=0.01, inplace=False",
+             {"torch.nn.functional.leaky_relu"}, leaky_relu);
+  add_ltorch(out, Sym::ltorch_elu, "input, /, alpha=1.0, inplace=False",
+             {"torch.nn.functional.elu"}, elu);
+  add_ltorch(out, Sym::ltorch_celu, "input, /, alpha=1.0, inplace=False",
+             {"torch.nn.functional.celu", "torch.celu"}, celu);
+  add_ltorch(out, Sym::ltorch_selu, "input, /, inplace=False",
+             {"torch.nn.functional.selu", "torch.selu"}, selu);
+  add_ltorch(out, Sym::ltorch_relu6, "input, /, inplace=False", {"torch.nn.functional.relu6"},
+             relu6);
+  add_ltorch(out, Sym::ltorch_hardtanh, "input, /, min_val=-1.0, max_val=1.0, inplace=False",
+             {"torch.nn.functional.hardtanh"}, hardtanh);
+  add_ltorch(out, Sym::ltorch_hardsigmoid, "input, /, inplace=False",
+             {"torch.nn.functional.hardsigmoid"}, hardsigmoid);
+  add_ltorch(out, Sym::ltorch_hardswish, "input, /, inplace=False",
+             {"torch.nn.functional.hardswish"}, hardswish);
+  add_ltorch(out, Sym::ltorch_mish, "input, /, inplace=False", {"torch.nn.functional.mish"}, mish);
+  add_ltorch(out, Sym::ltorch_softsign, "input, /", {"torch.nn.functional.softsign"}, softsign);
+  add_ltorch(out, Sym::ltorch_tanhshrink, "input, /", {"torch.nn.functional.tanhshrink"},
+             tanhshrink);
+  add_ltorch(out, Sym::ltorch_logsigmoid, "input, /", {"torch.nn.functional.logsigmoid"},
+             logsigmoid);
 }
 
 } // namespace tracelint::tracer::ops

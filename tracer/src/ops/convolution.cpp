@@ -400,27 +400,24 @@ void define_convolution_ops(std::vector<OpSpec> &out) {
                           "a, /, weight, bias, stride, padding, dilation, transposed, "
                           "output_padding, groups",
                           convolution_meta, convolution_vjp));
-  auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
-    out.push_back({s, sig, std::move(python), d, nullptr});
-  };
-  ltorch(Sym::ltorch_convolution,
-         "a, weight, bias, stride, padding, dilation, transposed, output_padding, groups",
-         {"torch.convolution"}, convolution);
+  add_ltorch(out, Sym::ltorch_convolution,
+             "a, weight, bias, stride, padding, dilation, transposed, output_padding, groups",
+             {"torch.convolution"}, convolution);
   const char *conv_signature = "a, /, weight, bias=None, stride=1, padding=0, dilation=1, groups=1";
-  ltorch(Sym::ltorch_conv1d, conv_signature, {"torch.conv1d", "torch.nn.functional.conv1d"},
-         conv<1>);
-  ltorch(Sym::ltorch_conv2d, conv_signature, {"torch.conv2d", "torch.nn.functional.conv2d"},
-         conv<2>);
-  ltorch(Sym::ltorch_conv3d, conv_signature, {"torch.conv3d", "torch.nn.functional.conv3d"},
-         conv<3>);
+  add_ltorch(out, Sym::ltorch_conv1d, conv_signature,
+             {"torch.conv1d", "torch.nn.functional.conv1d"}, conv<1>);
+  add_ltorch(out, Sym::ltorch_conv2d, conv_signature,
+             {"torch.conv2d", "torch.nn.functional.conv2d"}, conv<2>);
+  add_ltorch(out, Sym::ltorch_conv3d, conv_signature,
+             {"torch.conv3d", "torch.nn.functional.conv3d"}, conv<3>);
   const char *transpose_signature = "a, /, weight, bias=None, stride=1, padding=0, "
                                     "output_padding=0, groups=1, dilation=1";
-  ltorch(Sym::ltorch_conv_transpose1d, transpose_signature,
-         {"torch.conv_transpose1d", "torch.nn.functional.conv_transpose1d"}, conv_transpose<1>);
-  ltorch(Sym::ltorch_conv_transpose2d, transpose_signature,
-         {"torch.conv_transpose2d", "torch.nn.functional.conv_transpose2d"}, conv_transpose<2>);
-  ltorch(Sym::ltorch_conv_transpose3d, transpose_signature,
-         {"torch.conv_transpose3d", "torch.nn.functional.conv_transpose3d"}, conv_transpose<3>);
+  add_ltorch(out, Sym::ltorch_conv_transpose1d, transpose_signature,
+             {"torch.conv_transpose1d", "torch.nn.functional.conv_transpose1d"}, conv_transpose<1>);
+  add_ltorch(out, Sym::ltorch_conv_transpose2d, transpose_signature,
+             {"torch.conv_transpose2d", "torch.nn.functional.conv_transpose2d"}, conv_transpose<2>);
+  add_ltorch(out, Sym::ltorch_conv_transpose3d, transpose_signature,
+             {"torch.conv_transpose3d", "torch.nn.functional.conv_transpose3d"}, conv_transpose<3>);
 }
 
 } // namespace tracelint::tracer::ops

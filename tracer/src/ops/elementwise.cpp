@@ -653,95 +653,100 @@ void define_elementwise_prims(std::vector<OpSpec> &out) {
 }
 
 void define_elementwise_ltorch(std::vector<OpSpec> &out) {
-  auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
-    out.push_back({s, sig, std::move(python), d, nullptr});
-  };
-  ltorch(Sym::ltorch_add, "input, other, /, *, alpha=1",
-         {"torch.add", "Tensor.add", "Tensor.add_", "Tensor.__add__"}, add);
-  ltorch(Sym::ltorch_sub, "input, other, /, *, alpha=1",
-         {"torch.sub", "torch.subtract", "Tensor.sub", "Tensor.sub_", "Tensor.__sub__"}, sub);
-  ltorch(Sym::ltorch_mul, "input, other, /",
-         {"torch.mul", "torch.multiply", "Tensor.mul", "Tensor.mul_", "Tensor.__mul__"},
-         binary<Sym::prims_mul, NumOp::mul>);
-  ltorch(Sym::ltorch_true_divide, "input, other, /",
-         {"torch.true_divide", "Tensor.true_divide", "Tensor.__truediv__"}, true_divide);
-  ltorch(Sym::ltorch_div, "input, other, /, *, rounding_mode=None",
-         {"torch.div", "torch.divide", "Tensor.div", "Tensor.div_", "Tensor.divide"}, div);
-  ltorch(Sym::ltorch_floor_divide, "input, other, /",
-         {"torch.floor_divide", "Tensor.floor_divide", "Tensor.__floordiv__"}, floor_divide);
-  ltorch(Sym::ltorch_remainder, "input, other, /",
-         {"torch.remainder", "Tensor.remainder", "Tensor.__mod__"}, remainder);
-  ltorch(Sym::ltorch_pow, "input, other, /",
-         {"torch.pow", "Tensor.pow", "Tensor.pow_", "Tensor.__pow__"}, power);
-  ltorch(Sym::ltorch_maximum, "input, other, /", {"torch.maximum", "Tensor.maximum"},
-         tensors_binary<Sym::ltorch_maximum, Sym::prims_maximum>);
-  ltorch(Sym::ltorch_minimum, "input, other, /", {"torch.minimum", "Tensor.minimum"},
-         tensors_binary<Sym::ltorch_minimum, Sym::prims_minimum>);
-  ltorch(Sym::ltorch_eq, "input, other, /", {"torch.eq", "Tensor.eq", "Tensor.__eq__"},
-         compare<Sym::prims_eq>);
-  ltorch(Sym::ltorch_ne, "input, other, /",
-         {"torch.ne", "torch.not_equal", "Tensor.ne", "Tensor.__ne__"}, compare<Sym::prims_ne>);
-  ltorch(Sym::ltorch_lt, "input, other, /",
-         {"torch.lt", "torch.less", "Tensor.lt", "Tensor.__lt__"}, compare<Sym::prims_lt>);
-  ltorch(Sym::ltorch_le, "input, other, /",
-         {"torch.le", "torch.less_equal", "Tensor.le", "Tensor.__le__"}, compare<Sym::prims_le>);
-  ltorch(Sym::ltorch_gt, "input, other, /",
-         {"torch.gt", "torch.greater", "Tensor.gt", "Tensor.__gt__"}, compare<Sym::prims_gt>);
-  ltorch(Sym::ltorch_ge, "input, other, /",
-         {"torch.ge", "torch.greater_equal", "Tensor.ge", "Tensor.__ge__"}, compare<Sym::prims_ge>);
-  ltorch(Sym::ltorch_logical_and, "input, other, /", {"torch.logical_and", "Tensor.logical_and"},
-         logical<Sym::ltorch_logical_and, Sym::prims_bitwise_and>);
-  ltorch(Sym::ltorch_logical_or, "input, other, /", {"torch.logical_or", "Tensor.logical_or"},
-         logical<Sym::ltorch_logical_or, Sym::prims_bitwise_or>);
-  ltorch(Sym::ltorch_logical_not, "input, /", {"torch.logical_not", "Tensor.logical_not"},
-         logical_not);
-  ltorch(Sym::ltorch_bitwise_and, "input, other, /",
-         {"torch.bitwise_and", "Tensor.bitwise_and", "Tensor.__and__"},
-         bitwise<Sym::prims_bitwise_and>);
-  ltorch(Sym::ltorch_bitwise_or, "input, other, /",
-         {"torch.bitwise_or", "Tensor.bitwise_or", "Tensor.__or__"},
-         bitwise<Sym::prims_bitwise_or>);
-  ltorch(Sym::ltorch_bitwise_not, "input, /",
-         {"torch.bitwise_not", "Tensor.bitwise_not", "Tensor.__invert__"}, bitwise_not);
-  ltorch(Sym::ltorch_neg, "input, /",
-         {"torch.neg", "torch.negative", "Tensor.neg", "Tensor.negative", "Tensor.__neg__"},
-         negate);
-  ltorch(Sym::ltorch_abs, "input, /", {"torch.abs", "Tensor.abs", "Tensor.__abs__"}, absolute);
-  ltorch(Sym::ltorch_exp, "input, /", {"torch.exp", "Tensor.exp", "Tensor.exp_"},
-         float_unary<Sym::prims_exp>);
-  ltorch(Sym::ltorch_log, "input, /", {"torch.log", "Tensor.log", "Tensor.log_"},
-         float_unary<Sym::prims_log>);
-  ltorch(Sym::ltorch_log1p, "input, /", {"torch.log1p", "Tensor.log1p"},
-         float_unary<Sym::prims_log1p>);
-  ltorch(Sym::ltorch_expm1, "input, /", {"torch.expm1", "Tensor.expm1", "torch.special.expm1"},
-         float_unary<Sym::prims_expm1>);
-  ltorch(Sym::ltorch_tanh, "input, /",
-         {"torch.tanh", "Tensor.tanh", "Tensor.tanh_", "torch.nn.functional.tanh"},
-         float_unary<Sym::prims_tanh>);
-  ltorch(Sym::ltorch_rsqrt, "input, /", {"torch.rsqrt", "Tensor.rsqrt", "Tensor.rsqrt_"},
-         float_unary<Sym::prims_rsqrt>);
-  ltorch(Sym::ltorch_sqrt, "input, /", {"torch.sqrt", "Tensor.sqrt", "Tensor.sqrt_"},
-         float_unary<Sym::prims_sqrt>);
-  ltorch(Sym::ltorch_sin, "input, /", {"torch.sin", "Tensor.sin"}, float_unary<Sym::prims_sin>);
-  ltorch(Sym::ltorch_cos, "input, /", {"torch.cos", "Tensor.cos"}, float_unary<Sym::prims_cos>);
-  ltorch(Sym::ltorch_erf, "input, /", {"torch.erf", "Tensor.erf", "torch.special.erf"},
-         float_unary<Sym::prims_erf>);
-  ltorch(Sym::ltorch_floor, "input, /", {"torch.floor", "Tensor.floor"}, floor);
-  ltorch(Sym::ltorch_sigmoid, "input, /",
-         {"torch.sigmoid", "Tensor.sigmoid", "torch.nn.functional.sigmoid"}, sigmoid);
-  ltorch(Sym::ltorch_relu, "input, /, inplace=False",
-         {"torch.relu", "Tensor.relu", "torch.nn.functional.relu"}, relu);
-  ltorch(Sym::ltorch_silu, "input, /, inplace=False", {"torch.nn.functional.silu"}, silu);
-  ltorch(Sym::ltorch_gelu, "input, /, *, approximate='none'", {"torch.nn.functional.gelu"}, gelu);
-  ltorch(Sym::ltorch_softplus, "input, /, beta=1.0, threshold=20.0",
-         {"torch.nn.functional.softplus"}, softplus);
-  ltorch(Sym::ltorch_clamp, "input, /, min=None, max=None",
-         {"torch.clamp", "torch.clip", "Tensor.clamp", "Tensor.clip", "Tensor.clamp_"}, clamp);
-  ltorch(Sym::ltorch_where, "pred, a, b, /", {"torch.where"}, where);
-  ltorch(Sym::ltorch_masked_fill, "input, /, mask, value",
-         {"torch.masked_fill", "Tensor.masked_fill", "Tensor.masked_fill_"}, masked_fill);
-  ltorch(Sym::ltorch_to, "input, /, *, device=None, dtype=None", {}, to);
-  ltorch(Sym::ltorch_type_as, "input, other, /", {"Tensor.type_as"}, type_as);
+  add_ltorch(out, Sym::ltorch_add, "input, other, /, *, alpha=1",
+             {"torch.add", "Tensor.add", "Tensor.add_", "Tensor.__add__"}, add);
+  add_ltorch(out, Sym::ltorch_sub, "input, other, /, *, alpha=1",
+             {"torch.sub", "torch.subtract", "Tensor.sub", "Tensor.sub_", "Tensor.__sub__"}, sub);
+  add_ltorch(out, Sym::ltorch_mul, "input, other, /",
+             {"torch.mul", "torch.multiply", "Tensor.mul", "Tensor.mul_", "Tensor.__mul__"},
+             binary<Sym::prims_mul, NumOp::mul>);
+  add_ltorch(out, Sym::ltorch_true_divide, "input, other, /",
+             {"torch.true_divide", "Tensor.true_divide", "Tensor.__truediv__"}, true_divide);
+  add_ltorch(out, Sym::ltorch_div, "input, other, /, *, rounding_mode=None",
+             {"torch.div", "torch.divide", "Tensor.div", "Tensor.div_", "Tensor.divide"}, div);
+  add_ltorch(out, Sym::ltorch_floor_divide, "input, other, /",
+             {"torch.floor_divide", "Tensor.floor_divide", "Tensor.__floordiv__"}, floor_divide);
+  add_ltorch(out, Sym::ltorch_remainder, "input, other, /",
+             {"torch.remainder", "Tensor.remainder", "Tensor.__mod__"}, remainder);
+  add_ltorch(out, Sym::ltorch_pow, "input, other, /",
+             {"torch.pow", "Tensor.pow", "Tensor.pow_", "Tensor.__pow__"}, power);
+  add_ltorch(out, Sym::ltorch_maximum, "input, other, /", {"torch.maximum", "Tensor.maximum"},
+             tensors_binary<Sym::ltorch_maximum, Sym::prims_maximum>);
+  add_ltorch(out, Sym::ltorch_minimum, "input, other, /", {"torch.minimum", "Tensor.minimum"},
+             tensors_binary<Sym::ltorch_minimum, Sym::prims_minimum>);
+  add_ltorch(out, Sym::ltorch_eq, "input, other, /", {"torch.eq", "Tensor.eq", "Tensor.__eq__"},
+             compare<Sym::prims_eq>);
+  add_ltorch(out, Sym::ltorch_ne, "input, other, /",
+             {"torch.ne", "torch.not_equal", "Tensor.ne", "Tensor.__ne__"}, compare<Sym::prims_ne>);
+  add_ltorch(out, Sym::ltorch_lt, "input, other, /",
+             {"torch.lt", "torch.less", "Tensor.lt", "Tensor.__lt__"}, compare<Sym::prims_lt>);
+  add_ltorch(out, Sym::ltorch_le, "input, other, /",
+             {"torch.le", "torch.less_equal", "Tensor.le", "Tensor.__le__"},
+             compare<Sym::prims_le>);
+  add_ltorch(out, Sym::ltorch_gt, "input, other, /",
+             {"torch.gt", "torch.greater", "Tensor.gt", "Tensor.__gt__"}, compare<Sym::prims_gt>);
+  add_ltorch(out, Sym::ltorch_ge, "input, other, /",
+             {"torch.ge", "torch.greater_equal", "Tensor.ge", "Tensor.__ge__"},
+             compare<Sym::prims_ge>);
+  add_ltorch(out, Sym::ltorch_logical_and, "input, other, /",
+             {"torch.logical_and", "Tensor.logical_and"},
+             logical<Sym::ltorch_logical_and, Sym::prims_bitwise_and>);
+  add_ltorch(out, Sym::ltorch_logical_or, "input, other, /",
+             {"torch.logical_or", "Tensor.logical_or"},
+             logical<Sym::ltorch_logical_or, Sym::prims_bitwise_or>);
+  add_ltorch(out, Sym::ltorch_logical_not, "input, /", {"torch.logical_not", "Tensor.logical_not"},
+             logical_not);
+  add_ltorch(out, Sym::ltorch_bitwise_and, "input, other, /",
+             {"torch.bitwise_and", "Tensor.bitwise_and", "Tensor.__and__"},
+             bitwise<Sym::prims_bitwise_and>);
+  add_ltorch(out, Sym::ltorch_bitwise_or, "input, other, /",
+             {"torch.bitwise_or", "Tensor.bitwise_or", "Tensor.__or__"},
+             bitwise<Sym::prims_bitwise_or>);
+  add_ltorch(out, Sym::ltorch_bitwise_not, "input, /",
+             {"torch.bitwise_not", "Tensor.bitwise_not", "Tensor.__invert__"}, bitwise_not);
+  add_ltorch(out, Sym::ltorch_neg, "input, /",
+             {"torch.neg", "torch.negative", "Tensor.neg", "Tensor.negative", "Tensor.__neg__"},
+             negate);
+  add_ltorch(out, Sym::ltorch_abs, "input, /", {"torch.abs", "Tensor.abs", "Tensor.__abs__"},
+             absolute);
+  add_ltorch(out, Sym::ltorch_exp, "input, /", {"torch.exp", "Tensor.exp", "Tensor.exp_"},
+             float_unary<Sym::prims_exp>);
+  add_ltorch(out, Sym::ltorch_log, "input, /", {"torch.log", "Tensor.log", "Tensor.log_"},
+             float_unary<Sym::prims_log>);
+  add_ltorch(out, Sym::ltorch_log1p, "input, /", {"torch.log1p", "Tensor.log1p"},
+             float_unary<Sym::prims_log1p>);
+  add_ltorch(out, Sym::ltorch_expm1, "input, /",
+             {"torch.expm1", "Tensor.expm1", "torch.special.expm1"}, float_unary<Sym::prims_expm1>);
+  add_ltorch(out, Sym::ltorch_tanh, "input, /",
+             {"torch.tanh", "Tensor.tanh", "Tensor.tanh_", "torch.nn.functional.tanh"},
+             float_unary<Sym::prims_tanh>);
+  add_ltorch(out, Sym::ltorch_rsqrt, "input, /", {"torch.rsqrt", "Tensor.rsqrt", "Tensor.rsqrt_"},
+             float_unary<Sym::prims_rsqrt>);
+  add_ltorch(out, Sym::ltorch_sqrt, "input, /", {"torch.sqrt", "Tensor.sqrt", "Tensor.sqrt_"},
+             float_unary<Sym::prims_sqrt>);
+  add_ltorch(out, Sym::ltorch_sin, "input, /", {"torch.sin", "Tensor.sin"},
+             float_unary<Sym::prims_sin>);
+  add_ltorch(out, Sym::ltorch_cos, "input, /", {"torch.cos", "Tensor.cos"},
+             float_unary<Sym::prims_cos>);
+  add_ltorch(out, Sym::ltorch_erf, "input, /", {"torch.erf", "Tensor.erf", "torch.special.erf"},
+             float_unary<Sym::prims_erf>);
+  add_ltorch(out, Sym::ltorch_floor, "input, /", {"torch.floor", "Tensor.floor"}, floor);
+  add_ltorch(out, Sym::ltorch_sigmoid, "input, /",
+             {"torch.sigmoid", "Tensor.sigmoid", "torch.nn.functional.sigmoid"}, sigmoid);
+  add_ltorch(out, Sym::ltorch_relu, "input, /, inplace=False",
+             {"torch.relu", "Tensor.relu", "torch.nn.functional.relu"}, relu);
+  add_ltorch(out, Sym::ltorch_silu, "input, /, inplace=False", {"torch.nn.functional.silu"}, silu);
+  add_ltorch(out, Sym::ltorch_gelu, "input, /, *, approximate='none'", {"torch.nn.functional.gelu"},
+             gelu);
+  add_ltorch(out, Sym::ltorch_softplus, "input, /, beta=1.0, threshold=20.0",
+             {"torch.nn.functional.softplus"}, softplus);
+  add_ltorch(out, Sym::ltorch_clamp, "input, /, min=None, max=None",
+             {"torch.clamp", "torch.clip", "Tensor.clamp", "Tensor.clip", "Tensor.clamp_"}, clamp);
+  add_ltorch(out, Sym::ltorch_where, "pred, a, b, /", {"torch.where"}, where);
+  add_ltorch(out, Sym::ltorch_masked_fill, "input, /, mask, value",
+             {"torch.masked_fill", "Tensor.masked_fill", "Tensor.masked_fill_"}, masked_fill);
+  add_ltorch(out, Sym::ltorch_to, "input, /, *, device=None, dtype=None", {}, to);
+  add_ltorch(out, Sym::ltorch_type_as, "input, other, /", {"Tensor.type_as"}, type_as);
 }
 
 } // namespace

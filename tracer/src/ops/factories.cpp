@@ -204,37 +204,36 @@ void define_factory_ops(std::vector<OpSpec> &out) {
                           uniform_meta, no_gradient));
   out.push_back(prim_spec(Sym::prims_copy_, "copy_from, copy_to, /, *, grad_enabled", copy_meta,
                           no_gradient));
-  auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
-    out.push_back({s, sig, std::move(python), d, nullptr});
-  };
-  ltorch(Sym::ltorch_arange,
-         "start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, "
-         "requires_grad=False",
-         {"torch.arange"}, arange);
-  ltorch(Sym::ltorch_full,
-         "size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False",
-         {"torch.full"}, full);
-  ltorch(Sym::ltorch_zeros, "*size, dtype=None, layout=None, device=None, requires_grad=False",
-         {"torch.zeros"}, filled<0>);
-  ltorch(Sym::ltorch_ones, "*size, dtype=None, layout=None, device=None, requires_grad=False",
-         {"torch.ones"}, filled<1>);
-  ltorch(Sym::ltorch_empty,
-         "*size, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None",
-         {"torch.empty"}, filled<0>);
-  ltorch(Sym::ltorch_full_like,
-         "input, fill_value, /, *, dtype=None, layout=None, device=None, requires_grad=False, "
-         "memory_format=None",
-         {"torch.full_like"}, full_like);
-  ltorch(
-      Sym::ltorch_zeros_like,
+  add_ltorch(out, Sym::ltorch_arange,
+             "start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, "
+             "requires_grad=False",
+             {"torch.arange"}, arange);
+  add_ltorch(out, Sym::ltorch_full,
+             "size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False",
+             {"torch.full"}, full);
+  add_ltorch(out, Sym::ltorch_zeros,
+             "*size, dtype=None, layout=None, device=None, requires_grad=False", {"torch.zeros"},
+             filled<0>);
+  add_ltorch(out, Sym::ltorch_ones,
+             "*size, dtype=None, layout=None, device=None, requires_grad=False", {"torch.ones"},
+             filled<1>);
+  add_ltorch(out, Sym::ltorch_empty,
+             "*size, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None",
+             {"torch.empty"}, filled<0>);
+  add_ltorch(out, Sym::ltorch_full_like,
+             "input, fill_value, /, *, dtype=None, layout=None, device=None, requires_grad=False, "
+             "memory_format=None",
+             {"torch.full_like"}, full_like);
+  add_ltorch(
+      out, Sym::ltorch_zeros_like,
       "input, /, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None",
       {"torch.zeros_like"}, filled_like<0>);
-  ltorch(
-      Sym::ltorch_ones_like,
+  add_ltorch(
+      out, Sym::ltorch_ones_like,
       "input, /, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None",
       {"torch.ones_like"}, filled_like<1>);
-  ltorch(Sym::ltorch_tensor, "data, /, *, dtype=None, device=None, requires_grad=False",
-         {"torch.tensor", "torch.as_tensor"}, tensor_of);
+  add_ltorch(out, Sym::ltorch_tensor, "data, /, *, dtype=None, device=None, requires_grad=False",
+             {"torch.tensor", "torch.as_tensor"}, tensor_of);
   // Thunder's factories take shape, device and dtype only (and its empty, torch.strided and
   // contiguous_format defaults where ours are None).
   torch_only(out, Sym::ltorch_arange, "out, layout, requires_grad");

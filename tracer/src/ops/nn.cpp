@@ -401,38 +401,38 @@ Obj dropout(Recorder &r, const std::vector<Obj> &args, const Loc &loc) {
 void define_nn_ops(std::vector<OpSpec> &out) {
   out.push_back(prim_spec(Sym::prims_matmul, "a, b, /", matmul_meta, matmul_vjp));
   out.push_back(prim_spec(Sym::prims_linear, "a, w, bias, /", linear_meta, linear_vjp));
-  auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
-    out.push_back({s, sig, std::move(python), d, nullptr});
-  };
-  ltorch(
-      Sym::ltorch_matmul, "input, other, /",
+  add_ltorch(
+      out, Sym::ltorch_matmul, "input, other, /",
       {"torch.matmul", "torch.mm", "torch.spmm", "Tensor.matmul", "Tensor.mm", "Tensor.__matmul__"},
       matmul);
-  ltorch(Sym::ltorch_linear, "input, w, /, bias=None", {"torch.nn.functional.linear"}, linear);
-  ltorch(Sym::ltorch_bmm, "input, mat2, /", {"torch.bmm", "Tensor.bmm"}, bmm);
-  ltorch(Sym::ltorch_normalize, "input, /, p=2.0, dim=1, eps=1e-12, out=None",
-         {"torch.nn.functional.normalize"}, normalize);
-  ltorch(Sym::ltorch_outer, "input, other, /", {"torch.outer", "torch.ger", "Tensor.outer"}, outer);
-  ltorch(Sym::ltorch_embedding,
-         "input, /, weight, padding_idx=None, max_norm=None, norm_type=2.0, "
-         "scale_grad_by_freq=False, sparse=False",
-         {"torch.nn.functional.embedding"}, embedding);
-  ltorch(Sym::ltorch_scaled_dot_product_attention,
-         "query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None, "
-         "enable_gqa=False",
-         {"torch.nn.functional.scaled_dot_product_attention"}, sdpa);
-  ltorch(Sym::ltorch_cross_entropy,
-         "input, /, target, weight=None, size_average=None, ignore_index=-100, reduce=None, "
-         "reduction='mean', label_smoothing=0.0",
-         {"torch.nn.functional.cross_entropy"}, cross_entropy);
-  ltorch(Sym::ltorch_nll_loss,
-         "input, /, target, weight=None, size_average=None, ignore_index=-100, reduce=None, "
-         "reduction='mean'",
-         {"torch.nn.functional.nll_loss"}, nll_loss);
-  ltorch(Sym::ltorch_mse_loss, "input, /, target, size_average=None, reduce=None, reduction='mean'",
-         {"torch.nn.functional.mse_loss"}, mse_loss);
-  ltorch(Sym::ltorch_dropout, "input, /, p=0.5, training=True, inplace=False",
-         {"torch.nn.functional.dropout", "torch.dropout"}, dropout);
+  add_ltorch(out, Sym::ltorch_linear, "input, w, /, bias=None", {"torch.nn.functional.linear"},
+             linear);
+  add_ltorch(out, Sym::ltorch_bmm, "input, mat2, /", {"torch.bmm", "Tensor.bmm"}, bmm);
+  add_ltorch(out, Sym::ltorch_normalize, "input, /, p=2.0, dim=1, eps=1e-12, out=None",
+             {"torch.nn.functional.normalize"}, normalize);
+  add_ltorch(out, Sym::ltorch_outer, "input, other, /",
+             {"torch.outer", "torch.ger", "Tensor.outer"}, outer);
+  add_ltorch(out, Sym::ltorch_embedding,
+             "input, /, weight, padding_idx=None, max_norm=None, norm_type=2.0, "
+             "scale_grad_by_freq=False, sparse=False",
+             {"torch.nn.functional.embedding"}, embedding);
+  add_ltorch(out, Sym::ltorch_scaled_dot_product_attention,
+             "query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None, "
+             "enable_gqa=False",
+             {"torch.nn.functional.scaled_dot_product_attention"}, sdpa);
+  add_ltorch(out, Sym::ltorch_cross_entropy,
+             "input, /, target, weight=None, size_average=None, ignore_index=-100, reduce=None, "
+             "reduction='mean', label_smoothing=0.0",
+             {"torch.nn.functional.cross_entropy"}, cross_entropy);
+  add_ltorch(out, Sym::ltorch_nll_loss,
+             "input, /, target, weight=None, size_average=None, ignore_index=-100, reduce=None, "
+             "reduction='mean'",
+             {"torch.nn.functional.nll_loss"}, nll_loss);
+  add_ltorch(out, Sym::ltorch_mse_loss,
+             "input, /, target, size_average=None, reduce=None, reduction='mean'",
+             {"torch.nn.functional.mse_loss"}, mse_loss);
+  add_ltorch(out, Sym::ltorch_dropout, "input, /, p=0.5, training=True, inplace=False",
+             {"torch.nn.functional.dropout", "torch.dropout"}, dropout);
   torch_only(out, Sym::ltorch_scaled_dot_product_attention, "enable_gqa");
   torch_only(out, Sym::ltorch_nll_loss, "size_average, reduce");
 }

@@ -269,33 +269,32 @@ void sizes_without_none(std::vector<Obj> &args, const Loc &) {
 } // namespace
 
 void define_pooling_ops(std::vector<OpSpec> &out) {
-  auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
-    out.push_back({s, sig, std::move(python), d, nullptr});
-  };
   // torch's order: ceil_mode before return_indices (Thunder's has them the other way round).
   const char *max_signature = "a, /, kernel_size, stride=None, padding=0, dilation=1, "
                               "ceil_mode=False, return_indices=False";
-  ltorch(Sym::ltorch_max_pool1d, max_signature,
-         {"torch.max_pool1d", "torch.nn.functional.max_pool1d"}, max_pool<1>);
-  ltorch(Sym::ltorch_max_pool2d, max_signature,
-         {"torch.max_pool2d", "torch.nn.functional.max_pool2d"}, max_pool<2>);
-  ltorch(Sym::ltorch_max_pool3d, max_signature,
-         {"torch.max_pool3d", "torch.nn.functional.max_pool3d"}, max_pool<3>);
+  add_ltorch(out, Sym::ltorch_max_pool1d, max_signature,
+             {"torch.max_pool1d", "torch.nn.functional.max_pool1d"}, max_pool<1>);
+  add_ltorch(out, Sym::ltorch_max_pool2d, max_signature,
+             {"torch.max_pool2d", "torch.nn.functional.max_pool2d"}, max_pool<2>);
+  add_ltorch(out, Sym::ltorch_max_pool3d, max_signature,
+             {"torch.max_pool3d", "torch.nn.functional.max_pool3d"}, max_pool<3>);
   const char *avg_signature = "a, /, kernel_size, stride=None, padding=0, ceil_mode=False, "
                               "count_include_pad=True, divisor_override=None";
-  ltorch(Sym::ltorch_avg_pool1d, avg_signature,
-         {"torch.avg_pool1d", "torch.nn.functional.avg_pool1d"}, avg_pool<1>);
-  ltorch(Sym::ltorch_avg_pool2d, avg_signature, {"torch.nn.functional.avg_pool2d"}, avg_pool<2>);
-  ltorch(Sym::ltorch_avg_pool3d, avg_signature, {"torch.nn.functional.avg_pool3d"}, avg_pool<3>);
-  ltorch(Sym::ltorch_adaptive_avg_pool1d, "a, /, output_size",
-         {"torch.adaptive_avg_pool1d", "torch.nn.functional.adaptive_avg_pool1d"},
-         adaptive_pool<1, Sym::ltorch_mean>);
-  ltorch(Sym::ltorch_adaptive_avg_pool2d, "a, /, output_size",
-         {"torch.nn.functional.adaptive_avg_pool2d"}, adaptive_pool<2, Sym::ltorch_mean>);
-  ltorch(Sym::ltorch_adaptive_max_pool1d, "a, /, output_size, return_indices=False",
-         {"torch.nn.functional.adaptive_max_pool1d"}, adaptive_pool<1, Sym::ltorch_amax>);
-  ltorch(Sym::ltorch_adaptive_max_pool2d, "a, /, output_size, return_indices=False",
-         {"torch.nn.functional.adaptive_max_pool2d"}, adaptive_pool<2, Sym::ltorch_amax>);
+  add_ltorch(out, Sym::ltorch_avg_pool1d, avg_signature,
+             {"torch.avg_pool1d", "torch.nn.functional.avg_pool1d"}, avg_pool<1>);
+  add_ltorch(out, Sym::ltorch_avg_pool2d, avg_signature, {"torch.nn.functional.avg_pool2d"},
+             avg_pool<2>);
+  add_ltorch(out, Sym::ltorch_avg_pool3d, avg_signature, {"torch.nn.functional.avg_pool3d"},
+             avg_pool<3>);
+  add_ltorch(out, Sym::ltorch_adaptive_avg_pool1d, "a, /, output_size",
+             {"torch.adaptive_avg_pool1d", "torch.nn.functional.adaptive_avg_pool1d"},
+             adaptive_pool<1, Sym::ltorch_mean>);
+  add_ltorch(out, Sym::ltorch_adaptive_avg_pool2d, "a, /, output_size",
+             {"torch.nn.functional.adaptive_avg_pool2d"}, adaptive_pool<2, Sym::ltorch_mean>);
+  add_ltorch(out, Sym::ltorch_adaptive_max_pool1d, "a, /, output_size, return_indices=False",
+             {"torch.nn.functional.adaptive_max_pool1d"}, adaptive_pool<1, Sym::ltorch_amax>);
+  add_ltorch(out, Sym::ltorch_adaptive_max_pool2d, "a, /, output_size, return_indices=False",
+             {"torch.nn.functional.adaptive_max_pool2d"}, adaptive_pool<2, Sym::ltorch_amax>);
   for (Sym s : {Sym::ltorch_max_pool1d, Sym::ltorch_max_pool2d, Sym::ltorch_max_pool3d})
     by_name(out, s, "ceil_mode, return_indices");
   // torch's adaptive max pools take return_indices; ATen's (which Thunder runs) do not.

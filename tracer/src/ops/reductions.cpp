@@ -613,52 +613,52 @@ void define_reduction_ops(std::vector<OpSpec> &out) {
   out.push_back(prim_spec(Sym::prims_argmax, "a, dim, /", arg_meta, no_gradient));
   out.push_back(prim_spec(Sym::prims_argmin, "a, dim, /", arg_meta, no_gradient));
 
-  auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
-    out.push_back({s, sig, std::move(python), d, nullptr});
-  };
-  ltorch(Sym::ltorch_sum, "input, /, dim=None, keepdim=False, *, dtype=None",
-         {"torch.sum", "Tensor.sum"}, sum);
-  ltorch(Sym::ltorch_mean, "input, /, dim=None, keepdim=False, *, dtype=None",
-         {"torch.mean", "Tensor.mean"}, mean);
-  ltorch(Sym::ltorch_amax, "input, /, dim=(), keepdim=False", {"torch.amax", "Tensor.amax"},
-         extremum<Sym::prims_amax>);
-  ltorch(Sym::ltorch_amin, "input, /, dim=(), keepdim=False", {"torch.amin", "Tensor.amin"},
-         extremum<Sym::prims_amin>);
-  ltorch(Sym::ltorch_prod, "input, /, dim=None, keepdim=False, *, dtype=None",
-         {"torch.prod", "Tensor.prod"}, prod);
-  ltorch(Sym::ltorch_var, "input, /, dim=None, unbiased=None, keepdim=False, *, correction=None",
-         {"torch.var", "Tensor.var"}, var);
-  ltorch(Sym::ltorch_std, "input, /, dim=None, unbiased=None, keepdim=False, *, correction=None",
-         {"torch.std", "Tensor.std"}, std_dev);
-  ltorch(Sym::ltorch_logsumexp, "input, /, dim, keepdim=False",
-         {"torch.logsumexp", "Tensor.logsumexp"}, logsumexp);
+  add_ltorch(out, Sym::ltorch_sum, "input, /, dim=None, keepdim=False, *, dtype=None",
+             {"torch.sum", "Tensor.sum"}, sum);
+  add_ltorch(out, Sym::ltorch_mean, "input, /, dim=None, keepdim=False, *, dtype=None",
+             {"torch.mean", "Tensor.mean"}, mean);
+  add_ltorch(out, Sym::ltorch_amax, "input, /, dim=(), keepdim=False",
+             {"torch.amax", "Tensor.amax"}, extremum<Sym::prims_amax>);
+  add_ltorch(out, Sym::ltorch_amin, "input, /, dim=(), keepdim=False",
+             {"torch.amin", "Tensor.amin"}, extremum<Sym::prims_amin>);
+  add_ltorch(out, Sym::ltorch_prod, "input, /, dim=None, keepdim=False, *, dtype=None",
+             {"torch.prod", "Tensor.prod"}, prod);
+  add_ltorch(out, Sym::ltorch_var,
+             "input, /, dim=None, unbiased=None, keepdim=False, *, correction=None",
+             {"torch.var", "Tensor.var"}, var);
+  add_ltorch(out, Sym::ltorch_std,
+             "input, /, dim=None, unbiased=None, keepdim=False, *, correction=None",
+             {"torch.std", "Tensor.std"}, std_dev);
+  add_ltorch(out, Sym::ltorch_logsumexp, "input, /, dim, keepdim=False",
+             {"torch.logsumexp", "Tensor.logsumexp"}, logsumexp);
   torch_only(out, Sym::ltorch_var, "unbiased");
   torch_only(out, Sym::ltorch_std, "unbiased");
   for (OpSpec &spec : out)
     if (spec.sym == Sym::ltorch_var || spec.sym == Sym::ltorch_std) spec.normalize = var_as_thunder;
-  ltorch(Sym::ltorch_argmax, "input, /, dim=None, keepdim=False", {"torch.argmax", "Tensor.argmax"},
-         arg_extremum<Sym::prims_argmax>);
-  ltorch(Sym::ltorch_argmin, "input, /, dim=None, keepdim=False", {"torch.argmin", "Tensor.argmin"},
-         arg_extremum<Sym::prims_argmin>);
-  ltorch(Sym::ltorch_softmax, "input, /, dim=None, *, dtype=None",
-         {"torch.softmax", "Tensor.softmax", "torch.nn.functional.softmax"}, softmax);
-  ltorch(Sym::ltorch_log_softmax, "input, /, dim=None, *, dtype=None",
-         {"torch.log_softmax", "Tensor.log_softmax", "torch.nn.functional.log_softmax"},
-         log_softmax);
-  ltorch(Sym::ltorch_layer_norm, "input, /, normalized_shape, weight=None, bias=None, eps=1e-05",
-         {"torch.nn.functional.layer_norm", "torch.layer_norm"}, layer_norm);
-  ltorch(Sym::ltorch_rms_norm, "input, /, normalized_shape, weight=None, eps=None",
-         {"torch.nn.functional.rms_norm", "torch.rms_norm"}, rms_norm);
-  ltorch(Sym::ltorch_batch_norm,
-         "input, running_mean=None, running_var=None, weight=None, bias=None, training=False, "
-         "momentum=0.1, eps=1e-05",
-         {"torch.nn.functional.batch_norm"}, batch_norm);
-  ltorch(Sym::ltorch_instance_norm,
-         "a, /, running_mean=None, running_var=None, weight=None, bias=None, "
-         "use_input_stats=True, momentum=0.1, eps=1e-05",
-         {"torch.nn.functional.instance_norm"}, instance_norm);
-  ltorch(Sym::ltorch_group_norm, "input, /, num_groups, weight=None, bias=None, eps=1e-05",
-         {"torch.nn.functional.group_norm", "torch.group_norm"}, group_norm);
+  add_ltorch(out, Sym::ltorch_argmax, "input, /, dim=None, keepdim=False",
+             {"torch.argmax", "Tensor.argmax"}, arg_extremum<Sym::prims_argmax>);
+  add_ltorch(out, Sym::ltorch_argmin, "input, /, dim=None, keepdim=False",
+             {"torch.argmin", "Tensor.argmin"}, arg_extremum<Sym::prims_argmin>);
+  add_ltorch(out, Sym::ltorch_softmax, "input, /, dim=None, *, dtype=None",
+             {"torch.softmax", "Tensor.softmax", "torch.nn.functional.softmax"}, softmax);
+  add_ltorch(out, Sym::ltorch_log_softmax, "input, /, dim=None, *, dtype=None",
+             {"torch.log_softmax", "Tensor.log_softmax", "torch.nn.functional.log_softmax"},
+             log_softmax);
+  add_ltorch(out, Sym::ltorch_layer_norm,
+             "input, /, normalized_shape, weight=None, bias=None, eps=1e-05",
+             {"torch.nn.functional.layer_norm", "torch.layer_norm"}, layer_norm);
+  add_ltorch(out, Sym::ltorch_rms_norm, "input, /, normalized_shape, weight=None, eps=None",
+             {"torch.nn.functional.rms_norm", "torch.rms_norm"}, rms_norm);
+  add_ltorch(out, Sym::ltorch_batch_norm,
+             "input, running_mean=None, running_var=None, weight=None, bias=None, training=False, "
+             "momentum=0.1, eps=1e-05",
+             {"torch.nn.functional.batch_norm"}, batch_norm);
+  add_ltorch(out, Sym::ltorch_instance_norm,
+             "a, /, running_mean=None, running_var=None, weight=None, bias=None, "
+             "use_input_stats=True, momentum=0.1, eps=1e-05",
+             {"torch.nn.functional.instance_norm"}, instance_norm);
+  add_ltorch(out, Sym::ltorch_group_norm, "input, /, num_groups, weight=None, bias=None, eps=1e-05",
+             {"torch.nn.functional.group_norm", "torch.group_norm"}, group_norm);
 }
 
 } // namespace tracelint::tracer::ops

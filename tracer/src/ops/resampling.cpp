@@ -252,24 +252,21 @@ void float_scale_factors(std::vector<Obj> &args, const Loc &) {
 } // namespace
 
 void define_resampling_ops(std::vector<OpSpec> &out) {
-  auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d) {
-    out.push_back({s, sig, std::move(python), d, nullptr});
-  };
-  ltorch(Sym::ltorch_interpolate,
-         "a, /, size=None, scale_factor=None, mode='nearest', align_corners=None, "
-         "recompute_scale_factor=None, antialias=False",
-         {"torch.nn.functional.interpolate"}, interpolate);
+  add_ltorch(out, Sym::ltorch_interpolate,
+             "a, /, size=None, scale_factor=None, mode='nearest', align_corners=None, "
+             "recompute_scale_factor=None, antialias=False",
+             {"torch.nn.functional.interpolate"}, interpolate);
   out.back().normalize = float_scale_factors;
-  ltorch(Sym::ltorch_pixel_shuffle, "a, upscale_factor, /",
-         {"torch.pixel_shuffle", "torch.nn.functional.pixel_shuffle"},
-         [](Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-           return pixel_shuffle(r, a, false, loc);
-         });
-  ltorch(Sym::ltorch_pixel_unshuffle, "a, downscale_factor, /",
-         {"torch.pixel_unshuffle", "torch.nn.functional.pixel_unshuffle"},
-         [](Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-           return pixel_shuffle(r, a, true, loc);
-         });
+  add_ltorch(out, Sym::ltorch_pixel_shuffle, "a, upscale_factor, /",
+             {"torch.pixel_shuffle", "torch.nn.functional.pixel_shuffle"},
+             [](Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+               return pixel_shuffle(r, a, false, loc);
+             });
+  add_ltorch(out, Sym::ltorch_pixel_unshuffle, "a, downscale_factor, /",
+             {"torch.pixel_unshuffle", "torch.nn.functional.pixel_unshuffle"},
+             [](Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+               return pixel_shuffle(r, a, true, loc);
+             });
 }
 
 } // namespace tracelint::tracer::ops

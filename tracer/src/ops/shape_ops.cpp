@@ -685,46 +685,43 @@ void define_shape_ops(std::vector<OpSpec> &out) {
   out.push_back(
       prim_spec(Sym::prims_stride_order, "a, order, /", same_shape_meta, stride_order_vjp));
 
-  auto ltorch = [&](Sym s, const char *sig, std::vector<std::string> python, Decomposition d,
-                    bool is_view = false) {
-    out.push_back({s, sig, std::move(python), d, nullptr, is_view});
-  };
-  ltorch(Sym::ltorch_reshape, "input, /, *shape", {"torch.reshape", "Tensor.reshape"}, reshape,
-         true);
-  ltorch(Sym::ltorch_view, "input, /, *shape", {"Tensor.view"}, view, true);
-  ltorch(Sym::ltorch_contiguous, "input, /, *, memory_format=None", {"Tensor.contiguous"},
-         contiguous);
+  add_ltorch(out, Sym::ltorch_reshape, "input, /, *shape", {"torch.reshape", "Tensor.reshape"},
+             reshape, true);
+  add_ltorch(out, Sym::ltorch_view, "input, /, *shape", {"Tensor.view"}, view, true);
+  add_ltorch(out, Sym::ltorch_contiguous, "input, /, *, memory_format=None", {"Tensor.contiguous"},
+             contiguous);
   // Thunder's default is torch.contiguous_format, which None means here.
   torch_only(out, Sym::ltorch_contiguous, "memory_format");
-  ltorch(Sym::ltorch_transpose, "input, /, dim0, dim1",
-         {"torch.transpose", "torch.swapaxes", "Tensor.transpose", "Tensor.swapaxes"}, transpose,
-         true);
-  ltorch(Sym::ltorch_permute, "input, /, *dims", {"torch.permute", "Tensor.permute"}, permute,
-         true);
-  ltorch(Sym::ltorch_unsqueeze, "input, /, dim", {"torch.unsqueeze", "Tensor.unsqueeze"}, unsqueeze,
-         true);
-  ltorch(Sym::ltorch_squeeze, "input, /, dim=None", {"torch.squeeze", "Tensor.squeeze"}, squeeze,
-         true);
-  ltorch(Sym::ltorch_flatten, "input, /, start_dim=0, end_dim=-1",
-         {"torch.flatten", "Tensor.flatten"}, flatten, true);
-  ltorch(Sym::ltorch_expand, "input, /, *shape", {"Tensor.expand"}, expand, true);
-  ltorch(Sym::ltorch_repeat, "input, /, *repeats", {"Tensor.repeat"}, repeat);
-  ltorch(Sym::ltorch_repeat_interleave, "input, /, repeats, dim=None, *, output_size=None",
-         {"torch.repeat_interleave", "Tensor.repeat_interleave"}, repeat_interleave);
-  ltorch(Sym::ltorch_split, "input, /, split_size_or_sections, dim=0",
-         {"torch.split", "Tensor.split"}, split, true);
-  ltorch(Sym::ltorch_chunk, "input, /, chunks, dim=0", {"torch.chunk", "Tensor.chunk"}, chunk,
-         true);
-  ltorch(Sym::ltorch_cat, "tensors, /, dim=0", {"torch.cat", "torch.concat", "torch.concatenate"},
-         cat);
-  ltorch(Sym::ltorch_stack, "tensors, /, dim=0", {"torch.stack"}, stack);
-  ltorch(Sym::ltorch_flip, "input, /, *dims", {"torch.flip", "Tensor.flip"}, flip);
-  ltorch(Sym::ltorch_roll, "input, /, shifts, dims=None", {"torch.roll", "Tensor.roll"}, roll);
-  ltorch(Sym::ltorch_unbind, "input, /, dim=0", {"torch.unbind", "Tensor.unbind"}, unbind);
-  ltorch(Sym::ltorch_pad, "input, /, pad, mode='constant', value=None", {"torch.nn.functional.pad"},
-         pad);
-  ltorch(Sym::ltorch_tril, "input, /, diagonal=0", {"torch.tril", "Tensor.tril"}, tril);
-  ltorch(Sym::ltorch_triu, "input, /, diagonal=0", {"torch.triu", "Tensor.triu"}, triu);
+  add_ltorch(out, Sym::ltorch_transpose, "input, /, dim0, dim1",
+             {"torch.transpose", "torch.swapaxes", "Tensor.transpose", "Tensor.swapaxes"},
+             transpose, true);
+  add_ltorch(out, Sym::ltorch_permute, "input, /, *dims", {"torch.permute", "Tensor.permute"},
+             permute, true);
+  add_ltorch(out, Sym::ltorch_unsqueeze, "input, /, dim", {"torch.unsqueeze", "Tensor.unsqueeze"},
+             unsqueeze, true);
+  add_ltorch(out, Sym::ltorch_squeeze, "input, /, dim=None", {"torch.squeeze", "Tensor.squeeze"},
+             squeeze, true);
+  add_ltorch(out, Sym::ltorch_flatten, "input, /, start_dim=0, end_dim=-1",
+             {"torch.flatten", "Tensor.flatten"}, flatten, true);
+  add_ltorch(out, Sym::ltorch_expand, "input, /, *shape", {"Tensor.expand"}, expand, true);
+  add_ltorch(out, Sym::ltorch_repeat, "input, /, *repeats", {"Tensor.repeat"}, repeat);
+  add_ltorch(out, Sym::ltorch_repeat_interleave, "input, /, repeats, dim=None, *, output_size=None",
+             {"torch.repeat_interleave", "Tensor.repeat_interleave"}, repeat_interleave);
+  add_ltorch(out, Sym::ltorch_split, "input, /, split_size_or_sections, dim=0",
+             {"torch.split", "Tensor.split"}, split, true);
+  add_ltorch(out, Sym::ltorch_chunk, "input, /, chunks, dim=0", {"torch.chunk", "Tensor.chunk"},
+             chunk, true);
+  add_ltorch(out, Sym::ltorch_cat, "tensors, /, dim=0",
+             {"torch.cat", "torch.concat", "torch.concatenate"}, cat);
+  add_ltorch(out, Sym::ltorch_stack, "tensors, /, dim=0", {"torch.stack"}, stack);
+  add_ltorch(out, Sym::ltorch_flip, "input, /, *dims", {"torch.flip", "Tensor.flip"}, flip);
+  add_ltorch(out, Sym::ltorch_roll, "input, /, shifts, dims=None", {"torch.roll", "Tensor.roll"},
+             roll);
+  add_ltorch(out, Sym::ltorch_unbind, "input, /, dim=0", {"torch.unbind", "Tensor.unbind"}, unbind);
+  add_ltorch(out, Sym::ltorch_pad, "input, /, pad, mode='constant', value=None",
+             {"torch.nn.functional.pad"}, pad);
+  add_ltorch(out, Sym::ltorch_tril, "input, /, diagonal=0", {"torch.tril", "Tensor.tril"}, tril);
+  add_ltorch(out, Sym::ltorch_triu, "input, /, diagonal=0", {"torch.triu", "Tensor.triu"}, triu);
 }
 
 } // namespace tracelint::tracer::ops

@@ -81,6 +81,14 @@ struct OpSpec {
   Normalize normalize = nullptr;
 };
 
+// Adds an ltorch symbol's spec: its schema, its Python spellings and its decomposition (`view`:
+// the result shares the input's storage, OpDef::view).
+inline void add_ltorch(std::vector<OpSpec> &specs, Sym sym, const char *signature,
+                       std::vector<std::string> python, Decomposition decompose,
+                       bool view = false) {
+  specs.push_back({sym, signature, std::move(python), decompose, nullptr, view});
+}
+
 // A prim's spec: its schema, shape rule and VJP rule.
 inline OpSpec prim_spec(Sym sym, const char *signature, ShapeRule meta, Vjp vjp) {
   OpSpec spec{sym, signature};
