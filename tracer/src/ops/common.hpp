@@ -83,6 +83,12 @@ void require_tensor(const Obj &o, const char *what, const char *op, const Loc &l
 // The input of an op torch computes on floating tensors only (silu, the activations): a[0] when
 // it is one, a TraceError naming the op otherwise.
 Obj float_input(Recorder &r, const Obj &a, const char *op, const Loc &loc);
+// A flag argument (transposed, training, use_input_stats) given as a bool or an int: set when
+// True or nonzero.
+inline bool is_set(const Obj &flag) {
+  return (flag.kind == Obj::Kind::Bool && flag.boolean) ||
+         (flag.kind == Obj::Kind::Int && flag.integer != 0);
+}
 // An op's `inplace=True`: the tracer records out-of-place symbols only.
 void refuse_inplace(const Obj &inplace, const char *op, const Loc &loc);
 

@@ -13,10 +13,6 @@ namespace tracelint::tracer::ops {
 
 namespace {
 
-bool is_true(const Obj &o) {
-  return (o.kind == Obj::Kind::Bool && o.boolean) || (o.kind == Obj::Kind::Int && o.integer != 0);
-}
-
 std::vector<int64_t> concrete_sizes(Recorder &r, const std::vector<Obj> &shape, std::size_t from,
                                     const Loc &loc) {
   std::vector<int64_t> out;
@@ -136,7 +132,7 @@ Geometry geometry(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
 }
 
 Obj convolution_meta(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-  if (is_true(a[6]))
+  if (is_set(a[6]))
     throw TraceError(loc, "prims.convolution: transposed=True is not supported (as Thunder's "
                           "prim): ltorch.convolution decomposes a transposed convolution");
   Geometry g = geometry(r, a, loc);
@@ -326,7 +322,7 @@ Obj transposed_convolution(Recorder &r, const std::vector<Obj> &a, const Loc &lo
 }
 
 Obj convolution(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
-  if (is_true(a[6])) return transposed_convolution(r, a, loc);
+  if (is_set(a[6])) return transposed_convolution(r, a, loc);
   return r.prim(Sym::prims_convolution, a, loc);
 }
 

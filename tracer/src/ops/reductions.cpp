@@ -475,7 +475,7 @@ Obj batch_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   if (a[5].kind != Obj::Kind::Bool && a[5].kind != Obj::Kind::Int)
     throw TraceError(loc, "batch_norm: training must be a bool, not " + describe(a[5]));
   if (a[5].is_proxy()) r.guard(a[5], loc);
-  bool training = a[5].kind == Obj::Kind::Bool ? a[5].boolean : a[5].integer != 0;
+  bool training = is_set(a[5]);
   bool running = a[1].kind != Obj::Kind::None || a[2].kind != Obj::Kind::None;
   if (training && running)
     throw TraceError(loc, "batch_norm in training mode updates running_mean and running_var in "
@@ -510,7 +510,7 @@ Obj instance_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
     throw TraceError(loc, "instance_norm needs a floating-point input");
   int64_t channels = channels_with_statistics(r, a, "instance_norm", loc);
   if (a[5].is_proxy()) r.guard(a[5], loc);
-  bool use_input = a[5].kind == Obj::Kind::Bool ? a[5].boolean : a[5].integer != 0;
+  bool use_input = is_set(a[5]);
   bool running = a[1].kind != Obj::Kind::None || a[2].kind != Obj::Kind::None;
   if (use_input && running)
     throw TraceError(loc, "instance_norm with use_input_stats=True updates running_mean and "
