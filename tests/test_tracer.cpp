@@ -898,6 +898,35 @@ TEST_CASE("tracer: item assignment records ltorch.setitem and updates the tensor
   }
 }
 
+TEST_CASE("tracer: copy.copy of a tensor the computation reads, and a deep copy of a class with "
+          "its own __deepcopy__, are errors at their line") {
+  // A shallow copy shares the storage, which the functional trace cannot express; a class's own
+  // __deepcopy__ takes a memo the tracer does not model. copy.deepcopy of a traced tensor is a
+  // new name for the same value (tests/tracer/ops_cases.py's copies).
+  TraceRequest r;
+  r.path = "model.py";
+  r.function = "f";
+  r.args = {{"x", "f32[2, 3]"}};
+  r.source = "import copy\n"
+             "def f(x):\n"
+             "    return copy.copy(x)\n";
+  Result<TracedProgram> p = trace(r);
+  REQUIRE_FALSE(p.ok());
+  CHECK(p.error().message.find("copy.copy of a tensor the computation reads") != std::string::npos);
+  CHECK(p.error().line == 3);
+  r.source = "import copy\n"
+             "class Memo:\n"
+             "    def __deepcopy__(self, memo):\n"
+             "        return self\n"
+             "def f(x):\n"
+             "    return x, copy.deepcopy([Memo()])\n";
+  p = trace(r);
+  REQUIRE_FALSE(p.ok());
+  CHECK(p.error().message.find("copy.deepcopy of a Memo, whose class defines __deepcopy__") !=
+        std::string::npos);
+  CHECK(p.error().line == 6);
+}
+
 TEST_CASE("tracer: an nn class the tracer lacks is an error at the line that constructs it, "
           "naming the class") {
   TraceRequest r;
@@ -907,14 +936,14 @@ TEST_CASE("tracer: an nn class the tracer lacks is an error at the line that con
              "class M(nn.Module):\n"
              "    def __init__(self):\n"
              "        super().__init__()\n"
-             "        self.conv = nn.Transformer(8, 2)\n"
+             "        self.conv = nn.LSTM(8, 2)\n"
              "    def forward(self, x):\n"
-             "        return self.conv(x, x)\n";
+             "        return self.conv(x)\n";
   r.module_class = "M";
   r.args = {{"x", "f32[1, 3, 8]"}};
   Result<TracedProgram> p = trace(r);
   REQUIRE_FALSE(p.ok());
-  CHECK(p.error().message.find("torch.nn.Transformer is not supported by the tracer") == 0);
+  CHECK(p.error().message.find("torch.nn.LSTM is not supported by the tracer") == 0);
   CHECK(p.error().line == 6);
   CHECK(p.error().column == 21);
 }
@@ -1030,8 +1059,8 @@ TEST_CASE("docs: docs/tracer.md's paragraph on Python names every name of the st
   std::size_t at = page.find("## The Python it runs");
   REQUIRE(at != std::string::npos);
   std::string section = page.substr(at, page.find("\n## ", at + 1) - at);
-  const std::set<std::string> modules = {"dataclasses", "typing",      "functools",
-                                         "contextlib",  "collections", "enum"};
+  const std::set<std::string> modules = {"dataclasses", "typing",     "functools",   "copy",
+                                         "argparse",    "contextlib", "collections", "enum"};
   std::set<std::string> provided;
   for (const NameEntry &n : name_vocabulary()) {
     std::size_t dot = n.name.find('.');
@@ -1057,7 +1086,8 @@ TEST_CASE("docs: docs/tracer.md's paragraph on Python names every name of the st
       builtin_functions.insert(n.name);
   CHECK(builtin_functions.size() > 30);
   CHECK(documented == builtin_functions);
-  std::regex dotted("`((dataclasses|typing|functools|contextlib|collections|enum)\\.[A-Za-z_]+)");
+  std::regex dotted(
+      "`((dataclasses|typing|functools|copy|argparse|contextlib|collections|enum)\\.[A-Za-z_]+)");
   for (auto m = std::sregex_iterator(section.begin(), section.end(), dotted);
        m != std::sregex_iterator(); ++m)
     CHECK_MESSAGE(provided.count((*m)[1]), (*m)[1] << " is documented but does not resolve");

@@ -236,6 +236,15 @@ Obj call_builtin_class(Interpreter &in, const ClassObj &cls, std::vector<Obj> &a
     Obj t = make_builtin(Builtin::type, "type");
     return builtins::call(in, t.as<BuiltinObj>(), args, kwargs, loc);
   }
+  case Builtin::class_namespace: {
+    // argparse.Namespace(**kwargs): an object whose attributes are the keywords.
+    arity(in, name, args, 0, 0, loc);
+    auto inst = std::make_shared<InstanceObj>();
+    inst->cls = builtin_class(in, Builtin::class_namespace);
+    for (auto &[k, v] : kwargs)
+      inst->dict->set(Obj::str(k), std::move(v));
+    return Obj::heap(Obj::Kind::Instance, std::move(inst));
+  }
   case Builtin::class_parameter: {
     std::optional<Obj> requires_grad = take_keyword(kwargs, "requires_grad");
     no_keywords(in, name, kwargs, loc);

@@ -112,6 +112,8 @@ Interpreter::Interpreter(std::shared_ptr<const Module> module, Backend &backend,
   add_class(*state_, "dtype", Builtin::class_dtype, object, false);
   add_class(*state_, "device", Builtin::class_device, object, false);
   add_class(*state_, "NoneType", Builtin::class_nonetype, object, false);
+  // argparse's, reached through argparse: what a model's constructor reads its options from.
+  add_class(*state_, "Namespace", Builtin::class_namespace, object, false);
   // collections' dicts, reached through collections.
   auto dict = state_->builtin_classes[static_cast<uint16_t>(Builtin::dict)];
   add_class(*state_, "OrderedDict", Builtin::class_ordered_dict, dict, false);

@@ -29,6 +29,8 @@ enum class Provided : uint16_t {
   dataclasses,
   typing,
   functools,
+  copy_module,
+  argparse_module,
   contextlib,
   collections,
   enum_module,

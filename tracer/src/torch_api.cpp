@@ -282,6 +282,9 @@ constexpr ProvidedName kProvidedNames[] = {
     builtin_name(Provided::functools, "wraps", Builtin::identity_decorator),
     // Computed at each read: the same value where the getter has no side effects.
     builtin_name(Provided::functools, "cached_property", Builtin::property),
+    builtin_name(Provided::copy_module, "deepcopy", Builtin::deepcopy),
+    class_name(Provided::argparse_module, "Namespace", Builtin::class_namespace),
+    builtin_name(Provided::copy_module, "copy", Builtin::shallow_copy),
     builtin_name(Provided::contextlib, "contextmanager", Builtin::contextmanager),
     builtin_name(Provided::contextlib, "nullcontext", Builtin::null_context),
     class_name(Provided::collections, "OrderedDict", Builtin::class_ordered_dict),
@@ -312,6 +315,10 @@ const char *provided_prefix(Provided m) {
     return "typing";
   case Provided::functools:
     return "functools";
+  case Provided::copy_module:
+    return "copy";
+  case Provided::argparse_module:
+    return "argparse";
   case Provided::contextlib:
     return "contextlib";
   case Provided::collections:
@@ -365,6 +372,8 @@ std::optional<Obj> provided_module(Interpreter &in, const std::string &dotted) {
       {"typing", Provided::typing},
       {"typing_extensions", Provided::typing},
       {"functools", Provided::functools},
+      {"copy", Provided::copy_module},
+      {"argparse", Provided::argparse_module},
       {"contextlib", Provided::contextlib},
       {"collections", Provided::collections},
       {"enum", Provided::enum_module},
@@ -454,6 +463,7 @@ std::optional<Obj> torch_attribute(Interpreter &in, const ModuleObj &m, std::str
   case Provided::dataclasses:
   case Provided::typing:
   case Provided::functools:
+  case Provided::argparse_module: // its parser is not modelled: an error where it is used
     return make_unknown(spelled, loc);
   default: // math, and a module with no names of its own
     return std::nullopt;

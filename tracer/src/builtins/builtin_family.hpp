@@ -42,6 +42,8 @@ std::span<const Entry> collection_methods();
 // Dataclasses (dataclass, field, the generated __init__), functools (partial, reduce) and the
 // identity decorators (functools.cpp).
 std::span<const Entry> functools_functions();
+// copy.copy and copy.deepcopy (copying.cpp).
+std::span<const Entry> copy_functions();
 // a | b, a & b, a - b, a ^ b of two sets (collection_methods.cpp).
 Obj set_operation(Interpreter &in, BinaryOp op, const Obj &a, const Obj &b, const Loc &loc);
 // collections.namedtuple and its tuples' _asdict and _replace (named_tuples.cpp).

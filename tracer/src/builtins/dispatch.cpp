@@ -32,9 +32,9 @@ constexpr std::size_t kBuiltinCount = static_cast<std::size_t>(Builtin::count_);
 const std::array<Handler, kBuiltinCount> &handlers() {
   static const std::array<Handler, kBuiltinCount> table = [] {
     std::array<Handler, kBuiltinCount> t{};
-    for (auto family :
-         {core_functions, iteration_functions, conversion_functions, object_functions, str_methods,
-          collection_methods, functools_functions, named_tuple_functions, torch_functions})
+    for (auto family : {core_functions, iteration_functions, conversion_functions, object_functions,
+                        str_methods, collection_methods, functools_functions, copy_functions,
+                        named_tuple_functions, torch_functions})
       for (const Entry &e : family())
         t[static_cast<std::size_t>(e.id)] = e.handler;
     return t;

@@ -172,6 +172,11 @@ public:
     if (!as_list) return number_of(x.reshape({}));
     return list_of(x);
   }
+  std::shared_ptr<TensorData> copy_values(const TensorObj &t) override {
+    if (!t.data) return nullptr;
+    return std::make_shared<EagerTensor>(static_cast<const EagerTensor &>(*t.data).tensor.clone());
+  }
+
   void initialize(TensorObj &t, InitKind kind, double a, double b) override {
     if (!t.data) return;
     at::Tensor &x = static_cast<EagerTensor &>(*t.data).tensor;

@@ -97,6 +97,9 @@ public:
   // one element as a number (`as_list` false), or all of them as nested lists. nullopt where
   // the backend knows only shapes and dtypes.
   virtual std::optional<Obj> values(const TensorObj &, bool /*as_list*/) { return std::nullopt; }
+  // A copy of a tensor's values that shares nothing with them (copy.deepcopy), or none where
+  // the backend knows only shapes and dtypes.
+  virtual std::shared_ptr<TensorData> copy_values(const TensorObj &) { return nullptr; }
   // Whether operations are being recorded into a trace (false: a module is being constructed,
   // or this is an eager run).
   virtual bool tracing() const { return false; }
