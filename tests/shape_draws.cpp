@@ -567,6 +567,19 @@ int64_t size_at(const Shape &s, int64_t axis) {
   return at < 0 || at >= r ? 1 : s[static_cast<std::size_t>(at)]; // 1: a dim not there
 }
 
+// A window of 1 to the dim's size + 1 (over it now and then), a step of 1 to 4; a 0-d tensor
+// now and then.
+Recipe unfold() {
+  return {[](Draw &d) {
+    Shape s = d.shape();
+    std::string t = d.tensor(d.pick<std::string>({"f32", "i64"}), s);
+    int64_t dim = s.empty() ? 0 : d.axis(s.size()), length = size_at(s, dim);
+    return t + ".unfold(" + std::to_string(dim) + ", " +
+           std::to_string(d.between(1, static_cast<int>(length) + 1)) + ", " +
+           std::to_string(d.between(1, 4)) + ")";
+  }};
+}
+
 Recipe split() {
   return {[](Draw &d) {
     Shape s = d.shape(1);
@@ -1198,6 +1211,7 @@ const std::map<std::string, Recipe> &shape_recipes() {
     r["ltorch.flip"] = flip();
     r["ltorch.roll"] = roll();
     r["ltorch.unbind"] = unbind();
+    r["ltorch.unfold"] = unfold();
     r["ltorch.pad"] = pad();
     r["ltorch.normalize"] = normalize();
     r["ltorch.tril"] = triangle("tril");

@@ -513,7 +513,7 @@ def ltorch_namespace():
         "selu": F.selu, "relu6": F.relu6, "hardtanh": F.hardtanh, "hardsigmoid": F.hardsigmoid,
         "hardswish": F.hardswish, "mish": F.mish, "softsign": F.softsign,
         "tanhshrink": F.tanhshrink, "logsigmoid": F.logsigmoid,
-        "unbind": torch.unbind, "bmm": torch.bmm, "pad": F.pad, "normalize": F.normalize,
+        "unbind": torch.unbind, "unfold": torch.Tensor.unfold, "bmm": torch.bmm, "pad": F.pad, "normalize": F.normalize,
         "convolution": convolution, "conv1d": F.conv1d, "conv2d": F.conv2d,
         "conv3d": F.conv3d, "conv_transpose1d": F.conv_transpose1d,
         "conv_transpose2d": F.conv_transpose2d, "conv_transpose3d": F.conv_transpose3d,

@@ -1,5 +1,5 @@
 // Ops that move elements: reshape, view, transpose, permute, (un)squeeze, flatten, expand,
-// repeat, split, chunk, cat, stack, flip, roll, tril, triu.
+// repeat, split, chunk, cat, stack, flip, roll, unbind, unfold, tril, triu.
 #include "common.hpp"
 #include "gradients.hpp"
 
@@ -492,6 +492,37 @@ Obj roll(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return out;
 }
 
+// Tensor.unfold(dim, size, step): dim becomes the count of windows, and a last dim of `size`
+// holds each window's elements. Recorded as one strided slice per offset in the window (start k,
+// `step` apart), stacked along a new last dim: prims.slice_prim and prims.cat, whose VJPs give
+// the gradient (Thunder's prims.unfold has none of its own here). The window dim's size is
+// specialised.
+Obj unfold(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
+  require_tensor(a[0], "the input", "unfold", loc);
+  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  // A 0-d tensor unfolds as one element along dim 0 (or -1).
+  Obj input = shape.empty() ? reshape_to(r, a[0], {Obj::int_of(1)}, "unfold", loc) : a[0];
+  std::size_t rank = tensor(input).shape.size();
+  int64_t d = dim_arg(r, a[1], rank, loc);
+  int64_t size = r.concrete(a[2], loc, "the window size");
+  int64_t step = r.concrete(a[3], loc, "the step");
+  int64_t length = r.concrete(tensor(input).shape[static_cast<std::size_t>(d)], loc,
+                              "the size of the unfolded dim");
+  if (step <= 0) throw TraceError(loc, "step is " + std::to_string(step) + " but must be > 0");
+  if (size < 0) throw TraceError(loc, "size is " + std::to_string(size) + " but must be >= 0");
+  if (size > length)
+    throw TraceError(loc, "maximum size for tensor at dimension " + std::to_string(d) + " is " +
+                              std::to_string(length) + " but size is " + std::to_string(size));
+  if (size == 0) throw TraceError(loc, "unsupported construct: unfold with size 0 (empty windows)");
+  int64_t windows = (length - size) / step + 1;
+  std::vector<Obj> offsets;
+  for (int64_t k = 0; k < size; ++k)
+    offsets.push_back(strided_slice(r, input, static_cast<std::size_t>(d), k, windows, step, loc));
+  Obj out = r.call(Sym::ltorch_stack, {Obj::list(std::move(offsets)), Obj::int_of(-1)}, loc);
+  if (!shape.empty()) return out;
+  return reshape_to(r, out, {Obj::int_of(size)}, "unfold", loc);
+}
+
 // unbind: the slices along dim, each without it (as Thunder's: split into ones, then squeeze).
 Obj unbind(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   require_tensor(a[0], "the input", "unbind", loc);
@@ -718,6 +749,7 @@ void define_shape_ops(std::vector<OpSpec> &out) {
   add_ltorch(out, Sym::ltorch_roll, "input, /, shifts, dims=None", {"torch.roll", "Tensor.roll"},
              roll);
   add_ltorch(out, Sym::ltorch_unbind, "input, /, dim=0", {"torch.unbind", "Tensor.unbind"}, unbind);
+  add_ltorch(out, Sym::ltorch_unfold, "a, /, dim, size, step", {"Tensor.unfold"}, unfold, true);
   add_ltorch(out, Sym::ltorch_pad, "input, /, pad, mode='constant', value=None",
              {"torch.nn.functional.pad"}, pad);
   add_ltorch(out, Sym::ltorch_tril, "input, /, diagonal=0", {"torch.tril", "Tensor.tril"}, tril);

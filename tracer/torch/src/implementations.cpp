@@ -1131,6 +1131,8 @@ constexpr Entry kReductions[] = {
     {Sym::ltorch_tanhshrink, [](Sym, const Args &a) { return tensor(a.t(0) - a.t(0).tanh()); }},
     {Sym::ltorch_logsigmoid, [](Sym, const Args &a) { return tensor(at::log_sigmoid(a.t(0))); }},
     {Sym::ltorch_unbind, [](Sym, const Args &a) { return tuple_of(at::unbind(a.t(0), a.i(1))); }},
+    {Sym::ltorch_unfold,
+     [](Sym, const Args &a) { return tensor(a.t(0).unfold(a.i(1), a.i(2), a.i(3))); }},
     {Sym::ltorch_bmm, [](Sym, const Args &a) { return tensor(at::bmm(a.t(0), a.t(1))); }},
     {Sym::ltorch_pad,
      [](Sym, const Args &a) {
