@@ -286,19 +286,57 @@ void fused_for_training(TraceRequest (*request)(bool), std::size_t forward_regio
   if (have_nvrtc()) CHECK(run->fusion.find("compiled by NVRTC to PTX") != std::string::npos);
 }
 
-// kuangliu/pytorch-cifar's ResNet with ResNet-18's layout (tests/models, unmodified).
-TraceRequest resnet18_request(bool grad) {
-  std::string path =
-      std::string(TRACELINT_SOURCE_DIR) + "/tests/models/pytorch-cifar/models/resnet.py";
+// A model class of a collected file (tests/models, unmodified), as the fusion tests trace it.
+TraceRequest collected_model(const std::string &file, const std::string &cls,
+                             std::vector<ArgSpec> init, std::vector<ArgSpec> args, bool grad) {
+  std::string path = std::string(TRACELINT_SOURCE_DIR) + "/tests/models/" + file;
   TraceRequest r;
   r.path = path;
   r.source = test::read_file(path);
-  r.module_class = "ResNet";
-  r.init = {{"block", "BasicBlock"}, {"num_blocks", "[2, 2, 2, 2]"}};
-  r.args = {{"x", "f32[2, 3, 32, 32]"}}; // the parameters' gradients with grad
+  r.module_class = cls;
+  r.init = std::move(init);
+  r.args = std::move(args); // the parameters' gradients with grad
   r.grad = grad;
   r.provenance = false;
   return r;
+}
+
+// kuangliu/pytorch-cifar's ResNet with ResNet-18's layout.
+TraceRequest resnet18_request(bool grad) {
+  return collected_model("pytorch-cifar/models/resnet.py", "ResNet",
+                         {{"block", "BasicBlock"}, {"num_blocks", "[2, 2, 2, 2]"}},
+                         {{"x", "f32[2, 3, 32, 32]"}}, grad);
+}
+
+// pytorch/examples' ViT: patches by Tensor.unfold, then nn.MultiheadAttention blocks.
+TraceRequest vit_request(bool grad) {
+  return collected_model("pytorch-examples-vit/vision_transformer/main.py", "ViT",
+                         {{"args", "argparse.Namespace(patch_size=4, n_channels=3, "
+                                   "latent_size=16, no_cuda=True, batch_size=2, num_heads=2, "
+                                   "dropout=0.1, num_encoders=2, num_classes=10)"}},
+                         {{"test_input", "f32[2, 3, 16, 16]"}}, grad);
+}
+
+// pytorch/examples' language_translation Translator: nn.Transformer with float source and
+// target masks.
+TraceRequest translator_request(bool grad) {
+  return collected_model("pytorch-examples/language_translation/src/model.py", "Translator",
+                         {{"num_encoder_layers", "2"},
+                          {"num_decoder_layers", "2"},
+                          {"embed_size", "16"},
+                          {"num_heads", "2"},
+                          {"src_vocab_size", "20"},
+                          {"tgt_vocab_size", "24"},
+                          {"dim_feedforward", "32"},
+                          {"dropout", "0.1"}},
+                         {{"src", "i64[5, 2]:0..20"},
+                          {"trg", "i64[4, 2]:0..24"},
+                          {"src_mask", "f32[5, 5]"},
+                          {"tgt_mask", "f32[4, 4]"},
+                          {"src_padding_mask", "None"},
+                          {"tgt_padding_mask", "None"},
+                          {"memory_key_padding_mask", "None"}},
+                         grad);
 }
 
 } // namespace
@@ -312,6 +350,13 @@ TEST_CASE("fusion: a ResNet-18's forward and backward: regions between the convo
           "pools, compiled by NVRTC (and the forward's assembled for sm_90 by nvcc), run as the "
           "unfused traces") {
   fused_for_training(resnet18_request, 10, true);
+}
+
+TEST_CASE("fusion: a ViT's and an nn.Transformer model's forward and backward: regions between "
+          "the unfolds, matmuls and attention, compiled by NVRTC (the ViT's forward assembled "
+          "for sm_90 by nvcc), run as the unfused traces") {
+  fused_for_training(vit_request, 10, true);
+  fused_for_training(translator_request, 10);
 }
 
 TEST_CASE("fusion: --executors is checked, and --show-kernels prints the kernels") {

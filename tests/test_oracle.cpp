@@ -76,6 +76,9 @@ struct Case {
   std::string function;
   std::vector<ArgSpec> args;
   bool polyfill = false; // uses functions PyTorch 1.13 lacks (the oracle's documented references)
+  // Why only PyTorch 2.x runs the source (a parameter 1.13's modules lack); "" for every case
+  // CPython's PyTorch 1.13 runs.
+  std::string pytorch2;
   std::string module_class;
   std::vector<ArgSpec> init;
   std::string no_grad; // why the case is not run for training, "" when it is
@@ -114,6 +117,7 @@ std::vector<Case> op_cases() {
                  ? Case::module(j.at("module"), arg_specs(j.at("init")), arg_specs(j.at("args")))
                  : Case(j.at("function"), arg_specs(j.at("args")));
     c.polyfill = j.value("polyfill", false);
+    c.pytorch2 = j.value("pytorch2", "");
     c.no_grad = j.value("no_grad", "");
     if (j.contains("thunder_differs")) {
       c.thunder_why = j.at("thunder_differs").at("why");
@@ -236,7 +240,7 @@ void all_op_cases(bool grad) {
   test::TempDir dir;
   std::string path = std::string(TRACELINT_SOURCE_DIR) + "/tests/tracer/ops_cases.py";
   std::string source = test::read_file(path);
-  std::vector<std::string> plain, polyfilled;
+  std::vector<std::string> plain, polyfilled, pytorch2;
   KnownThunderDifferences known;
   int n = 0;
   for (const Case &given : op_cases()) {
@@ -255,7 +259,7 @@ void all_op_cases(bool grad) {
         r.grad = grad;
         std::string out = dir.path + "/" + std::to_string(n++) + "-" + name;
         if (!trace_validate_run(r, out)) continue;
-        (c.polyfill ? polyfilled : plain).push_back(out);
+        (!c.pytorch2.empty() ? pytorch2 : c.polyfill ? polyfilled : plain).push_back(out);
         std::string run_kind = (grad ? "grad " : "") + level_name;
         if (!c.thunder_shows.empty() && (c.thunder_runs.empty() || c.thunder_runs.count(run_kind)))
           known.emplace(out, c.thunder_shows);
@@ -268,14 +272,17 @@ void all_op_cases(bool grad) {
   }
   oracle(plain, false);
   oracle(polyfilled, true);
-  // The polyfilled cases again, against PyTorch's own SDPA and rms_norm.
+  // The polyfilled cases again, against PyTorch's own SDPA and rms_norm; the PyTorch 2 ones.
   if (!tools_have_torch()) {
-    test::skip_test(std::string(kNoTools) + ": SDPA and rms_norm met only the polyfill");
+    test::skip_test(std::string(kNoTools) + ": SDPA and rms_norm met only the polyfill, and " +
+                    std::to_string(pytorch2.size()) + " runs of PyTorch 2 cases nothing");
     return;
   }
   oracle(polyfilled, false, tools_python());
+  oracle(pytorch2, false, tools_python());
   std::vector<std::string> all = plain;
   all.insert(all.end(), polyfilled.begin(), polyfilled.end());
+  all.insert(all.end(), pytorch2.begin(), pytorch2.end());
   thunder_oracle(all, known);
 }
 

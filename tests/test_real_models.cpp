@@ -72,7 +72,7 @@ void trace_check_and_compare(bool grad) {
   // What the model files import for their training scripts and tokenizers, not installed
   // here: stand-ins that fail if the model uses them (cpython_oracle.py --stub).
   const std::string stubs =
-      " --stub torch.utils.tensorboard,tiktoken,requests,lightning,sentencepiece";
+      " --stub torch.utils.tensorboard,tiktoken,requests,lightning,sentencepiece,torchvision";
   const std::string debian = "/usr/bin/python3";
   if (!test::can_import_torch(debian)) {
     test::skip_test("/usr/bin/python3 has no torch: the model runs were not compared with CPython "

@@ -2,6 +2,7 @@
 # validated, run by libtorch, and compared with CPython running this file (tests/test_oracle.cpp).
 import collections
 import contextlib
+import copy
 import enum
 import functools
 import math
@@ -631,6 +632,14 @@ class ConvNet(nn.Module):
         return y, self.up1(self.line(x.flatten(2))), self.volume(x.unsqueeze(1))
 
 
+def unfolds(x):
+    # Windows overlapping (step < size), apart (step > size), the whole dim, a negative dim,
+    # ViT-style patches (two unfolds), and a 0-d tensor.
+    return (x.unfold(1, 2, 1), x.unfold(-1, 3, 2), x.unfold(2, 2, 3), x.unfold(0, x.shape[0], 1),
+            x.unfold(2, 2, 2).unfold(3, 2, 2).permute(0, 2, 3, 1, 4, 5).contiguous().view(x.shape[0], 6, -1),
+            x.sum().unfold(0, 1, 1))
+
+
 def poolings(x, s, v):
     # max: stride over the kernel, padding, dilation, 1-D, 3-D, unbatched; avg: padding counted,
     # divisor_override, 1-D, 3-D; adaptive average: sizes the input divides and does not,
@@ -735,6 +744,77 @@ class InstanceNormed(nn.Module):
 
     def forward(self, x):
         return self.plain(x), self.affine(x.flatten(2)), self.tracked(x), self.affine(x[0].flatten(1))
+
+
+class Attended(nn.Module):
+    # nn.MultiheadAttention: self-attention with a bool causal mask and the averaged weights;
+    # batch_first with a key padding mask (scaled_dot_product_attention: no weights); kdim and
+    # vdim (separate projections) with a float mask and per-head weights; encoder-decoder
+    # attention (key is value: the packed weight split in two); add_bias_kv with add_zero_attn
+    # and no bias; an unbatched query.
+    def __init__(self, width, heads):
+        super().__init__()
+        self.seq_first = nn.MultiheadAttention(width, heads)
+        self.batch_first = nn.MultiheadAttention(width, heads, batch_first=True)
+        self.cross = nn.MultiheadAttention(width, heads, kdim=6, vdim=4)
+        self.extra = nn.MultiheadAttention(width, heads, bias=False, add_bias_kv=True, add_zero_attn=True)
+
+    def forward(self, x, memory, k, v):
+        causal = torch.triu(torch.ones(x.shape[0], x.shape[0], dtype=torch.bool), diagonal=1)
+        padding = torch.tensor([[False] * 5, [False] * 3 + [True] * 2])
+        y, w = self.seq_first(x, x, x, attn_mask=causal)
+        xb = x.transpose(0, 1)
+        yb, none = self.batch_first(xb, xb, xb, key_padding_mask=padding, need_weights=False)
+        additive = torch.arange(x.shape[0] * k.shape[0]).view(x.shape[0], k.shape[0]) * -0.1
+        yc, wc = self.cross(x, k, v, attn_mask=additive, average_attn_weights=False)
+        yd, wd = self.seq_first(x, memory, memory)
+        ye, we = self.extra(x, memory, memory, key_padding_mask=padding[:, :3], attn_mask=causal[:, :3])
+        yu, wu = self.seq_first(x[:, 0], x[:, 0], x[:, 0])
+        return y, w, yb, none, yc, wc, yd, wd, ye, we, yu, wu
+
+
+class Transformed(nn.Module):
+    # nn.Transformer (post-norm, relu) with causal and padding masks; a pre-norm, gelu-by-name,
+    # batch_first encoder stack; a decoder stack whose activation is a module.
+    def __init__(self, width, heads):
+        super().__init__()
+        self.model = nn.Transformer(width, heads, num_encoder_layers=2, num_decoder_layers=1, dim_feedforward=16)
+        layer = nn.TransformerEncoderLayer(width, heads, 12, activation="gelu", batch_first=True, norm_first=True)
+        self.encoder = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm(width))
+        layer = nn.TransformerDecoderLayer(width, heads, 12, activation=nn.SiLU(), norm_first=True)
+        self.decoder = nn.TransformerDecoder(layer, 1)
+
+    def forward(self, src, tgt):
+        tgt_mask = nn.Transformer.generate_square_subsequent_mask(tgt.shape[0])
+        src_padding = torch.tensor([[False] * 5, [False] * 3 + [True] * 2])
+        out = self.model(src, tgt, tgt_mask=tgt_mask, src_key_padding_mask=src_padding,
+                         memory_key_padding_mask=src_padding)
+        encoded = self.encoder(src.transpose(0, 1), mask=torch.zeros(5, 5))
+        decoded = self.decoder(tgt, src, tgt_mask=tgt_mask)
+        return out, encoded, decoded
+
+
+class CausalHints(nn.Module):
+    # PyTorch 2's is_causal hints (scaled_dot_product_attention's is_causal stands for the
+    # mask), alone and with a padding mask or the weights (the mask is used); an encoder layer
+    # whose activation is a module (kept by its deep copies, where the decoder layer's copies
+    # fall back to F.relu).
+    def __init__(self, width, heads):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(width, heads)
+        layer = nn.TransformerEncoderLayer(width, heads, 12, activation=nn.GELU(approximate="tanh"))
+        self.encoder = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+        self.decoder = nn.TransformerDecoder(nn.TransformerDecoderLayer(width, heads, 12, activation=nn.Tanh()), 1)
+
+    def forward(self, x, memory):
+        causal = nn.Transformer.generate_square_subsequent_mask(x.shape[0])
+        padding = torch.tensor([[False] * 5, [False] * 3 + [True] * 2])
+        hinted, _ = self.attn(x, x, x, attn_mask=causal, need_weights=False, is_causal=True)
+        padded, _ = self.attn(x, x, x, attn_mask=causal, key_padding_mask=padding, need_weights=False, is_causal=True)
+        weighted = self.attn(x, x, x, attn_mask=causal, is_causal=True)
+        encoded = self.encoder(x, mask=causal, is_causal=True)
+        decoded = self.decoder(x, memory, tgt_mask=causal, tgt_is_causal=True)
+        return hinted, padded, weighted, encoded, decoded
 
 
 class GroupNormed(nn.Module):
@@ -1163,6 +1243,22 @@ def set_algebra(x):
     return (x * len(s), sorted(s), sorted(both), sorted(odd), sorted(more),
             sorted(s.intersection(range(3))), sorted(s.symmetric_difference((2, 5))),
             s.issubset({1, 2, 3, 4}), s.issuperset([1]), s == {3, 2, 1}, LazySquare(3).square)
+
+
+def copies(x):
+    # copy.deepcopy copies each object once (the list held twice stays one list in the copy);
+    # copy.copy shares the contents; a tensor made here is copied with its values.
+    nested = [[1, 2], {"a": (3, [4])}]
+    nested.append(nested[0])
+    deep = copy.deepcopy(nested)
+    deep[0].append(5)
+    shallow = copy.copy(nested)
+    shallow[0].append(6)
+    made = torch.ones(3)
+    twin = copy.deepcopy(made)
+    made.add_(1)
+    return (x * len(deep[2]) + len(nested[0]), deep[2] is deep[0], shallow[0] is nested[0],
+            deep[1]["a"][1] is nested[1]["a"][1], x[0] * twin, copy.copy((1, 2)))
 
 
 class Color(enum.Enum):
