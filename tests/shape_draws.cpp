@@ -660,8 +660,23 @@ Recipe unbind() {
 
 // Pads of -3..3 for up to rank + 1 dims (more than the rank now and then), an odd count now and
 // then; a value now and then; another mode now and then.
+// reflect, replicate and circular padding of 1 to 3 of the last dims, with a batch and channel
+// dim (PyTorch 1.13's circular mode wants both) or, now and then, no batch; widths of 0 to 4
+// (past the size now and then).
+std::string border_pad(Draw &d) {
+  std::string mode = d.pick<std::string>({"reflect", "replicate", "circular"});
+  int dims = d.between(1, 3);
+  int rank = dims + (mode == "circular" || d.chance(70) ? 2 : 1);
+  std::vector<int64_t> pads;
+  for (int i = 0; i < 2 * dims; ++i)
+    pads.push_back(d.between(0, 4));
+  return "F.pad(" + d.tensor(d.pick<std::string>({"f32", "f64"}), d.shape(rank, rank)) + ", " +
+         tuple_text(pads) + ", mode='" + mode + "')";
+}
+
 Recipe pad() {
   return {[](Draw &d) {
+    if (d.chance(40)) return border_pad(d);
     Shape s = d.shape();
     std::string dtype = d.pick<std::string>({"f32", "f64", "i64"});
     std::string t = d.tensor(dtype, s);

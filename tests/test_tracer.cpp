@@ -898,6 +898,37 @@ TEST_CASE("tracer: item assignment records ltorch.setitem and updates the tensor
   }
 }
 
+TEST_CASE("tracer: F.pad's border modes and Tensor.unfold refuse what PyTorch refuses, at the "
+          "call, with PyTorch's words") {
+  struct Refused {
+    std::string call, message;
+  };
+  const Refused cases[] = {
+      {"F.pad(x, (1, 1), 'reflect', value=0.5)",
+       "Padding mode \"reflect\" doesn't take in value argument"},
+      {"F.pad(x, (3, 1), 'reflect')", "Padding size should be less than the corresponding input "
+                                      "dimension, but got: padding (3, 1) at dimension 2"},
+      {"F.pad(x, (4, 0), 'circular')", "Padding value causes wrapping around more than once."},
+      {"F.pad(x[:, :0], (1, 0), 'replicate')",
+       "Expected 2D or 3D (batch mode) tensor with "
+       "possibly 0 batch size and other non-zero dimensions"},
+      {"F.pad(x, (1, 1, 1, 1, 1, 1), 'reflect')",
+       "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported"},
+      {"F.pad(x, (-1, 1), 'replicate')", "negative padding (a crop) in F.pad's mode 'replicate'"},
+      {"F.pad(x, (1, 1), 'wrap')", "is not one of 'constant', 'reflect', 'replicate' and "
+                                   "'circular'"},
+      {"x.unfold(2, 4, 1)", "maximum size for tensor at dimension 2 is 3 but size is 4"},
+      {"x.unfold(2, 2, 0)", "step is 0 but must be > 0"},
+  };
+  for (const Refused &c : cases) {
+    CAPTURE(c.call);
+    Error e = trace_error("import torch.nn.functional as F\ndef f(x):\n    return " + c.call + "\n",
+                          "f", {{"x", "f32[2, 4, 3]"}});
+    CHECK(e.message.find(c.message) != std::string::npos);
+    CHECK(e.line == 3);
+  }
+}
+
 TEST_CASE("tracer: copy.copy of a tensor the computation reads, and a deep copy of a class with "
           "its own __deepcopy__, are errors at their line") {
   // A shallow copy shares the storage, which the functional trace cannot express; a class's own

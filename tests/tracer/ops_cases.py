@@ -640,6 +640,46 @@ def unfolds(x):
             x.sum().unfold(0, 1, 1))
 
 
+def border_pads(x, s, v):
+    # F.pad's reflect, replicate and circular modes: 1, 2 and 3 padded dims, batched and not,
+    # uneven sides, a side of 0, padding up to the size (reflect: one less).
+    return (F.pad(s, (2, 1), mode="reflect"), F.pad(x, (1, 2, 3, 0), "reflect"), F.pad(x[0], (3, 3, 1, 1), "reflect"),
+            F.pad(v, (1, 1, 1, 0, 1, 1), "reflect"), F.pad(s, (3, 0), "replicate"),
+            F.pad(x, (0, 2, 2, 1), mode="replicate"), F.pad(v, (1, 0, 0, 1, 2, 1), "replicate"),
+            F.pad(s, (5, 2), "circular"), F.pad(x, (1, 6, 0, 2), "circular"), F.pad(v, (1, 1, 2, 0, 0, 1), "circular"))
+
+
+class Padded(nn.Module):
+    # The padding modules PyTorch 1.13 has: an int for every side or a tuple each.
+    def __init__(self):
+        super().__init__()
+        self.reflect = nn.ReflectionPad2d(2)
+        self.reflect1 = nn.ReflectionPad1d((1, 3))
+        self.replicate = nn.ReplicationPad2d((1, 0, 2, 1))
+        self.replicate3 = nn.ReplicationPad3d(1)
+        self.constant = nn.ConstantPad1d(2, -1.5)
+        self.constant3 = nn.ConstantPad3d((1, 0, 0, 1, 1, 0), 2.0)
+        self.zero = nn.ZeroPad2d((1, 1, 0, 2))
+
+    def forward(self, x, v):
+        return (self.reflect(x), self.reflect1(x.flatten(2)), self.replicate(x), self.replicate3(v),
+                self.constant(x), self.constant3(v), self.zero(x))
+
+
+class PaddedPyTorch2(nn.Module):
+    # The padding modules PyTorch 2 added: circular, and zeros in 1 and 3 dims.
+    def __init__(self):
+        super().__init__()
+        self.circular = nn.CircularPad2d((1, 2, 0, 1))
+        self.circular1 = nn.CircularPad1d(2)
+        self.circular3 = nn.CircularPad3d(1)
+        self.zero1 = nn.ZeroPad1d((2, 0))
+        self.zero3 = nn.ZeroPad3d(1)
+
+    def forward(self, x, v):
+        return self.circular(x), self.circular1(x.flatten(2)), self.circular3(v), self.zero1(x), self.zero3(v)
+
+
 def poolings(x, s, v):
     # max: stride over the kernel, padding, dilation, 1-D, 3-D, unbatched; avg: padding counted,
     # divisor_override, 1-D, 3-D; adaptive average: sizes the input divides and does not,
@@ -778,7 +818,7 @@ class Transformed(nn.Module):
     # batch_first encoder stack; a decoder stack whose activation is a module.
     def __init__(self, width, heads):
         super().__init__()
-        self.model = nn.Transformer(width, heads, num_encoder_layers=2, num_decoder_layers=1, dim_feedforward=16)
+        self.model = nn.Transformer(width, heads, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=16)
         layer = nn.TransformerEncoderLayer(width, heads, 12, activation="gelu", batch_first=True, norm_first=True)
         self.encoder = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm(width))
         layer = nn.TransformerDecoderLayer(width, heads, 12, activation=nn.SiLU(), norm_first=True)
@@ -803,7 +843,7 @@ class CausalHints(nn.Module):
         super().__init__()
         self.attn = nn.MultiheadAttention(width, heads)
         layer = nn.TransformerEncoderLayer(width, heads, 12, activation=nn.GELU(approximate="tanh"))
-        self.encoder = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+        self.encoder = nn.TransformerEncoder(layer, 1, enable_nested_tensor=False)
         self.decoder = nn.TransformerDecoder(nn.TransformerDecoderLayer(width, heads, 12, activation=nn.Tanh()), 1)
 
     def forward(self, x, memory):

@@ -559,14 +559,79 @@ std::vector<int64_t> pad_widths(Recorder &r, const Obj &given, std::size_t rank,
 
 // F.pad in constant mode, as torch's constant_pad_nd: (before, after) pairs from the last dim
 // backwards, a negative one cropping (slices), a positive one joining tensors of `value` (cat).
+// F.pad's reflect, replicate and circular modes, on the last pads.size() / 2 dims of an input
+// with one or two more (its batch and channels): per dim, the border on each side (mirrored
+// without the edge element, the edge element repeated, or the other end wrapped around) cut
+// with slices and concatenated, so the gradient is the slices' and the cat's.
+Obj pad_from_border(Recorder &r, const Obj &input, const std::vector<int64_t> &pads,
+                    const std::string &mode, const Obj &value, const Loc &loc) {
+  if (!value.is_none())
+    throw TraceError(loc, "Padding mode \"" + mode + "\" doesn't take in value argument");
+  const std::vector<Obj> &shape = tensor(input).shape;
+  std::size_t dims = pads.size() / 2, rank = shape.size();
+  if (dims < 1 || dims > 3 || (rank != dims + 1 && rank != dims + 2))
+    throw TraceError(loc, "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported "
+                          "for now (mode '" +
+                              mode + "' pads " + std::to_string(dims) + " dims of a " +
+                              std::to_string(rank) + "-D input)");
+  if (mode !=
+      "circular") // PyTorch's reflection and replication kernels: only the batch may be empty
+    for (std::size_t i = rank == dims + 2 ? 1 : 0; i < rank; ++i)
+      if (r.concrete(shape[i], loc, "a size of the padded input") == 0)
+        throw TraceError(loc, "Expected " + std::to_string(dims + 1) + "D or " +
+                                  std::to_string(dims + 2) +
+                                  "D (batch mode) tensor with possibly 0 batch size and other "
+                                  "non-zero dimensions for input, but got: " +
+                                  shape_text(shape));
+  Obj out = input;
+  for (std::size_t k = 0; k < dims; ++k) {
+    int64_t d = static_cast<int64_t>(rank - 1 - k), before = pads[2 * k], after = pads[2 * k + 1];
+    int64_t n = r.concrete(shape[static_cast<std::size_t>(d)], loc, "a padded size");
+    if (before < 0 || after < 0)
+      throw TraceError(loc, "unsupported construct: negative padding (a crop) in F.pad's mode '" +
+                                mode + "'");
+    if (mode == "reflect" && (before >= n || after >= n))
+      throw TraceError(loc, "Argument #4: Padding size should be less than the corresponding "
+                            "input dimension, but got: padding (" +
+                                std::to_string(before) + ", " + std::to_string(after) +
+                                ") at dimension " + std::to_string(d) + " of input " +
+                                shape_text(shape));
+    if (mode == "circular" && (before > n || after > n))
+      throw TraceError(loc, "Padding value causes wrapping around more than once.");
+    auto cut = [&](int64_t start, int64_t stop) {
+      return slice_along(r, out, d, Obj::int_of(start), Obj::int_of(stop), loc);
+    };
+    auto side = [&](int64_t width, bool low) -> Obj {
+      if (mode == "reflect")
+        return r.call(
+            Sym::ltorch_flip,
+            {low ? cut(1, width + 1) : cut(n - 1 - width, n - 1), Obj::tuple({Obj::int_of(d)})},
+            loc);
+      if (mode == "circular") return low ? cut(n - width, n) : cut(0, width);
+      std::vector<Obj> widened = tensor(out).shape; // replicate: the edge element, expanded
+      widened[static_cast<std::size_t>(d)] = Obj::int_of(width);
+      return r.call(Sym::ltorch_expand, {low ? cut(0, 1) : cut(n - 1, n), Obj::tuple(widened)},
+                    loc);
+    };
+    std::vector<Obj> parts;
+    if (before > 0) parts.push_back(side(before, true));
+    parts.push_back(out);
+    if (after > 0) parts.push_back(side(after, false));
+    if (parts.size() > 1) out = r.call(Sym::ltorch_cat, {Obj::list(parts), Obj::int_of(d)}, loc);
+  }
+  return out;
+}
+
 Obj pad(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   // input, pad, mode, value
   require_tensor(a[0], "the input", "pad", loc);
-  if (a[2].kind != Obj::Kind::Str || a[2].as<StrObj>().value != "constant")
+  std::string mode = a[2].kind == Obj::Kind::Str ? a[2].as<StrObj>().value : "";
+  if (mode != "constant" && mode != "reflect" && mode != "replicate" && mode != "circular")
     throw TraceError(loc, "F.pad: mode " + describe(a[2]) +
-                              " is not supported by the tracer (only 'constant')");
+                              " is not one of 'constant', 'reflect', 'replicate' and 'circular'");
   const std::size_t rank = tensor(a[0]).shape.size();
   std::vector<int64_t> pads = pad_widths(r, a[1], rank, loc);
+  if (mode != "constant") return pad_from_border(r, a[0], pads, mode, a[3], loc);
   bool grows = std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p > 0; });
   Obj value = a[3].is_none() ? Obj::int_of(0) : a[3];
   Obj out = a[0];

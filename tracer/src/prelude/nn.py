@@ -45,6 +45,14 @@ class init:
         return tensor.normal_(mean, std)
 
     @staticmethod
+    def orthogonal_(tensor, gain=1, generator=None):
+        # Values matter only to an eager run; a normal draw of the orthogonal matrix's scale
+        # (gain / sqrt(rows)) stands in for it.
+        if tensor.dim() < 2:
+            raise ValueError("Only tensors with 2 or more dimensions are supported")
+        return tensor.normal_(0.0, gain / math.sqrt(tensor.shape[0]))
+
+    @staticmethod
     def uniform_(tensor, a=0.0, b=1.0, generator=None):
         return tensor.uniform_(a, b)
 
@@ -853,6 +861,101 @@ class PixelUnshuffle(Module):
 
     def forward(self, input):
         return F.pixel_unshuffle(input, self.downscale_factor)
+
+
+class _PadNd(Module):
+    # torch.nn.modules.padding: F.pad over the last _dims dims with the module's mode, the
+    # padding an int for every side or a tuple of (left, right, top, bottom, front, back).
+    _mode = "constant"
+    _dims = 1
+
+    def __init__(self, padding):
+        super().__init__()
+        self.padding = _ntuple(2 * type(self)._dims)(padding)
+
+    def forward(self, input):
+        return F.pad(input, self.padding, type(self)._mode)
+
+    def extra_repr(self):
+        return f"{self.padding}"
+
+
+class ReflectionPad1d(_PadNd):
+    _mode = "reflect"
+
+
+class ReflectionPad2d(_PadNd):
+    _mode = "reflect"
+    _dims = 2
+
+
+class ReflectionPad3d(_PadNd):
+    _mode = "reflect"
+    _dims = 3
+
+
+class ReplicationPad1d(_PadNd):
+    _mode = "replicate"
+
+
+class ReplicationPad2d(_PadNd):
+    _mode = "replicate"
+    _dims = 2
+
+
+class ReplicationPad3d(_PadNd):
+    _mode = "replicate"
+    _dims = 3
+
+
+class CircularPad1d(_PadNd):
+    _mode = "circular"
+
+
+class CircularPad2d(_PadNd):
+    _mode = "circular"
+    _dims = 2
+
+
+class CircularPad3d(_PadNd):
+    _mode = "circular"
+    _dims = 3
+
+
+class _ConstantPadNd(_PadNd):
+    def __init__(self, padding, value):
+        super().__init__(padding)
+        self.value = value
+
+    def forward(self, input):
+        return F.pad(input, self.padding, "constant", self.value)
+
+
+class ConstantPad1d(_ConstantPadNd):
+    pass
+
+
+class ConstantPad2d(_ConstantPadNd):
+    _dims = 2
+
+
+class ConstantPad3d(_ConstantPadNd):
+    _dims = 3
+
+
+class ZeroPad1d(ConstantPad1d):
+    def __init__(self, padding):
+        super().__init__(padding, 0.0)
+
+
+class ZeroPad2d(ConstantPad2d):
+    def __init__(self, padding):
+        super().__init__(padding, 0.0)
+
+
+class ZeroPad3d(ConstantPad3d):
+    def __init__(self, padding):
+        super().__init__(padding, 0.0)
 
 
 class Embedding(Module):

@@ -1136,7 +1136,12 @@ constexpr Entry kReductions[] = {
     {Sym::ltorch_bmm, [](Sym, const Args &a) { return tensor(at::bmm(a.t(0), a.t(1))); }},
     {Sym::ltorch_pad,
      [](Sym, const Args &a) {
-       if (a[2].text != "constant") throw ExecError("pad: only mode='constant' runs");
+       if (a[2].text != "constant") {
+         // libtorch 1.13's circular mode wants the batch dim that PyTorch 2 lets one leave out.
+         bool unbatched = a.t(0).dim() == static_cast<int64_t>(a.ints(1).size()) / 2 + 1;
+         at::Tensor out = at::pad(unbatched ? a.t(0).unsqueeze(0) : a.t(0), a.ints(1), a[2].text);
+         return tensor(unbatched ? out.squeeze(0) : out);
+       }
        return tensor(
            at::constant_pad_nd(a.t(0), a.ints(1), a.none(3) ? at::Scalar(0) : as_scalar(a[3])));
      }},
