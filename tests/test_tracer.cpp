@@ -1250,6 +1250,18 @@ TEST_CASE("tracer: a convolution, a pooling or an interpolation refuses what PyT
                 m);
   m = message("F.interpolate(x, size=3, align_corners=True)");
   CHECK_MESSAGE(m.find("align_corners option can only be set") != std::string::npos, m);
+  // The ATen functions' bool parameters take a bool only (F's own flags take any truth value:
+  // return_indices=1 is refused above as True is).
+  m = message("F.max_pool2d(x, 2, ceil_mode=1)");
+  CHECK_MESSAGE(
+      m.find("max_pool2d(): argument 'ceil_mode' must be bool, not int") != std::string::npos, m);
+  m = message("F.avg_pool2d(x, 3, padding=1, count_include_pad=0)");
+  CHECK_MESSAGE(m.find("argument 'count_include_pad' must be bool, not int") != std::string::npos,
+                m);
+  m = message("F.interpolate(x, scale_factor=2, mode='bilinear', align_corners=1)");
+  CHECK_MESSAGE(m.find("argument 'align_corners' must be bool, not int") != std::string::npos, m);
+  m = message("F.max_pool2d(x, 2, return_indices=1)");
+  CHECK_MESSAGE(m.find("return_indices=True is not supported") != std::string::npos, m);
   // An input of the wrong rank.
   m = message("F.conv2d(x[0, 0], w)");
   CHECK_MESSAGE(

@@ -369,6 +369,12 @@ Obj pad_or_crop(Recorder &r, const Obj &t, const std::vector<PadWidths> &config,
       loc);
 }
 
+bool bool_arg(const Obj &flag, const std::string &op, const char *name, const Loc &loc) {
+  if (flag.kind == Obj::Kind::Bool) return flag.boolean;
+  throw TraceError(loc, "TypeError: " + op + "(): argument '" + name + "' must be bool, not " +
+                            type_name(flag));
+}
+
 Obj strided_slice(Recorder &r, const Obj &t, std::size_t dim, int64_t start, int64_t count,
                   int64_t step, const Loc &loc) {
   const std::vector<Obj> &shape = tensor(t).shape;

@@ -89,6 +89,9 @@ inline bool is_set(const Obj &flag) {
   return (flag.kind == Obj::Kind::Bool && flag.boolean) ||
          (flag.kind == Obj::Kind::Int && flag.integer != 0);
 }
+// A bool parameter of an ATen function (ceil_mode, count_include_pad, align_corners):
+// PyTorch's argument parser takes a bool only, and refuses an int with this TypeError.
+bool bool_arg(const Obj &flag, const std::string &op, const char *name, const Loc &loc);
 // An op's `inplace=True`: the tracer records out-of-place symbols only.
 void refuse_inplace(const Obj &inplace, const char *op, const Loc &loc);
 

@@ -108,10 +108,10 @@ template <std::size_t Rank> Obj max_pool(Recorder &r, const std::vector<Obj> &a,
   // input, kernel_size, stride, padding, dilation, ceil_mode, return_indices
   static const std::string op = "max_pool" + std::to_string(Rank) + "d";
   check_pool_input(a[0], Rank, op, loc);
-  if (a[6].kind == Obj::Kind::Bool && a[6].boolean)
+  if (is_set(a[6])) // F.max_pool*d's own `if return_indices:`
     throw TraceError(loc, op + ": return_indices=True is not supported by the tracer (Thunder's "
                                "max_pool neither): pool without the indices");
-  bool ceil_mode = a[5].kind == Obj::Kind::Bool && a[5].boolean;
+  bool ceil_mode = bool_arg(a[5], op, "ceil_mode", loc);
   std::vector<Window> ws = windows(r, a[0], Rank, a[1], a[2], a[3], a[4], ceil_mode, op, loc);
   Obj out = a[0];
   std::size_t first = tensor(a[0]).shape.size() - Rank;
@@ -160,8 +160,8 @@ template <std::size_t Rank> Obj avg_pool(Recorder &r, const std::vector<Obj> &a,
   // input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
   static const std::string op = "avg_pool" + std::to_string(Rank) + "d";
   check_pool_input(a[0], Rank, op, loc);
-  bool ceil_mode = a[4].kind == Obj::Kind::Bool && a[4].boolean;
-  bool count_include_pad = !(a[5].kind == Obj::Kind::Bool && !a[5].boolean);
+  bool ceil_mode = bool_arg(a[4], op, "ceil_mode", loc);
+  bool count_include_pad = bool_arg(a[5], op, "count_include_pad", loc);
   std::vector<Window> ws =
       windows(r, a[0], Rank, a[1], a[2], a[3], Obj::int_of(1), ceil_mode, op, loc);
   // ATen's avg_pool3d wants each size at least the kernel's, padding or not.
@@ -226,7 +226,7 @@ Obj adaptive_pool(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
       std::string(Reduce == Sym::ltorch_mean ? "adaptive_avg_pool" : "adaptive_max_pool") +
       std::to_string(Rank) + "d";
   check_pool_input(a[0], Rank, op, loc);
-  if (a.size() > 2 && a[2].kind == Obj::Kind::Bool && a[2].boolean)
+  if (a.size() > 2 && is_set(a[2])) // F.adaptive_max_pool*d's own `if return_indices:`
     throw TraceError(loc, op + ": return_indices=True is not supported by the tracer: pool "
                                "without the indices");
   const std::vector<Obj> &shape = tensor(a[0]).shape;

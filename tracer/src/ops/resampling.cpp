@@ -118,14 +118,14 @@ Resize resize_of(Recorder &r, const std::vector<Obj> &a, std::size_t rank, const
   if (!a[4].is_none() && z.sampling != Sampling::linear)
     throw TraceError(loc, "align_corners option can only be set with the interpolating modes: "
                           "linear | bilinear | bicubic | trilinear");
-  z.align_corners = a[4].kind == Obj::Kind::Bool && a[4].boolean;
-  if (a[6].kind == Obj::Kind::Bool && a[6].boolean)
+  z.align_corners = !a[4].is_none() && bool_arg(a[4], "interpolate", "align_corners", loc);
+  if (is_set(a[6])) // F.interpolate's own `if antialias:`
     throw TraceError(loc, "interpolate: antialias=True is not supported by the tracer");
   if (a[1].is_none() == a[2].is_none())
     throw TraceError(loc, a[1].is_none() ? "either size or scale_factor should be defined"
                                          : "only one of size or scale_factor should be defined");
   const std::vector<Obj> &shape = tensor(a[0]).shape;
-  bool recompute = a[5].kind == Obj::Kind::Bool && a[5].boolean;
+  bool recompute = is_set(a[5]); // F.interpolate's own truth test
   const Obj &given = a[1].is_none() ? a[2] : a[1];
   std::vector<Obj> values = given.is_sequence() ? items(given) : std::vector<Obj>(rank, given);
   if (values.size() != rank)
