@@ -114,6 +114,17 @@ std::vector<RtValue> cloned(const std::vector<RtValue> &values) {
   return out;
 }
 
+// A fresh copy of the module's state tensors, each requiring grad as the original does: a trace
+// that updates a buffer in place (a running statistic, a counter) must not change the state the
+// next run, or --save-io, sees.
+RtValue cloned_state(const RtValue &module) {
+  RtValue out = module;
+  for (RtValue &item : out.items)
+    if (item.kind == RtValue::Kind::Tensor)
+      item.tensor = item.tensor.detach().clone().requires_grad_(item.tensor.requires_grad());
+  return out;
+}
+
 // ---- the run written out: manifest.json and one raw little-endian file per tensor
 
 // A file of the run's folder, created new: never through a link, never over another file.
@@ -222,6 +233,7 @@ void write_run_files(const std::string &dir, const TraceRequest &request,
   m["source"] = std::filesystem::absolute(request.path).string();
   m["function"] = request.function;
   m["module_class"] = request.module_class;
+  m["train"] = request.train;
   m["method"] = request.method;
   nlohmann::json init = nlohmann::json::array();
   for (const ArgSpec &a : request.init)
@@ -727,9 +739,9 @@ Result<Variants> run_variants(const TraceRequest &request, const TracedProgram &
       file = &out.reparsed;
     }
     phases.start(variant.phase);
-    Result<ForwardRun> ran =
-        run_forward(*file, program, std::move(inputs), run.exec, reference.eager.module,
-                    std::string("running ") + variant.phase, request.path);
+    Result<ForwardRun> ran = run_forward(*file, program, std::move(inputs), run.exec,
+                                         cloned_state(reference.eager.module),
+                                         std::string("running ") + variant.phase, request.path);
     if (!ran) return ran.error();
     report.*variant.comparison = compare(reference.expected, ran->output);
     out.*variant.output = std::move(ran.value());
