@@ -261,7 +261,8 @@ Recipe group_norm() {
 }
 
 // Evaluation mode with running statistics (a positive variance), or training mode on the batch's
-// own where the channels hold more than one value each (torch refuses one).
+// own where the channels hold more than one value each (torch refuses one), with running
+// statistics to update now and then.
 Recipe batch_norm() {
   return {[](Draw &d) {
     Shape s = d.shape(2);
@@ -275,6 +276,10 @@ Recipe batch_norm() {
     std::string b = d.chance(50) ? d.tensor(dtype, {s[1]}) : "None";
     if (values >= 2 && d.chance(40))
       return "F.batch_norm(" + x + ", None, None, " + w + ", " + b + ", training=True)";
+    if (values >= 2 && d.chance(30)) // the running statistics updated too
+      return "F.batch_norm(" + x + ", " + d.tensor(dtype, {s[1]}) + ", " +
+             d.tensor(dtype, {s[1]}, "1..4") + ", " + w + ", " + b +
+             ", training=True, momentum=0.3)";
     return "F.batch_norm(" + x + ", " + d.tensor(dtype, {s[1]}) + ", " +
            d.tensor(dtype, {s[1]}, "1..4") + ", " + w + ", " + b +
            (d.chance(30) ? ", eps=1e-3" : "") + ")";
@@ -425,6 +430,9 @@ Recipe instance_norm() {
     if (spatial >= 2 && d.chance(70))
       return "F.instance_norm(" + x + ", None, None, " + w + ", " + b +
              (d.chance(30) ? ", eps=1e-3" : "") + ")";
+    if (spatial >= 2 && d.chance(40)) // the running statistics updated from the input's
+      return "F.instance_norm(" + x + ", " + d.tensor(dtype, {s[1]}) + ", " +
+             d.tensor(dtype, {s[1]}, "1..4") + ", " + w + ", " + b + ")";
     return "F.instance_norm(" + x + ", " + d.tensor(dtype, {s[1]}) + ", " +
            d.tensor(dtype, {s[1]}, "1..4") + ", " + w + ", " + b + ", use_input_stats=False)";
   }};

@@ -615,7 +615,9 @@ void update_in_place(Interpreter &in, const Obj &target, const Obj &result, cons
   }
   const TensorObj &v = value.as<TensorObj>();
   t.name = v.name;
-  t.shape = v.shape;
+  // The shape stays as t has it: equal to the value's (checked above), but in t's own symbols,
+  // which its input's prologue unpacks (a value broadcast from another tensor may hold that
+  // tensor's symbols for the same sizes).
   t.data = v.data;
 }
 
@@ -659,7 +661,17 @@ Obj call_registry_symbol(Interpreter &in, BuiltinObj &fn, std::vector<Obj> &args
   for (const Obj &a : args)
     if (a.kind == Obj::Kind::Unknown) unknown_used(in, a, loc, "an argument");
   std::vector<Obj> bound = registry.bind(def, args, std::move(kwargs), fn.name, loc);
+  std::vector<std::pair<Obj, Obj>> written;
+  if (def.write_back) {
+    SymbolCall call = [&](Sym s, std::vector<Obj> given, Kwargs named) {
+      return in.backend().call_symbol(
+          s, registry.bind(registry.op(s), std::move(given), std::move(named), fn.name, loc), loc);
+    };
+    written = def.write_back(bound, call, loc);
+  }
   Obj result = in.backend().call_symbol(def.sym, std::move(bound), loc);
+  for (const auto &[target, value] : written)
+    update_in_place(in, target, value, loc);
   if (inplace) {
     update_in_place(in, fn.self, result, loc);
     return fn.self;

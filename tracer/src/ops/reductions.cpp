@@ -464,8 +464,8 @@ std::vector<int64_t> batch_dims(Recorder &r, const std::vector<Obj> &shape, cons
 
 // batch_norm as ATen computes it: (x - mean) / sqrt(var + eps) * weight + bias per channel (dim
 // 1), with the running statistics in evaluation mode (how the tracer runs a module) and the
-// batch's in training mode without them. Training mode with running statistics updates them in
-// place, which the tracer does not record: refused.
+// batch's in training mode. Training mode with running statistics reaches here without them
+// (batch_norm_update writes their update back); a call that still has them is refused.
 Obj batch_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   // input, running_mean, running_var, weight, bias, training, momentum, eps
   require_tensor(a[0], "the input", "batch_norm", loc);
@@ -477,10 +477,9 @@ Obj batch_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   if (a[5].is_proxy()) r.guard(a[5], loc);
   bool training = is_set(a[5]);
   bool running = a[1].kind != Obj::Kind::None || a[2].kind != Obj::Kind::None;
-  if (training && running)
-    throw TraceError(loc, "batch_norm in training mode updates running_mean and running_var in "
-                          "place, which the tracer does not record: trace the module in eval "
-                          "mode (tracelint trace does), or without running statistics");
+  if (training && running) // batch_norm_update takes them out of a call from Python
+    throw TraceError(loc, "batch_norm in training mode with running statistics: their update is "
+                          "written back by the torch function's call, not by this symbol");
   if (!training && (a[1].kind == Obj::Kind::None || a[2].kind == Obj::Kind::None))
     throw TraceError(loc, "ValueError: running_mean and running_var must be defined in "
                           "evaluation mode");
@@ -500,9 +499,67 @@ Obj batch_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   return convert(r, out, tensor(a[0]).dtype, loc);
 }
 
+// batch_norm in training (instance_norm with use_input_stats) with running statistics: PyTorch
+// updates them in place to momentum * the batch's statistic + (1 - momentum) * the running one,
+// the variance unbiased (instance_norm: its samples' statistics averaged). The new values are
+// computed from the arguments as given and written back to them; the normalisation itself then
+// uses the batch's statistics, without the running ones. Arguments the op refuses are left for
+// it to say why.
+std::vector<std::pair<Obj, Obj>> running_statistics_update(std::vector<Obj> &a,
+                                                           const SymbolCall &call, bool per_sample,
+                                                           const char *op, const Loc &loc) {
+  // input, running_mean, running_var, weight, bias, training (use_input_stats), momentum, eps
+  bool running = !a[1].is_none() || !a[2].is_none();
+  if (!is_set(a[5]) || !running || a[0].kind != Obj::Kind::Tensor) return {};
+  const std::vector<Obj> &shape = tensor(a[0]).shape;
+  if (shape.size() < 2) return {};
+  for (std::size_t i : {1, 2})
+    if (!a[i].is_none() && (a[i].kind != Obj::Kind::Tensor || tensor(a[i]).shape.size() != 1 ||
+                            tensor(a[i]).shape[0].integer != shape[1].integer))
+      return {};
+  if (!a[6].is_number())
+    throw TraceError(loc, std::string("TypeError: ") + op +
+                              "(): argument 'momentum' must be float, not " + type_name(a[6]));
+  double momentum = a[6].as_double();
+  std::vector<Obj> dims;
+  for (std::size_t d = per_sample ? 2 : 0; d < shape.size(); ++d)
+    if (d != 1) dims.push_back(Obj::int_of(static_cast<int64_t>(d)));
+  auto statistic = [&](Sym reduction, const Obj &running_value) {
+    Obj x = a[0];
+    if (tensor(x).dtype != tensor(running_value).dtype)
+      x = call(Sym::ltorch_to, {x}, {{"dtype", Obj::dtype_of(tensor(running_value).dtype)}});
+    std::vector<Obj> given = {x, Obj::tuple(dims)};
+    if (reduction == Sym::ltorch_var) given.push_back(Obj::boolean_of(true)); // unbiased
+    Obj s = call(reduction, std::move(given), {});
+    return per_sample ? call(Sym::ltorch_mean, {s, Obj::int_of(0)}, {}) : s;
+  };
+  std::vector<std::pair<Obj, Obj>> written;
+  for (auto [i, reduction] :
+       {std::pair{std::size_t{1}, Sym::ltorch_mean}, std::pair{std::size_t{2}, Sym::ltorch_var}}) {
+    if (a[i].is_none()) continue;
+    Obj kept = call(Sym::ltorch_mul, {a[i], Obj::float_of(1 - momentum)}, {});
+    Obj added = call(Sym::ltorch_mul, {statistic(reduction, a[i]), Obj::float_of(momentum)}, {});
+    // The running statistic first: the sum keeps its shape's symbols (the prologue unpacks the
+    // argument's shape from them).
+    written.emplace_back(a[i], call(Sym::ltorch_add, {kept, added}, {}));
+    a[i] = Obj::none();
+  }
+  return written;
+}
+
+std::vector<std::pair<Obj, Obj>> batch_norm_update(std::vector<Obj> &a, const SymbolCall &call,
+                                                   const Loc &loc) {
+  return running_statistics_update(a, call, false, "batch_norm", loc);
+}
+
+std::vector<std::pair<Obj, Obj>> instance_norm_update(std::vector<Obj> &a, const SymbolCall &call,
+                                                      const Loc &loc) {
+  return running_statistics_update(a, call, true, "instance_norm", loc);
+}
+
 // instance_norm: each channel of each sample normalised over its spatial dims (use_input_stats),
-// or by the running statistics; then the per-channel weight and bias. With use_input_stats and
-// running statistics it would update them in place, which the tracer does not record: refused.
+// or by the running statistics; then the per-channel weight and bias. With use_input_stats,
+// running statistics reach here taken out (instance_norm_update writes their update back).
 Obj instance_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   // input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps
   require_tensor(a[0], "the input", "instance_norm", loc);
@@ -512,11 +569,10 @@ Obj instance_norm(Recorder &r, const std::vector<Obj> &a, const Loc &loc) {
   if (a[5].is_proxy()) r.guard(a[5], loc);
   bool use_input = is_set(a[5]);
   bool running = a[1].kind != Obj::Kind::None || a[2].kind != Obj::Kind::None;
-  if (use_input && running)
-    throw TraceError(loc, "instance_norm with use_input_stats=True updates running_mean and "
-                          "running_var in place, which the tracer does not record: trace the "
-                          "module in eval mode (tracelint trace does), or without running "
-                          "statistics");
+  if (use_input && running) // instance_norm_update takes them out of a call from Python
+    throw TraceError(loc, "instance_norm with use_input_stats and running statistics: their "
+                          "update is written back by the torch function's call, not by this "
+                          "symbol");
   if (!use_input && (a[1].kind == Obj::Kind::None || a[2].kind == Obj::Kind::None))
     throw TraceError(loc, "Expected running_mean and running_var to be defined when "
                           "use_input_stats is false");
@@ -653,10 +709,12 @@ void define_reduction_ops(std::vector<OpSpec> &out) {
              "input, running_mean=None, running_var=None, weight=None, bias=None, training=False, "
              "momentum=0.1, eps=1e-05",
              {"torch.nn.functional.batch_norm"}, batch_norm);
+  out.back().write_back = batch_norm_update;
   add_ltorch(out, Sym::ltorch_instance_norm,
              "a, /, running_mean=None, running_var=None, weight=None, bias=None, "
              "use_input_stats=True, momentum=0.1, eps=1e-05",
              {"torch.nn.functional.instance_norm"}, instance_norm);
+  out.back().write_back = instance_norm_update;
   add_ltorch(out, Sym::ltorch_group_norm, "input, /, num_groups, weight=None, bias=None, eps=1e-05",
              {"torch.nn.functional.group_norm", "torch.group_norm"}, group_norm);
 }

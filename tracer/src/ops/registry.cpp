@@ -90,6 +90,7 @@ Registry::Registry() : ops_(kSymbolCount) {
     op.meta = spec.meta;
     op.vjp = spec.vjp;
     op.normalize = spec.normalize;
+    op.write_back = spec.write_back;
     op.torch_only = declared_params(op, spec.torch_only, name, "torch-only", problems_);
     op.by_name = declared_params(op, spec.by_name, name, "printed by name", problems_);
     if (is_prim(spec.sym) && !op.meta)

@@ -7,9 +7,11 @@
 // executor's libtorch implementations (tracer/torch) are keyed by the same ids.
 #include "tracelint/tracer/interpreter.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tracelint::tracer {
@@ -39,6 +41,17 @@ using Vjp = std::vector<Obj> (*)(Recorder &r, const std::vector<Obj> &args, cons
 // Rewrites a bound call into the form Thunder's symbol takes, in place (torch.var's `unbiased`
 // as Thunder's `correction`); runs after every bind, so it must be idempotent.
 using Normalize = void (*)(std::vector<Obj> &args, const Loc &loc);
+// Calls a registry symbol on the arguments given (its schema's defaults for the rest), recorded
+// as a symbol of the trace in its own right.
+using SymbolCall = std::function<Obj(Sym, std::vector<Obj>, Kwargs)>;
+// What a torch function writes into its tensor arguments besides returning its result
+// (batch_norm's running statistics in training): from the bound arguments, the (argument, new
+// value) pairs, computed through `call` before the symbol runs. The interpreter writes each value
+// into its argument as an in-place update, copied back to the caller's tensor at the end of the
+// trace: the update is written back functionally, as Thunder writes it. It may rewrite `args`
+// for the symbol's own call (the statistics it updates taken out).
+using WriteBack = std::vector<std::pair<Obj, Obj>> (*)(std::vector<Obj> &args,
+                                                       const SymbolCall &call, const Loc &loc);
 
 struct OpDef {
   Sym sym{};
@@ -63,6 +76,7 @@ struct OpDef {
   // order and the printed call names them, so Thunder's symbol binds them alike.
   std::vector<std::string> by_name;
   Normalize normalize = nullptr;
+  WriteBack write_back = nullptr;
   bool is_torch_only(const std::string &param) const;
   bool is_by_name(const std::string &param) const;
 };
@@ -79,6 +93,7 @@ struct OpSpec {
   const char *torch_only = ""; // OpDef::torch_only, comma-separated
   const char *by_name = "";    // OpDef::by_name, comma-separated
   Normalize normalize = nullptr;
+  WriteBack write_back = nullptr;
 };
 
 // Adds an ltorch symbol's spec: its schema, its Python spellings and its decomposition (`view`:
