@@ -250,6 +250,13 @@ void add_trace_options(CLI::App &command, TraceArgs &args, bool is_run) {
       "(backward_fn(saved_for_backward, cotangents): one gradient per input, None where it "
       "has none). Gradients are of the inputs given with :grad and of the module's "
       "parameters; with --run they are compared with libtorch autograd");
+  command.add_flag(
+      "--train", args.train,
+      "With --module: put the module in training mode (module.train()) instead of eval mode: "
+      "batch norm normalises by the batch's statistics and writes its running statistics back "
+      "(prims.copy_ into the buffers at the end); dropout with p > 0 is refused, since it draws "
+      "random numbers (construct the model with dropout 0). With --grad, the trace of a training "
+      "step");
   command.add_option(
       "--executors", args.executors,
       "Thunder's executor list, comma-separated, last torch: cuda_fusion,torch groups each run of "
@@ -398,6 +405,11 @@ int run_trace(const TraceArgs &args, bool is_run) {
     std::cerr << "tracelint: error: --init needs --module\n";
     return kUsage;
   }
+  if (args.train && args.module_class.empty()) {
+    std::cerr << "tracelint: error: --train needs --module (a function has no training mode)\n";
+    return kUsage;
+  }
+  request.train = args.train;
   request.cache = args.cache == "constant-values" ? tracer::CacheMode::ConstantValues
                                                   : tracer::CacheMode::SymbolicValues;
   request.level = args.level == "prims" ? tracer::Level::Prims : tracer::Level::Ltorch;

@@ -23,6 +23,7 @@ struct TraceArgs {
   bool run = false;
   bool no_provenance = false;
   bool grad = false;
+  bool train = false;
   std::string executors; // --executors cuda_fusion,torch
   bool show_kernels = false;
   bool verbose = false; // --run: every gradient's comparison, not only those that differ

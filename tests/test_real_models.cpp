@@ -22,13 +22,15 @@ struct ModelCase {
   std::string file, module;
   std::vector<std::pair<std::string, std::string>> init, args;
   bool needs_pytorch2 = false; // uses a torch.nn class PyTorch 1.13 lacks (models.json says which)
+  bool train = false;          // traced in training mode (--train): batch norm on the batch
 };
 
 std::vector<ModelCase> model_cases() {
   nlohmann::json cases = nlohmann::json::parse(test::read_file(kModels + "/models.json"));
   std::vector<ModelCase> out;
   for (const nlohmann::json &j : cases) {
-    ModelCase c{j.at("file"), j.at("module"), {}, {}, j.contains("pytorch2_only")};
+    ModelCase c{j.at("file"), j.at("module"), {}, {}, j.contains("pytorch2_only"),
+                j.value("train", false)};
     for (const nlohmann::json &p : j.at("init"))
       c.init.emplace_back(p.at(0), p.at(1));
     for (const nlohmann::json &p : j.at("args"))
@@ -43,7 +45,8 @@ std::string trace_arguments(const ModelCase &c, bool grad, const std::string &ca
                             const std::string &dir) {
   std::string a = "trace " + test::shell_quote(kModels + "/" + c.file) + " --module " + c.module +
                   " --cache " + cache + " --run --save-io " + test::shell_quote(dir) + " -o " +
-                  test::shell_quote(dir + ".py") + (grad ? " --grad" : "");
+                  test::shell_quote(dir + ".py") + (grad ? " --grad" : "") +
+                  (c.train ? " --train" : "");
   for (const auto &[name, value] : c.init)
     a += " --init " + test::shell_quote(name + "=" + value);
   for (const auto &[name, value] : c.args)
@@ -59,7 +62,7 @@ void trace_check_and_compare(bool grad) {
   for (const ModelCase &c : model_cases())
     for (const char *cache : {"symbolic-values", "constant-values"}) {
       std::string dir = tmp.path + "/" + std::to_string(n++) + "-" + c.module;
-      std::string name = c.file + " " + c.module + " " + cache;
+      std::string name = c.file + " " + c.module + (c.train ? " train " : " ") + cache;
       CAPTURE(name);
       test::Run traced = test::tracelint(trace_arguments(c, grad, cache, dir));
       CHECK_MESSAGE(traced.exit_code == 0, traced.err);

@@ -414,6 +414,9 @@ TEST_CASE("cli: tracelint trace prints validator-clean traces, errors exit 2 wit
   CHECK(noarg.exit_code == 2);
   CHECK(noarg.err.find("expected NAME=VALUE") != std::string::npos);
   CHECK(test::tracelint("trace '" + dir.path + "/missing.py' -f foo").exit_code == 2);
+  auto train = test::tracelint("trace '" + dir.path + "/seed.py' -f foo --train");
+  CHECK(train.exit_code == 2);
+  CHECK(train.err.find("--train needs --module") != std::string::npos);
   auto help = test::tracelint("trace --help");
   CHECK(help.out.find("What it cannot run is an error where it is reached") != std::string::npos);
   CHECK(help.out.find("Exit codes:") != std::string::npos);
@@ -1171,14 +1174,36 @@ TEST_CASE("tracer: --arg takes lists, tuples and dicts holding tensors, the prol
   CHECK(printed.find("= d['w']") != std::string::npos);
 }
 
-TEST_CASE("tracer: batch_norm refuses what it cannot record or PyTorch refuses, at the call, with "
-          "what to do") {
+TEST_CASE("tracer: batch_norm writes its running statistics back in training, and refuses what "
+          "PyTorch refuses, at the call, with what to do") {
   const std::string head = "import torch\nimport torch.nn.functional as F\n\ndef f(x, m, v):\n";
   const std::vector<ArgSpec> args = {{"x", "f32[4, 3, 5]"}, {"m", "f32[3]"}, {"v", "f32[3]"}};
-  // Training mode with running statistics updates them in place.
-  Error e = trace_error(head + "    return F.batch_norm(x, m, v, training=True)\n", "f", args);
+  // Training mode with running statistics updates them: written back to the caller's tensors at
+  // the end (prims.copy_), the normalisation on the batch's statistics alone.
+  for (const char *call : {"F.batch_norm(x, m, v, training=True)", "F.instance_norm(x, m, v)"}) {
+    CAPTURE(call);
+    TraceRequest r;
+    r.path = "model.py";
+    r.source = head + "    return " + call + "\n";
+    r.function = "f";
+    r.args = args;
+    Result<TracedProgram> p = trace(r);
+    REQUIRE_MESSAGE(p.ok(), (p.ok() ? std::string() : p.error().message));
+    std::string printed = print_trace_file(p->file);
+    CHECK_MESSAGE(printed.find(", m, grad_enabled=True)") != std::string::npos, printed);
+    CHECK_MESSAGE(printed.find(", v, grad_enabled=True)") != std::string::npos, printed);
+    CHECK_MESSAGE(printed.find(", None, None, None, None, True, 0.1, 1e-05)") != std::string::npos,
+                  printed);
+  }
+  // A momentum that is no number; statistics of another size in training too.
+  Error e = trace_error(head + "    return F.batch_norm(x, m, v, training=True, momentum=None)\n",
+                        "f", args);
   CHECK(e.line == 5);
-  CHECK_MESSAGE(e.message.find("trace the module in eval mode") != std::string::npos, e.message);
+  CHECK_MESSAGE(e.message.find("argument 'momentum' must be float, not NoneType") !=
+                    std::string::npos,
+                e.message);
+  e = trace_error(head + "    return F.batch_norm(x, m[:2], v, training=True)\n", "f", args);
+  CHECK_MESSAGE(e.message.find("one value per channel (3)") != std::string::npos, e.message);
   // Evaluation mode without them, a statistic of another size, one value per channel in training.
   e = trace_error(head + "    return F.batch_norm(x, None, v)\n", "f", args);
   CHECK_MESSAGE(e.message.find("must be defined in evaluation mode") != std::string::npos,
@@ -1190,11 +1215,7 @@ TEST_CASE("tracer: batch_norm refuses what it cannot record or PyTorch refuses, 
   CHECK_MESSAGE(e.message.find("Expected more than 1 value per channel when training") !=
                     std::string::npos,
                 e.message);
-  // instance_norm: running statistics it would update, none where it needs them, an empty batch.
-  e = trace_error(head + "    return F.instance_norm(x, m, v)\n", "f", args);
-  CHECK_MESSAGE(e.message.find("updates running_mean and running_var in place") !=
-                    std::string::npos,
-                e.message);
+  // instance_norm: no running statistics where it needs them, an empty batch.
   e = trace_error(head + "    return F.instance_norm(x, use_input_stats=False)\n", "f", args);
   CHECK_MESSAGE(e.message.find("Expected running_mean and running_var to be defined") !=
                     std::string::npos,

@@ -765,6 +765,32 @@ class Upsampled(nn.Module):
         return self.shuffle(self.conv(self.up(x))), self.nearest(x), self.unshuffle(self.up(x))
 
 
+def norms_updating_running_statistics(x, rm, rv, w, b):
+    # Training mode with running statistics: each call updates them (written back to the
+    # caller's tensors), the next reads the updated ones; instance_norm averages its samples'.
+    y = F.batch_norm(x, rm, rv, w, b, training=True, momentum=0.2)
+    z = F.batch_norm(x.flatten(2), rm, rv, training=True)
+    i = F.instance_norm(x, rm, rv, use_input_stats=True, momentum=0.3)
+    return y, z, i, rm * 1, rv + 0
+
+
+class TrainingNorms(nn.Module):
+    # Modules put in training mode by forward: their running statistics and batch counter
+    # updated (returned, and checked after the call as CPython's module holds them).
+    def __init__(self, channels):
+        super().__init__()
+        self.bn = nn.BatchNorm2d(channels)
+        self.bn1d = nn.BatchNorm1d(channels, momentum=0.5, affine=False)
+        self.inorm = nn.InstanceNorm2d(channels, affine=True, track_running_stats=True)
+
+    def forward(self, x):
+        self.bn.train()
+        self.bn1d.train()
+        self.inorm.train()
+        return (self.bn(x), self.bn1d(x.flatten(2)), self.inorm(x), self.bn(x * 2), self.bn.running_mean,
+                self.bn.running_var, self.bn.num_batches_tracked, self.bn1d.running_var, self.inorm.running_mean)
+
+
 def instance_norms(x, w, b):
     # The input's own statistics, with and without weight and bias, a 1-D and a 3-D input, and
     # running statistics with use_input_stats=False (made here: they take no gradient).

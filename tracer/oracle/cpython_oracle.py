@@ -202,10 +202,12 @@ def load_arguments(directory, manifest, namespace):
 
 
 def build_instance(module, manifest, directory, namespace):
-    """The module CPython constructs, in eval mode, holding the state tensors the trace took."""
+    """The module CPython constructs, in eval mode (training mode for a trace made with --train),
+    holding the state tensors the trace took."""
     init = {e["name"]: eval(e["expr"], namespace) for e in manifest["init"]}
     instance = getattr(module, manifest["module_class"])(**init)
-    instance.eval()
+    # In the mode the trace was made in (tracelint trace --train: training).
+    instance.train(bool(manifest.get("train", False)))
     with torch.no_grad():
         for entry in manifest["state"]:
             target = state_tensor(instance, entry["path"])

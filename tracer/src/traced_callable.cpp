@@ -61,8 +61,9 @@ Result<TracedCallable> traced_callable(const TraceRequest &request, const Module
     }
   }
   t.instance = in.call_top(*cls, {}, std::move(init), at);
-  if (std::optional<Obj> eval = find_attribute(in, t.instance, "eval", at))
-    in.call_top(*eval, {}, {}, at);
+  if (std::optional<Obj> mode =
+          find_attribute(in, t.instance, request.train ? "train" : "eval", at))
+    in.call_top(*mode, {}, {}, at);
   std::optional<Obj> method = find_attribute(in, t.instance, request.method, at);
   if (!method || method->kind != Obj::Kind::BoundMethod ||
       method->as<BoundMethodObj>().function.kind != Obj::Kind::Function)

@@ -42,10 +42,13 @@ struct TraceRequest {
   std::string path;   // for error messages and provenance comments
   std::string source; // the Python module
   // What to trace: a function of the module, or (module_class set) the `method` of an instance
-  // of that class, made as module_class(**init) and put in eval mode.
+  // of that class, made as module_class(**init) and put in eval mode (in training mode with
+  // `train`: batch_norm on the batch's statistics, writing its running ones back; dropout with
+  // p > 0 refused, as it draws random numbers).
   std::string function;
   std::string module_class;
   std::string method = "forward";
+  bool train = false;
   std::vector<ArgSpec> init; // NAME=EXPR: Python expressions evaluated in the module's namespace
   std::vector<ArgSpec> args;
   CacheMode cache = CacheMode::SymbolicValues;
