@@ -29,7 +29,7 @@ std::vector<ModelCase> model_cases() {
   nlohmann::json cases = nlohmann::json::parse(test::read_file(kModels + "/models.json"));
   std::vector<ModelCase> out;
   for (const nlohmann::json &j : cases) {
-    ModelCase c{j.at("file"), j.at("module"), {}, {}, j.contains("pytorch2_only"),
+    ModelCase c{j.at("file"),           j.at("module"), {}, {}, j.contains("pytorch2_only"),
                 j.value("train", false)};
     for (const nlohmann::json &p : j.at("init"))
       c.init.emplace_back(p.at(0), p.at(1));
