@@ -197,7 +197,14 @@ CALL_REASONS = {
                          "the same format (torch-only)",
 }
 # Why a case differs, for what CALL_REASONS does not explain, by case name.
-TRACE_REASONS = {}
+TRACE_REASONS = {
+    "norms_updating_running_statistics (78)": (
+        "Thunder records batch_norm and instance_norm with the running statistics, updated "
+        "inside its symbol; tracelint computes their update as symbols of its own (mean, var, "
+        "mul, add) before calling the symbol without them, and writes it back with prims.copy_ "
+        "at the end"),
+    "TrainingNorms (79)": "as norms_updating_running_statistics, for the modules in training mode",
+}
 # Why a case's computation takes other tensors under symbolic values, by case name.
 SYMBOLIC_CASE_REASONS = {
     "collection_inputs": "tensors inside collection inputs: tracelint names each as the prologue "
